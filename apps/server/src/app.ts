@@ -1,0 +1,172 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './core/db/database.js';
+import { EventBus } from './core/events/bus.js';
+import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
+import { registerErrorHandling } from './core/http/error-handler.js';
+import { loggerOptions } from './core/http/logging.js';
+import { JobQueue } from './core/jobs/queue.js';
+import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { GoogleVerifier } from './modules/auth/google.js';
+import { InvitationService } from './modules/auth/invitations.service.js';
+import { SessionResolver } from './modules/auth/sessions.js';
+import { TokenService } from './modules/auth/tokens.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { MailService } from './modules/mail/mail.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { OtpService } from './modules/notifications/otp.service.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { seedFeatures } from './modules/roles/roles.seed.js';
+import { RolesService } from './modules/roles/roles.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { UsersService } from './modules/users/users.service.js';
+
+/** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */
+export type ProcessRole = 'all' | 'api' | 'worker';
+
+export type Parley = {
+  app: FastifyInstance;
+  database: Database;
+  jobs: JobQueue;
+  events: EventBus;
+  /** Starts the workers (roles all and worker); the caller starts HTTP with app.listen. */
+  startWorkers(): void;
+  close(): Promise<void>;
+};
+
+const VERSION = (
+  JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }
+).version;
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * Wires Parley: services on one database, their routes under /api behind the permission map,
+ * OpenAPI at /api/docs, and the built web app at / with history fallback.
+ */
+export async function createParley(config: Config, database: Database, role: ProcessRole = 'all'): Promise<Parley> {
+  const app = Fastify({
+    ...loggerOptions(config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const events = new EventBus(database, { logger: app.log });
+  await events.start();
+  const jobs = new JobQueue(database, {
+    pollMs: config.JOB_POLL_MS,
+    leaseMs: config.JOB_LEASE_SECONDS * 1000,
+    concurrency: config.WORKER_CONCURRENCY,
+    logger: app.log,
+  });
+  await seedFeatures(database.db);
+
+  const db = database.db;
+  const tokens = new TokenService(config.appSecret, config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_DAYS);
+  const sessions = new SessionResolver(db, tokens, events);
+  const limiter = new AttemptLimiter({
+    perIpPerMinute: config.AUTH_RATE_LIMIT_PER_IP,
+    perAccountPer15Minutes: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
+  });
+  const mail = new MailService(db, jobs, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log });
+  mail.registerWorker();
+  const invitations = new InvitationService(db, mail, config.publicUrl);
+  const auth = new AuthService(db, tokens, invitations, limiter, new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL));
+  const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl);
+
+  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CSP } });
+  await app.register(fastifyCors, { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
+  await app.register(fastifyCookie);
+  await registerDocs(app);
+  registerAuth(app, sessions.authenticate);
+
+  if (role !== 'worker') {
+    await app.register(
+      async (api) => {
+        await api.register(healthRoutes(database, VERSION));
+        await api.register(authRoutes(auth, invitations, { secure: config.cookieSecure }));
+        await api.register(usersRoutes(new UsersService(db, tokens, sessions)));
+        await api.register(rolesRoutes(new RolesService(db, sessions)));
+        await api.register(notificationsRoutes(otp, db, mail, limiter, config.CONTACT_EMAIL));
+        await api.register(jobsRoutes(jobs));
+      },
+      { prefix: API_PREFIX },
+    );
+    await serveWeb(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
+  }
+
+  return {
+    app,
+    database,
+    jobs,
+    events,
+    startWorkers: () => {
+      if (role !== 'api') jobs.start();
+    },
+    close: async () => {
+      await app.close();
+      await jobs.stop({ timeoutMs: 5000 });
+      await events.stop();
+      mail.close();
+    },
+  };
+}
+
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // MUI (emotion) and Swagger UI inject styles at run time.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+};
+
+async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Parley API', version: VERSION, description: 'Every endpoint of the Parley console.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  app.get('/docs', { schema: { hide: true } }, (_request, reply) => reply.redirect(`${API_PREFIX}/docs`));
+}
+
+/** The built web app at /, with unknown non-API paths answered by index.html (client-side routes). */
+async function serveWeb(app: FastifyInstance, dir: string): Promise<void> {
+  const index = `${dir}/index.html`;
+  if (!existsSync(index)) {
+    app.log.warn({ dir }, 'web app not built; run npm run build to serve the console');
+    return;
+  }
+  await app.register(fastifyStatic, { root: dir, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && !path.startsWith(`${API_PREFIX}/`) && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });
+  });
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const positiveInt = z.coerce.number().int().positive();
+
+/** Every environment variable Parley reads. The README's table mirrors this list. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: z.string().default(''),
+  TRUST_PROXY: bool.default(false),
+  COOKIE_SECURE: bool.optional(),
+  BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(900, 'must be 900 seconds (15 minutes) or less').default(900),
+  REFRESH_TOKEN_TTL_DAYS: positiveInt.max(365).default(30),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt.default(30),
+  AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
+  CONTACT_EMAIL: z.email().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  JOB_POLL_MS: positiveInt.default(1000),
+  JOB_LEASE_SECONDS: positiveInt.default(60),
+  WORKER_CONCURRENCY: positiveInt.max(64).default(4),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type Config = Env & {
+  publicUrl: string;
+  appSecret: string;
+  cookieSecure: boolean;
+  corsOrigins: string[];
+};
+
+/** Thrown when the environment is invalid; main prints it and exits without starting. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. A bad value stops the start with a message naming the
+ * variable. Without APP_SECRET a random one is generated once and kept under DATA_DIR, so a local
+ * `npm start` works with no set-up while sessions survive restarts.
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  if (!env.APP_SECRET && env.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET: is required when NODE_ENV=production');
+  }
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    ...env,
+    publicUrl,
+    appSecret: env.APP_SECRET ?? localSecret(env.DATA_DIR),
+    cookieSecure: env.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    corsOrigins: env.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  };
+}
+
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,66 @@
+import { ROUTE_RULES, type RouteRule } from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../errors.js';
+import type { AuthContext } from './request-context.js';
+
+export const API_PREFIX = '/api';
+
+/** Resolves a bearer token to the caller, or null when the token is not valid. */
+export type Authenticate = (token: string) => Promise<AuthContext | null>;
+
+/** Paths under /api that are not API routes and so need no entry in ROUTE_RULES. */
+const UNGUARDED = [/^\/api\/docs(\/|$)/];
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+function ruleFor(method: string, url: string): RouteRule | undefined {
+  const key = `${method} ${url.slice(API_PREFIX.length)}`;
+  return (ROUTE_RULES as Record<string, RouteRule>)[key];
+}
+
+/**
+ * Puts every API route behind its rule from the shared ROUTE_RULES map: public, signed in, or an
+ * action on a subject. A route missing from the map stops the server at start, so no endpoint can
+ * ship without a permission decision.
+ */
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(`${API_PREFIX}/`) || UNGUARDED.some((re) => re.test(route.url))) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      const rule = ruleFor(method, route.url);
+      if (!rule) throw new Error(`Route ${method} ${route.url} has no entry in ROUTE_RULES`);
+      const guard = async (request: FastifyRequest) => {
+        await enforce(rule, request, authenticate);
+      };
+      route.preValidation = [guard, ...toArray(route.preValidation)];
+    }
+  });
+}
+
+async function enforce(rule: RouteRule, request: FastifyRequest, authenticate: Authenticate): Promise<void> {
+  const token = bearer(request);
+  if ('public' in rule) {
+    // A public route still knows its caller when one is signed in (an invalid token is ignored here).
+    if (token) request.auth = await authenticate(token);
+    return;
+  }
+  if (!token) throw unauthorized();
+  const auth = await authenticate(token);
+  if (!auth) throw unauthorized();
+  request.auth = auth;
+  if ('subject' in rule && !auth.ability.can(rule.action, rule.subject)) throw forbidden();
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

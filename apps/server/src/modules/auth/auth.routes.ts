@@ -1,0 +1,95 @@
+import {
+  AuthResponse,
+  InviteResponse,
+  InvitedUser,
+  InviteUserBody,
+  LoginBody,
+  MessageResponse,
+  OAuthLoginBody,
+  SignupBody,
+  User,
+} from '@parley/contracts';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest } from '../../core/errors.js';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { AuthService, Session } from './auth.service.js';
+import type { InvitationService } from './invitations.service.js';
+
+export const REFRESH_COOKIE = 'parley_refresh';
+const tags = ['Auth'];
+
+export type CookieOptions = { secure: boolean };
+
+export const authRoutes =
+  (auth: AuthService, invitations: InvitationService, cookie: CookieOptions): FastifyPluginAsyncZod =>
+  async (app) => {
+    /** Sends the session: access token in the body, refresh token in an httpOnly cookie only /api/auth sees. */
+    const sendSession = (reply: FastifyReply, session: Session, status = 200) =>
+      reply
+        .setCookie(REFRESH_COOKIE, session.refresh.token, {
+          path: '/api/auth',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: cookie.secure,
+          expires: session.refresh.expiresAt,
+        })
+        .status(status)
+        .send(session.body);
+
+    app.post(
+      '/auth/signup',
+      { schema: { tags, summary: 'Create a workspace and its owner, or join one with an invitation token', body: SignupBody, response: { 201: AuthResponse } } },
+      async (request, reply) => sendSession(reply, await auth.signup(request.body), 201),
+    );
+    app.post(
+      '/auth/login',
+      { schema: { tags, summary: 'Sign in with email or username and password', body: LoginBody, response: { 200: AuthResponse } } },
+      async (request, reply) => {
+        const name = request.body.username ?? request.body.email;
+        if (!name) throw badRequest('Email or username is required');
+        return sendSession(reply, await auth.login(request.ip, name, request.body.password));
+      },
+    );
+    app.post(
+      '/auth/oauth/login',
+      { schema: { tags, summary: 'Sign in with a Google ID token', body: OAuthLoginBody, response: { 200: AuthResponse } } },
+      async (request, reply) => sendSession(reply, await auth.loginWithGoogle(request.body.id_token)),
+    );
+    app.post(
+      '/auth/refresh',
+      { schema: { tags, summary: 'Renew the access token with the refresh cookie (rotates it)', response: { 200: AuthResponse } } },
+      async (request, reply) => {
+        try {
+          return sendSession(reply, await auth.refresh(request.cookies[REFRESH_COOKIE]));
+        } catch (error) {
+          reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+          throw error;
+        }
+      },
+    );
+    app.post(
+      '/auth/logout',
+      { schema: { tags, summary: 'Sign out: revokes the refresh token', response: { 200: MessageResponse } } },
+      async (request, reply) => {
+        await auth.logout(request.cookies[REFRESH_COOKIE]);
+        return reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' }).send({ message: 'Logged out' });
+      },
+    );
+    app.get(
+      '/auth/user',
+      { schema: { tags, summary: 'The signed-in user', security: [{ bearer: [] }], response: { 200: User } } },
+      async (request) => requireAuth(request).user,
+    );
+    app.post(
+      '/auth/invite-user',
+      { schema: { tags, summary: 'Invite someone by email with a role', body: InviteUserBody, response: { 201: InviteResponse } } },
+      async (request, reply) => reply.status(201).send(await invitations.invite(requireAuth(request), request.body)),
+    );
+    app.get(
+      '/auth/invited-user/:token',
+      { schema: { tags, summary: 'What an invitation is for (email, workspace, role)', params: z.object({ token: z.string().min(10).max(200) }), response: { 200: InvitedUser } } },
+      async (request) => invitations.lookup(request.params.token),
+    );
+  };

@@ -1,0 +1,68 @@
+import { defineAbilityFor, type User } from '@parley/contracts';
+import type { Db } from '../../core/db/database.js';
+import type { EventBus } from '../../core/events/bus.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { loadUser } from '../users/users.queries.js';
+import type { TokenService } from './tokens.js';
+
+export const AUTHZ_CHANGED = 'authz.changed';
+export type AuthzChanged = { tenantId: number };
+
+type Entry = { context: AuthContext; expiresAt: number };
+
+/**
+ * Turns an access token into the caller: the token's signature and expiry, then the user with
+ * roles and abilities. Users are cached for a short time because every request needs them; any
+ * change to a tenant's users, roles or grants publishes AUTHZ_CHANGED, which empties that tenant's
+ * entries on every node (LISTEN/NOTIFY), so a revoked permission or deleted user is seen at once.
+ */
+export class SessionResolver {
+  private readonly cache = new Map<number, Entry>();
+  /** Bumped on every invalidation, so a load that raced with a change is not cached. */
+  private readonly generations = new Map<number, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+    private readonly events: EventBus,
+    private readonly ttlMs = 30_000,
+    private readonly maxEntries = 10_000,
+  ) {
+    events.subscribe<AuthzChanged>(AUTHZ_CHANGED, ({ tenantId }) => this.forgetTenant(tenantId));
+  }
+
+  authenticate = async (token: string): Promise<AuthContext | null> => {
+    const claims = await this.tokens.verifyAccess(token);
+    if (!claims) return null;
+    const cached = this.cache.get(claims.userId);
+    if (cached && cached.expiresAt > Date.now() && cached.context.tenantId === claims.tenantId) return cached.context;
+    const generation = this.generations.get(claims.tenantId) ?? 0;
+    const user = await loadUser(this.db, claims.tenantId, claims.userId);
+    if (!user) return null;
+    const context = toContext(user);
+    if ((this.generations.get(claims.tenantId) ?? 0) === generation) this.remember(context);
+    return context;
+  };
+
+  /** Announces a change of users, roles or grants in a tenant to every node. */
+  async changed(tenantId: number): Promise<void> {
+    await this.events.publish<AuthzChanged>(AUTHZ_CHANGED, { tenantId });
+  }
+
+  private remember(context: AuthContext): void {
+    if (this.cache.size >= this.maxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(context.userId, { context, expiresAt: Date.now() + this.ttlMs });
+  }
+
+  private forgetTenant(tenantId: number): void {
+    this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
+    for (const [userId, entry] of this.cache) if (entry.context.tenantId === tenantId) this.cache.delete(userId);
+  }
+}
+
+export function toContext(user: User): AuthContext {
+  return { userId: user.id, tenantId: user.tenant_id, user, ability: defineAbilityFor(user) };
+}

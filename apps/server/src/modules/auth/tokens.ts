@@ -1,0 +1,123 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { deriveKey, randomToken, sha256 } from '../../core/crypto.js';
+import type { DbOrTx } from '../../core/db/database.js';
+import { refreshTokens } from '../../core/db/schema.js';
+
+const ISSUER = 'parley';
+const AUDIENCE = 'parley-api';
+
+export type AccessClaims = { userId: number; tenantId: number };
+export type IssuedRefresh = { token: string; expiresAt: Date };
+
+/**
+ * Access tokens: HS256 JWTs, 15 minutes or less, verified with the algorithm pinned (so `alg: none`
+ * and other algorithms are refused). Refresh tokens: random, stored hashed, rotated on every use;
+ * presenting a rotated one again revokes its whole family (the sign of a stolen token).
+ */
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly accessTtlSeconds: number,
+    private readonly refreshTtlDays: number,
+  ) {
+    this.key = new Uint8Array(deriveKey(secret, 'access-token'));
+  }
+
+  get accessTtl(): number {
+    return this.accessTtlSeconds;
+  }
+
+  signAccess(claims: AccessClaims): Promise<string> {
+    return new SignJWT({ tid: claims.tenantId, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(claims.userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${this.accessTtlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid access token, or null for any invalid, expired or foreign token. */
+  async verifyAccess(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      });
+      const userId = Number(payload.sub);
+      const tenantId = Number(payload.tid);
+      if (payload.typ !== 'access' || !Number.isInteger(userId) || !Number.isInteger(tenantId)) return null;
+      return { userId, tenantId };
+    } catch (error) {
+      if (error instanceof errors.JOSEError) return null;
+      throw error;
+    }
+  }
+
+  /** Starts a new family (a sign-in) or continues one (a rotation). */
+  async issueRefresh(db: DbOrTx, userId: number, familyId?: string): Promise<IssuedRefresh> {
+    const token = randomToken();
+    const expiresAt = new Date(Date.now() + this.refreshTtlDays * 86_400_000);
+    await db.insert(refreshTokens).values({
+      userId,
+      familyId: familyId ?? crypto.randomUUID(),
+      tokenHash: sha256(token),
+      expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  /**
+   * Exchanges a refresh token for a new one. Returns the user id, or null when the token is unknown,
+   * expired or revoked. A token already rotated revokes its family: whoever holds the newer one
+   * (thief or owner) is signed out too.
+   */
+  async rotateRefresh(db: DbOrTx, token: string): Promise<{ userId: number; next: IssuedRefresh } | null> {
+    const [row] = await db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(token)))
+      .for('update');
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
+    if (row.rotatedAt) {
+      await this.revokeFamily(db, row.familyId);
+      return null;
+    }
+    const rotated = await db
+      .update(refreshTokens)
+      .set({ rotatedAt: new Date() })
+      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt)))
+      .returning({ id: refreshTokens.id });
+    if (rotated.length === 0) return null;
+    const next = await this.issueRefresh(db, row.userId, row.familyId);
+    return { userId: row.userId, next };
+  }
+
+  async revokeByToken(db: DbOrTx, token: string): Promise<void> {
+    const [row] = await db
+      .select({ familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(token)));
+    if (row) await this.revokeFamily(db, row.familyId);
+  }
+
+  async revokeFamily(db: DbOrTx, familyId: string): Promise<void> {
+    await db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  }
+
+  /** Signs the user out everywhere (password change or reset). */
+  async revokeAllForUser(db: DbOrTx, userId: number): Promise<void> {
+    await db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  }
+}

@@ -1,0 +1,132 @@
+import type { Feature, Role } from '@parley/contracts';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { features, rolePermissions, roles, userRoles } from '../../core/db/schema.js';
+
+type FeatureRow = typeof features.$inferSelect;
+
+export const toFeature = (row: FeatureRow): Feature => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  tenant_id: row.tenantId,
+  is_archived: row.isArchived,
+});
+
+/** Features a tenant sees: the platform's own and the ones it created. */
+export const visibleToTenant = (tenantId: number) => or(isNull(features.tenantId), eq(features.tenantId, tenantId));
+
+export async function listFeatures(db: DbOrTx, tenantId: number): Promise<Feature[]> {
+  const rows = await db.select().from(features).where(visibleToTenant(tenantId)).orderBy(asc(features.id));
+  return rows.map(toFeature);
+}
+
+export async function findFeature(db: DbOrTx, tenantId: number, featureId: number): Promise<FeatureRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(features)
+    .where(and(eq(features.id, featureId), visibleToTenant(tenantId)));
+  return row;
+}
+
+export async function findFeatureByName(db: DbOrTx, tenantId: number, name: string): Promise<FeatureRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(features)
+    .where(and(visibleToTenant(tenantId), sql`lower(${features.name}) = lower(${name})`));
+  return row;
+}
+
+/** Roles of a tenant (all, or the given ids) with their feature permissions. */
+export async function loadRoles(db: DbOrTx, tenantId: number, roleIds?: number[]): Promise<Role[]> {
+  if (roleIds && roleIds.length === 0) return [];
+  const roleRows = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.tenantId, tenantId), roleIds ? inArray(roles.id, roleIds) : undefined))
+    .orderBy(asc(roles.id));
+  if (roleRows.length === 0) return [];
+  const grants = await db
+    .select({ grant: rolePermissions, feature: features })
+    .from(rolePermissions)
+    .innerJoin(features, eq(features.id, rolePermissions.featureId))
+    .where(
+      and(
+        eq(rolePermissions.tenantId, tenantId),
+        inArray(
+          rolePermissions.roleId,
+          roleRows.map((r) => r.id),
+        ),
+      ),
+    )
+    .orderBy(asc(features.id));
+  return roleRows.map((role) => ({
+    id: role.id,
+    tenant_id: role.tenantId,
+    name: role.name,
+    is_owner: role.isOwner,
+    feature_permissions: grants
+      .filter((g) => g.grant.roleId === role.id)
+      .map(({ grant, feature }) => ({
+        role_id: grant.roleId,
+        feature_permission_id: grant.featureId,
+        can_create: grant.canCreate,
+        can_read: grant.canRead,
+        can_write: grant.canWrite,
+        feature_permission: toFeature(feature),
+      })),
+  }));
+}
+
+export async function findRole(db: DbOrTx, tenantId: number, roleId: number) {
+  const [row] = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.id, roleId), eq(roles.tenantId, tenantId)));
+  return row;
+}
+
+/** Role ids per user, for the given users of a tenant. */
+export async function roleIdsByUser(db: DbOrTx, tenantId: number, userIds: number[]): Promise<Map<number, number[]>> {
+  const byUser = new Map<number, number[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ userId: userRoles.userId, roleId: userRoles.roleId })
+    .from(userRoles)
+    .where(and(eq(userRoles.tenantId, tenantId), inArray(userRoles.userId, userIds)));
+  for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.roleId]);
+  return byUser;
+}
+
+/** How many users hold an owner role in the tenant (a workspace must keep one). */
+export async function countOwners(db: DbOrTx, tenantId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${userRoles.userId})::int` })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.tenantId, tenantId), eq(roles.isOwner, true)));
+  return row?.n ?? 0;
+}
+
+export async function isOwner(db: DbOrTx, tenantId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, userId), eq(roles.isOwner, true)));
+  return (row?.n ?? 0) > 0;
+}
+
+/**
+ * Gives every owner role a full grant on every feature it can see and lacks one for. Run at start
+ * (features added by later releases) and after a tenant creates a feature.
+ */
+export async function syncOwnerGrants(db: DbOrTx, tenantId?: number): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO role_permissions (tenant_id, role_id, feature_id, can_create, can_read, can_write)
+    SELECT r.tenant_id, r.id, f.id, true, true, true
+    FROM roles r
+    JOIN features f ON f.tenant_id IS NULL OR f.tenant_id = r.tenant_id
+    WHERE r.is_owner ${tenantId === undefined ? sql`` : sql`AND r.tenant_id = ${tenantId}`}
+    ON CONFLICT (role_id, feature_id) DO UPDATE SET can_create = true, can_read = true, can_write = true`);
+}

@@ -1,0 +1,153 @@
+import {
+  type AssignFeaturePermissionsBody,
+  type AssignRoleBody,
+  type CreateFeatureBody,
+  type Feature,
+  MESSAGES,
+  type Role,
+  type User,
+} from '@parley/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { isUniqueViolation } from '../../core/db/errors.js';
+import { features, rolePermissions, roles, userRoles } from '../../core/db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { SessionResolver } from '../auth/sessions.js';
+import { findUserRow, loadUser } from '../users/users.queries.js';
+import {
+  countOwners,
+  findFeature,
+  findFeatureByName,
+  findRole,
+  isOwner,
+  listFeatures,
+  loadRoles,
+  syncOwnerGrants,
+  toFeature,
+} from './roles.queries.js';
+
+/** Roles, features and grants of a tenant. Every change tells the session cache of every node. */
+export class RolesService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionResolver,
+  ) {}
+
+  listRoles(auth: AuthContext): Promise<Role[]> {
+    return loadRoles(this.db, auth.tenantId);
+  }
+
+  listFeatures(auth: AuthContext): Promise<Feature[]> {
+    return listFeatures(this.db, auth.tenantId);
+  }
+
+  async createRole(auth: AuthContext, name: string): Promise<Role> {
+    try {
+      const [role] = await this.db.insert(roles).values({ tenantId: auth.tenantId, name }).returning({ id: roles.id });
+      const [created] = await loadRoles(this.db, auth.tenantId, [role!.id]);
+      return created!;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.roles.roleNameTaken);
+      throw error;
+    }
+  }
+
+  /** A feature of the tenant's own; its Owner role receives it at once. */
+  async createFeature(auth: AuthContext, body: CreateFeatureBody): Promise<Feature> {
+    if (await findFeatureByName(this.db, auth.tenantId, body.name)) throw conflict(MESSAGES.features.nameTaken);
+    try {
+      const feature = await this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(features)
+          .values({ tenantId: auth.tenantId, name: body.name, description: body.description ?? null })
+          .returning();
+        await syncOwnerGrants(tx, auth.tenantId);
+        return row!;
+      });
+      await this.sessions.changed(auth.tenantId);
+      return toFeature(feature);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.features.nameTaken);
+      throw error;
+    }
+  }
+
+  /** Refused while any role other than Owner holds the feature: archive it instead. */
+  async deleteFeature(auth: AuthContext, featureId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const feature = await this.ownFeature(tx, auth, featureId);
+      const [assigned] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(rolePermissions)
+        .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
+        .where(
+          and(
+            eq(rolePermissions.featureId, feature.id),
+            eq(roles.isOwner, false),
+            sql`(${rolePermissions.canCreate} OR ${rolePermissions.canRead} OR ${rolePermissions.canWrite})`,
+          ),
+        );
+      if ((assigned?.n ?? 0) > 0) throw conflict(MESSAGES.features.deleteAssigned);
+      await tx.delete(features).where(and(eq(features.id, feature.id), eq(features.tenantId, auth.tenantId)));
+    });
+    await this.sessions.changed(auth.tenantId);
+  }
+
+  async archiveFeature(auth: AuthContext, featureId: number, isArchived: boolean): Promise<Feature> {
+    const feature = await this.ownFeature(this.db, auth, featureId);
+    const [row] = await this.db
+      .update(features)
+      .set({ isArchived })
+      .where(and(eq(features.id, feature.id), eq(features.tenantId, auth.tenantId)))
+      .returning();
+    await this.sessions.changed(auth.tenantId);
+    return toFeature(row!);
+  }
+
+  /** Sets the role's grant for each listed feature (others stay as they are). */
+  async assignPermissions(auth: AuthContext, body: AssignFeaturePermissionsBody): Promise<Role> {
+    await this.db.transaction(async (tx) => {
+      const role = await findRole(tx, auth.tenantId, body.role_id);
+      if (!role) throw notFound('Role not found');
+      if (role.isOwner) throw badRequest(MESSAGES.roles.ownerLocked);
+      for (const grant of body.feature_permissions) {
+        if (!(await findFeature(tx, auth.tenantId, grant.feature_permission_id))) throw notFound('Feature not found');
+        const values = { canCreate: grant.can_create, canRead: grant.can_read, canWrite: grant.can_write };
+        await tx
+          .insert(rolePermissions)
+          .values({ tenantId: auth.tenantId, roleId: role.id, featureId: grant.feature_permission_id, ...values })
+          .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.featureId], set: values });
+      }
+    });
+    await this.sessions.changed(auth.tenantId);
+    const [role] = await loadRoles(this.db, auth.tenantId, [body.role_id]);
+    return role!;
+  }
+
+  /** Gives the user this role in place of the ones they had; a workspace always keeps an owner. */
+  async assignRole(auth: AuthContext, body: AssignRoleBody): Promise<User> {
+    await this.db.transaction(async (tx) => {
+      const user = await findUserRow(tx, auth.tenantId, body.user_id);
+      const role = await findRole(tx, auth.tenantId, body.role_id);
+      if (!user || !role) throw notFound(user ? 'Role not found' : 'User not found');
+      // Serialise role changes of a tenant, so two demotions cannot both pass the last-owner check.
+      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
+      const losesOwnership = !role.isOwner && (await isOwner(tx, auth.tenantId, user.id));
+      if (losesOwnership && (await countOwners(tx, auth.tenantId)) <= 1) throw badRequest(MESSAGES.auth.lastOwner);
+      await tx.delete(userRoles).where(and(eq(userRoles.tenantId, auth.tenantId), eq(userRoles.userId, user.id)));
+      await tx.insert(userRoles).values({ tenantId: auth.tenantId, userId: user.id, roleId: role.id });
+    });
+    await this.sessions.changed(auth.tenantId);
+    return (await loadUser(this.db, auth.tenantId, body.user_id))!;
+  }
+
+  /** A feature the tenant may change: its own. Platform features answer 403, other tenants' 404. */
+  private async ownFeature(db: Parameters<typeof findFeature>[0], auth: AuthContext, featureId: number) {
+    const feature = await findFeature(db, auth.tenantId, featureId);
+    if (!feature) throw notFound('Feature not found');
+    if (feature.tenantId === null) throw forbidden(MESSAGES.features.platformFeature);
+    return feature;
+  }
+}
+

@@ -1,0 +1,76 @@
+import type { User } from '@parley/contracts';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { tenants, users } from '../../core/db/schema.js';
+import { loadRoles, roleIdsByUser } from '../roles/roles.queries.js';
+
+type UserRow = typeof users.$inferSelect;
+
+/** Users of a tenant (all, or the given ids) in the API's User shape, roles included. */
+export async function loadUsers(db: DbOrTx, tenantId: number, userIds?: number[]): Promise<User[]> {
+  if (userIds && userIds.length === 0) return [];
+  const rows = await db
+    .select({ user: users, tenantName: tenants.name })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(eq(users.tenantId, tenantId), userIds ? inArray(users.id, userIds) : undefined))
+    .orderBy(asc(users.id));
+  const roleIds = await roleIdsByUser(
+    db,
+    tenantId,
+    rows.map((r) => r.user.id),
+  );
+  const roleList = await loadRoles(db, tenantId, [...new Set([...roleIds.values()].flat())]);
+  return rows.map(({ user, tenantName }) => ({
+    id: user.id,
+    tenant_id: user.tenantId,
+    tenant_name: tenantName,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    email: user.email,
+    username: user.username,
+    user_type: user.userType,
+    email_verified: user.emailVerified,
+    created_at: user.createdAt.toISOString(),
+    roles: roleList.filter((role) => roleIds.get(user.id)?.includes(role.id)),
+  }));
+}
+
+export async function loadUser(db: DbOrTx, tenantId: number, userId: number): Promise<User | undefined> {
+  const [user] = await loadUsers(db, tenantId, [userId]);
+  return user;
+}
+
+export async function findUserRow(db: DbOrTx, tenantId: number, userId: number): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
+  return row;
+}
+
+/** A user by email or username, across tenants: sign-in names are unique platform-wide. */
+export async function findUserBySignInName(db: DbOrTx, name: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${name}) OR lower(${users.username}) = lower(${name})`)
+    .limit(1);
+  return row;
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row;
+}
+
+export async function usernameTaken(db: DbOrTx, username: string, exceptUserId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`);
+  return row !== undefined && row.id !== exceptUserId;
+}

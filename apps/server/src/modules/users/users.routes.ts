@@ -1,0 +1,47 @@
+import {
+  ChangePasswordBody,
+  IdParams,
+  MESSAGES,
+  MessageResponse,
+  TenantIdParams,
+  UpdateProfileBody,
+  User,
+  UserList,
+} from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../core/http/request-context.js';
+import { sameTenant } from '../../core/http/tenant.js';
+import type { UsersService } from './users.service.js';
+
+const tags = ['Users'];
+
+export const usersRoutes =
+  (users: UsersService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/auth/user/all/:tenantId',
+      { schema: { tags, summary: 'Users of the workspace with their roles', params: TenantIdParams, response: { 200: UserList } } },
+      async (request) => users.list(sameTenant(requireAuth(request), request.params.tenantId)),
+    );
+    app.put(
+      '/auth/user/profile/:id',
+      { schema: { tags, summary: 'Edit a profile (own, or any with write on Roles)', params: IdParams, body: UpdateProfileBody, response: { 200: User } } },
+      async (request) => users.updateProfile(requireAuth(request), request.params.id, request.body),
+    );
+    app.put(
+      '/auth/user/password/:id',
+      { schema: { tags, summary: 'Change your own password', params: IdParams, body: ChangePasswordBody, response: { 200: MessageResponse } } },
+      async (request) => {
+        await users.changePassword(requireAuth(request), request.params.id, request.body);
+        return { message: MESSAGES.users.passwordChanged };
+      },
+    );
+    app.delete(
+      '/auth/user/:id',
+      { schema: { tags, summary: 'Remove a user (never the last owner)', params: IdParams, response: { 200: MessageResponse } } },
+      async (request) => {
+        await users.remove(requireAuth(request), request.params.id);
+        return { message: MESSAGES.users.deleted };
+      },
+    );
+  };

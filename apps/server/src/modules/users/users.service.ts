@@ -1,0 +1,79 @@
+import { type ChangePasswordBody, MESSAGES, type UpdateProfileBody, type User } from '@parley/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { isUniqueViolation } from '../../core/db/errors.js';
+import { users } from '../../core/db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import type { SessionResolver } from '../auth/sessions.js';
+import type { TokenService } from '../auth/tokens.js';
+import { countOwners, isOwner } from '../roles/roles.queries.js';
+import { findUserRow, loadUser, loadUsers, usernameTaken } from './users.queries.js';
+
+/** People of a workspace: listing, profiles, passwords, removal. */
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionResolver,
+  ) {}
+
+  list(auth: AuthContext): Promise<User[]> {
+    return loadUsers(this.db, auth.tenantId);
+  }
+
+  /** Anyone edits their own profile; editing a teammate's needs write on Roles. */
+  async updateProfile(auth: AuthContext, userId: number, body: UpdateProfileBody): Promise<User> {
+    const target = await this.teammate(auth, userId);
+    if (target.id !== auth.userId && !auth.ability.can('write', 'Roles')) throw forbidden();
+    if (body.username && (await usernameTaken(this.db, body.username, target.id))) {
+      throw conflict(MESSAGES.auth.usernameTaken);
+    }
+    try {
+      await this.db
+        .update(users)
+        .set({ firstName: body.first_name, lastName: body.last_name, username: body.username, updatedAt: new Date() })
+        .where(and(eq(users.id, target.id), eq(users.tenantId, auth.tenantId)));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.auth.usernameTaken);
+      throw error;
+    }
+    await this.sessions.changed(auth.tenantId);
+    return (await loadUser(this.db, auth.tenantId, target.id))!;
+  }
+
+  /** Only one's own password, with the current one; every other session is signed out. */
+  async changePassword(auth: AuthContext, userId: number, body: ChangePasswordBody): Promise<void> {
+    const target = await this.teammate(auth, userId);
+    if (target.id !== auth.userId) throw forbidden(MESSAGES.auth.ownPasswordOnly);
+    if (!(await verifyPassword(target.passwordHash, body.current_password))) {
+      throw badRequest(MESSAGES.auth.currentPasswordWrong);
+    }
+    const passwordHash = await hashPassword(body.new_password);
+    await this.db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, target.id));
+      await this.tokens.revokeAllForUser(tx, target.id);
+    });
+  }
+
+  /** Removes a teammate (or oneself), never the workspace's last owner. */
+  async remove(auth: AuthContext, userId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const target = await findUserRow(tx, auth.tenantId, userId);
+      if (!target) throw notFound('User not found');
+      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
+      if ((await isOwner(tx, auth.tenantId, target.id)) && (await countOwners(tx, auth.tenantId)) <= 1) {
+        throw badRequest(MESSAGES.auth.lastOwner);
+      }
+      await tx.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, auth.tenantId)));
+    });
+    await this.sessions.changed(auth.tenantId);
+  }
+
+  private async teammate(auth: AuthContext, userId: number) {
+    const row = await findUserRow(this.db, auth.tenantId, userId);
+    if (!row) throw notFound('User not found');
+    return row;
+  }
+}

@@ -1,0 +1,130 @@
+import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+
+/** Features seeded for every tenant. Later capabilities append theirs here. */
+export const SEEDED_FEATURES = [
+  'Home',
+  'Create Bot',
+  'Inbox',
+  'Analytics',
+  'Profile',
+  'Roles',
+  'Subscriptions',
+  'Upgrade',
+  'API Documentation',
+  'User Role',
+] as const;
+export type SeededFeature = (typeof SEEDED_FEATURES)[number];
+
+/** Subjects that are not features themselves but are granted through one (spec console.md section 6). */
+export type DerivedSubject = 'Permissions' | 'Admin' | 'Partner';
+export type Subject = SeededFeature | DerivedSubject | (string & {});
+export type Action = 'create' | 'read' | 'write' | 'manage';
+
+/**
+ * What a route needs. `public`: no login. `authenticated`: any signed-in user (the handler may still
+ * narrow it, for example to the user's own profile). Otherwise an action on a subject.
+ */
+export type RouteRule =
+  | { readonly public: true }
+  | { readonly authenticated: true }
+  | { readonly subject: Subject; readonly action: Exclude<Action, 'manage'> };
+
+const open = { public: true } as const;
+const signedIn = { authenticated: true } as const;
+const need = (subject: Subject, action: Exclude<Action, 'manage'>) => ({ subject, action }) as const;
+
+/**
+ * Every API route, by method and path (without the `/api` prefix), with what it needs.
+ * The server refuses to start with a route missing from this map, and the web builds its menu from
+ * the same subjects, so the two can never disagree.
+ */
+export const ROUTE_RULES = {
+  'GET /health': open,
+  'POST /auth/signup': open,
+  'POST /auth/login': open,
+  'POST /auth/oauth/login': open,
+  'POST /auth/refresh': open,
+  'POST /auth/logout': open,
+  'GET /auth/user': signedIn,
+  'GET /auth/invited-user/:token': open,
+  'POST /auth/invite-user': need('Roles', 'create'),
+  'GET /auth/user/all/:tenantId': need('Roles', 'read'),
+  'PUT /auth/user/profile/:id': signedIn,
+  'PUT /auth/user/password/:id': signedIn,
+  'DELETE /auth/user/:id': need('Roles', 'write'),
+  'GET /role/roles/:tenantId': need('Roles', 'read'),
+  'GET /role/features': need('Roles', 'read'),
+  'POST /role/create': need('Roles', 'create'),
+  'POST /role/feature-permissions': need('Roles', 'create'),
+  'DELETE /role/feature/:id': need('Roles', 'write'),
+  'PATCH /role/feature/:id/archive': need('Roles', 'write'),
+  'POST /role/assign-feature-permissions': need('Roles', 'write'),
+  'POST /role/assign-role': need('Roles', 'write'),
+  'POST /notification/generate-otp': open,
+  'POST /notification/verify-otp': open,
+  'POST /notification/request-password-reset/': open,
+  'POST /notification/verify-password-reset/': open,
+  'POST /notification/complete-password-reset/': open,
+  'POST /contact': open,
+  'GET /jobs/:id': signedIn,
+} as const satisfies Record<string, RouteRule>;
+export type RouteKey = keyof typeof ROUTE_RULES;
+
+/** What the ability builder needs of a user: its type and its roles' grants. */
+export type AbilityUser = {
+  user_type: string;
+  roles: ReadonlyArray<{
+    is_owner: boolean;
+    feature_permissions: ReadonlyArray<{
+      can_create: boolean;
+      can_read: boolean;
+      can_write: boolean;
+      feature_permission: { name: string; is_archived: boolean };
+    }>;
+  }>;
+};
+
+export type AppAbility = MongoAbility<[Action, Subject]>;
+
+/**
+ * Abilities from a user's roles (spec console.md section 6): each role's feature permissions grant
+ * create, read and write on the named feature. Everyone reads Home; User Role grants read on Roles
+ * and Permissions. An archived feature grants nothing.
+ */
+export function defineAbilityFor(user: AbilityUser): AppAbility {
+  const { can, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
+  can('read', 'Home');
+  const type = user.user_type.toLowerCase();
+  if (type === 'admin') can('read', 'Admin');
+  if (type === 'partner') {
+    // Partners see only the partner area (spec section 6).
+    can('read', 'Partner');
+    return build();
+  }
+  for (const role of user.roles) {
+    for (const grant of role.feature_permissions) {
+      const feature = grant.feature_permission;
+      if (feature.is_archived) continue;
+      if (grant.can_create) can('create', feature.name);
+      if (grant.can_read) can('read', feature.name);
+      if (grant.can_write) can('write', feature.name);
+      if (feature.name === 'User Role' && grant.can_read) {
+        can('read', 'Roles');
+        can('read', 'Permissions');
+      }
+    }
+  }
+  return build();
+}
+
+/** Side-menu entries and the subject each needs (spec console.md section 2). */
+export const MENU_SUBJECTS = [
+  { path: '/bot', label: 'Manage Bots', subject: 'Create Bot' },
+  { path: '/inbox', label: 'Support Inbox', subject: 'Inbox' },
+  { path: '/analytics', label: 'Analytics', subject: 'Analytics' },
+  { path: '/profile', label: 'Profile', subject: 'Profile' },
+  { path: '/roles', label: 'Users', subject: 'Roles' },
+  { path: '/subscriptions', label: 'Subscriptions', subject: 'Subscriptions' },
+  { path: '/upgrade', label: 'Upgrade', subject: 'Upgrade' },
+  { path: '/api/docs', label: 'API Documentation', subject: 'API Documentation', external: true },
+] as const;

@@ -1,0 +1,57 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test projects:
+ * - unit: logic beside the code (contracts, server units, web units under jsdom);
+ * - api-pglite: API tests over real HTTP on embedded PGlite;
+ * - api-pg: the same API tests on a PostgreSQL server, when TEST_DATABASE_URL is set (CI sets it);
+ * - browser: Playwright driving Debian's Chromium against the built app.
+ */
+const apiTests = ['apps/server/src/**/*.api.test.ts'];
+const hasPg = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
+          exclude: [...apiTests, '**/node_modules/**', '**/dist/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'api-pglite',
+          include: apiTests,
+          env: { TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(hasPg
+        ? [
+            {
+              test: {
+                name: 'api-pg',
+                include: apiTests,
+                env: { TEST_DB: 'postgres' },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+      {
+        test: {
+          name: 'browser',
+          include: ['apps/web/e2e/**/*.e2e.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
