@@ -65,7 +65,9 @@ export async function createParley(config: Config, database: Database, role: Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const webDir = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+  const serveWeb = role !== 'worker' && existsSync(`${webDir}/index.html`);
+  registerErrorHandling(app, { webFallback: serveWeb });
 
   const events = new EventBus(database, { logger: app.log });
   await events.start();
@@ -108,7 +110,8 @@ export async function createParley(config: Config, database: Database, role: Pro
       },
       { prefix: API_PREFIX },
     );
-    await serveWeb(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
+    if (serveWeb) await app.register(fastifyStatic, { root: webDir, wildcard: false, index: ['index.html'] });
+    else app.log.warn({ dir: webDir }, 'web app not built; run npm run build to serve the console');
   }
 
   return {
@@ -152,21 +155,4 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
   app.get('/docs', { schema: { hide: true } }, (_request, reply) => reply.redirect(`${API_PREFIX}/docs`));
-}
-
-/** The built web app at /, with unknown non-API paths answered by index.html (client-side routes). */
-async function serveWeb(app: FastifyInstance, dir: string): Promise<void> {
-  const index = `${dir}/index.html`;
-  if (!existsSync(index)) {
-    app.log.warn({ dir }, 'web app not built; run npm run build to serve the console');
-    return;
-  }
-  await app.register(fastifyStatic, { root: dir, wildcard: false, index: ['index.html'] });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (request.method === 'GET' && !path.startsWith(`${API_PREFIX}/`) && !/\.[a-z0-9]+$/i.test(path)) {
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });
-  });
 }

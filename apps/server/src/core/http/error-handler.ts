@@ -30,7 +30,7 @@ const FASTIFY_ERRORS: Record<string, { status: number; detail: string }> = {
  * validation errors become 400 with the first message; everything else is a 500 whose internals
  * are logged, never sent.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, options: { webFallback?: boolean } = {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
@@ -56,6 +56,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ detail: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    const path = request.url.split('?')[0] ?? '';
+    // Client-side routes of the web app (no file extension, not the API) get its index.html.
+    if (options.webFallback && request.method === 'GET' && !path.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });
   });
 }

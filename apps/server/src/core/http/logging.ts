@@ -16,10 +16,10 @@ export function loggerOptions(level: string): Pick<FastifyServerOptions, 'logger
         censor: '***',
       },
       serializers: {
-        req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
           id: req.id,
           method: req.method,
-          url: maskUrl(req.url),
+          url: maskUrl(req.url ?? ''),
           ip: req.ip,
         }),
       },

@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROUTE_RULES } from '@parley/contracts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+let server: TestServer;
+let webDir: string;
+beforeAll(async () => {
+  webDir = mkdtempSync(path.join(tmpdir(), 'parley-web-'));
+  writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Parley</title><div id="root"></div>');
+  writeFileSync(path.join(webDir, 'app.js'), 'console.log("parley")');
+  server = await startTestServer({ env: { WEB_DIST_DIR: webDir } });
+});
+afterAll(() => server.close());
+
+it('reports the database in /api/health', async () => {
+  const reply = await server.get<{ status: string; database: { ok: boolean; kind: string } }>('/api/health');
+  expect(reply.status).toBe(200);
+  expect(reply.body.status).toBe('ok');
+  expect(reply.body.database).toMatchObject({ ok: true, kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite' });
+  expect(reply.headers.get('x-request-id')).toBeNull();
+});
+
+it('documents every route of the permission map in OpenAPI, and serves the docs UI', async () => {
+  const spec = await server.get<{ paths: Record<string, Record<string, unknown>> }>('/api/docs/json');
+  expect(spec.status).toBe(200);
+  const documented = new Set(
+    Object.entries(spec.body.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${p.replace(/^\/api/, '').replace(/\{(\w+)\}/g, ':$1')}`),
+    ),
+  );
+  const missing = Object.keys(ROUTE_RULES).filter((key) => !documented.has(key));
+  expect(missing).toEqual([]);
+  const ui = await server.get<string>('/api/docs/');
+  expect(ui.status).toBe(200);
+  expect(String(ui.body)).toContain('swagger');
+});
+
+it('answers unknown API routes with 404 and a detail', async () => {
+  const reply = await server.get('/api/nothing-here');
+  expect(reply.status).toBe(404);
+  expect(reply.body).toEqual({ detail: 'Route GET /api/nothing-here not found' });
+});
+
+it('serves the web app with history fallback, but never for API paths or missing files', async () => {
+  const root = await server.get<string>('/');
+  expect(root.status).toBe(200);
+  expect(String(root.body)).toContain('<div id="root">');
+  const deep = await server.get<string>('/roles/anything?x=1');
+  expect(deep.status).toBe(200);
+  expect(deep.headers.get('content-type')).toContain('text/html');
+  expect((await server.get('/app.js')).status).toBe(200);
+  expect((await server.get('/missing.js')).status).toBe(404);
+});
+
+it('sends secure headers and no CORS grant to unknown origins', async () => {
+  const reply = await server.get('/api/health', { headers: { origin: 'https://evil.example.com' } });
+  expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(reply.headers.get('content-security-policy')).toContain("default-src 'self'");
+  expect(reply.headers.get('strict-transport-security')).toBeTruthy();
+  expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+});
+
+it('never shows internals for a server error', async () => {
+  // A string where a job id (uuid) is expected is a 400, not a crash.
+  const signup = await server.post<{ access_token: string }>('/api/auth/signup', {
+    first_name: 'A',
+    last_name: 'B',
+    email: 'platform@example.com',
+    password: 'long enough password',
+  });
+  const bad = await server.get('/api/jobs/not-a-uuid', { token: signup.body.access_token });
+  expect(bad.status).toBe(400);
+  expect(bad.body).toEqual({ detail: 'must be a job id' });
+  const missing = await server.get('/api/jobs/00000000-0000-4000-8000-000000000000', { token: signup.body.access_token });
+  expect(missing.status).toBe(404);
+});

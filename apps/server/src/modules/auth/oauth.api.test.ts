@@ -1,0 +1,63 @@
+import { type AuthResponse, MESSAGES } from '@parley/contracts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signupOwner } from '../../test/factories.js';
+import { type JwksFake, startJwksFake } from '../../test/fakes/jwks.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+const CLIENT_ID = 'parley-test.apps.googleusercontent.com';
+let jwks: JwksFake;
+let server: TestServer;
+let unconfigured: TestServer;
+
+beforeAll(async () => {
+  jwks = await startJwksFake(CLIENT_ID);
+  [server, unconfigured] = await Promise.all([
+    startTestServer({ env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: jwks.url } }),
+    startTestServer(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server.close(), unconfigured.close()]);
+  await jwks.close();
+});
+
+const login = (id_token: string, on = server) => on.post<AuthResponse>('/api/auth/oauth/login', { provider: 'google', id_token });
+
+it('creates a verified account with a workspace on first sign-in, and finds it again by subject', async () => {
+  const token = await jwks.signIdToken({ sub: 'g-1001', email: 'Grace@Example.com', email_verified: true, given_name: 'Grace', family_name: 'Hopper' });
+  const first = await login(token);
+  expect(first.status).toBe(200);
+  expect(first.body.user).toMatchObject({ email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper', email_verified: true });
+  expect(first.body.user.roles[0]?.is_owner).toBe(true);
+  const again = await login(await jwks.signIdToken({ sub: 'g-1001', email: 'grace@example.com', email_verified: true }));
+  expect(again.body.user.id).toBe(first.body.user.id);
+  const me = await server.get('/api/auth/user', { token: again.body.access_token });
+  expect(me.status).toBe(200);
+});
+
+it('links to an existing account with the same verified email', async () => {
+  const owner = await signupOwner(server);
+  const reply = await login(await jwks.signIdToken({ sub: 'g-2002', email: owner.user.email, email_verified: true }));
+  expect(reply.status).toBe(200);
+  expect(reply.body.user.id).toBe(owner.user.id);
+});
+
+it('refuses a token for another audience, from another issuer, or with an unverified email', async () => {
+  const tokens = [
+    await jwks.signIdToken({ sub: 'g-3', email: 'x3@example.com', email_verified: true }, { audience: 'someone-else' }),
+    await jwks.signIdToken({ sub: 'g-4', email: 'x4@example.com', email_verified: true }, { issuer: 'https://evil.example.com' }),
+    await jwks.signIdToken({ sub: 'g-5', email: 'x5@example.com', email_verified: false }),
+  ];
+  for (const token of tokens) {
+    const reply = await login(token);
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ detail: MESSAGES.auth.googleTokenInvalid });
+  }
+});
+
+it('says so when Google sign-in is not configured', async () => {
+  const token = await jwks.signIdToken({ sub: 'g-6', email: 'x6@example.com', email_verified: true });
+  const reply = await login(token, unconfigured);
+  expect(reply.status).toBe(400);
+  expect(reply.body).toEqual({ detail: MESSAGES.auth.googleNotConfigured });
+});
