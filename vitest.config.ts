@@ -16,7 +16,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/server/src/**/*.test.ts',
+            'apps/web/src/**/*.test.{ts,tsx}',
+          ],
           exclude: [...apiTests, '**/node_modules/**', '**/dist/**'],
           environment: 'node',
         },
@@ -25,6 +29,7 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           include: apiTests,
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -47,7 +47,9 @@ export type Parley = {
 };
 
 const VERSION = (
-  JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as {
+    version: string;
+  }
 ).version;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -55,7 +57,11 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url
  * Wires Parley: services on one database, their routes under /api behind the permission map,
  * OpenAPI at /api/docs, and the built web app at / with history fallback.
  */
-export async function createParley(config: Config, database: Database, role: ProcessRole = 'all'): Promise<Parley> {
+export async function createParley(
+  config: Config,
+  database: Database,
+  role: ProcessRole = 'all',
+): Promise<Parley> {
   const app = Fastify({
     ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -80,20 +86,37 @@ export async function createParley(config: Config, database: Database, role: Pro
   await seedFeatures(database.db);
 
   const db = database.db;
-  const tokens = new TokenService(config.appSecret, config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_DAYS);
+  const tokens = new TokenService(
+    config.appSecret,
+    config.ACCESS_TOKEN_TTL_SECONDS,
+    config.REFRESH_TOKEN_TTL_DAYS,
+  );
   const sessions = new SessionResolver(db, tokens, events);
   const limiter = new AttemptLimiter({
     perIpPerMinute: config.AUTH_RATE_LIMIT_PER_IP,
     perAccountPer15Minutes: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
   });
-  const mail = new MailService(db, jobs, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log });
+  const mail = new MailService(db, jobs, {
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    logger: app.log,
+  });
   mail.registerWorker();
   const invitations = new InvitationService(db, mail, config.publicUrl);
-  const auth = new AuthService(db, tokens, invitations, limiter, new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL));
+  const auth = new AuthService(
+    db,
+    tokens,
+    invitations,
+    limiter,
+    new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL),
+  );
   const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl);
 
   await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CSP } });
-  await app.register(fastifyCors, { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
+  await app.register(fastifyCors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    credentials: true,
+  });
   await app.register(fastifyCookie);
   await registerDocs(app);
   registerAuth(app, sessions.authenticate);

@@ -6,7 +6,12 @@ const base = { APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/parley-config-test' }
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig(base);
-    expect(config).toMatchObject({ PORT: 3000, ACCESS_TOKEN_TTL_SECONDS: 900, publicUrl: 'http://localhost:3000', cookieSecure: false });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+      publicUrl: 'http://localhost:3000',
+      cookieSecure: false,
+    });
   });
 
   it.each([
@@ -26,7 +31,11 @@ describe('loadConfig', () => {
   });
 
   it('marks cookies secure behind https and splits CORS origins', () => {
-    const config = loadConfig({ ...base, PUBLIC_URL: 'https://parley.example.com/', CORS_ORIGINS: 'https://a.com, https://b.com' });
+    const config = loadConfig({
+      ...base,
+      PUBLIC_URL: 'https://parley.example.com/',
+      CORS_ORIGINS: 'https://a.com, https://b.com',
+    });
     expect(config.cookieSecure).toBe(true);
     expect(config.publicUrl).toBe('https://parley.example.com');
     expect(config.corsOrigins).toEqual(['https://a.com', 'https://b.com']);

@@ -1,6 +1,6 @@
+import { createParley, type ProcessRole } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './core/db/database.js';
-import { createParley, type ProcessRole } from './app.js';
 
 /** Starts Parley: `--role=api` or `--role=worker` to run one side; both by default. */
 async function main(): Promise<void> {

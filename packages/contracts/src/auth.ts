@@ -43,7 +43,11 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'Password must be at most 256 characters');
 const personName = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(100);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100);
 export const Username = z
   .string()
   .trim()
@@ -78,7 +82,10 @@ export const OAuthLoginBody = z.object({
 });
 export type OAuthLoginBody = z.infer<typeof OAuthLoginBody>;
 
-export const InviteUserBody = z.object({ email, role_id: z.coerce.number().int().positive('Role is required') });
+export const InviteUserBody = z.object({
+  email,
+  role_id: z.coerce.number().int().positive('Role is required'),
+});
 export type InviteUserBody = z.infer<typeof InviteUserBody>;
 
 export const InviteResponse = z.object({
@@ -108,7 +115,9 @@ export const UpdateProfileBody = z
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
 export const ChangePasswordBody = z.object({
-  current_password: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+  current_password: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required'),
   new_password: password,
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;

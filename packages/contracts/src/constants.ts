@@ -40,7 +40,12 @@ export const BOT = {
 
 export const CALENDAR_PROVIDERS = ['google', 'calendly', 'cal', 'tidycal'] as const;
 
-export const SYNC = { defaultLimit: 100, shopifyPageSize: 50, shopifyCustomers: 1000, wooPageSize: 50 } as const;
+export const SYNC = {
+  defaultLimit: 100,
+  shopifyPageSize: 50,
+  shopifyCustomers: 1000,
+  wooPageSize: 50,
+} as const;
 
 /** Security limits of accounts (issue "Server foundation"). */
 export const AUTH_LIMITS = {

@@ -90,11 +90,16 @@ export const MESSAGES = {
     titleRequired: 'Title is required',
     urlInvalid: 'Valid URL is required',
   },
-  llm: { saved: 'LLM saved successfully', updated: 'LLM updated successfully', activateFailed: 'Failed to activate LLM' },
+  llm: {
+    saved: 'LLM saved successfully',
+    updated: 'LLM updated successfully',
+    activateFailed: 'Failed to activate LLM',
+  },
   notification: { emailSent: 'Email notification sent!' },
   invoices: { fetchFailed: 'Failed to fetch invoice history' },
   realtime: {
-    unableToEstablish: 'Unable to establish connection to the server. Please refresh the page or try again later.',
+    unableToEstablish:
+      'Unable to establish connection to the server. Please refresh the page or try again later.',
     lost: 'Connection to server lost. Please refresh the page.',
     failedLater: 'Failed to establish connection. Please try again later.',
     sendFailed: 'Failed to send message. Please try again.',

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { PASSWORD_MIN_LENGTH } from '@parley/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '@parley/contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../core/db/database.js';
 import { tenants, userRoles, users } from '../core/db/schema.js';
@@ -29,11 +29,14 @@ async function main(): Promise<void> {
   if (!email.success) fail('Usage: npm run admin:create -- --email you@example.com [--password secret]');
   const generated = !values.password;
   const password = values.password ?? randomBytes(12).toString('base64url');
-  if (password.length < PASSWORD_MIN_LENGTH) fail(`The password needs at least ${PASSWORD_MIN_LENGTH} characters`);
+  if (password.length < PASSWORD_MIN_LENGTH)
+    fail(`The password needs at least ${PASSWORD_MIN_LENGTH} characters`);
 
   const config = loadConfig();
   const database = await openDatabase(
-    config.DATABASE_URL ? { kind: 'postgres', url: config.DATABASE_URL } : { kind: 'pglite', dataDir: `${config.DATA_DIR}/pgdata` },
+    config.DATABASE_URL
+      ? { kind: 'postgres', url: config.DATABASE_URL }
+      : { kind: 'pglite', dataDir: `${config.DATA_DIR}/pgdata` },
   );
   try {
     await seedFeatures(database.db);
@@ -44,7 +47,10 @@ async function main(): Promise<void> {
         await tx.update(users).set({ userType: 'admin', passwordHash }).where(eq(users.id, existing.id));
         return true;
       }
-      const [tenant] = await tx.insert(tenants).values({ name: PLATFORM_TENANT }).returning({ id: tenants.id });
+      const [tenant] = await tx
+        .insert(tenants)
+        .values({ name: PLATFORM_TENANT })
+        .returning({ id: tenants.id });
       const { ownerRoleId } = await createTenantRoles(tx, tenant!.id);
       const [user] = await tx
         .insert(users)
@@ -53,7 +59,7 @@ async function main(): Promise<void> {
           firstName: values['first-name']!,
           lastName: values['last-name']!,
           email: email.data!,
-          username: email.data!.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '') + '-admin',
+          username: `${email.data!.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '')}-admin`,
           passwordHash,
           userType: 'admin',
           emailVerified: true,

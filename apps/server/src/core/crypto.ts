@@ -1,4 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** A random opaque token (refresh tokens, invitation tokens): 256 bits, URL-safe. */
 export const randomToken = (): string => randomBytes(32).toString('base64url');
@@ -15,7 +24,8 @@ export function deriveKey(secret: string, purpose: string): Buffer {
 }
 
 /** Keyed hash for short secrets (OTP codes): without the key a leaked table cannot be brute-forced. */
-export const keyedHash = (key: Buffer, value: string): string => createHmac('sha256', key).update(value).digest('hex');
+export const keyedHash = (key: Buffer, value: string): string =>
+  createHmac('sha256', key).update(value).digest('hex');
 
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -28,7 +38,9 @@ export function encryptSecret(key: Buffer, plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':');
+  return ['v1', iv, cipher.getAuthTag(), body]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join(':');
 }
 
 export function decryptSecret(key: Buffer, sealed: string): string {

@@ -39,7 +39,8 @@ export class AppError extends Error {
 }
 
 export const badRequest = (detail: string) => new AppError('bad_request', detail);
-export const unauthorized = (detail: string = MESSAGES.auth.notAuthenticated) => new AppError('unauthorized', detail);
+export const unauthorized = (detail: string = MESSAGES.auth.notAuthenticated) =>
+  new AppError('unauthorized', detail);
 export const forbidden = (detail: string = MESSAGES.auth.forbidden) => new AppError('forbidden', detail);
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 export const conflict = (detail: string) => new AppError('conflict', detail);

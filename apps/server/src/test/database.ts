@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../core/db/database.js';
+import { loadTemplate } from './pglite-template.js';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
 /** Which engine this test run uses: the Vitest project sets TEST_DB (api-pglite or api-pg). */
-export const testDatabaseKind = (): TestDatabaseKind => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+export const testDatabaseKind = (): TestDatabaseKind =>
+  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 export type TestDatabase = { database: Database; url?: string; drop(): Promise<void> };
 
@@ -15,7 +17,7 @@ export type TestDatabase = { database: Database; url?: string; drop(): Promise<v
  */
 export async function createTestDatabase(kind: TestDatabaseKind = testDatabaseKind()): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite', loadDataDir: loadTemplate() });
     return { database, drop: () => database.close() };
   }
   const url = await createServerDatabase();

@@ -8,7 +8,10 @@ const unique = () => randomBytes(4).toString('hex');
 export const PASSWORD = 'correct horse battery';
 
 /** Signs up a new workspace owner (a new tenant). */
-export async function signupOwner(server: TestServer, overrides: Record<string, string> = {}): Promise<Account> {
+export async function signupOwner(
+  server: TestServer,
+  overrides: Record<string, string> = {},
+): Promise<Account> {
   const id = unique();
   const body = {
     first_name: 'Ada',
@@ -29,7 +32,11 @@ export async function createRole(
   owner: Account,
   grants: Record<string, { create?: boolean; read?: boolean; write?: boolean }>,
 ): Promise<Role> {
-  const created = await server.post<Role>('/api/role/create', { name: `Role ${unique()}` }, { token: owner.access_token });
+  const created = await server.post<Role>(
+    '/api/role/create',
+    { name: `Role ${unique()}` },
+    { token: owner.access_token },
+  );
   expect(created.status).toBe(201);
   const features = await server.get<Feature[]>('/api/role/features', { token: owner.access_token });
   const byName = new Map(features.body.map((f) => [f.name, f.id]));
@@ -52,9 +59,18 @@ export async function createRole(
  * A teammate in the owner's workspace with the given role, joined through a real invitation.
  * The token is read from the database's outbox when no SMTP capture is given.
  */
-export async function addTeammate(server: TestServer, owner: Account, role: Role, readToken: (email: string) => Promise<string>): Promise<Account> {
+export async function addTeammate(
+  server: TestServer,
+  owner: Account,
+  role: Role,
+  readToken: (email: string) => Promise<string>,
+): Promise<Account> {
   const email = `member-${unique()}@example.com`;
-  const invited = await server.post('/api/auth/invite-user', { email, role_id: role.id }, { token: owner.access_token });
+  const invited = await server.post(
+    '/api/auth/invite-user',
+    { email, role_id: role.id },
+    { token: owner.access_token },
+  );
   expect(invited.status, JSON.stringify(invited.body)).toBe(201);
   const token = await readToken(email);
   const reply = await server.post<AuthResponse>('/api/auth/signup', {

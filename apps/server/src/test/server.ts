@@ -51,7 +51,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const { port } = parley.app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
 
-  const call = async <T>(method: string, path: string, body: unknown, opts: Options = {}): Promise<Reply<T>> => {
+  const call = async <T>(
+    method: string,
+    path: string,
+    body: unknown,
+    opts: Options = {},
+  ): Promise<Reply<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.cookie) headers.cookie = opts.cookie;

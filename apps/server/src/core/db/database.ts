@@ -20,8 +20,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export type DatabaseOptions =
   /** PostgreSQL server through a pool. */
   | { kind: 'postgres'; url: string; poolSize?: number }
-  /** Embedded PGlite; `dataDir` undefined keeps it in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  /** Embedded PGlite; `dataDir` undefined keeps it in memory; `loadDataDir` starts from a dump. */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
 type Unlisten = () => Promise<void>;
 
@@ -40,12 +40,14 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url
 const MIGRATION_LOCK_KEY = 72_541_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.kind === 'postgres'
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(path.resolve(dataDir)) : new PGlite();
+  const client = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });

@@ -37,7 +37,9 @@ export const users = pgTable(
     username: text('username').notNull(),
     /** argon2id; null for an account that only signs in with Google. */
     passwordHash: text('password_hash'),
-    userType: text('user_type', { enum: ['admin', 'partner', 'user'] }).notNull().default('user'),
+    userType: text('user_type', { enum: ['admin', 'partner', 'user'] })
+      .notNull()
+      .default('user'),
     emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -105,7 +107,10 @@ export const rolePermissions = pgTable(
     canRead: boolean('can_read').notNull().default(false),
     canWrite: boolean('can_write').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.roleId, t.featureId] }), index('role_permissions_feature_idx').on(t.featureId)],
+  (t) => [
+    primaryKey({ columns: [t.roleId, t.featureId] }),
+    index('role_permissions_feature_idx').on(t.featureId),
+  ],
 );
 
 export const userRoles = pgTable(
@@ -137,7 +142,10 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+  ],
 );
 
 export const invitations = pgTable(
@@ -156,7 +164,10 @@ export const invitations = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('invitations_token_key').on(t.tokenHash), index('invitations_tenant_idx').on(t.tenantId)],
+  (t) => [
+    uniqueIndex('invitations_token_key').on(t.tokenHash),
+    index('invitations_tenant_idx').on(t.tenantId),
+  ],
 );
 
 /** One-time codes (email verification and password reset), keyed-hashed at rest. */
@@ -225,8 +236,5 @@ export const jobs = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [
-    index('jobs_claim_idx').on(t.name, t.status, t.runAfter),
-    index('jobs_tenant_idx').on(t.tenantId),
-  ],
+  (t) => [index('jobs_claim_idx').on(t.name, t.status, t.runAfter), index('jobs_tenant_idx').on(t.tenantId)],
 );

@@ -40,7 +40,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { webFallba
       return reply.status(400).send({ detail });
     }
     if (error.validation) {
-      return reply.status(400).send({ detail: validationDetail(error.validation, error.validationContext ?? 'request') });
+      return reply
+        .status(400)
+        .send({ detail: validationDetail(error.validation, error.validationContext ?? 'request') });
     }
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
     if (known) return reply.status(known.status).send({ detail: known.detail });
@@ -58,7 +60,12 @@ export function registerErrorHandling(app: FastifyInstance, options: { webFallba
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     // Client-side routes of the web app (no file extension, not the API) get its index.html.
-    if (options.webFallback && request.method === 'GET' && !path.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(path)) {
+    if (
+      options.webFallback &&
+      request.method === 'GET' &&
+      !path.startsWith('/api/') &&
+      !/\.[a-z0-9]+$/i.test(path)
+    ) {
       return reply.type('text/html').sendFile('index.html');
     }
     return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });

@@ -19,7 +19,10 @@ it('keeps credentials out of log lines', () => {
   const options = loggerOptions('info').logger as pino.LoggerOptions;
   const log = pino(options, sink);
   log.info({ req: { method: 'GET', url: '/api/auth/invited-user/secret-token', headers: {} } }, 'incoming');
-  log.info({ req: { headers: { authorization: 'Bearer secret-jwt', cookie: 'parley_refresh=secret' } } }, 'raw');
+  log.info(
+    { req: { headers: { authorization: 'Bearer secret-jwt', cookie: 'parley_refresh=secret' } } },
+    'raw',
+  );
   log.info({ body: { password: 'hunter22', token: 'secret-invite' } }, 'body');
   const all = lines.join('\n');
   expect(all).not.toMatch(/secret-token|secret-jwt|parley_refresh=secret|hunter22|secret-invite/);

@@ -4,7 +4,8 @@ import type { FastifyServerOptions } from 'fastify';
 const SECRET_PATH = /(\/invited-user\/)[^/?]+/g;
 const SECRET_QUERY = /([?&](token|otp|code|access_token)=)[^&]+/gi;
 
-export const maskUrl = (url: string): string => url.replace(SECRET_PATH, '$1***').replace(SECRET_QUERY, '$1***');
+export const maskUrl = (url: string): string =>
+  url.replace(SECRET_PATH, '$1***').replace(SECRET_QUERY, '$1***');
 
 /** pino with request ids; credentials in headers and URLs never reach the log. */
 export function loggerOptions(level: string): Pick<FastifyServerOptions, 'logger'> {
@@ -12,7 +13,13 @@ export function loggerOptions(level: string): Pick<FastifyServerOptions, 'logger
     logger: {
       level,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          '*.password',
+          '*.token',
+        ],
         censor: '***',
       },
       serializers: {

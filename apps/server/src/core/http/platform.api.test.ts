@@ -19,7 +19,10 @@ it('reports the database in /api/health', async () => {
   const reply = await server.get<{ status: string; database: { ok: boolean; kind: string } }>('/api/health');
   expect(reply.status).toBe(200);
   expect(reply.body.status).toBe('ok');
-  expect(reply.body.database).toMatchObject({ ok: true, kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite' });
+  expect(reply.body.database).toMatchObject({
+    ok: true,
+    kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite',
+  });
   expect(reply.headers.get('x-request-id')).toBeNull();
 });
 
@@ -28,7 +31,9 @@ it('documents every route of the permission map in OpenAPI, and serves the docs 
   expect(spec.status).toBe(200);
   const documented = new Set(
     Object.entries(spec.body.paths).flatMap(([p, ops]) =>
-      Object.keys(ops).map((method) => `${method.toUpperCase()} ${p.replace(/^\/api/, '').replace(/\{(\w+)\}/g, ':$1')}`),
+      Object.keys(ops).map(
+        (method) => `${method.toUpperCase()} ${p.replace(/^\/api/, '').replace(/\{(\w+)\}/g, ':$1')}`,
+      ),
     ),
   );
   const missing = Object.keys(ROUTE_RULES).filter((key) => !documented.has(key));
@@ -74,6 +79,8 @@ it('never shows internals for a server error', async () => {
   const bad = await server.get('/api/jobs/not-a-uuid', { token: signup.body.access_token });
   expect(bad.status).toBe(400);
   expect(bad.body).toEqual({ detail: 'must be a job id' });
-  const missing = await server.get('/api/jobs/00000000-0000-4000-8000-000000000000', { token: signup.body.access_token });
+  const missing = await server.get('/api/jobs/00000000-0000-4000-8000-000000000000', {
+    token: signup.body.access_token,
+  });
   expect(missing.status).toBe(404);
 });

@@ -12,9 +12,15 @@ afterAll(() => server.close());
 it('locks an account after its failures, even for the right password, and tells when to retry', async () => {
   const owner = await signupOwner(server);
   for (let i = 0; i < 3; i++) {
-    expect((await server.post('/api/auth/login', { username: owner.user.email, password: 'wrong-password' })).status).toBe(401);
+    expect(
+      (await server.post('/api/auth/login', { username: owner.user.email, password: 'wrong-password' }))
+        .status,
+    ).toBe(401);
   }
-  const locked = await server.post<{ detail: string }>('/api/auth/login', { username: owner.user.email, password: PASSWORD });
+  const locked = await server.post<{ detail: string }>('/api/auth/login', {
+    username: owner.user.email,
+    password: PASSWORD,
+  });
   expect(locked.status).toBe(429);
   expect(locked.body.detail).toMatch(/^Too many attempts\. Please try again in \d+ seconds\.$/);
   expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -23,10 +29,13 @@ it('locks an account after its failures, even for the right password, and tells 
 it('limits attempts per IP across accounts', async () => {
   let last = 0;
   for (let i = 0; i < 12 && last !== 429; i++) {
-    last = (await server.post('/api/auth/login', { username: `nobody${i}@example.com`, password: 'x' })).status;
+    last = (await server.post('/api/auth/login', { username: `nobody${i}@example.com`, password: 'x' }))
+      .status;
   }
   expect(last).toBe(429);
-  const reset = await server.post<{ detail: string }>('/api/notification/request-password-reset/', { email: 'x@example.com' });
+  const reset = await server.post<{ detail: string }>('/api/notification/request-password-reset/', {
+    email: 'x@example.com',
+  });
   expect(reset.status).toBe(429);
   expect(reset.body.detail).toContain('Too many attempts');
   expect(MESSAGES.generic.tooManyRequests(5)).toContain('5 seconds');

@@ -11,17 +11,32 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const signupBody = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email, password: PASSWORD });
+const signupBody = (email: string) => ({
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email,
+  password: PASSWORD,
+});
 
 describe('signup', () => {
   it('creates a workspace whose owner holds every feature, and sets a strict httpOnly refresh cookie', async () => {
-    const reply = await server.post<AuthResponse>('/api/auth/signup', { ...signupBody('New.Owner@Example.com'), company_name: 'Acme' });
+    const reply = await server.post<AuthResponse>('/api/auth/signup', {
+      ...signupBody('New.Owner@Example.com'),
+      company_name: 'Acme',
+    });
     expect(reply.status).toBe(201);
     const { user } = reply.body;
-    expect(user).toMatchObject({ email: 'new.owner@example.com', tenant_name: 'Acme', user_type: 'user', first_name: 'Ada' });
+    expect(user).toMatchObject({
+      email: 'new.owner@example.com',
+      tenant_name: 'Acme',
+      user_type: 'user',
+      first_name: 'Ada',
+    });
     expect(user.roles).toHaveLength(1);
     expect(user.roles[0]).toMatchObject({ name: 'Owner', is_owner: true });
-    const granted = user.roles[0]!.feature_permissions.filter((p) => p.can_create && p.can_read && p.can_write);
+    const granted = user.roles[0]!.feature_permissions.filter(
+      (p) => p.can_create && p.can_read && p.can_write,
+    );
     expect(granted.map((p) => p.feature_permission.name).sort()).toEqual([...SEEDED_FEATURES].sort());
     expect(JSON.stringify(reply.body)).not.toMatch(/password/i);
     const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('parley_refresh='))!;
@@ -53,7 +68,10 @@ describe('signup', () => {
     const again = await server.post('/api/auth/signup', signupBody(owner.user.email.toUpperCase()));
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ detail: MESSAGES.auth.emailTaken });
-    const sameName = await server.post('/api/auth/signup', { ...signupBody('fresh@example.com'), username: owner.user.username.toUpperCase() });
+    const sameName = await server.post('/api/auth/signup', {
+      ...signupBody('fresh@example.com'),
+      username: owner.user.username.toUpperCase(),
+    });
     expect(sameName.status).toBe(409);
     expect(sameName.body).toEqual({ detail: MESSAGES.auth.usernameTaken });
   });
@@ -62,7 +80,10 @@ describe('signup', () => {
     const broken = await server.post('/api/auth/signup', '{"email":');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ detail: 'The request body is not valid JSON' });
-    const huge = await server.post('/api/auth/signup', { ...signupBody('huge@example.com'), company_name: 'x'.repeat(2_000_000) });
+    const huge = await server.post('/api/auth/signup', {
+      ...signupBody('huge@example.com'),
+      company_name: 'x'.repeat(2_000_000),
+    });
     expect(huge.status).toBe(413);
     const login = await server.post('/api/auth/login', { username: 'huge@example.com', password: PASSWORD });
     expect(login.status).toBe(401);
@@ -73,19 +94,31 @@ describe('login', () => {
   it('accepts the email or the username, in any case', async () => {
     const owner = await signupOwner(server);
     for (const name of [owner.user.email, owner.user.username.toUpperCase()]) {
-      const reply = await server.post<AuthResponse>('/api/auth/login', { username: name, password: PASSWORD });
+      const reply = await server.post<AuthResponse>('/api/auth/login', {
+        username: name,
+        password: PASSWORD,
+      });
       expect(reply.status).toBe(200);
       expect(reply.body.user.id).toBe(owner.user.id);
       expect(refreshCookie(reply.headers)).toBeTruthy();
     }
-    const alias = await server.post<AuthResponse>('/api/auth/login', { email: owner.user.email, password: PASSWORD });
+    const alias = await server.post<AuthResponse>('/api/auth/login', {
+      email: owner.user.email,
+      password: PASSWORD,
+    });
     expect(alias.status).toBe(200);
   });
 
   it('answers a wrong password and an unknown account alike', async () => {
     const owner = await signupOwner(server);
-    const wrong = await server.post('/api/auth/login', { username: owner.user.email, password: 'wrong password' });
-    const unknown = await server.post('/api/auth/login', { username: 'nobody@example.com', password: 'wrong password' });
+    const wrong = await server.post('/api/auth/login', {
+      username: owner.user.email,
+      password: 'wrong password',
+    });
+    const unknown = await server.post('/api/auth/login', {
+      username: 'nobody@example.com',
+      password: 'wrong password',
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual({ detail: MESSAGES.auth.invalidCredentials });

@@ -1,7 +1,7 @@
 import {
   AuthResponse,
-  InviteResponse,
   InvitedUser,
+  InviteResponse,
   InviteUserBody,
   LoginBody,
   MessageResponse,
@@ -40,12 +40,26 @@ export const authRoutes =
 
     app.post(
       '/auth/signup',
-      { schema: { tags, summary: 'Create a workspace and its owner, or join one with an invitation token', body: SignupBody, response: { 201: AuthResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Create a workspace and its owner, or join one with an invitation token',
+          body: SignupBody,
+          response: { 201: AuthResponse },
+        },
+      },
       async (request, reply) => sendSession(reply, await auth.signup(request.body), 201),
     );
     app.post(
       '/auth/login',
-      { schema: { tags, summary: 'Sign in with email or username and password', body: LoginBody, response: { 200: AuthResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Sign in with email or username and password',
+          body: LoginBody,
+          response: { 200: AuthResponse },
+        },
+      },
       async (request, reply) => {
         const name = request.body.username ?? request.body.email;
         if (!name) throw badRequest('Email or username is required');
@@ -54,12 +68,25 @@ export const authRoutes =
     );
     app.post(
       '/auth/oauth/login',
-      { schema: { tags, summary: 'Sign in with a Google ID token', body: OAuthLoginBody, response: { 200: AuthResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Sign in with a Google ID token',
+          body: OAuthLoginBody,
+          response: { 200: AuthResponse },
+        },
+      },
       async (request, reply) => sendSession(reply, await auth.loginWithGoogle(request.body.id_token)),
     );
     app.post(
       '/auth/refresh',
-      { schema: { tags, summary: 'Renew the access token with the refresh cookie (rotates it)', response: { 200: AuthResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Renew the access token with the refresh cookie (rotates it)',
+          response: { 200: AuthResponse },
+        },
+      },
       async (request, reply) => {
         try {
           return sendSession(reply, await auth.refresh(request.cookies[REFRESH_COOKIE]));
@@ -71,7 +98,9 @@ export const authRoutes =
     );
     app.post(
       '/auth/logout',
-      { schema: { tags, summary: 'Sign out: revokes the refresh token', response: { 200: MessageResponse } } },
+      {
+        schema: { tags, summary: 'Sign out: revokes the refresh token', response: { 200: MessageResponse } },
+      },
       async (request, reply) => {
         await auth.logout(request.cookies[REFRESH_COOKIE]);
         return reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' }).send({ message: 'Logged out' });
@@ -79,17 +108,34 @@ export const authRoutes =
     );
     app.get(
       '/auth/user',
-      { schema: { tags, summary: 'The signed-in user', security: [{ bearer: [] }], response: { 200: User } } },
+      {
+        schema: { tags, summary: 'The signed-in user', security: [{ bearer: [] }], response: { 200: User } },
+      },
       async (request) => requireAuth(request).user,
     );
     app.post(
       '/auth/invite-user',
-      { schema: { tags, summary: 'Invite someone by email with a role', body: InviteUserBody, response: { 201: InviteResponse } } },
-      async (request, reply) => reply.status(201).send(await invitations.invite(requireAuth(request), request.body)),
+      {
+        schema: {
+          tags,
+          summary: 'Invite someone by email with a role',
+          body: InviteUserBody,
+          response: { 201: InviteResponse },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await invitations.invite(requireAuth(request), request.body)),
     );
     app.get(
       '/auth/invited-user/:token',
-      { schema: { tags, summary: 'What an invitation is for (email, workspace, role)', params: z.object({ token: z.string().min(10).max(200) }), response: { 200: InvitedUser } } },
+      {
+        schema: {
+          tags,
+          summary: 'What an invitation is for (email, workspace, role)',
+          params: z.object({ token: z.string().min(10).max(200) }),
+          response: { 200: InvitedUser },
+        },
+      },
       async (request) => invitations.lookup(request.params.token),
     );
   };

@@ -7,8 +7,8 @@ import { badRequest, conflict, unauthorized } from '../../core/errors.js';
 import { createTenantRoles } from '../roles/roles.seed.js';
 import { findUserByEmail, findUserBySignInName, loadUser, usernameTaken } from '../users/users.queries.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
-import type { InvitationService } from './invitations.service.js';
 import type { GoogleVerifier } from './google.js';
+import type { InvitationService } from './invitations.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { IssuedRefresh, TokenService } from './tokens.js';
 
@@ -132,10 +132,16 @@ export class AuthService {
     return this.createUser(tx, account, tenant!.id, ownerRoleId);
   }
 
-  private async createUser(tx: DbOrTx, account: NewAccount, tenantId: number, roleId: number): Promise<number> {
+  private async createUser(
+    tx: DbOrTx,
+    account: NewAccount,
+    tenantId: number,
+    roleId: number,
+  ): Promise<number> {
     if (await findUserByEmail(tx, account.email)) throw conflict(MESSAGES.auth.emailTaken);
     const username = account.username ?? (await freeUsername(tx, account.email));
-    if (account.username && (await usernameTaken(tx, account.username))) throw conflict(MESSAGES.auth.usernameTaken);
+    if (account.username && (await usernameTaken(tx, account.username)))
+      throw conflict(MESSAGES.auth.usernameTaken);
     const [user] = await tx
       .insert(users)
       .values({

@@ -26,12 +26,15 @@ export class GoogleVerifier {
         algorithms: ['RS256'],
       });
       const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : '';
-      if (!payload.sub || !email || payload.email_verified !== true) throw new errors.JWTClaimValidationFailed('email', payload);
-      const given = typeof payload.given_name === 'string' ? payload.given_name : (email.split('@')[0] ?? 'Google');
+      if (!payload.sub || !email || payload.email_verified !== true)
+        throw new errors.JWTClaimValidationFailed('email', payload);
+      const given =
+        typeof payload.given_name === 'string' ? payload.given_name : (email.split('@')[0] ?? 'Google');
       const family = typeof payload.family_name === 'string' ? payload.family_name : '';
       return { subject: payload.sub, email, firstName: given, lastName: family };
     } catch (error) {
-      if (error instanceof errors.JOSEError) throw new AppError('unauthorized', MESSAGES.auth.googleTokenInvalid);
+      if (error instanceof errors.JOSEError)
+        throw new AppError('unauthorized', MESSAGES.auth.googleTokenInvalid);
       throw error;
     }
   }

@@ -23,7 +23,11 @@ const memberRole = async (token: string, tenantId: number) => {
 it('invites by mail; the link joins the inviting workspace with the invited role, once', async () => {
   const owner = await signupOwner(server);
   const role = await memberRole(owner.access_token, owner.user.tenant_id);
-  const invited = await server.post<{ message: string }>('/api/auth/invite-user', { email: 'Teammate@Example.com', role_id: role.id }, { token: owner.access_token });
+  const invited = await server.post<{ message: string }>(
+    '/api/auth/invite-user',
+    { email: 'Teammate@Example.com', role_id: role.id },
+    { token: owner.access_token },
+  );
   expect(invited.status).toBe(201);
   expect(invited.body.message).toBe(MESSAGES.users.inviteSent);
 
@@ -55,7 +59,13 @@ it('invites by mail; the link joins the inviting workspace with the invited role
   expect(joined.body.user.roles.map((r) => r.id)).toEqual([role.id]);
 
   expect((await server.get(`/api/auth/invited-user/${token}`)).status).toBe(404);
-  const reuse = await server.post('/api/auth/signup', { first_name: 'X', last_name: 'Y', email: 'other@example.com', password: PASSWORD, token });
+  const reuse = await server.post('/api/auth/signup', {
+    first_name: 'X',
+    last_name: 'Y',
+    email: 'other@example.com',
+    password: PASSWORD,
+    token,
+  });
   expect(reuse.status).toBe(400);
   expect(reuse.body).toEqual({ detail: MESSAGES.auth.invitationInvalid });
 });
@@ -63,28 +73,52 @@ it('invites by mail; the link joins the inviting workspace with the invited role
 it('refuses an invitation used with another email, and leaves it usable', async () => {
   const owner = await signupOwner(server);
   const role = await memberRole(owner.access_token, owner.user.tenant_id);
-  await server.post('/api/auth/invite-user', { email: 'right@example.com', role_id: role.id }, { token: owner.access_token });
+  await server.post(
+    '/api/auth/invite-user',
+    { email: 'right@example.com', role_id: role.id },
+    { token: owner.access_token },
+  );
   const token = tokenFromText((await smtp.waitFor('right@example.com')).text);
-  const wrong = await server.post('/api/auth/signup', { first_name: 'A', last_name: 'B', email: 'wrong@example.com', password: PASSWORD, token });
+  const wrong = await server.post('/api/auth/signup', {
+    first_name: 'A',
+    last_name: 'B',
+    email: 'wrong@example.com',
+    password: PASSWORD,
+    token,
+  });
   expect(wrong.status).toBe(400);
   expect(wrong.body).toEqual({ detail: MESSAGES.auth.invitationEmailMismatch });
-  expect((await server.post('/api/auth/login', { username: 'wrong@example.com', password: PASSWORD })).status).toBe(401);
+  expect(
+    (await server.post('/api/auth/login', { username: 'wrong@example.com', password: PASSWORD })).status,
+  ).toBe(401);
   expect((await server.get(`/api/auth/invited-user/${token}`)).status).toBe(200);
 });
 
 it('replaces an earlier invitation to the same person, and refuses people who already have an account', async () => {
   const owner = await signupOwner(server);
   const role = await memberRole(owner.access_token, owner.user.tenant_id);
-  await server.post('/api/auth/invite-user', { email: 'twice@example.com', role_id: role.id }, { token: owner.access_token });
+  await server.post(
+    '/api/auth/invite-user',
+    { email: 'twice@example.com', role_id: role.id },
+    { token: owner.access_token },
+  );
   const firstToken = tokenFromText((await smtp.waitFor('twice@example.com')).text);
   smtp.mails.length = 0;
-  await server.post('/api/auth/invite-user', { email: 'twice@example.com', role_id: role.id }, { token: owner.access_token });
+  await server.post(
+    '/api/auth/invite-user',
+    { email: 'twice@example.com', role_id: role.id },
+    { token: owner.access_token },
+  );
   const secondToken = tokenFromText((await smtp.waitFor('twice@example.com')).text);
   expect(secondToken).not.toBe(firstToken);
   expect((await server.get(`/api/auth/invited-user/${firstToken}`)).status).toBe(404);
   expect((await server.get(`/api/auth/invited-user/${secondToken}`)).status).toBe(200);
 
-  const existing = await server.post('/api/auth/invite-user', { email: owner.user.email, role_id: role.id }, { token: owner.access_token });
+  const existing = await server.post(
+    '/api/auth/invite-user',
+    { email: owner.user.email, role_id: role.id },
+    { token: owner.access_token },
+  );
   expect(existing.status).toBe(409);
   expect(existing.body).toEqual({ detail: MESSAGES.auth.emailTaken });
 });
@@ -93,10 +127,15 @@ it('refuses an unknown or expired token without hinting which', async () => {
   expect((await server.get('/api/auth/invited-user/not-a-real-token-at-all')).status).toBe(404);
   const owner = await signupOwner(server);
   const role = await memberRole(owner.access_token, owner.user.tenant_id);
-  await server.post('/api/auth/invite-user', { email: 'late@example.com', role_id: role.id }, { token: owner.access_token });
+  await server.post(
+    '/api/auth/invite-user',
+    { email: 'late@example.com', role_id: role.id },
+    { token: owner.access_token },
+  );
   const token = tokenFromText((await smtp.waitFor('late@example.com')).text);
   await server.database.db.execute(
-    (await import('drizzle-orm')).sql`UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE email = 'late@example.com'`,
+    (await import('drizzle-orm'))
+      .sql`UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE email = 'late@example.com'`,
   );
   const reply = await server.get(`/api/auth/invited-user/${token}`);
   expect(reply.status).toBe(404);

@@ -36,7 +36,13 @@ export class InvitationService {
       await tx
         .update(invitations)
         .set({ revokedAt: new Date() })
-        .where(and(eq(invitations.tenantId, auth.tenantId), eq(invitations.email, body.email), isNull(invitations.acceptedAt)));
+        .where(
+          and(
+            eq(invitations.tenantId, auth.tenantId),
+            eq(invitations.email, body.email),
+            isNull(invitations.acceptedAt),
+          ),
+        );
       await tx.insert(invitations).values({
         tenantId: auth.tenantId,
         email: body.email,
@@ -45,7 +51,10 @@ export class InvitationService {
         tokenHash: sha256(token),
         expiresAt,
       });
-      await this.mail.send(invitationMail(auth, body.email, role.name, `${this.publicUrl}/signup?token=${token}`), tx);
+      await this.mail.send(
+        invitationMail(auth, body.email, role.name, `${this.publicUrl}/signup?token=${token}`),
+        tx,
+      );
     });
     return { message: MESSAGES.users.inviteSent, email: body.email, expires_at: expiresAt.toISOString() };
   }
@@ -72,7 +81,11 @@ export class InvitationService {
 
   /** Marks the invitation used, inside the signup's transaction; refuses a used, expired or foreign one. */
   async claim(tx: DbOrTx, token: string, email: string) {
-    const [row] = await tx.select().from(invitations).where(pending(sha256(token))).for('update');
+    const [row] = await tx
+      .select()
+      .from(invitations)
+      .where(pending(sha256(token)))
+      .for('update');
     if (!row) throw new AppError('bad_request', MESSAGES.auth.invitationInvalid);
     if (row.email.toLowerCase() !== email.toLowerCase()) {
       throw new AppError('bad_request', MESSAGES.auth.invitationEmailMismatch);

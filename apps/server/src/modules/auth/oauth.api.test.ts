@@ -21,15 +21,29 @@ afterAll(async () => {
   await jwks.close();
 });
 
-const login = (id_token: string, on = server) => on.post<AuthResponse>('/api/auth/oauth/login', { provider: 'google', id_token });
+const login = (id_token: string, on = server) =>
+  on.post<AuthResponse>('/api/auth/oauth/login', { provider: 'google', id_token });
 
 it('creates a verified account with a workspace on first sign-in, and finds it again by subject', async () => {
-  const token = await jwks.signIdToken({ sub: 'g-1001', email: 'Grace@Example.com', email_verified: true, given_name: 'Grace', family_name: 'Hopper' });
+  const token = await jwks.signIdToken({
+    sub: 'g-1001',
+    email: 'Grace@Example.com',
+    email_verified: true,
+    given_name: 'Grace',
+    family_name: 'Hopper',
+  });
   const first = await login(token);
   expect(first.status).toBe(200);
-  expect(first.body.user).toMatchObject({ email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper', email_verified: true });
+  expect(first.body.user).toMatchObject({
+    email: 'grace@example.com',
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email_verified: true,
+  });
   expect(first.body.user.roles[0]?.is_owner).toBe(true);
-  const again = await login(await jwks.signIdToken({ sub: 'g-1001', email: 'grace@example.com', email_verified: true }));
+  const again = await login(
+    await jwks.signIdToken({ sub: 'g-1001', email: 'grace@example.com', email_verified: true }),
+  );
   expect(again.body.user.id).toBe(first.body.user.id);
   const me = await server.get('/api/auth/user', { token: again.body.access_token });
   expect(me.status).toBe(200);
@@ -37,15 +51,23 @@ it('creates a verified account with a workspace on first sign-in, and finds it a
 
 it('links to an existing account with the same verified email', async () => {
   const owner = await signupOwner(server);
-  const reply = await login(await jwks.signIdToken({ sub: 'g-2002', email: owner.user.email, email_verified: true }));
+  const reply = await login(
+    await jwks.signIdToken({ sub: 'g-2002', email: owner.user.email, email_verified: true }),
+  );
   expect(reply.status).toBe(200);
   expect(reply.body.user.id).toBe(owner.user.id);
 });
 
 it('refuses a token for another audience, from another issuer, or with an unverified email', async () => {
   const tokens = [
-    await jwks.signIdToken({ sub: 'g-3', email: 'x3@example.com', email_verified: true }, { audience: 'someone-else' }),
-    await jwks.signIdToken({ sub: 'g-4', email: 'x4@example.com', email_verified: true }, { issuer: 'https://evil.example.com' }),
+    await jwks.signIdToken(
+      { sub: 'g-3', email: 'x3@example.com', email_verified: true },
+      { audience: 'someone-else' },
+    ),
+    await jwks.signIdToken(
+      { sub: 'g-4', email: 'x4@example.com', email_verified: true },
+      { issuer: 'https://evil.example.com' },
+    ),
     await jwks.signIdToken({ sub: 'g-5', email: 'x5@example.com', email_verified: false }),
   ];
   for (const token of tokens) {

@@ -35,7 +35,8 @@ export class SessionResolver {
     const claims = await this.tokens.verifyAccess(token);
     if (!claims) return null;
     const cached = this.cache.get(claims.userId);
-    if (cached && cached.expiresAt > Date.now() && cached.context.tenantId === claims.tenantId) return cached.context;
+    if (cached && cached.expiresAt > Date.now() && cached.context.tenantId === claims.tenantId)
+      return cached.context;
     const generation = this.generations.get(claims.tenantId) ?? 0;
     const user = await loadUser(this.db, claims.tenantId, claims.userId);
     if (!user) return null;
@@ -59,7 +60,8 @@ export class SessionResolver {
 
   private forgetTenant(tenantId: number): void {
     this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
-    for (const [userId, entry] of this.cache) if (entry.context.tenantId === tenantId) this.cache.delete(userId);
+    for (const [userId, entry] of this.cache)
+      if (entry.context.tenantId === tenantId) this.cache.delete(userId);
   }
 }
 

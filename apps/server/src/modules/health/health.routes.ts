@@ -8,7 +8,13 @@ export const healthRoutes =
   async (app) => {
     app.get(
       '/health',
-      { schema: { tags: ['Health'], summary: 'Liveness and database reachability', response: { 200: Health, 503: Health } } },
+      {
+        schema: {
+          tags: ['Health'],
+          summary: 'Liveness and database reachability',
+          response: { 200: Health, 503: Health },
+        },
+      },
       async (_request, reply) => {
         const started = performance.now();
         const ok = await database.db.execute(sql`SELECT 1`).then(

@@ -29,10 +29,20 @@ export class MailService {
   async send(mail: Mail, tx: DbOrTx = this.db): Promise<number> {
     const [row] = await tx
       .insert(mailOutbox)
-      .values({ tenantId: mail.tenantId ?? null, toAddress: mail.to, subject: mail.subject, textBody: mail.text, htmlBody: mail.html })
+      .values({
+        tenantId: mail.tenantId ?? null,
+        toAddress: mail.to,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+      })
       .returning({ id: mailOutbox.id });
     if (!row) throw new Error('outbox insert returned nothing');
-    await this.jobs.enqueue<MailJob>(MAIL_JOB, { outboxId: row.id }, { tenantId: mail.tenantId ?? null, tx, maxAttempts: 8 });
+    await this.jobs.enqueue<MailJob>(
+      MAIL_JOB,
+      { outboxId: row.id },
+      { tenantId: mail.tenantId ?? null, tx, maxAttempts: 8 },
+    );
     return row.id;
   }
 

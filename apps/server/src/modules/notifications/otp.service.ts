@@ -38,7 +38,11 @@ export class OtpService {
     await this.db.transaction(async (tx) => {
       const code = await this.issue(tx, email, 'verify');
       await this.mail.send(
-        { to: email, subject: `Your Parley code: ${code}`, text: codeText(code, 'confirm your email address') },
+        {
+          to: email,
+          subject: `Your Parley code: ${code}`,
+          text: codeText(code, 'confirm your email address'),
+        },
         tx,
       );
     });
@@ -47,7 +51,10 @@ export class OtpService {
   async verifyEmail(ip: string, email: string, otp: string): Promise<void> {
     await this.limiter.attemptFromIp(ip);
     await this.check(email, 'verify', otp, true);
-    await this.db.update(users).set({ emailVerified: true }).where(sql`lower(${users.email}) = lower(${email})`);
+    await this.db
+      .update(users)
+      .set({ emailVerified: true })
+      .where(sql`lower(${users.email}) = lower(${email})`);
   }
 
   async requestPasswordReset(ip: string, email: string): Promise<void> {
@@ -136,7 +143,11 @@ export class OtpService {
         .set({ attempts: sql`${otpCodes.attempts} + 1` })
         .where(and(eq(otpCodes.id, live.id), lt(otpCodes.attempts, AUTH_LIMITS.otpMaxAttempts)))
         .returning({ attempts: otpCodes.attempts });
-      throw badRequest(counted && counted.attempts < AUTH_LIMITS.otpMaxAttempts ? MESSAGES.otp.invalid : MESSAGES.otp.tooManyAttempts);
+      throw badRequest(
+        counted && counted.attempts < AUTH_LIMITS.otpMaxAttempts
+          ? MESSAGES.otp.invalid
+          : MESSAGES.otp.tooManyAttempts,
+      );
     }
     if (!consume) return;
     const used = await this.db

@@ -28,25 +28,43 @@ describe('password reset', () => {
     const code = codeIn(mail.text);
     expect(mail.text).toContain(`http://parley.test/reset-password?email=`);
 
-    const verified = await server.post('/api/notification/verify-password-reset/', { email: owner.user.email, otp: code });
+    const verified = await server.post('/api/notification/verify-password-reset/', {
+      email: owner.user.email,
+      otp: code,
+    });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ verified: true });
 
-    const done = await server.post('/api/notification/complete-password-reset/', { email: owner.user.email, otp: code, new_password: 'a brand new password' });
+    const done = await server.post('/api/notification/complete-password-reset/', {
+      email: owner.user.email,
+      otp: code,
+      new_password: 'a brand new password',
+    });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: MESSAGES.otp.passwordReset });
 
-    expect((await server.post('/api/auth/login', { username: owner.user.email, password: PASSWORD })).status).toBe(401);
-    expect((await server.post('/api/auth/login', { username: owner.user.email, password: 'a brand new password' })).status).toBe(200);
+    expect(
+      (await server.post('/api/auth/login', { username: owner.user.email, password: PASSWORD })).status,
+    ).toBe(401);
+    expect(
+      (await server.post('/api/auth/login', { username: owner.user.email, password: 'a brand new password' }))
+        .status,
+    ).toBe(200);
     expect((await server.post('/api/auth/refresh', undefined, { cookie: owner.cookie })).status).toBe(401);
 
-    const again = await server.post('/api/notification/complete-password-reset/', { email: owner.user.email, otp: code, new_password: 'yet another password' });
+    const again = await server.post('/api/notification/complete-password-reset/', {
+      email: owner.user.email,
+      otp: code,
+      new_password: 'yet another password',
+    });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ detail: MESSAGES.otp.invalid });
   });
 
   it('answers the same for an unknown address and sends nothing', async () => {
-    const reply = await server.post('/api/notification/request-password-reset/', { email: 'ghost@example.com' });
+    const reply = await server.post('/api/notification/request-password-reset/', {
+      email: 'ghost@example.com',
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ message: MESSAGES.otp.sent });
     await new Promise((r) => setTimeout(r, 300));
@@ -59,16 +77,25 @@ describe('password reset', () => {
     const code = codeIn((await smtp.waitFor(owner.user.email, /Reset/)).text);
     const statuses: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const reply = await server.post<{ detail: string }>('/api/notification/verify-password-reset/', { email: owner.user.email, otp: wrongCode(code) });
+      const reply = await server.post<{ detail: string }>('/api/notification/verify-password-reset/', {
+        email: owner.user.email,
+        otp: wrongCode(code),
+      });
       expect(reply.status).toBe(400);
       statuses.push(reply.body.detail);
     }
     expect(statuses.slice(0, 4).every((d) => d === MESSAGES.otp.invalid)).toBe(true);
     expect(statuses[4]).toBe(MESSAGES.otp.tooManyAttempts);
-    const right = await server.post('/api/notification/complete-password-reset/', { email: owner.user.email, otp: code, new_password: 'a brand new password' });
+    const right = await server.post('/api/notification/complete-password-reset/', {
+      email: owner.user.email,
+      otp: code,
+      new_password: 'a brand new password',
+    });
     expect(right.status).toBe(400);
     expect(right.body).toEqual({ detail: MESSAGES.otp.tooManyAttempts });
-    expect((await server.post('/api/auth/login', { username: owner.user.email, password: PASSWORD })).status).toBe(200);
+    expect(
+      (await server.post('/api/auth/login', { username: owner.user.email, password: PASSWORD })).status,
+    ).toBe(200);
   });
 
   it('refuses an expired code and one replaced by a newer code', async () => {
@@ -79,20 +106,40 @@ describe('password reset', () => {
     await server.post('/api/notification/request-password-reset/', { email: owner.user.email });
     const second = codeIn((await smtp.waitFor(owner.user.email, /Reset/)).text);
     if (first !== second) {
-      expect((await server.post('/api/notification/verify-password-reset/', { email: owner.user.email, otp: first })).status).toBe(400);
+      expect(
+        (
+          await server.post('/api/notification/verify-password-reset/', {
+            email: owner.user.email,
+            otp: first,
+          })
+        ).status,
+      ).toBe(400);
     }
     const { sql } = await import('drizzle-orm');
-    await server.database.db.execute(sql`UPDATE otp_codes SET expires_at = now() - interval '1 second' WHERE email = ${owner.user.email}`);
-    const late = await server.post('/api/notification/verify-password-reset/', { email: owner.user.email, otp: second });
+    await server.database.db.execute(
+      sql`UPDATE otp_codes SET expires_at = now() - interval '1 second' WHERE email = ${owner.user.email}`,
+    );
+    const late = await server.post('/api/notification/verify-password-reset/', {
+      email: owner.user.email,
+      otp: second,
+    });
     expect(late.status).toBe(400);
     expect(late.body).toEqual({ detail: MESSAGES.otp.invalid });
   });
 
   it('validates input with clear details', async () => {
-    const bad = await server.post('/api/notification/complete-password-reset/', { email: 'a@example.com', otp: '12ab56', new_password: 'long enough pw' });
+    const bad = await server.post('/api/notification/complete-password-reset/', {
+      email: 'a@example.com',
+      otp: '12ab56',
+      new_password: 'long enough pw',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ detail: 'The code has six digits' });
-    const short = await server.post('/api/notification/complete-password-reset/', { email: 'a@example.com', otp: '123456', new_password: 'short' });
+    const short = await server.post('/api/notification/complete-password-reset/', {
+      email: 'a@example.com',
+      otp: '123456',
+      new_password: 'short',
+    });
     expect(short.body).toEqual({ detail: 'Password must be at least 8 characters' });
   });
 });
@@ -104,17 +151,27 @@ describe('email verification', () => {
     const sent = await server.post('/api/notification/generate-otp', { email: owner.user.email });
     expect(sent.status).toBe(200);
     const code = codeIn((await smtp.waitFor(owner.user.email, /Your Parley code/)).text);
-    const wrong = await server.post('/api/notification/verify-otp', { email: owner.user.email, otp: wrongCode(code) });
+    const wrong = await server.post('/api/notification/verify-otp', {
+      email: owner.user.email,
+      otp: wrongCode(code),
+    });
     expect(wrong.status).toBe(400);
     const ok = await server.post('/api/notification/verify-otp', { email: owner.user.email, otp: code });
     expect(ok.status).toBe(200);
-    const login = await server.post<AuthResponse>('/api/auth/login', { username: owner.user.email, password: PASSWORD });
+    const login = await server.post<AuthResponse>('/api/auth/login', {
+      username: owner.user.email,
+      password: PASSWORD,
+    });
     expect(login.body.user.email_verified).toBe(true);
   });
 });
 
 it('stores contact messages', async () => {
-  const reply = await server.post('/api/contact', { name: 'Visitor', email: 'v@example.com', message: 'Hello there' });
+  const reply = await server.post('/api/contact', {
+    name: 'Visitor',
+    email: 'v@example.com',
+    message: 'Hello there',
+  });
   expect(reply.status).toBe(201);
   const missing = await server.post('/api/contact', { name: 'Visitor', email: 'v@example.com', message: '' });
   expect(missing.status).toBe(400);

@@ -41,7 +41,11 @@ export async function loadUser(db: DbOrTx, tenantId: number, userId: number): Pr
   return user;
 }
 
-export async function findUserRow(db: DbOrTx, tenantId: number, userId: number): Promise<UserRow | undefined> {
+export async function findUserRow(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
@@ -60,10 +64,7 @@ export async function findUserBySignInName(db: DbOrTx, name: string): Promise<Us
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   return row;
 }
 

@@ -20,17 +20,40 @@ export const usersRoutes =
   async (app) => {
     app.get(
       '/auth/user/all/:tenantId',
-      { schema: { tags, summary: 'Users of the workspace with their roles', params: TenantIdParams, response: { 200: UserList } } },
+      {
+        schema: {
+          tags,
+          summary: 'Users of the workspace with their roles',
+          params: TenantIdParams,
+          response: { 200: UserList },
+        },
+      },
       async (request) => users.list(sameTenant(requireAuth(request), request.params.tenantId)),
     );
     app.put(
       '/auth/user/profile/:id',
-      { schema: { tags, summary: 'Edit a profile (own, or any with write on Roles)', params: IdParams, body: UpdateProfileBody, response: { 200: User } } },
+      {
+        schema: {
+          tags,
+          summary: 'Edit a profile (own, or any with write on Roles)',
+          params: IdParams,
+          body: UpdateProfileBody,
+          response: { 200: User },
+        },
+      },
       async (request) => users.updateProfile(requireAuth(request), request.params.id, request.body),
     );
     app.put(
       '/auth/user/password/:id',
-      { schema: { tags, summary: 'Change your own password', params: IdParams, body: ChangePasswordBody, response: { 200: MessageResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Change your own password',
+          params: IdParams,
+          body: ChangePasswordBody,
+          response: { 200: MessageResponse },
+        },
+      },
       async (request) => {
         await users.changePassword(requireAuth(request), request.params.id, request.body);
         return { message: MESSAGES.users.passwordChanged };
@@ -38,7 +61,14 @@ export const usersRoutes =
     );
     app.delete(
       '/auth/user/:id',
-      { schema: { tags, summary: 'Remove a user (never the last owner)', params: IdParams, response: { 200: MessageResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Remove a user (never the last owner)',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
       async (request) => {
         await users.remove(requireAuth(request), request.params.id);
         return { message: MESSAGES.users.deleted };

@@ -33,7 +33,12 @@ export class UsersService {
     try {
       await this.db
         .update(users)
-        .set({ firstName: body.first_name, lastName: body.last_name, username: body.username, updatedAt: new Date() })
+        .set({
+          firstName: body.first_name,
+          lastName: body.last_name,
+          username: body.username,
+          updatedAt: new Date(),
+        })
         .where(and(eq(users.id, target.id), eq(users.tenantId, auth.tenantId)));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(MESSAGES.auth.usernameTaken);
@@ -43,7 +48,10 @@ export class UsersService {
     return (await loadUser(this.db, auth.tenantId, target.id))!;
   }
 
-  /** Only one's own password, with the current one; every other session is signed out. */
+  /**
+   * Only one's own password, with the current one. Every refresh token of the user is revoked, this
+   * session's included: each device signs in again once its access token expires.
+   */
   async changePassword(auth: AuthContext, userId: number, body: ChangePasswordBody): Promise<void> {
     const target = await this.teammate(auth, userId);
     if (target.id !== auth.userId) throw forbidden(MESSAGES.auth.ownPasswordOnly);

@@ -4,7 +4,10 @@ import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 /** A JWKS endpoint on loopback like Google's, and a signer for ID tokens it vouches for. */
 export type JwksFake = {
   url: string;
-  signIdToken(claims: JWTPayload & { email?: string; email_verified?: boolean }, options?: { audience?: string; issuer?: string }): Promise<string>;
+  signIdToken(
+    claims: JWTPayload & { email?: string; email_verified?: boolean },
+    options?: { audience?: string; issuer?: string },
+  ): Promise<string>;
   close(): Promise<void>;
 };
 

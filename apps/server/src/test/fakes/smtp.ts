@@ -41,7 +41,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     async waitFor(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const found = mails.find((m) => m.to.includes(to.toLowerCase()) && (!subject || subject.test(m.subject)));
+        const found = mails.find(
+          (m) => m.to.includes(to.toLowerCase()) && (!subject || subject.test(m.subject)),
+        );
         if (found) return found;
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -56,7 +58,9 @@ function bodyText(raw: string): string {
   const start = raw.indexOf('\r\n\r\n');
   const body = start >= 0 ? raw.slice(start + 4) : raw;
   const decoded = /quoted-printable/i.test(raw)
-    ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    ? body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
     : body;
   return Buffer.from(decoded, 'latin1').toString('utf8');
 }
@@ -65,7 +69,12 @@ function decodeHeader(value: string): string {
   return value
     .replace(/\r\n[ \t]/g, ' ')
     .replace(/=\?utf-8\?Q\?([^?]*)\?=/gi, (_m, q: string) =>
-      Buffer.from(q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16))), 'latin1').toString('utf8'),
+      Buffer.from(
+        q
+          .replace(/_/g, ' ')
+          .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+        'latin1',
+      ).toString('utf8'),
     )
     .replace(/\?=\s+=\?/g, '');
 }
