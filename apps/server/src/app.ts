@@ -42,7 +42,7 @@ export type Parley = {
   jobs: JobQueue;
   events: EventBus;
   /** Starts the workers (roles all and worker); the caller starts HTTP with app.listen. */
-  startWorkers(): void;
+  startWorkers(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -142,8 +142,8 @@ export async function createParley(
     database,
     jobs,
     events,
-    startWorkers: () => {
-      if (role !== 'api') jobs.start();
+    startWorkers: async () => {
+      if (role !== 'api') await jobs.start();
     },
     close: async () => {
       await app.close();

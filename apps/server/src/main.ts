@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       : { kind: 'pglite', dataDir: `${config.DATA_DIR}/pgdata` },
   );
   const parley = await createParley(config, database, role);
-  parley.startWorkers();
+  await parley.startWorkers();
   if (role !== 'worker') {
     await parley.app.listen({ port: config.PORT, host: config.HOST });
   }

@@ -46,7 +46,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...options.env,
   });
   const parley = await createParley(config, testDb.database, options.role ?? 'all');
-  parley.startWorkers();
+  await parley.startWorkers();
   await parley.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = parley.app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
