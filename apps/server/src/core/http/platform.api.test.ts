@@ -23,7 +23,9 @@ it('reports the database in /api/health', async () => {
     ok: true,
     kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite',
   });
-  expect(reply.headers.get('x-request-id')).toBeNull();
+  expect(reply.headers.get('x-request-id')).toBeTruthy();
+  const traced = await server.get('/api/health', { headers: { 'x-request-id': 'support-ticket-42' } });
+  expect(traced.headers.get('x-request-id')).toBe('support-ticket-42');
 });
 
 it('documents every route of the permission map in OpenAPI, and serves the docs UI', async () => {
