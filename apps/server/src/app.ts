@@ -130,7 +130,9 @@ export async function createParley(
       async (api) => {
         await api.register(healthRoutes(database, VERSION));
         await api.register(authRoutes(auth, invitations, { secure: config.cookieSecure }));
-        await api.register(usersRoutes(new UsersService(db, tokens, sessions)));
+        await api.register(
+          usersRoutes(new UsersService(db, tokens, sessions), { secure: config.cookieSecure }),
+        );
         await api.register(rolesRoutes(new RolesService(db, sessions)));
         await api.register(notificationsRoutes(otp, db, mail, limiter, config.CONTACT_EMAIL));
         await api.register(jobsRoutes(jobs));

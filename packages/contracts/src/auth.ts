@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BodyId } from './common.js';
 import { Role } from './roles.js';
 
 export const UserType = z.enum(['admin', 'partner', 'user']);
@@ -84,7 +85,7 @@ export type OAuthLoginBody = z.infer<typeof OAuthLoginBody>;
 
 export const InviteUserBody = z.object({
   email,
-  role_id: z.coerce.number().int().positive('Role is required'),
+  role_id: BodyId('Role'),
 });
 export type InviteUserBody = z.infer<typeof InviteUserBody>;
 

@@ -4,11 +4,23 @@ import { z } from 'zod';
 export const ErrorResponse = z.object({ detail: z.string() });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
-/** A positive integer id in a path. An empty or non-numeric id is a 400, never "match everything". */
-export const Id = z.coerce
-  .number({ error: 'must be a number' })
-  .int('must be a whole number')
-  .positive('must be a positive number');
+/**
+ * A positive integer id in a path: digits only (no "0x1", "1e0", " 1"). An empty or malformed id is
+ * a 400, never "match everything". Messages are fragments; the error handler names the field.
+ */
+export const Id = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+  .transform(Number);
+
+/** A positive integer id in a JSON body: a number, never a string, boolean or list. */
+export const BodyId = (label: string) =>
+  z
+    .number({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`),
+    })
+    .int(`${label} must be a whole number`)
+    .positive(`${label} must be a positive number`);
 
 export const IdParams = z.object({ id: Id });
 export const TenantIdParams = z.object({ tenantId: Id });

@@ -17,6 +17,20 @@ export type SeededFeature = (typeof SEEDED_FEATURES)[number];
 
 /** Subjects that are not features themselves but are granted through one (spec console.md section 6). */
 export type DerivedSubject = 'Permissions' | 'Admin' | 'Partner';
+
+/**
+ * Names no feature may take: CASL's wildcard subject `all` (a grant on it is a grant on everything)
+ * and the subjects derived from user_type or User Role. A feature so named would hand its holders
+ * those abilities, so the server refuses such names and the ability builder ignores them.
+ */
+export const RESERVED_SUBJECTS: ReadonlyArray<DerivedSubject | 'all'> = [
+  'all',
+  'Admin',
+  'Partner',
+  'Permissions',
+];
+export const isReservedSubject = (name: string): boolean =>
+  RESERVED_SUBJECTS.some((reserved) => reserved.toLowerCase() === name.trim().toLowerCase());
 export type Subject = SeededFeature | DerivedSubject | (string & {});
 export type Action = 'create' | 'read' | 'write' | 'manage';
 
@@ -104,7 +118,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
   for (const role of user.roles) {
     for (const grant of role.feature_permissions) {
       const feature = grant.feature_permission;
-      if (feature.is_archived) continue;
+      if (feature.is_archived || isReservedSubject(feature.name)) continue;
       if (grant.can_create) can('create', feature.name);
       if (grant.can_read) can('read', feature.name);
       if (grant.can_write) can('write', feature.name);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './common.js';
+import { BodyId } from './common.js';
 
 /** A named feature that roles are granted (spec: "feature permission"). */
 export const Feature = z.object({
@@ -49,7 +49,7 @@ export const CreateFeatureBody = z.object({
 export type CreateFeatureBody = z.infer<typeof CreateFeatureBody>;
 
 export const PermissionGrant = z.object({
-  feature_permission_id: Id,
+  feature_permission_id: BodyId('Feature'),
   can_create: z.boolean(),
   can_read: z.boolean(),
   can_write: z.boolean(),
@@ -57,12 +57,12 @@ export const PermissionGrant = z.object({
 export type PermissionGrant = z.infer<typeof PermissionGrant>;
 
 export const AssignFeaturePermissionsBody = z.object({
-  role_id: Id,
+  role_id: BodyId('Role'),
   feature_permissions: z.array(PermissionGrant).max(500),
 });
 export type AssignFeaturePermissionsBody = z.infer<typeof AssignFeaturePermissionsBody>;
 
-export const AssignRoleBody = z.object({ user_id: Id, role_id: Id });
+export const AssignRoleBody = z.object({ user_id: BodyId('User'), role_id: BodyId('Role') });
 export type AssignRoleBody = z.infer<typeof AssignRoleBody>;
 
 export const ArchiveFeatureBody = z.object({ is_archived: z.boolean() });

@@ -5,8 +5,11 @@ import { AppError } from '../errors.js';
 
 type ValidationIssue = { instancePath?: string; message?: string };
 
-/** Zod's own wording ("Invalid input: expected string…") needs the field named; our texts do not. */
-const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+/**
+ * Zod's own wording ("Invalid input: expected string…") and our lower-case fragments ("must be a
+ * positive whole number") need the field named; our full sentences ("Role is required") do not.
+ */
+const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected|[a-z])/;
 
 function validationDetail(issues: ValidationIssue[], part: string): string {
   const first = issues[0];

@@ -80,7 +80,7 @@ it('never shows internals for a server error', async () => {
   });
   const bad = await server.get('/api/jobs/not-a-uuid', { token: signup.body.access_token });
   expect(bad.status).toBe(400);
-  expect(bad.body).toEqual({ detail: 'must be a job id' });
+  expect(bad.body).toEqual({ detail: 'id: must be a job id' });
   const missing = await server.get('/api/jobs/00000000-0000-4000-8000-000000000000', {
     token: signup.body.access_token,
   });

@@ -16,27 +16,21 @@ import { badRequest } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { AuthService, Session } from './auth.service.js';
 import type { InvitationService } from './invitations.service.js';
+import {
+  type CookieOptions,
+  clearRefreshCookie,
+  REFRESH_COOKIE,
+  setRefreshCookie,
+} from './refresh-cookie.js';
 
-export const REFRESH_COOKIE = 'parley_refresh';
 const tags = ['Auth'];
-
-export type CookieOptions = { secure: boolean };
 
 export const authRoutes =
   (auth: AuthService, invitations: InvitationService, cookie: CookieOptions): FastifyPluginAsyncZod =>
   async (app) => {
     /** Sends the session: access token in the body, refresh token in an httpOnly cookie only /api/auth sees. */
     const sendSession = (reply: FastifyReply, session: Session, status = 200) =>
-      reply
-        .setCookie(REFRESH_COOKIE, session.refresh.token, {
-          path: '/api/auth',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: cookie.secure,
-          expires: session.refresh.expiresAt,
-        })
-        .status(status)
-        .send(session.body);
+      setRefreshCookie(reply, session.refresh, cookie).status(status).send(session.body);
 
     app.post(
       '/auth/signup',
@@ -91,7 +85,7 @@ export const authRoutes =
         try {
           return sendSession(reply, await auth.refresh(request.cookies[REFRESH_COOKIE]));
         } catch (error) {
-          reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+          clearRefreshCookie(reply);
           throw error;
         }
       },
@@ -103,7 +97,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         await auth.logout(request.cookies[REFRESH_COOKIE]);
-        return reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' }).send({ message: 'Logged out' });
+        return clearRefreshCookie(reply).send({ message: 'Logged out' });
       },
     );
     app.get(

@@ -14,14 +14,19 @@ export const toFeature = (row: FeatureRow): Feature => ({
 });
 
 /** Features a tenant sees: the platform's own and the ones it created. */
-export const visibleToTenant = (tenantId: number) => or(isNull(features.tenantId), eq(features.tenantId, tenantId));
+export const visibleToTenant = (tenantId: number) =>
+  or(isNull(features.tenantId), eq(features.tenantId, tenantId));
 
 export async function listFeatures(db: DbOrTx, tenantId: number): Promise<Feature[]> {
   const rows = await db.select().from(features).where(visibleToTenant(tenantId)).orderBy(asc(features.id));
   return rows.map(toFeature);
 }
 
-export async function findFeature(db: DbOrTx, tenantId: number, featureId: number): Promise<FeatureRow | undefined> {
+export async function findFeature(
+  db: DbOrTx,
+  tenantId: number,
+  featureId: number,
+): Promise<FeatureRow | undefined> {
   const [row] = await db
     .select()
     .from(features)
@@ -29,7 +34,11 @@ export async function findFeature(db: DbOrTx, tenantId: number, featureId: numbe
   return row;
 }
 
-export async function findFeatureByName(db: DbOrTx, tenantId: number, name: string): Promise<FeatureRow | undefined> {
+export async function findFeatureByName(
+  db: DbOrTx,
+  tenantId: number,
+  name: string,
+): Promise<FeatureRow | undefined> {
   const [row] = await db
     .select()
     .from(features)
@@ -87,7 +96,11 @@ export async function findRole(db: DbOrTx, tenantId: number, roleId: number) {
 }
 
 /** Role ids per user, for the given users of a tenant. */
-export async function roleIdsByUser(db: DbOrTx, tenantId: number, userIds: number[]): Promise<Map<number, number[]>> {
+export async function roleIdsByUser(
+  db: DbOrTx,
+  tenantId: number,
+  userIds: number[],
+): Promise<Map<number, number[]>> {
   const byUser = new Map<number, number[]>();
   if (userIds.length === 0) return byUser;
   const rows = await db

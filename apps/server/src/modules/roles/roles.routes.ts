@@ -24,27 +24,56 @@ export const rolesRoutes =
   async (app) => {
     app.get(
       '/role/roles/:tenantId',
-      { schema: { tags, summary: "The workspace's roles with their feature permissions", params: TenantIdParams, response: { 200: z.array(Role) } } },
+      {
+        schema: {
+          tags,
+          summary: "The workspace's roles with their feature permissions",
+          params: TenantIdParams,
+          response: { 200: z.array(Role) },
+        },
+      },
       async (request) => roles.listRoles(sameTenant(requireAuth(request), request.params.tenantId)),
     );
     app.get(
       '/role/features',
-      { schema: { tags, summary: 'Features roles can be granted (platform and own)', response: { 200: z.array(Feature) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Features roles can be granted (platform and own)',
+          response: { 200: z.array(Feature) },
+        },
+      },
       async (request) => roles.listFeatures(requireAuth(request)),
     );
     app.post(
       '/role/create',
       { schema: { tags, summary: 'Create a role', body: CreateRoleBody, response: { 201: Role } } },
-      async (request, reply) => reply.status(201).send(await roles.createRole(requireAuth(request), request.body.name)),
+      async (request, reply) =>
+        reply.status(201).send(await roles.createRole(requireAuth(request), request.body.name)),
     );
     app.post(
       '/role/feature-permissions',
-      { schema: { tags, summary: 'Create a feature of this workspace', body: CreateFeatureBody, response: { 201: Feature } } },
-      async (request, reply) => reply.status(201).send(await roles.createFeature(requireAuth(request), request.body)),
+      {
+        schema: {
+          tags,
+          summary: 'Create a feature of this workspace',
+          body: CreateFeatureBody,
+          response: { 201: Feature },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await roles.createFeature(requireAuth(request), request.body)),
     );
     app.delete(
       '/role/feature/:id',
-      { schema: { tags, summary: 'Delete a feature no role holds', params: IdParams, response: { 200: MessageResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Delete a feature no role holds',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
       async (request) => {
         await roles.deleteFeature(requireAuth(request), request.params.id);
         return { message: 'Feature deleted successfully' };
@@ -52,12 +81,28 @@ export const rolesRoutes =
     );
     app.patch(
       '/role/feature/:id/archive',
-      { schema: { tags, summary: 'Archive or restore a feature', params: IdParams, body: ArchiveFeatureBody, response: { 200: Feature } } },
-      async (request) => roles.archiveFeature(requireAuth(request), request.params.id, request.body.is_archived),
+      {
+        schema: {
+          tags,
+          summary: 'Archive or restore a feature',
+          params: IdParams,
+          body: ArchiveFeatureBody,
+          response: { 200: Feature },
+        },
+      },
+      async (request) =>
+        roles.archiveFeature(requireAuth(request), request.params.id, request.body.is_archived),
     );
     app.post(
       '/role/assign-feature-permissions',
-      { schema: { tags, summary: "Set a role's grants", body: AssignFeaturePermissionsBody, response: { 200: Role } } },
+      {
+        schema: {
+          tags,
+          summary: "Set a role's grants",
+          body: AssignFeaturePermissionsBody,
+          response: { 200: Role },
+        },
+      },
       async (request) => roles.assignPermissions(requireAuth(request), request.body),
     );
     app.post(

@@ -19,7 +19,10 @@ export async function seedFeatures(db: DbOrTx): Promise<void> {
 
 /** The roles every new workspace starts with: Owner (everything) and Member (Home and Profile). */
 export async function createTenantRoles(tx: DbOrTx, tenantId: number): Promise<{ ownerRoleId: number }> {
-  const [owner] = await tx.insert(roles).values({ tenantId, name: 'Owner', isOwner: true }).returning({ id: roles.id });
+  const [owner] = await tx
+    .insert(roles)
+    .values({ tenantId, name: 'Owner', isOwner: true })
+    .returning({ id: roles.id });
   const [member] = await tx.insert(roles).values({ tenantId, name: 'Member' }).returning({ id: roles.id });
   await syncOwnerGrants(tx, tenantId);
   await tx.execute(sql`

@@ -3,6 +3,7 @@ import {
   type AssignRoleBody,
   type CreateFeatureBody,
   type Feature,
+  isReservedSubject,
   MESSAGES,
   type Role,
   type User,
@@ -44,7 +45,10 @@ export class RolesService {
 
   async createRole(auth: AuthContext, name: string): Promise<Role> {
     try {
-      const [role] = await this.db.insert(roles).values({ tenantId: auth.tenantId, name }).returning({ id: roles.id });
+      const [role] = await this.db
+        .insert(roles)
+        .values({ tenantId: auth.tenantId, name })
+        .returning({ id: roles.id });
       const [created] = await loadRoles(this.db, auth.tenantId, [role!.id]);
       return created!;
     } catch (error) {
@@ -53,9 +57,11 @@ export class RolesService {
     }
   }
 
-  /** A feature of the tenant's own; its Owner role receives it at once. */
+  /** A feature of the tenant's own; its Owner role receives it at once. Reserved names count as taken. */
   async createFeature(auth: AuthContext, body: CreateFeatureBody): Promise<Feature> {
-    if (await findFeatureByName(this.db, auth.tenantId, body.name)) throw conflict(MESSAGES.features.nameTaken);
+    if (isReservedSubject(body.name) || (await findFeatureByName(this.db, auth.tenantId, body.name))) {
+      throw conflict(MESSAGES.features.nameTaken);
+    }
     try {
       const feature = await this.db.transaction(async (tx) => {
         const [row] = await tx
@@ -112,11 +118,18 @@ export class RolesService {
       if (!role) throw notFound('Role not found');
       if (role.isOwner) throw badRequest(MESSAGES.roles.ownerLocked);
       for (const grant of body.feature_permissions) {
-        if (!(await findFeature(tx, auth.tenantId, grant.feature_permission_id))) throw notFound('Feature not found');
+        if (!(await findFeature(tx, auth.tenantId, grant.feature_permission_id))) {
+          throw notFound('Feature not found');
+        }
         const values = { canCreate: grant.can_create, canRead: grant.can_read, canWrite: grant.can_write };
         await tx
           .insert(rolePermissions)
-          .values({ tenantId: auth.tenantId, roleId: role.id, featureId: grant.feature_permission_id, ...values })
+          .values({
+            tenantId: auth.tenantId,
+            roleId: role.id,
+            featureId: grant.feature_permission_id,
+            ...values,
+          })
           .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.featureId], set: values });
       }
     });
@@ -134,8 +147,12 @@ export class RolesService {
       // Serialise role changes of a tenant, so two demotions cannot both pass the last-owner check.
       await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
       const losesOwnership = !role.isOwner && (await isOwner(tx, auth.tenantId, user.id));
-      if (losesOwnership && (await countOwners(tx, auth.tenantId)) <= 1) throw badRequest(MESSAGES.auth.lastOwner);
-      await tx.delete(userRoles).where(and(eq(userRoles.tenantId, auth.tenantId), eq(userRoles.userId, user.id)));
+      if (losesOwnership && (await countOwners(tx, auth.tenantId)) <= 1) {
+        throw badRequest(MESSAGES.auth.lastOwner);
+      }
+      await tx
+        .delete(userRoles)
+        .where(and(eq(userRoles.tenantId, auth.tenantId), eq(userRoles.userId, user.id)));
       await tx.insert(userRoles).values({ tenantId: auth.tenantId, userId: user.id, roleId: role.id });
     });
     await this.sessions.changed(auth.tenantId);
@@ -150,4 +167,3 @@ export class RolesService {
     return feature;
   }
 }
-

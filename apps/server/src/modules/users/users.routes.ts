@@ -11,12 +11,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../core/http/request-context.js';
 import { sameTenant } from '../../core/http/tenant.js';
+import { type CookieOptions, setRefreshCookie } from '../auth/refresh-cookie.js';
 import type { UsersService } from './users.service.js';
 
 const tags = ['Users'];
 
 export const usersRoutes =
-  (users: UsersService): FastifyPluginAsyncZod =>
+  (users: UsersService, cookie: CookieOptions): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/auth/user/all/:tenantId',
@@ -54,9 +55,9 @@ export const usersRoutes =
           response: { 200: MessageResponse },
         },
       },
-      async (request) => {
-        await users.changePassword(requireAuth(request), request.params.id, request.body);
-        return { message: MESSAGES.users.passwordChanged };
+      async (request, reply) => {
+        const refresh = await users.changePassword(requireAuth(request), request.params.id, request.body);
+        return setRefreshCookie(reply, refresh, cookie).send({ message: MESSAGES.users.passwordChanged });
       },
     );
     app.delete(

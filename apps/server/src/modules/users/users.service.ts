@@ -7,7 +7,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js'
 import type { AuthContext } from '../../core/http/request-context.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SessionResolver } from '../auth/sessions.js';
-import type { TokenService } from '../auth/tokens.js';
+import type { IssuedRefresh, TokenService } from '../auth/tokens.js';
 import { countOwners, isOwner } from '../roles/roles.queries.js';
 import { findUserRow, loadUser, loadUsers, usernameTaken } from './users.queries.js';
 
@@ -49,19 +49,20 @@ export class UsersService {
   }
 
   /**
-   * Only one's own password, with the current one. Every refresh token of the user is revoked, this
-   * session's included: each device signs in again once its access token expires.
+   * Only one's own password, with the current one. Every refresh token of the user is revoked, so
+   * other devices sign in again; this device gets a fresh one and stays signed in.
    */
-  async changePassword(auth: AuthContext, userId: number, body: ChangePasswordBody): Promise<void> {
+  async changePassword(auth: AuthContext, userId: number, body: ChangePasswordBody): Promise<IssuedRefresh> {
     const target = await this.teammate(auth, userId);
     if (target.id !== auth.userId) throw forbidden(MESSAGES.auth.ownPasswordOnly);
     if (!(await verifyPassword(target.passwordHash, body.current_password))) {
       throw badRequest(MESSAGES.auth.currentPasswordWrong);
     }
     const passwordHash = await hashPassword(body.new_password);
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, target.id));
       await this.tokens.revokeAllForUser(tx, target.id);
+      return this.tokens.issueRefresh(tx, target.id);
     });
   }
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { InviteUserBody } from './auth.js';
+import { Id } from './common.js';
+import { AssignRoleBody } from './roles.js';
+
+describe('ids', () => {
+  it('accepts only plain positive integers in paths', () => {
+    expect(Id.parse('42')).toBe(42);
+    for (const bad of ['', '0', '-1', '1.5', '0x1', '1e0', ' 1', 'abc', '01']) {
+      expect(Id.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+
+  it('accepts only numbers in bodies, and says which field is missing', () => {
+    expect(AssignRoleBody.safeParse({ user_id: 1, role_id: 2 }).success).toBe(true);
+    for (const user_id of [true, [1], '1', 0, 1.5, null]) {
+      expect(AssignRoleBody.safeParse({ user_id, role_id: 2 }).success, String(user_id)).toBe(false);
+    }
+    const missing = InviteUserBody.safeParse({ email: 'a@example.com' });
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues[0]?.message).toBe('Role is required');
+  });
+});
