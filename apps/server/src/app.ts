@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -14,6 +13,7 @@ import { EventBus } from './core/events/bus.js';
 import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
+import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { JobQueue } from './core/jobs/queue.js';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -114,9 +114,10 @@ export async function createParley(
     limiter,
     new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL),
   );
-  const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl);
+  const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl, jobs);
+  otp.registerWorker();
 
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CSP } });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   await app.register(fastifyCors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: true,
@@ -159,19 +160,6 @@ export async function createParley(
     },
   };
 }
-
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  // MUI (emotion) and Swagger UI inject styles at run time.
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'https:'],
-  fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'", 'ws:', 'wss:'],
-  objectSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-  baseUri: ["'self'"],
-};
 
 async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {

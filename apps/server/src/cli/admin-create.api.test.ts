@@ -49,7 +49,24 @@ it('creates a platform admin from the command line only, who can then sign in', 
   } finally {
     await server.close({ dropDatabase: true });
   }
-}, 90_000);
+  // Promoting an existing account again keeps its password when none is given.
+  const again = await cli(['--email', 'root@example.com']);
+  expect(again.stdout).toContain('Promoted platform admin root@example.com');
+  expect(again.stdout).not.toContain('Generated password');
+  const reopened = databaseUrl
+    ? await openDatabase({ kind: 'postgres', url: databaseUrl })
+    : await openDatabase({ kind: 'pglite', dataDir: `${dataDir}/pgdata` });
+  const server2 = await startTestServer({ database: { database: reopened, drop: () => reopened.close() } });
+  try {
+    const login = await server2.post('/api/auth/login', {
+      username: 'root@example.com',
+      password: 'admin password 1',
+    });
+    expect(login.status).toBe(200);
+  } finally {
+    await server2.close({ dropDatabase: true });
+  }
+}, 120_000);
 
 it('refuses a missing email or a short password', async () => {
   await expect(cli([])).rejects.toMatchObject({

@@ -6,8 +6,11 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../core/db/database.js';
 import { tenants, userRoles, users } from '../core/db/schema.js';
+import { EventBus } from '../core/events/bus.js';
 import { hashPassword } from '../modules/auth/passwords.js';
+import { AUTHZ_CHANGED, type AuthzChanged } from '../modules/auth/sessions.js';
 import { createTenantRoles, seedFeatures } from '../modules/roles/roles.seed.js';
+import { freeUsername } from '../modules/users/users.queries.js';
 
 const PLATFORM_TENANT = 'Parley Platform';
 
@@ -27,10 +30,9 @@ async function main(): Promise<void> {
   });
   const email = z.email().safeParse(values.email?.trim().toLowerCase());
   if (!email.success) fail('Usage: npm run admin:create -- --email you@example.com [--password secret]');
-  const generated = !values.password;
-  const password = values.password ?? randomBytes(12).toString('base64url');
-  if (password.length < PASSWORD_MIN_LENGTH)
+  if (values.password !== undefined && values.password.length < PASSWORD_MIN_LENGTH) {
     fail(`The password needs at least ${PASSWORD_MIN_LENGTH} characters`);
+  }
 
   const config = loadConfig();
   const database = await openDatabase(
@@ -40,12 +42,17 @@ async function main(): Promise<void> {
   );
   try {
     await seedFeatures(database.db);
-    const passwordHash = await hashPassword(password);
-    const promoted = await database.db.transaction(async (tx) => {
-      const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.data}`);
+    const [existing] = await database.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.data}`);
+    // Promoting keeps the account's password unless a new one is given; a new account gets one.
+    const password = values.password ?? (existing ? undefined : randomBytes(12).toString('base64url'));
+    const passwordHash = password ? await hashPassword(password) : undefined;
+    const tenantId = await database.db.transaction(async (tx) => {
       if (existing) {
         await tx.update(users).set({ userType: 'admin', passwordHash }).where(eq(users.id, existing.id));
-        return true;
+        return existing.tenantId;
       }
       const [tenant] = await tx
         .insert(tenants)
@@ -59,17 +66,20 @@ async function main(): Promise<void> {
           firstName: values['first-name']!,
           lastName: values['last-name']!,
           email: email.data!,
-          username: `${email.data!.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '')}-admin`,
+          username: await freeUsername(tx, email.data!),
           passwordHash,
           userType: 'admin',
           emailVerified: true,
         })
         .returning({ id: users.id });
       await tx.insert(userRoles).values({ tenantId: tenant!.id, userId: user!.id, roleId: ownerRoleId });
-      return false;
+      return tenant!.id;
     });
-    console.log(`${promoted ? 'Promoted' : 'Created'} platform admin ${email.data}`);
-    if (generated) console.log(`Generated password (shown once): ${password}`);
+    // Running servers (on a PostgreSQL server) drop their cached copy of this user at once.
+    const events = new EventBus(database);
+    await events.publish<AuthzChanged>(AUTHZ_CHANGED, { tenantId });
+    console.log(`${existing ? 'Promoted' : 'Created'} platform admin ${email.data}`);
+    if (password && !values.password) console.log(`Generated password (shown once): ${password}`);
   } finally {
     await database.close();
   }

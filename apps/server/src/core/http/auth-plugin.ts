@@ -41,7 +41,8 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
       const guard = async (request: FastifyRequest) => {
         await enforce(rule, request, authenticate);
       };
-      route.preValidation = [guard, ...toArray(route.preValidation)];
+      // onRequest: an unauthenticated caller is refused before its body is even read.
+      route.onRequest = [guard, ...toArray(route.onRequest)];
     }
   });
 }

@@ -66,7 +66,9 @@ it('sends secure headers and no CORS grant to unknown origins', async () => {
   const reply = await server.get('/api/health', { headers: { origin: 'https://evil.example.com' } });
   expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
   expect(reply.headers.get('content-security-policy')).toContain("default-src 'self'");
-  expect(reply.headers.get('strict-transport-security')).toBeTruthy();
+  // Served over plain http here: no HSTS, no upgrade of the app's requests to https.
+  expect(reply.headers.get('strict-transport-security')).toBeNull();
+  expect(reply.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
   expect(reply.headers.get('access-control-allow-origin')).toBeNull();
 });
 

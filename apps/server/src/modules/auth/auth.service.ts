@@ -3,9 +3,15 @@ import { eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
 import { oauthAccounts, tenants, userRoles, users } from '../../core/db/schema.js';
-import { badRequest, conflict, unauthorized } from '../../core/errors.js';
+import { conflict, unauthorized } from '../../core/errors.js';
 import { createTenantRoles } from '../roles/roles.seed.js';
-import { findUserByEmail, findUserBySignInName, loadUser, usernameTaken } from '../users/users.queries.js';
+import {
+  findUserByEmail,
+  findUserBySignInName,
+  freeUsername,
+  loadUser,
+  usernameTaken,
+} from '../users/users.queries.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import type { GoogleVerifier } from './google.js';
 import type { InvitationService } from './invitations.service.js';
@@ -167,18 +173,4 @@ export class AuthService {
       throw error;
     }
   }
-}
-
-/** A username from the email's local part, with a number added until it is free. */
-async function freeUsername(tx: DbOrTx, email: string): Promise<string> {
-  const base =
-    (email.split('@')[0] ?? 'user')
-      .replace(/[^A-Za-z0-9_.-]/g, '')
-      .slice(0, 40)
-      .padEnd(3, '0') || 'user';
-  for (let n = 0; n < 50; n++) {
-    const candidate = n === 0 ? base : `${base}${n + 1}`;
-    if (!(await usernameTaken(tx, candidate))) return candidate;
-  }
-  throw badRequest(MESSAGES.auth.usernameTaken);
 }

@@ -23,7 +23,7 @@ it('delivers mail queued by an API-only process once a worker starts, exactly on
   await api.post('/api/notification/request-password-reset/', { email: owner.user.email });
   await new Promise((r) => setTimeout(r, 300));
   expect(smtp.mails).toHaveLength(0);
-  const [queued] = await db.database.db.select().from(jobs).where(eq(jobs.name, 'mail.send'));
+  const [queued] = await db.database.db.select().from(jobs).where(eq(jobs.name, 'auth.password-reset'));
   expect(queued?.status).toBe('queued');
   await api.close();
 

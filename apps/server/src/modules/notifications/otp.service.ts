@@ -4,6 +4,7 @@ import { deriveKey, keyedHash, randomDigits, safeEqual } from '../../core/crypto
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { otpCodes, users } from '../../core/db/schema.js';
 import { badRequest } from '../../core/errors.js';
+import type { JobQueue } from '../../core/jobs/queue.js';
 import type { AttemptLimiter } from '../auth/attempt-limiter.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionResolver } from '../auth/sessions.js';
@@ -12,6 +13,8 @@ import type { MailService } from '../mail/mail.service.js';
 import { findUserByEmail } from '../users/users.queries.js';
 
 type Purpose = 'verify' | 'reset';
+type ResetJob = { email: string };
+const RESET_JOB = 'auth.password-reset';
 
 /**
  * One-time codes: six digits, keyed-hashed at rest, valid 10 minutes, 5 tries, single use. A new
@@ -29,6 +32,7 @@ export class OtpService {
     private readonly tokens: TokenService,
     private readonly sessions: SessionResolver,
     private readonly publicUrl: string,
+    private readonly jobs: JobQueue,
   ) {
     this.key = deriveKey(secret, 'otp');
   }
@@ -57,8 +61,20 @@ export class OtpService {
       .where(sql`lower(${users.email}) = lower(${email})`);
   }
 
+  /**
+   * Queues the reset whether or not the address has an account: the request does the same work
+   * either way, so neither its answer nor its timing tells who is a customer. The job looks it up.
+   */
   async requestPasswordReset(ip: string, email: string): Promise<void> {
     await this.throttle(ip, email);
+    await this.jobs.enqueue<ResetJob>(RESET_JOB, { email }, { maxAttempts: 3 });
+  }
+
+  registerWorker(): void {
+    this.jobs.register<ResetJob>(RESET_JOB, (job) => this.sendResetCode(job.data.email));
+  }
+
+  private async sendResetCode(email: string): Promise<void> {
     const user = await findUserByEmail(this.db, email);
     if (!user) return;
     await this.db.transaction(async (tx) => {

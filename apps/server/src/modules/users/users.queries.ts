@@ -1,7 +1,8 @@
-import type { User } from '@parley/contracts';
+import { MESSAGES, type User } from '@parley/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { tenants, users } from '../../core/db/schema.js';
+import { conflict } from '../../core/errors.js';
 import { loadRoles, roleIdsByUser } from '../roles/roles.queries.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -74,4 +75,18 @@ export async function usernameTaken(db: DbOrTx, username: string, exceptUserId?:
     .from(users)
     .where(sql`lower(${users.username}) = lower(${username})`);
   return row !== undefined && row.id !== exceptUserId;
+}
+
+/** A username from the email's local part, with a number added until it is free. */
+export async function freeUsername(tx: DbOrTx, email: string): Promise<string> {
+  const base =
+    (email.split('@')[0] ?? 'user')
+      .replace(/[^A-Za-z0-9_.-]/g, '')
+      .slice(0, 40)
+      .padEnd(3, '0') || 'user';
+  for (let n = 0; n < 50; n++) {
+    const candidate = n === 0 ? base : `${base}${n + 1}`;
+    if (!(await usernameTaken(tx, candidate))) return candidate;
+  }
+  throw conflict(MESSAGES.auth.usernameTaken);
 }

@@ -1,0 +1,15 @@
+import { expect, it } from 'vitest';
+import { computeHeaders } from './security-headers.js';
+
+it('adds HSTS and upgrade-insecure-requests only over https', () => {
+  const https = computeHeaders(true);
+  expect(https['strict-transport-security']).toMatch(/max-age=\d+/);
+  expect(https['content-security-policy']).toContain('upgrade-insecure-requests');
+  const http = computeHeaders(false);
+  expect(http['strict-transport-security']).toBeUndefined();
+  expect(http['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  for (const headers of [http, https]) {
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  }
+});

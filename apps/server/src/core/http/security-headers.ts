@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
+
+/**
+ * Helmet's secure headers, computed once at start: they do not depend on the request, and building
+ * them per request (as the Fastify plugin does) costs more than the token check. HSTS and
+ * upgrade-insecure-requests only when Parley is served over https, so a console opened over plain
+ * http on a LAN address still loads its scripts.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
+  const headers = computeHeaders(options.https);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+}
+
+export function computeHeaders(https: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet({
+    contentSecurityPolicy: { directives: { ...CSP, upgradeInsecureRequests: https ? [] : null } },
+    strictTransportSecurity: https,
+  })({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return headers;
+}
+
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // MUI (emotion) and Swagger UI inject styles at run time.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+};

@@ -1,0 +1,199 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
+import { MailCapture } from './mail';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
+const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
+const WEB_INDEX = path.join(REPO_ROOT, 'apps/web/dist/index.html');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess, logs: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}:\n${logs()}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`server did not become healthy in 60 s:\n${logs()}`);
+}
+
+export type ServerHandle = { baseUrl: string; mail: MailCapture; stop: () => Promise<void> };
+
+/**
+ * The built server on a free port with a fresh embedded database (a temp DATA_DIR) and an SMTP
+ * server on loopback that captures its mail. Needs `npm run build` first.
+ */
+export async function startServer(): Promise<ServerHandle> {
+  for (const file of [SERVER_ENTRY, WEB_INDEX]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  }
+  const [port, smtpPort] = await Promise.all([freePort(), freePort()]);
+  const mail = new MailCapture();
+  await mail.listen(smtpPort);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const server = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      JOB_POLL_MS: '200',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  server.stdout?.on('data', collect);
+  server.stderr?.on('data', collect);
+  await waitForHealth(baseUrl, server, () => output);
+  return {
+    baseUrl,
+    mail,
+    stop: async () => {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        server.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+        if (server.exitCode === null) server.kill('SIGKILL');
+      }
+      await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Harness = ServerHandle & {
+  browser: Browser;
+  /** A fresh browser context (its own cookies and storage) and page. */
+  newPage: (viewport?: { width: number; height: number }) => Promise<{ context: BrowserContext; page: Page }>;
+  close: () => Promise<void>;
+};
+
+export async function startHarness(): Promise<Harness> {
+  const server = await startServer();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    ...server,
+    browser,
+    newPage: async (viewport = { width: 1366, height: 900 }) => {
+      const context = await browser.newContext({ baseURL: server.baseUrl, viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return { context, page };
+    },
+    close: async () => {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Call at the start of a test: a failure leaves a screenshot of the page as it was. */
+export function screenshotOnFailure(page: Page, name: string): void {
+  onTestFailed(async () => {
+    await page
+      .screenshot({ path: path.join(ARTIFACTS, `FAILED-${name}.png`), fullPage: true })
+      .catch(() => undefined);
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+let counter = 0;
+/** A unique address per call, so tests never collide on the shared database. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}@example.com`;
+}
+
+export type Person = { firstName: string; lastName: string; email: string; password: string };
+
+export function person(prefix: string): Person {
+  return {
+    firstName: prefix[0]!.toUpperCase() + prefix.slice(1),
+    lastName: 'Tester',
+    email: uniqueEmail(prefix),
+    password: 'correct-horse-42',
+  };
+}
+
+/** Fills the signup form (on /register or an invitation's /signup) and submits it. */
+export async function fillSignup(
+  page: Page,
+  who: Person,
+  options: { emailPrefilled?: boolean } = {},
+): Promise<void> {
+  await page.getByLabel('First name').fill(who.firstName);
+  await page.getByLabel('Last name').fill(who.lastName);
+  if (!options.emailPrefilled) await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: options.emailPrefilled ? 'Join workspace' : 'Sign up' }).click();
+}
+
+export async function signUp(page: Page, who: Person): Promise<void> {
+  await page.goto('/register');
+  await fillSignup(page, who);
+  await page.waitForURL('**/home');
+}
+
+export async function logIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.getByLabel('Email or username').fill(identifier);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await page.getByRole('status').filter({ hasText: 'Logging out...' }).first().waitFor();
+  await page.waitForURL('**/login');
+}

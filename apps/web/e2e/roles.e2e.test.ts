@@ -1,0 +1,142 @@
+import { MESSAGES } from '@parley/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  fillSignup,
+  type Harness,
+  logIn,
+  logOut,
+  type Person,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+const ROLE = 'Support agent';
+
+/** Side-menu labels as the user sees them. */
+async function menuLabels(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await nav.getByRole('link').first().waitFor();
+  return (await nav.getByRole('link').allInnerTexts()).map((t) => t.trim());
+}
+
+async function createLimitedRole(page: Page): Promise<void> {
+  await page.goto('/roles?tab=roles');
+  await page.getByRole('button', { name: 'Create role' }).click();
+  await page.getByLabel('Role name').fill(ROLE);
+  await page.getByRole('dialog').getByRole('button', { name: 'Create role' }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.roles.created }).first().waitFor();
+  // The new role is selected: grant reading the inbox and the profile, nothing else.
+  await page.getByRole('checkbox', { name: 'Read Inbox' }).check();
+  await page.getByRole('checkbox', { name: 'Read Profile' }).check();
+  await page.getByRole('button', { name: 'Save permissions' }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.roles.permissionsUpdated }).first().waitFor();
+  await screenshot(page, 'roles-permissions');
+}
+
+async function invite(page: Page, email: string): Promise<void> {
+  await page.goto('/roles');
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: ROLE }).click();
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
+}
+
+describe('users, roles and the menu that follows them', () => {
+  let h: Harness;
+  let owner: Person;
+  let ownerPage: Page;
+  beforeAll(async () => {
+    h = await startHarness();
+    owner = person('olga');
+    ownerPage = (await h.newPage()).page;
+    await signUp(ownerPage, owner);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('invites a teammate with a limited role; their menu and guards follow the role', async () => {
+    screenshotOnFailure(ownerPage, 'invite-owner');
+    await createLimitedRole(ownerPage);
+    const teammate = person('tom');
+    await invite(ownerPage, teammate.email);
+
+    const mail = await h.mail.waitFor(teammate.email, /invited you/);
+    const link = /https?:\/\/\S+\/signup\?token=[\w-]+/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeTruthy();
+
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'invite-teammate');
+    await page.goto(link!);
+    await page.getByRole('heading', { name: `Join ${owner.firstName}'s workspace` }).waitFor();
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(teammate.email);
+    await screenshot(page, 'signup-invitation');
+    await fillSignup(page, teammate, { emailPrefilled: true });
+    await page.waitForURL('**/home');
+
+    await logOut(page);
+    await logIn(page, teammate.email, teammate.password);
+    await page.waitForURL('**/home');
+    const menu = await menuLabels(page);
+    expect(menu).toContain('Support Inbox');
+    expect(menu).toContain('Profile');
+    expect(menu).not.toContain('Analytics');
+    expect(menu).not.toContain('Users');
+
+    await page.goto('/analytics');
+    await page.getByText(MESSAGES.unauthorized.title).waitFor();
+    await page.getByText(MESSAGES.unauthorized.body).waitFor();
+    await page.getByText(MESSAGES.unauthorized.contact).waitFor();
+    expect(await page.getByRole('link', { name: MESSAGES.unauthorized.back }).getAttribute('href')).toBe('/');
+    await screenshot(page, 'unauthorized');
+
+    // The owner sees the teammate with the role.
+    await ownerPage.goto('/roles');
+    await ownerPage
+      .getByTestId(`user-row-${teammate.email}`)
+      .getByText(ROLE)
+      .filter({ visible: true })
+      .waitFor();
+    await screenshot(ownerPage, 'roles-users');
+  });
+
+  it('creates, refuses to delete while assigned, and archives a feature', async () => {
+    screenshotOnFailure(ownerPage, 'features');
+    await ownerPage.goto('/roles?tab=features');
+    await ownerPage.getByRole('button', { name: 'Create feature' }).click();
+    await ownerPage.getByLabel('Feature name').fill('Reports');
+    await ownerPage.getByRole('dialog').getByRole('button', { name: 'Create feature' }).click();
+    await ownerPage.getByTestId('feature-row-Reports').waitFor();
+
+    await ownerPage.goto('/roles?tab=roles');
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: ROLE }).click();
+    await ownerPage.getByRole('checkbox', { name: 'Read Reports' }).check();
+    await ownerPage.getByRole('button', { name: 'Save permissions' }).click();
+    await ownerPage
+      .getByRole('alert')
+      .filter({ hasText: MESSAGES.roles.permissionsUpdated })
+      .first()
+      .waitFor();
+
+    await ownerPage.goto('/roles?tab=features');
+    await ownerPage.getByRole('button', { name: 'Delete Reports' }).click();
+    await ownerPage.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await ownerPage
+      .getByRole('alert')
+      .filter({ hasText: MESSAGES.features.deleteAssigned })
+      .first()
+      .waitFor();
+
+    await ownerPage.getByRole('button', { name: 'Archive Reports' }).click();
+    await ownerPage.getByTestId('feature-row-Reports').getByText('Archived').waitFor();
+    await screenshot(ownerPage, 'roles-features');
+  });
+});

@@ -1,0 +1,147 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Harness,
+  logIn,
+  type Person,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+async function openCustomizer(page: Page) {
+  await page.getByRole('button', { name: 'Open theme customizer' }).click();
+  const drawer = page.getByTestId('customizer');
+  await drawer.getByText('Theme Customizer').waitFor();
+  return drawer;
+}
+
+const layoutOf = (page: Page) => page.locator('[data-layout]').getAttribute('data-layout');
+
+describe('app shell', () => {
+  let h: Harness;
+  let user: Person;
+  beforeAll(async () => {
+    h = await startHarness();
+    user = person('sam');
+    const { page, context } = await h.newPage();
+    await signUp(page, user);
+    await context.close();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('keeps a customizer change across reload, but not the excluded keys', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'customizer');
+    await page.goto('/login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+
+    const drawer = await openCustomizer(page);
+    await drawer.getByRole('radio', { name: 'Dark', exact: true }).check();
+    await drawer.getByRole('radio', { name: 'Bordered' }).check();
+    await drawer.getByRole('radio', { name: 'Horizontal' }).check();
+    await drawer.getByRole('radiogroup', { name: 'Footer' }).getByRole('radio', { name: 'Hidden' }).check();
+    await screenshot(page, 'customizer');
+    await page.keyboard.press('Escape');
+    expect(await layoutOf(page)).toBe('horizontal');
+    await page.getByTestId('nav-horizontal').waitFor();
+    expect(await page.locator('footer').count()).toBe(0);
+
+    await page.reload();
+    await page.getByRole('heading', { name: new RegExp(`, ${user.firstName}!`) }).waitFor();
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('settings'))) ?? '{}');
+    expect(stored).toMatchObject({ mode: 'dark', skin: 'bordered' });
+    for (const key of ['layout', 'footer', 'appBar', 'navHidden', 'lastLayout', 'toastPosition']) {
+      expect(stored).not.toHaveProperty(key);
+    }
+    // Dark mode survived; the horizontal layout and the hidden footer did not.
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(30, 30, 42)');
+    expect(await layoutOf(page)).toBe('vertical');
+    await page.getByTestId('nav-permanent').waitFor();
+    await page.locator('footer').waitFor();
+    await screenshot(page, 'home-dark');
+  });
+
+  it('turns the menu into a toggle drawer at 1000 px and forces the vertical layout', async () => {
+    const { page } = await h.newPage({ width: 1000, height: 800 });
+    screenshotOnFailure(page, 'drawer');
+    await page.goto('/login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+
+    expect(await page.getByTestId('nav-permanent').count()).toBe(0);
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    expect(await menu.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: 'Users' }).waitFor();
+    await page.waitForTimeout(400); // let the drawer finish sliding in before the picture
+    await screenshot(page, 'drawer-open');
+    await menu.getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/roles');
+    await menu.waitFor({ state: 'hidden' });
+
+    // Horizontal is not offered below lg, and a horizontal layout chosen on a wide window is forced
+    // to vertical when the window narrows, then restored when it widens again.
+    const drawer = await openCustomizer(page);
+    expect(await drawer.getByRole('radio', { name: 'Horizontal' }).isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1300, height: 800 });
+    await (await openCustomizer(page)).getByRole('radio', { name: 'Horizontal' }).check();
+    await page.keyboard.press('Escape');
+    expect(await layoutOf(page)).toBe('horizontal');
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
+    expect(await layoutOf(page)).toBe('vertical');
+    expect(await page.getByTestId('nav-horizontal').count()).toBe(0);
+    await page.setViewportSize({ width: 1300, height: 800 });
+    await page.getByTestId('nav-horizontal').waitFor();
+  });
+
+  it('hides the top bar and menu in full-screen chat mode, shows the bell, agent indicator and scroll-to-top', async () => {
+    const { page } = await h.newPage({ width: 1366, height: 500 });
+    screenshotOnFailure(page, 'fullscreen');
+    await page.goto('/login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+
+    expect(await page.getByTestId('agent-indicator').textContent()).toBe('Offline');
+    await page.evaluate(() =>
+      window.dispatchEvent(new CustomEvent('parley:chat-fullscreen', { detail: { enabled: true } })),
+    );
+    await page.getByRole('button', { name: 'Open theme customizer' }).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('nav-permanent').count()).toBe(0);
+    await page.getByRole('button', { name: 'Exit full screen' }).click();
+    await page.getByTestId('nav-permanent').waitFor();
+
+    await page.evaluate(() => {
+      document.body.style.minHeight = '3000px';
+      window.scrollTo(0, 1000);
+    });
+    await page.getByRole('button', { name: 'Scroll to top' }).click();
+    await page.waitForFunction(() => window.scrollY === 0);
+
+    await page.getByRole('button', { name: /Notifications/ }).click();
+    await page.waitForURL('**/inbox');
+  });
+
+  it('is usable at 375 px', async () => {
+    const { page } = await h.newPage({ width: 375, height: 812 });
+    await page.goto('/login');
+    await screenshot(page, 'mobile-login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+    await page.getByRole('heading', { name: new RegExp(`, ${user.firstName}!`) }).waitFor();
+    await screenshot(page, 'mobile-home');
+    await page.goto('/roles');
+    await page.getByRole('button', { name: 'Invite user' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'mobile-roles');
+  });
+});

@@ -1,0 +1,147 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { RouteErrorPage } from '../features/errors/pages/RouteErrorPage';
+import { SplashScreen } from '../shared/components/SplashScreen';
+import { AppRoot } from './AppRoot';
+import type { RouteHandle } from './route-handle';
+
+/** A lazily loaded module's named component, so each screen is its own chunk. */
+function lazyComponent<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return async () => ({ Component: (await load())[name] as ComponentType });
+}
+
+function page<M, K extends keyof M>(
+  path: string,
+  handle: RouteHandle,
+  load: () => Promise<M>,
+  name: K,
+): RouteObject {
+  return { path, handle, lazy: lazyComponent(load, name) };
+}
+
+const guest = (title: string): RouteHandle => ({ access: 'guest', title });
+const open = (title: string): RouteHandle => ({ access: 'public', title });
+const menu = (path: string, title: string): RouteHandle => ({ access: { menu: path }, title });
+const signedIn = (title: string): RouteHandle => ({ title });
+
+/** Pages outside the app shell: sign-in, public pages and error pages. */
+const blankRoutes: RouteObject[] = [
+  page('login', guest('Login'), () => import('../features/auth/pages/LoginPage'), 'LoginPage'),
+  page('register', guest('Register'), () => import('../features/auth/pages/RegisterPage'), 'RegisterPage'),
+  page('signup', guest('Sign up'), () => import('../features/auth/pages/SignupPage'), 'SignupPage'),
+  page(
+    'forgot-password',
+    guest('Forgot password'),
+    () => import('../features/auth/pages/ForgotPasswordPage'),
+    'ForgotPasswordPage',
+  ),
+  page(
+    'reset-password',
+    guest('Reset password'),
+    () => import('../features/auth/pages/ResetPasswordPage'),
+    'ResetPasswordPage',
+  ),
+  page(
+    'partner',
+    open('Partner'),
+    () => import('../features/public/pages/PartnerLandingPage'),
+    'PartnerLandingPage',
+  ),
+  page('contact', open('Contact'), () => import('../features/public/pages/ContactPage'), 'ContactPage'),
+  page(
+    'privacy',
+    open('Privacy policy'),
+    () => import('../features/public/pages/PrivacyPage'),
+    'PrivacyPage',
+  ),
+  page('terms', open('Terms'), () => import('../features/public/pages/TermsPage'), 'TermsPage'),
+  page('404', open('Page not found'), () => import('../features/errors/pages/NotFoundPage'), 'NotFoundPage'),
+  page(
+    '500',
+    open('Server error'),
+    () => import('../features/errors/pages/ServerErrorPage'),
+    'ServerErrorPage',
+  ),
+];
+
+/** Pages inside the app shell; each declares what it needs (default: read Home). */
+const shellRoutes: RouteObject[] = [
+  page('home', signedIn('Home'), () => import('../features/home/pages/HomePage'), 'HomePage'),
+  page('acl', signedIn('Access Control'), () => import('../features/permissions/pages/AclPage'), 'AclPage'),
+  // Everyone manages their own profile and layout; the menu entry still follows the Profile subject.
+  page('profile', signedIn('Profile'), () => import('../features/profile/pages/ProfilePage'), 'ProfilePage'),
+  page(
+    'settings',
+    signedIn('Settings'),
+    () => import('../features/settings/pages/SettingsPage'),
+    'SettingsPage',
+  ),
+  page('roles', menu('/roles', 'Users'), () => import('../features/roles/pages/RolesPage'), 'RolesPage'),
+  page('bot', menu('/bot', 'Manage Bots'), () => import('../features/bots/pages/BotsPage'), 'BotsPage'),
+  page(
+    'inbox',
+    menu('/inbox', 'Support Inbox'),
+    () => import('../features/inbox/pages/InboxPage'),
+    'InboxPage',
+  ),
+  page(
+    'analytics',
+    menu('/analytics', 'Analytics'),
+    () => import('../features/analytics/pages/AnalyticsPage'),
+    'AnalyticsPage',
+  ),
+  page(
+    'subscriptions',
+    menu('/subscriptions', 'Subscriptions'),
+    () => import('../features/billing/pages/SubscriptionsPage'),
+    'SubscriptionsPage',
+  ),
+  page(
+    'upgrade',
+    menu('/upgrade', 'Upgrade'),
+    () => import('../features/billing/pages/UpgradePage'),
+    'UpgradePage',
+  ),
+  page(
+    'admin',
+    menu('/admin', 'Admin Dashboard'),
+    () => import('../features/admin/pages/AdminPage'),
+    'AdminPage',
+  ),
+  page(
+    'capability',
+    menu('/capability', 'Capability Demos'),
+    () => import('../features/admin/pages/CapabilityPage'),
+    'CapabilityPage',
+  ),
+  page(
+    'integrations/shopify/callback',
+    signedIn('Shopify'),
+    () => import('../features/integrations/pages/ShopifyCallbackPage'),
+    'ShopifyCallbackPage',
+  ),
+  page(
+    'integrations/*',
+    signedIn('Integrations'),
+    () => import('../features/integrations/pages/IntegrationsPage'),
+    'IntegrationsPage',
+  ),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppRoot />,
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <SplashScreen />,
+    children: [
+      { index: true, element: <Navigate to="/home" replace /> },
+      { lazy: lazyComponent(() => import('../layouts/BlankLayout'), 'BlankLayout'), children: blankRoutes },
+      { lazy: lazyComponent(() => import('../layouts/AppLayout'), 'AppLayout'), children: shellRoutes },
+      { path: '*', handle: open('Page not found'), element: <Navigate to="/404" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

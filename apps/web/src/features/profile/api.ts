@@ -1,0 +1,27 @@
+import type { ChangePasswordBody, MessageResponse, UpdateProfileBody, User } from '@parley/contracts';
+import { api } from '../../shared/api/base-api';
+import { storeUser } from '../../shared/lib/session-storage';
+import { userLoaded } from '../auth/session-slice';
+
+export const profileApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    updateProfile: build.mutation<User, { id: number; body: UpdateProfileBody }>({
+      query: ({ id, body }) => ({ url: `/auth/user/profile/${id}`, method: 'PUT', body }),
+      invalidatesTags: ['Users'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          storeUser(data);
+          dispatch(userLoaded(data));
+        } catch {
+          // The form shows the server's detail.
+        }
+      },
+    }),
+    changePassword: build.mutation<MessageResponse, { id: number; body: ChangePasswordBody }>({
+      query: ({ id, body }) => ({ url: `/auth/user/password/${id}`, method: 'PUT', body }),
+    }),
+  }),
+});
+
+export const { useUpdateProfileMutation, useChangePasswordMutation } = profileApi;

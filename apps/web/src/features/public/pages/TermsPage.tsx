@@ -1,0 +1,37 @@
+import Typography from '@mui/material/Typography';
+import { PublicPage } from '../components/PublicPage';
+
+const SECTIONS: [string, string][] = [
+  [
+    'Your account',
+    'You are responsible for the activity of your workspace and for keeping your credentials safe.',
+  ],
+  [
+    'Your content',
+    'You keep the rights to what you upload. You give Parley the right to process it to train and run your bots.',
+  ],
+  [
+    'Acceptable use',
+    'Do not use Parley to send spam, to mislead people, or to process content you have no right to use.',
+  ],
+  [
+    'Plans and billing',
+    'Paid plans renew until cancelled. Limits of each plan are shown on the subscription pages.',
+  ],
+];
+
+/** /terms: the terms of service, linked from the footer. */
+export function TermsPage() {
+  return (
+    <PublicPage title="Terms of Service" intro="The rules of using Parley.">
+      {SECTIONS.map(([heading, text]) => (
+        <section key={heading}>
+          <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
+            {heading}
+          </Typography>
+          <Typography color="text.secondary">{text}</Typography>
+        </section>
+      ))}
+    </PublicPage>
+  );
+}

@@ -1,0 +1,84 @@
+import type {
+  AssignFeaturePermissionsBody,
+  AssignRoleBody,
+  CreateFeatureBody,
+  CreateRoleBody,
+  Feature,
+  InviteUserBody,
+  MessageResponse,
+  Role,
+  User,
+} from '@parley/contracts';
+import { api } from '../../shared/api/base-api';
+
+type InviteResponse = { message: string; email: string; expires_at: string };
+
+/**
+ * Users, roles and features of the tenant. Role and feature changes also invalidate 'Me': the
+ * signed-in user's own abilities may have changed, and the menu follows them.
+ */
+export const rolesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    tenantUsers: build.query<User[], number>({
+      query: (tenantId) => `/auth/user/all/${tenantId}`,
+      providesTags: ['Users'],
+    }),
+    roles: build.query<Role[], number>({
+      query: (tenantId) => `/role/roles/${tenantId}`,
+      providesTags: ['Roles'],
+    }),
+    features: build.query<Feature[], void>({
+      query: () => '/role/features',
+      providesTags: ['Features'],
+    }),
+    inviteUser: build.mutation<InviteResponse, InviteUserBody>({
+      query: (body) => ({ url: '/auth/invite-user', method: 'POST', body }),
+    }),
+    assignRole: build.mutation<User, AssignRoleBody>({
+      query: (body) => ({ url: '/role/assign-role', method: 'POST', body }),
+      invalidatesTags: ['Users', 'Me'],
+    }),
+    deleteUser: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/auth/user/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['Users'],
+    }),
+    createRole: build.mutation<Role, CreateRoleBody>({
+      query: (body) => ({ url: '/role/create', method: 'POST', body }),
+      invalidatesTags: ['Roles'],
+    }),
+    assignFeaturePermissions: build.mutation<Role, AssignFeaturePermissionsBody>({
+      query: (body) => ({ url: '/role/assign-feature-permissions', method: 'POST', body }),
+      invalidatesTags: ['Roles', 'Users', 'Me'],
+    }),
+    createFeature: build.mutation<Feature, CreateFeatureBody>({
+      query: (body) => ({ url: '/role/feature-permissions', method: 'POST', body }),
+      invalidatesTags: ['Features'],
+    }),
+    deleteFeature: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/role/feature/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['Features', 'Roles'],
+    }),
+    archiveFeature: build.mutation<Feature, { id: number; is_archived: boolean }>({
+      query: ({ id, is_archived }) => ({
+        url: `/role/feature/${id}/archive`,
+        method: 'PATCH',
+        body: { is_archived },
+      }),
+      invalidatesTags: ['Features', 'Roles', 'Users', 'Me'],
+    }),
+  }),
+});
+
+export const {
+  useTenantUsersQuery,
+  useRolesQuery,
+  useFeaturesQuery,
+  useInviteUserMutation,
+  useAssignRoleMutation,
+  useDeleteUserMutation,
+  useCreateRoleMutation,
+  useAssignFeaturePermissionsMutation,
+  useCreateFeatureMutation,
+  useDeleteFeatureMutation,
+  useArchiveFeatureMutation,
+} = rolesApi;

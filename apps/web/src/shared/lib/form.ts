@@ -1,0 +1,44 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type FieldValues,
+  get,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
+
+/** The zod 4 schemas of @parley/contracts, seen through their input and output types. */
+type Schema = { _zod: { input: unknown; output: unknown } };
+export type SchemaInput<S extends Schema> = S['_zod']['input'] & FieldValues;
+export type SchemaOutput<S extends Schema> = S['_zod']['output'] & FieldValues;
+
+/** react-hook-form validated by a shared schema: the same rules the server applies. */
+export function useZodForm<S extends Schema>(
+  schema: S,
+  options: Omit<UseFormProps<SchemaInput<S>, unknown, SchemaOutput<S>>, 'resolver'> = {},
+): UseFormReturn<SchemaInput<S>, unknown, SchemaOutput<S>> {
+  return useForm<SchemaInput<S>, unknown, SchemaOutput<S>>({
+    // biome-ignore lint/suspicious/noExplicitAny: the resolver's overloads cannot see through the generic schema.
+    resolver: zodResolver(schema as any) as never,
+    ...options,
+  });
+}
+
+/**
+ * Props wiring a text input to a form field, its error shown below it. `optional` fields send
+ * nothing when left empty, as the shared schemas expect (an empty string is not "absent").
+ */
+export function fieldProps<T extends FieldValues>(
+  // biome-ignore lint/suspicious/noExplicitAny: any output type will do here.
+  form: UseFormReturn<T, unknown, any>,
+  name: Path<T>,
+  options: { optional?: boolean } = {},
+) {
+  const { ref, ...rest } = form.register(
+    name,
+    options.optional ? { setValueAs: (v: unknown) => (v === '' ? undefined : v) } : undefined,
+  );
+  const message = (get(form.formState.errors, name) as { message?: string } | undefined)?.message;
+  return { ...rest, inputRef: ref, id: `field-${name}`, error: Boolean(message), helperText: message };
+}

@@ -1,0 +1,349 @@
+// bench/api: requests per second of GET /api/auth/user (access-token check, then the user with roles
+// and abilities) beside a bare Fastify route answering the same JSON, measured in the same run, on
+// embedded PGlite and, when reachable, on a PostgreSQL server. Target: Parley at least 0.5 of bare.
+//
+//   npm run build && node bench/api/run.mjs
+//
+// Each server runs in its own process, so autocannon (here) does not share its event loop.
+// Environment:
+//   BENCH_DATABASE_URL   PostgreSQL server to use (a fresh database is created on it and dropped);
+//                        default postgres://postgres@127.0.0.1:5432/test, skipped if unreachable
+//   BENCH_DURATION       seconds per measurement (10), split in BENCH_ROUNDS alternating rounds (2)
+//   BENCH_WARMUP         seconds of warm-up per server (3)
+//   BENCH_CONNECTIONS    concurrent connections (50)
+//   BENCH_DATABASES      which to measure: pglite,postgres (both)
+//   BENCH_UNCACHED       0 skips the extra row with the session cache off (measured by default)
+//   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each Parley server process there (--cpu-prof)
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const serverDist = path.join(root, 'apps/server/dist');
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const UNCACHED = process.env.BENCH_UNCACHED !== '0';
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((d) => d.trim().toLowerCase());
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const TARGET = 0.5;
+const PATH = '/api/auth/user';
+
+for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/auth/sessions.js']) {
+  if (!existsSync(path.join(serverDist, file))) {
+    console.error(`apps/server/dist/${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+
+const { default: autocannon } = await import('autocannon');
+const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+
+/** Forks a server script and resolves with its port once it reports it. */
+function startChild(script, env, execArgv = []) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, script), [], {
+      env,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start within 120 s`));
+    }, 120_000);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve({ child, port: message.port, stop: () => stopChild(child) });
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited before it was ready (${signal ?? `code ${code}`})`));
+    });
+  });
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** CPU time (user + system, microseconds) the server process has used so far, asked over IPC. */
+function cpuOf(server) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.cpu) {
+        server.child.off('message', onMessage);
+        resolve(message.cpu.user + message.cpu.system);
+      }
+    };
+    server.child.on('message', onMessage);
+    server.child.send('cpu');
+  });
+}
+
+/**
+ * Requests per second, latency, and the server's CPU time per request (which, unlike rps, hardly
+ * depends on what else the machine is doing) of GET PATH. Any non-2xx answer or error fails the run.
+ */
+async function measure(server, token, seconds) {
+  const cpuBefore = await cpuOf(server);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}${PATH}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const cpu = (await cpuOf(server)) - cpuBefore;
+  const { non2xx, errors, timeouts } = result;
+  if (result.requests.total === 0 || non2xx > 0 || errors > 0 || timeouts > 0) {
+    throw new Error(
+      `port ${server.port}: ${result.requests.total} requests, ${non2xx} non-2xx, ${errors} errors, ${timeouts} timeouts`,
+    );
+  }
+  return {
+    rps: result.requests.total / (result.duration || seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs: cpu / result.requests.total,
+  };
+}
+
+/**
+ * Parley and its baseline measured in alternating rounds (bare, parley, bare, parley...), so a
+ * change of machine load during the run weighs on both alike. rps: over all rounds; p50: the mean
+ * of the rounds'; p99: the worst round's.
+ */
+async function compare(parley, bare, token) {
+  await measure(bare, token, WARMUP);
+  await measure(parley, token, WARMUP);
+  const rounds = { parley: [], bare: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    rounds.bare.push(await measure(bare, token, DURATION / ROUNDS));
+    rounds.parley.push(await measure(parley, token, DURATION / ROUNDS));
+  }
+  const mean = (list, key) => list.reduce((sum, r) => sum + r[key], 0) / list.length;
+  const combine = (list) => ({
+    rps: mean(list, 'rps'),
+    p50: Math.round(mean(list, 'p50')),
+    p99: Math.max(...list.map((r) => r.p99)),
+    cpuUs: mean(list, 'cpuUs'),
+  });
+  return { parley: combine(rounds.parley), bare: combine(rounds.bare) };
+}
+
+async function call(port, method, url, { body, token } = {}) {
+  const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+    method,
+    headers: {
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+  return text;
+}
+
+/** A PostgreSQL server to measure on: a fresh database, dropped afterwards; null when none is reachable. */
+async function postgresDatabase() {
+  const explicit = process.env.BENCH_DATABASE_URL;
+  const base = explicit ?? DEFAULT_PG_URL;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    if (explicit) throw new Error(`BENCH_DATABASE_URL is not reachable: ${error.message}`);
+    console.log(`PostgreSQL: ${DEFAULT_PG_URL} is not reachable (${error.message}); measuring PGlite only.`);
+    return null;
+  }
+  const name = `parley_bench_${Date.now()}_${process.pid}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Environment of a Parley server process: npm start's defaults, quiet logs, its own database. */
+function parleyEnv(database, dataDir, secret, extra = {}) {
+  const env = { ...process.env };
+  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'SMTP_URL']) delete env[key];
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    APP_SECRET: secret,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...extra,
+  };
+}
+
+const profArgs = (name) =>
+  CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
+    : [];
+
+/**
+ * One database: Parley against bare Fastify, then (optionally) Parley with its session cache off
+ * against the same bare server. Parley processes run one at a time: a PGlite data directory admits
+ * one process.
+ */
+async function benchDatabase(label, database) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  const secret = randomBytes(48).toString('base64url');
+  const children = new Set();
+  const start = async (...args) => {
+    const started = await startChild(...args);
+    children.add(started);
+    return started;
+  };
+  const stop = async (started) => {
+    // Let requests that autocannon left in flight finish before the server closes its database.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await started.stop();
+    children.delete(started);
+  };
+  try {
+    const parley = await start('parley-server.mjs', parleyEnv(database, dataDir, secret), profArgs(label));
+    const signup = JSON.parse(
+      await call(parley.port, 'POST', '/api/auth/signup', {
+        body: {
+          first_name: 'Bench',
+          last_name: 'Mark',
+          email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+          password: 'bench-password-123',
+          company_name: 'Bench',
+        },
+      }),
+    );
+    const token = signup.access_token;
+    const body = await call(parley.port, 'GET', PATH, { token });
+
+    const bare = await start('bare-server.mjs', { ...process.env, BENCH_BODY: body });
+    if ((await call(bare.port, 'GET', PATH)) !== body)
+      throw new Error('the bare route does not answer the same JSON');
+
+    const cached = await compare(parley, bare, token);
+    await stop(parley);
+    const rows = [{ database: label, primary: true, ...cached }];
+
+    if (UNCACHED) {
+      const env = parleyEnv(database, dataDir, secret, { BENCH_SESSION_CACHE: 'off' });
+      const uncached = await start('parley-server.mjs', env, profArgs(`${label}-uncached`));
+      rows.push({
+        database: `${label}, session cache off`,
+        primary: false,
+        ...(await compare(uncached, bare, token)),
+      });
+      await stop(uncached);
+    }
+    return rows;
+  } finally {
+    await Promise.all([...children].map((c) => c.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => `${n} ms`;
+
+function printTable(rows) {
+  const header = [
+    'database',
+    'parley rps',
+    'bare rps',
+    'ratio',
+    'parley p50/p99',
+    'bare p50/p99',
+    'CPU µs/req parley/bare',
+    `target ≥ ${TARGET}`,
+  ];
+  const lines = rows.map(({ database, primary, parley, bare }) => {
+    const ratio = parley.rps / bare.rps;
+    return [
+      database,
+      fmt(parley.rps),
+      fmt(bare.rps),
+      ratio.toFixed(2),
+      `${ms(parley.p50)} / ${ms(parley.p99)}`,
+      `${ms(bare.p50)} / ${ms(bare.p99)}`,
+      `${Math.round(parley.cpuUs)} / ${Math.round(bare.cpuUs)}`,
+      primary ? (ratio >= TARGET ? 'met' : 'MISSED') : '(for reference)',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(format(header));
+  console.log(
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+  );
+  for (const line of lines) console.log(format(line));
+}
+
+console.log(
+  `GET ${PATH}: Parley beside bare Fastify; ${CONNECTIONS} connections, ${WARMUP} s warm-up, ` +
+    `${DURATION} s per measurement in ${ROUNDS} alternating rounds; ` +
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
+);
+
+const rows = [];
+if (DATABASES.includes('pglite')) rows.push(...(await benchDatabase('PGlite', { url: undefined })));
+const server = DATABASES.includes('postgres') ? await postgresDatabase() : null;
+if (server) {
+  try {
+    rows.push(...(await benchDatabase('PostgreSQL', server)));
+  } finally {
+    await server.drop();
+  }
+}
+console.log('');
+printTable(rows);
+console.log(
+  '\nparley: the built server as npm start runs it (per-user session cache on, 30 s; API and workers in one process).' +
+    (UNCACHED
+      ? '\nsession cache off: the same server loading the user and roles from the database on every request.'
+      : '') +
+    '\nCPU µs/req: CPU time of the server process per request; unlike rps it hardly depends on other load on the machine.',
+);
+const missed = rows.filter((r) => r.primary && r.parley.rps / r.bare.rps < TARGET);
+console.log(
+  missed.length > 0
+    ? `\nTarget missed on: ${missed.map((r) => r.database).join(', ')}`
+    : `\nTarget met: Parley at least ${TARGET} of bare on every database.`,
+);
