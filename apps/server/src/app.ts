@@ -117,7 +117,10 @@ export async function createParley(
   const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl, jobs);
   otp.registerWorker();
 
-  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
+  registerSecurityHeaders(app, {
+    https: config.publicUrl.startsWith('https://'),
+    googleSignIn: Boolean(config.GOOGLE_CLIENT_ID),
+  });
   await app.register(fastifyCors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: true,
@@ -130,7 +133,9 @@ export async function createParley(
     await app.register(
       async (api) => {
         await api.register(healthRoutes(database, VERSION));
-        await api.register(authRoutes(auth, invitations, { secure: config.cookieSecure }));
+        await api.register(
+          authRoutes(auth, invitations, { secure: config.cookieSecure }, config.GOOGLE_CLIENT_ID),
+        );
         await api.register(
           usersRoutes(new UsersService(db, tokens, sessions), { secure: config.cookieSecure }),
         );

@@ -142,3 +142,7 @@ export const ContactBody = z.object({
   message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000),
 });
 export type ContactBody = z.infer<typeof ContactBody>;
+
+/** What the sign-in page needs to know of the server's set-up, before anyone is signed in. */
+export const AuthConfig = z.object({ google_client_id: z.string().nullable() });
+export type AuthConfig = z.infer<typeof AuthConfig>;

@@ -54,6 +54,7 @@ const need = (subject: Subject, action: Exclude<Action, 'manage'>) => ({ subject
  */
 export const ROUTE_RULES = {
   'GET /health': open,
+  'GET /auth/config': open,
   'POST /auth/signup': open,
   'POST /auth/login': open,
   'POST /auth/oauth/login': open,

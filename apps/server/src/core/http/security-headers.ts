@@ -8,14 +8,16 @@ import helmet from 'helmet';
  * upgrade-insecure-requests only when Parley is served over https, so a console opened over plain
  * http on a LAN address still loads its scripts.
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
-  const headers = computeHeaders(options.https);
+export type HeaderOptions = { https: boolean; googleSignIn?: boolean };
+
+export function registerSecurityHeaders(app: FastifyInstance, options: HeaderOptions): void {
+  const headers = computeHeaders(options);
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
 }
 
-export function computeHeaders(https: boolean): Record<string, string> {
+export function computeHeaders({ https, googleSignIn = false }: HeaderOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string) => {
@@ -26,7 +28,9 @@ export function computeHeaders(https: boolean): Record<string, string> {
     },
   };
   helmet({
-    contentSecurityPolicy: { directives: { ...CSP, upgradeInsecureRequests: https ? [] : null } },
+    contentSecurityPolicy: {
+      directives: { ...(googleSignIn ? withGoogle(CSP) : CSP), upgradeInsecureRequests: https ? [] : null },
+    },
     strictTransportSecurity: https,
   })({} as IncomingMessage, response as unknown as ServerResponse, () => {});
   return headers;
@@ -44,3 +48,13 @@ const CSP = {
   frameAncestors: ["'none'"],
   baseUri: ["'self'"],
 };
+
+/** Google's sign-in button loads its script, frame and styles from accounts.google.com. */
+const GOOGLE = 'https://accounts.google.com';
+const withGoogle = (csp: typeof CSP) => ({
+  ...csp,
+  scriptSrc: [...csp.scriptSrc, `${GOOGLE}/gsi/client`],
+  styleSrc: [...csp.styleSrc, `${GOOGLE}/gsi/style`],
+  frameSrc: [`${GOOGLE}/gsi/`],
+  connectSrc: [...csp.connectSrc, `${GOOGLE}/gsi/`],
+});

@@ -1,4 +1,5 @@
 import {
+  AuthConfig,
   AuthResponse,
   InvitedUser,
   InviteResponse,
@@ -26,8 +27,24 @@ import {
 const tags = ['Auth'];
 
 export const authRoutes =
-  (auth: AuthService, invitations: InvitationService, cookie: CookieOptions): FastifyPluginAsyncZod =>
+  (
+    auth: AuthService,
+    invitations: InvitationService,
+    cookie: CookieOptions,
+    googleClientId: string | undefined,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
+    app.get(
+      '/auth/config',
+      {
+        schema: {
+          tags,
+          summary: 'Sign-in options of this server (Google client id when configured)',
+          response: { 200: AuthConfig },
+        },
+      },
+      async () => ({ google_client_id: googleClientId ?? null }),
+    );
     /** Sends the session: access token in the body, refresh token in an httpOnly cookie only /api/auth sees. */
     const sendSession = (reply: FastifyReply, session: Session, status = 200) =>
       setRefreshCookie(reply, session.refresh, cookie).status(status).send(session.body);

@@ -1,4 +1,5 @@
 import type {
+  AuthConfig,
   AuthResponse,
   CompletePasswordResetBody,
   InvitedUser,
@@ -53,6 +54,10 @@ export const authApi = api.injectEndpoints({
         }
       },
     }),
+    authConfig: build.query<AuthConfig, void>({
+      query: () => '/auth/config',
+      extraOptions: { silent: true },
+    }),
     invitedUser: build.query<InvitedUser, string>({
       query: (token) => `/auth/invited-user/${encodeURIComponent(token)}`,
       extraOptions: { silent: true },
@@ -76,6 +81,7 @@ export const {
   useLoginMutation,
   useSignupMutation,
   useOauthLoginMutation,
+  useAuthConfigQuery,
   useGetMeQuery,
   useInvitedUserQuery,
   useRequestPasswordResetMutation,

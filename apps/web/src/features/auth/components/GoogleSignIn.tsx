@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import { useEffect, useRef } from 'react';
-import { useOauthLoginMutation } from '../api';
+import { useAuthConfigQuery, useOauthLoginMutation } from '../api';
 
 type GoogleId = {
   initialize: (options: { client_id: string; callback: (response: { credential: string }) => void }) => void;
@@ -9,7 +9,6 @@ type GoogleId = {
 };
 type GoogleWindow = Window & { google?: { accounts: { id: GoogleId } } };
 
-const CLIENT_ID: string | undefined = import.meta.env.VITE_GOOGLE_CLIENT_ID;
 const SCRIPT_SRC = 'https://accounts.google.com/gsi/client';
 
 function loadScript(): Promise<void> {
@@ -25,21 +24,22 @@ function loadScript(): Promise<void> {
 }
 
 /**
- * "Sign in with Google", shown only when the build names a Google client id (VITE_GOOGLE_CLIENT_ID);
- * the ID token goes to POST /auth/oauth/login, which answers like a login.
+ * "Sign in with Google", shown only when the server has a Google client id (GET /auth/config, from
+ * GOOGLE_clientId); the ID token goes to POST /auth/oauth/login, which answers like a login.
  */
 export function GoogleSignIn() {
   const ref = useRef<HTMLDivElement>(null);
   const [oauthLogin] = useOauthLoginMutation();
+  const clientId = useAuthConfigQuery().data?.google_client_id;
   useEffect(() => {
-    if (!CLIENT_ID) return;
+    if (!clientId) return;
     let cancelled = false;
     loadScript()
       .then(() => {
         const google = (window as GoogleWindow).google;
-        if (cancelled || !google || !ref.current || !CLIENT_ID) return;
+        if (cancelled || !google || !ref.current || !clientId) return;
         google.accounts.id.initialize({
-          client_id: CLIENT_ID,
+          client_id: clientId,
           callback: ({ credential }) => void oauthLogin({ provider: 'google', id_token: credential }),
         });
         google.accounts.id.renderButton(ref.current, { theme: 'outline', size: 'large', width: 320 });
@@ -48,8 +48,8 @@ export function GoogleSignIn() {
     return () => {
       cancelled = true;
     };
-  }, [oauthLogin]);
-  if (!CLIENT_ID) return null;
+  }, [oauthLogin, clientId]);
+  if (!clientId) return null;
   return (
     <>
       <Divider>or</Divider>
