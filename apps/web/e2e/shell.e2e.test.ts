@@ -68,6 +68,27 @@ describe('app shell', () => {
     await screenshot(page, 'home-dark');
   });
 
+  it('mirrors the whole layout when right-to-left is chosen', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'rtl');
+    await page.goto('/login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+    const nav = page.getByTestId('nav-permanent');
+    const leftToRight = await nav.boundingBox();
+    expect(leftToRight!.x).toBeLessThan(50);
+
+    const drawer = await openCustomizer(page);
+    await drawer.getByRole('radio', { name: 'Right to left' }).check();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    // MUI's styles are mirrored too (not only the dir attribute): the menu now sits on the right.
+    await expect
+      .poll(async () => (await nav.boundingBox())!.x)
+      .toBeGreaterThan(page.viewportSize()!.width / 2);
+    await screenshot(page, 'home-rtl');
+  });
+
   it('turns the menu into a toggle drawer at 1000 px and forces the vertical layout', async () => {
     const { page } = await h.newPage({ width: 1000, height: 800 });
     screenshotOnFailure(page, 'drawer');

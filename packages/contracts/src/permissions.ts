@@ -1,4 +1,11 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { CRAWLER_ROUTE_RULES } from './crawler.js';
+import { FILE_ROUTE_RULES } from './files.js';
+import { KNOWLEDGE_ROUTE_RULES } from './knowledge.js';
+import { NOTION_ROUTE_RULES } from './notion.js';
+import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
+
+export type { Action, RouteRule, Subject } from './rules.js';
 
 /** Features seeded for every tenant. Later capabilities append theirs here. */
 export const SEEDED_FEATURES = [
@@ -31,28 +38,13 @@ export const RESERVED_SUBJECTS: ReadonlyArray<DerivedSubject | 'all'> = [
 ];
 export const isReservedSubject = (name: string): boolean =>
   RESERVED_SUBJECTS.some((reserved) => reserved.toLowerCase() === name.trim().toLowerCase());
-export type Subject = SeededFeature | DerivedSubject | (string & {});
-export type Action = 'create' | 'read' | 'write' | 'manage';
-
-/**
- * What a route needs. `public`: no login. `authenticated`: any signed-in user (the handler may still
- * narrow it, for example to the user's own profile). Otherwise an action on a subject.
- */
-export type RouteRule =
-  | { readonly public: true }
-  | { readonly authenticated: true }
-  | { readonly subject: Subject; readonly action: Exclude<Action, 'manage'> };
-
-const open = { public: true } as const;
-const signedIn = { authenticated: true } as const;
-const need = (subject: Subject, action: Exclude<Action, 'manage'>) => ({ subject, action }) as const;
 
 /**
  * Every API route, by method and path (without the `/api` prefix), with what it needs.
  * The server refuses to start with a route missing from this map, and the web builds its menu from
  * the same subjects, so the two can never disagree.
  */
-export const ROUTE_RULES = {
+const CORE_ROUTE_RULES = {
   'GET /health': open,
   'GET /auth/config': open,
   'POST /auth/signup': open,
@@ -82,6 +74,14 @@ export const ROUTE_RULES = {
   'POST /notification/complete-password-reset/': open,
   'POST /contact': open,
   'GET /jobs/:id': signedIn,
+} as const satisfies Record<string, RouteRule>;
+
+export const ROUTE_RULES = {
+  ...CORE_ROUTE_RULES,
+  ...FILE_ROUTE_RULES,
+  ...CRAWLER_ROUTE_RULES,
+  ...NOTION_ROUTE_RULES,
+  ...KNOWLEDGE_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

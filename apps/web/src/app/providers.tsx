@@ -1,9 +1,12 @@
+import type { EmotionCache } from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { UI_TIMING } from '@parley/contracts';
-import { type ReactNode, useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
+import { loadRtlCache } from './rtl-cache';
 import type { AppStore } from './store';
 import { useAppSelector } from './store';
 import { buildTheme } from './theme';
@@ -28,10 +31,22 @@ function Themed({ children }: { children: ReactNode }) {
     document.documentElement.dir = direction;
   }, [direction]);
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline enableColorScheme />
-      {children}
-      <Toaster position={toastPosition} toastOptions={{ duration: UI_TIMING.toastMs }} />
-    </ThemeProvider>
+    <DirectionStyles direction={direction}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline enableColorScheme />
+        {children}
+        <Toaster position={toastPosition} toastOptions={{ duration: UI_TIMING.toastMs }} />
+      </ThemeProvider>
+    </DirectionStyles>
   );
+}
+
+/** Right-to-left needs MUI's styles mirrored, through an Emotion cache with the RTL plugin. */
+function DirectionStyles({ direction, children }: { direction: 'ltr' | 'rtl'; children: ReactNode }) {
+  const [rtlCache, setRtlCache] = useState<EmotionCache | null>(null);
+  useEffect(() => {
+    if (direction === 'rtl') void loadRtlCache().then(setRtlCache);
+  }, [direction]);
+  if (direction === 'rtl' && rtlCache) return <CacheProvider value={rtlCache}>{children}</CacheProvider>;
+  return <>{children}</>;
 }

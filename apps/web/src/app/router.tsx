@@ -78,6 +78,26 @@ const shellRoutes: RouteObject[] = [
   ),
   page('roles', menu('/roles', 'Users'), () => import('../features/roles/pages/RolesPage'), 'RolesPage'),
   page('bot', menu('/bot', 'Manage Bots'), () => import('../features/bots/pages/BotsPage'), 'BotsPage'),
+  // Knowledge a bot is trained on: the same permission as Manage Bots.
+  page(
+    'bot/knowledge/files',
+    menu('/bot', 'Files'),
+    () => import('../features/files/pages/FileGroupsPage'),
+    'FileGroupsPage',
+  ),
+  page(
+    'bot/knowledge/websites',
+    menu('/bot', 'Websites'),
+    () => import('../features/crawler/pages/WebsitesPage'),
+    'WebsitesPage',
+  ),
+  page(
+    'bot/knowledge/notion',
+    menu('/bot', 'Notion'),
+    () => import('../features/notion/pages/NotionPage'),
+    'NotionPage',
+  ),
+  page('bot/knowledge/qna', menu('/bot', 'Q&A'), () => import('../features/qna/pages/QnaPage'), 'QnaPage'),
   page(
     'inbox',
     menu('/inbox', 'Support Inbox'),

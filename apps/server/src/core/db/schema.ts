@@ -238,3 +238,11 @@ export const jobs = pgTable(
   },
   (t) => [index('jobs_claim_idx').on(t.name, t.status, t.runAfter), index('jobs_tenant_idx').on(t.tenantId)],
 );
+
+// Feature modules keep their tables beside their code; migrations are generated from all of them.
+export * from '../../modules/bots/bots.schema.js';
+export * from '../../modules/crawler/crawler.schema.js';
+export * from '../../modules/files/files.schema.js';
+export * from '../../modules/knowledge/knowledge.schema.js';
+export * from '../../modules/notion/notion.schema.js';
+export * from '../../modules/qna/qna.schema.js';

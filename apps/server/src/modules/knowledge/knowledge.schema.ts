@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import {
+  customType,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { tenants } from '../../core/db/schema.js';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const SOURCE_TYPES = ['file', 'web', 'notion', 'qna', 'store'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/**
+ * One source item's text (a file, a crawled page, a Notion page, a Q&A pair). `collection_id` is
+ * what a bot attaches: the file group, web source or Notion workspace (for Q&A: the bot itself).
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
+    sourceId: integer('source_id').notNull(),
+    collectionId: integer('collection_id').notNull(),
+    title: text('title').notNull(),
+    url: text('url'),
+    contentHash: text('content_hash').notNull(),
+    characterCount: integer('character_count').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('documents_source_key').on(t.tenantId, t.sourceType, t.sourceId),
+    index('documents_collection_idx').on(t.tenantId, t.sourceType, t.collectionId),
+  ],
+);
+
+/**
+ * Retrieval units, about 800 tokens with overlap, with the heading path kept as context. `search`
+ * is the full-text vector (English stemming and stop words), generated from title, headings and
+ * text and indexed with GIN. Vectors, where pgvector exists, live in chunk_embeddings (made at
+ * start only on such databases), so these migrations need no extension.
+ */
+export const chunks = pgTable(
+  'chunks',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
+    collectionId: integer('collection_id').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    content: text('content').notNull(),
+    headingPath: text('heading_path'),
+    pageTitle: text('page_title'),
+    pageUrl: text('page_url'),
+    pageNumber: integer('page_number'),
+    tokenCount: integer('token_count').notNull(),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', coalesce(page_title, '') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')`,
+      ),
+  },
+  (t) => [
+    uniqueIndex('chunks_document_index_key').on(t.documentId, t.chunkIndex),
+    index('chunks_scope_idx').on(t.tenantId, t.sourceType, t.collectionId),
+    index('chunks_search_idx').using('gin', t.search),
+  ],
+);
