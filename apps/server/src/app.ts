@@ -15,6 +15,7 @@ import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { JobQueue } from './core/jobs/queue.js';
+import type { FeatureModule, ModuleDeps } from './core/module.js';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -22,16 +23,23 @@ import { GoogleVerifier } from './modules/auth/google.js';
 import { InvitationService } from './modules/auth/invitations.service.js';
 import { SessionResolver } from './modules/auth/sessions.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { crawlerModule } from './modules/crawler/crawler.module.js';
+import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { OtpService } from './modules/notifications/otp.service.js';
+import { notionModule } from './modules/notion/notion.module.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { seedFeatures } from './modules/roles/roles.seed.js';
 import { RolesService } from './modules/roles/roles.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+
+/** Feature modules beyond the foundation, each with its routes and jobs. */
+const FEATURE_MODULES: FeatureModule[] = [filesModule, crawlerModule, notionModule, knowledgeModule];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */
 export type ProcessRole = 'all' | 'api' | 'worker';
@@ -114,6 +122,8 @@ export async function createParley(
     limiter,
     new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL),
   );
+  const deps: ModuleDeps = { config, database, db, jobs, events, mail, log: app.log };
+  for (const feature of FEATURE_MODULES) feature.jobs?.(deps);
   const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl, jobs);
   otp.registerWorker();
 
@@ -142,6 +152,7 @@ export async function createParley(
         await api.register(rolesRoutes(new RolesService(db, sessions)));
         await api.register(notificationsRoutes(otp, db, mail, limiter, config.CONTACT_EMAIL));
         await api.register(jobsRoutes(jobs));
+        for (const feature of FEATURE_MODULES) if (feature.routes) await api.register(feature.routes(deps));
       },
       { prefix: API_PREFIX },
     );

@@ -40,6 +40,16 @@ const EnvSchema = z.object({
   JOB_LEASE_SECONDS: positiveInt.default(60),
   WORKER_CONCURRENCY: positiveInt.max(64).default(4),
   WEB_DIST_DIR: z.string().optional(),
+  FILE_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  UPLOAD_MAX_FILES: positiveInt.max(100).default(20),
+  CRAWLER_ALLOW_PRIVATE: bool.default(false),
+  CRAWLER_USER_AGENT: z.string().min(1).default('ParleyBot/1.0 (+https://parley.local/bot)'),
+  CRAWLER_TIMEOUT_MS: positiveInt.default(15_000),
+  CRAWLER_MAX_PAGE_BYTES: positiveInt.default(5 * 1024 * 1024),
+  CRAWLER_CONCURRENCY: positiveInt.max(16).default(4),
+  NOTION_API_URL: z.url().default('https://api.notion.com'),
+  NOTION_CLIENT_ID: z.string().optional(),
+  NOTION_CLIENT_SECRET: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { MailService } from '../modules/mail/mail.service.js';
+import type { Database, Db } from './db/database.js';
+import type { EventBus } from './events/bus.js';
+import type { JobQueue } from './jobs/queue.js';
+
+/** What every feature module may use. */
+export type ModuleDeps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: JobQueue;
+  events: EventBus;
+  mail: MailService;
+  log: FastifyBaseLogger;
+};
+
+/**
+ * A feature's two halves: its routes (registered under /api in processes that serve HTTP) and its
+ * job handlers (registered everywhere; they run only in processes that run workers).
+ */
+export type FeatureModule = {
+  routes?: (deps: ModuleDeps) => FastifyPluginAsyncZod;
+  jobs?: (deps: ModuleDeps) => void;
+};
