@@ -1,4 +1,104 @@
-import type { RouteRule } from './rules.js';
+import { z } from 'zod';
+import { BodyId } from './common.js';
+import { MESSAGES } from './messages.js';
+import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
 /** Q&A, training progress and the retrieval preview (console.md section 7 Q&A): each route and what it needs. */
-export const KNOWLEDGE_ROUTE_RULES = {} as const satisfies Record<string, RouteRule>;
+export const KNOWLEDGE_ROUTE_RULES = {
+  'POST /qna/': need(BOTS_SUBJECT, 'create'),
+  'GET /qna/': need(BOTS_SUBJECT, 'read'),
+  'PUT /qna/:id': need(BOTS_SUBJECT, 'write'),
+  'DELETE /qna/:id': need(BOTS_SUBJECT, 'write'),
+  'DELETE /qna/': need(BOTS_SUBJECT, 'write'),
+  'POST /training/train/qna/:botId': need(BOTS_SUBJECT, 'write'),
+  'GET /training/train/progress/:taskId': need(BOTS_SUBJECT, 'read'),
+  'POST /knowledge/search/:botId': need(BOTS_SUBJECT, 'read'),
+} as const satisfies Record<string, RouteRule>;
+
+/** A question-and-answer pair of a bot (console.md section 3 QnA). */
+export const QnA = z.object({
+  id: z.number().int(),
+  tenant_id: z.number().int(),
+  bot_id: z.number().int(),
+  question: z.string(),
+  answer: z.string(),
+  trained: z.boolean(),
+  character_count: z.number().int().nullable(),
+  chat_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type QnA = z.infer<typeof QnA>;
+
+const text = (required: string, max: number) =>
+  z.string({ error: required }).trim().min(1, required).max(max, `At most ${max} characters`);
+
+/** console.md section 5 QnA: question and answer required, bot_id positive, chat_id optional and positive. */
+export const CreateQnABody = z.object({
+  bot_id: BodyId('Bot ID'),
+  question: text(MESSAGES.qna.questionRequired, 2000),
+  answer: text(MESSAGES.qna.answerRequired, 20_000),
+  chat_id: BodyId('Chat').optional(),
+});
+export type CreateQnABody = z.infer<typeof CreateQnABody>;
+
+export const UpdateQnABody = z
+  .object({
+    question: text(MESSAGES.qna.questionRequired, 2000).optional(),
+    answer: text(MESSAGES.qna.answerRequired, 20_000).optional(),
+  })
+  .refine((v) => v.question !== undefined || v.answer !== undefined, 'Nothing to update');
+export type UpdateQnABody = z.infer<typeof UpdateQnABody>;
+
+/** `?bot_id=` on list and delete-all: digits only when present. */
+export const BotFilterQuery = z.object({
+  bot_id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number)
+    .optional(),
+});
+
+export const TaskResponse = z.object({ task_id: z.string(), message: z.string() });
+export type TaskResponse = z.infer<typeof TaskResponse>;
+
+/** GET /training/train/progress/{taskId}: status, current, total, percentage and error (section 7). */
+export const TrainingProgress = z.object({
+  task_id: z.string(),
+  status: z.enum(['queued', 'in_progress', 'completed', 'failed']),
+  current: z.number().int(),
+  total: z.number().int(),
+  percentage: z.number(),
+  error: z.string().nullable(),
+});
+export type TrainingProgress = z.infer<typeof TrainingProgress>;
+
+export const SearchBody = z.object({
+  query: z.string({ error: 'Query is required' }).trim().min(1, 'Query is required').max(2000),
+  limit: z.number().int().min(1).max(50).default(8),
+});
+export type SearchBody = z.infer<typeof SearchBody>;
+
+export const SearchHit = z.object({
+  chunk_id: z.number().int(),
+  document_id: z.number().int(),
+  source_type: z.enum(['file', 'web', 'notion', 'qna', 'store']),
+  page_title: z.string().nullable(),
+  page_url: z.string().nullable(),
+  page_number: z.number().int().nullable(),
+  heading_path: z.string().nullable(),
+  content: z.string(),
+  /** Fused score (reciprocal rank), and the full-text rank it came from. */
+  score: z.number(),
+  text_rank: z.number().nullable(),
+  vector_distance: z.number().nullable(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchResult = z.object({
+  /** A Q&A pair whose question matches the query wins: answered directly. */
+  qna_match: z.object({ qna_id: z.number().int(), question: z.string(), answer: z.string(), overlap: z.number() }).nullable(),
+  hits: z.array(SearchHit),
+  mode: z.enum(['full-text', 'hybrid']),
+});
+export type SearchResult = z.infer<typeof SearchResult>;

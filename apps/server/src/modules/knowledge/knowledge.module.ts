@@ -1,4 +1,24 @@
-import type { FeatureModule } from '../../core/module.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { qnaRoutes } from '../qna/qna.routes.js';
+import { QnaService } from '../qna/qna.service.js';
+import { knowledgeRoutes } from './knowledge.routes.js';
+import { RetrievalService } from './retrieval.service.js';
 
-/** Knowledge: routes and jobs. */
-export const knowledgeModule: FeatureModule = {};
+const services = new WeakMap<ModuleDeps, QnaService>();
+const qnaOf = (deps: ModuleDeps) => {
+  let service = services.get(deps);
+  if (!service) {
+    service = new QnaService(deps.db, deps.jobs);
+    services.set(deps, service);
+  }
+  return service;
+};
+
+/** Knowledge: Q&A pairs, training progress and the retrieval preview. */
+export const knowledgeModule: FeatureModule = {
+  jobs: (deps) => qnaOf(deps).registerWorker(),
+  routes: (deps) => async (app) => {
+    await app.register(qnaRoutes(qnaOf(deps)));
+    await app.register(knowledgeRoutes(deps.db, deps.jobs, new RetrievalService(deps.db)));
+  },
+};

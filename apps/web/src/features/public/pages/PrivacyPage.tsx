@@ -1,7 +1,6 @@
-import Typography from '@mui/material/Typography';
-import { PublicPage } from '../components/PublicPage';
+import { PublicPage, type Sections } from '../components/PublicPage';
 
-const SECTIONS: [string, string][] = [
+const SECTIONS: Sections = [
   [
     'What we collect',
     'Your account details (name, email, username), the content you upload to train your bots, the conversations your bots hold, and technical logs needed to run the service.',
@@ -23,15 +22,10 @@ const SECTIONS: [string, string][] = [
 /** /privacy: the privacy policy, linked from the footer. */
 export function PrivacyPage() {
   return (
-    <PublicPage title="Privacy Policy" intro="How Parley handles your data and your visitors' data.">
-      {SECTIONS.map(([heading, text]) => (
-        <section key={heading}>
-          <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
-            {heading}
-          </Typography>
-          <Typography color="text.secondary">{text}</Typography>
-        </section>
-      ))}
-    </PublicPage>
+    <PublicPage
+      title="Privacy Policy"
+      intro="How Parley handles your data and your visitors' data."
+      sections={SECTIONS}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import Typography from '@mui/material/Typography';
-import { PublicPage } from '../components/PublicPage';
+import { PublicPage, type Sections } from '../components/PublicPage';
 
-const SECTIONS: [string, string][] = [
+const SECTIONS: Sections = [
   [
     'Your account',
     'You are responsible for the activity of your workspace and for keeping your credentials safe.',
@@ -22,16 +21,5 @@ const SECTIONS: [string, string][] = [
 
 /** /terms: the terms of service, linked from the footer. */
 export function TermsPage() {
-  return (
-    <PublicPage title="Terms of Service" intro="The rules of using Parley.">
-      {SECTIONS.map(([heading, text]) => (
-        <section key={heading}>
-          <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
-            {heading}
-          </Typography>
-          <Typography color="text.secondary">{text}</Typography>
-        </section>
-      ))}
-    </PublicPage>
-  );
+  return <PublicPage title="Terms of Service" intro="The rules of using Parley." sections={SECTIONS} />;
 }

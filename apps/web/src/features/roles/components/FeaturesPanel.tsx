@@ -20,6 +20,7 @@ import { type Feature, MESSAGES } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { Can } from '../../permissions/components/Can';
 import { useArchiveFeatureMutation, useDeleteFeatureMutation } from '../api';
@@ -34,16 +35,13 @@ export function FeaturesPanel({ features }: Props) {
   const [refusal, setRefusal] = useState<string | null>(null);
   return (
     <Card>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
-          Features
-        </Typography>
+      <PanelHeader title="Features">
         <Can I="create" a="Roles">
           <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)}>
             Create feature
           </Button>
         </Can>
-      </Box>
+      </PanelHeader>
       {refusal ? (
         <Alert severity="warning" sx={{ mx: 2, mb: 2 }} onClose={() => setRefusal(null)}>
           {refusal}

@@ -20,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import { MESSAGES, type Role, type User } from '@parley/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { Can } from '../../permissions/components/Can';
 import { useDeleteUserMutation, useTenantUsersQuery } from '../api';
@@ -36,16 +37,13 @@ export function UsersPanel({ me, roles }: Props) {
   const [deleting, setDeleting] = useState<User | null>(null);
   return (
     <Card>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
-          Users
-        </Typography>
+      <PanelHeader title="Users">
         <Can I="create" a="Roles">
           <Button variant="contained" startIcon={<PersonAddAlt />} onClick={() => setInviting(true)}>
             Invite user
           </Button>
         </Can>
-      </Box>
+      </PanelHeader>
       {isLoading ? <LinearProgress aria-label="Loading users" /> : null}
       {isError ? (
         <Alert severity="error" sx={{ mx: 2, mb: 2 }}>

@@ -1,0 +1,50 @@
+import { Id, SearchBody, SearchResult, TrainingProgress } from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../core/db/database.js';
+import { notFound } from '../../core/errors.js';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { JobQueue } from '../../core/jobs/queue.js';
+import { requireBot } from '../bots/bots.queries.js';
+import type { RetrievalService } from './retrieval.service.js';
+
+const STATUS = { queued: 'queued', active: 'in_progress', completed: 'completed', failed: 'failed' } as const;
+
+export const knowledgeRoutes =
+  (db: Db, jobs: JobQueue, retrieval: RetrievalService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/training/train/progress/:taskId',
+      {
+        schema: {
+          tags: ['Training'],
+          summary: 'Progress of a training, sync or crawl task of your workspace',
+          params: z.object({ taskId: z.uuid('must be a task id') }),
+          response: { 200: TrainingProgress },
+        },
+      },
+      async (request) => {
+        const job = await jobs.get(request.params.taskId, requireAuth(request).tenantId);
+        if (!job) throw notFound('Task not found');
+        const { current, total, percentage, error } = job;
+        return { task_id: job.id, status: STATUS[job.status], current, total, percentage, error };
+      },
+    );
+    app.post(
+      '/knowledge/search/:botId',
+      {
+        schema: {
+          tags: ['Training'],
+          summary: "What retrieval finds in a bot's knowledge for a question, with scores",
+          params: z.object({ botId: Id }),
+          body: SearchBody,
+          response: { 200: SearchResult },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        await requireBot(db, auth.tenantId, request.params.botId);
+        return retrieval.search(auth.tenantId, request.params.botId, request.body.query, request.body.limit);
+      },
+    );
+  };

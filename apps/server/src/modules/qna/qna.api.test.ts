@@ -1,0 +1,201 @@
+import { MESSAGES, type QnA, type SearchResult, type TrainingProgress } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunks } from '../../core/db/schema.js';
+import { insertBot } from '../../test/bots.js';
+import {
+  type Account,
+  addTeammate,
+  createRole,
+  PASSWORD,
+  signupOwner,
+  tokenFromText,
+} from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+let server: TestServer;
+let owner: Account;
+let botId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await signupOwner(server);
+  botId = (await insertBot(server, owner.user.tenant_id)).id;
+});
+afterAll(() => server.close());
+
+const as = (account: Account) => ({ token: account.access_token });
+
+async function train(bot: number, account = owner): Promise<TrainingProgress> {
+  const started = await server.post<{ task_id: string }>(
+    `/api/training/train/qna/${bot}`,
+    undefined,
+    as(account),
+  );
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const progress = await server.get<TrainingProgress>(
+      `/api/training/train/progress/${started.body.task_id}`,
+      as(account),
+    );
+    expect(progress.status).toBe(200);
+    if (progress.body.status === 'completed' || progress.body.status === 'failed') return progress.body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('training did not finish');
+}
+
+describe('Q&A pairs', () => {
+  it('creates, lists, edits and deletes pairs with the spec texts on bad input', async () => {
+    const created = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: botId, question: 'Do you ship abroad?', answer: 'Yes, to 40 countries.' },
+      as(owner),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ bot_id: botId, trained: false, character_count: null });
+
+    for (const [body, detail] of [
+      [{ bot_id: botId, question: '', answer: 'x' }, MESSAGES.qna.questionRequired],
+      [{ bot_id: botId, question: 'x', answer: '  ' }, MESSAGES.qna.answerRequired],
+      [{ question: 'x', answer: 'y' }, MESSAGES.qna.botRequired],
+    ] as const) {
+      const bad = await server.post('/api/qna/', body, as(owner));
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ detail });
+    }
+
+    const listed = await server.get<QnA[]>(`/api/qna/?bot_id=${botId}`, as(owner));
+    expect(listed.body.map((q) => q.id)).toContain(created.body.id);
+    const edited = await server.put<QnA>(
+      `/api/qna/${created.body.id}`,
+      { answer: 'Yes, to 41 countries.' },
+      as(owner),
+    );
+    expect(edited.body).toMatchObject({ answer: 'Yes, to 41 countries.', question: 'Do you ship abroad?' });
+    expect((await server.delete(`/api/qna/${created.body.id}`, as(owner))).status).toBe(200);
+    expect((await server.delete(`/api/qna/${created.body.id}`, as(owner))).status).toBe(404);
+  });
+
+  it('trains pairs with progress; a trained pair answers its question and survives re-training without doubles', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    const pairs = [
+      ['What is your refund policy?', 'Refunds are accepted within 30 days of delivery with the receipt.'],
+      ['How long does shipping take?', 'Orders arrive within 3 to 5 business days in Europe.'],
+      ['Can I change my delivery address?', 'Yes, until the parcel leaves our warehouse; write to support.'],
+    ];
+    for (const [question, answer] of pairs)
+      await server.post('/api/qna/', { bot_id: bot, question, answer }, as(owner));
+    const done = await train(bot);
+    expect(done).toMatchObject({ status: 'completed', current: 3, total: 3, percentage: 100, error: null });
+    const listed = await server.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(owner));
+    expect(listed.body.every((q) => q.trained && (q.character_count ?? 0) > 0)).toBe(true);
+
+    const found = await server.post<SearchResult>(
+      `/api/knowledge/search/${bot}`,
+      { query: 'what is the refund policy' },
+      as(owner),
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.qna_match).toMatchObject({ question: 'What is your refund policy?' });
+    expect(found.body.hits[0]).toMatchObject({
+      source_type: 'qna',
+      page_title: 'What is your refund policy?',
+    });
+
+    // A natural question that shares only some words still finds the right pair's passage.
+    const loose = await server.post<SearchResult>(
+      `/api/knowledge/search/${bot}`,
+      { query: 'how many days until my order arrives?' },
+      as(owner),
+    );
+    expect(loose.body.hits[0]?.page_title).toBe('How long does shipping take?');
+
+    await train(bot);
+    const { eq } = await import('drizzle-orm');
+    const rows = await server.database.db.select().from(chunks).where(eq(chunks.collectionId, bot));
+    expect(rows.filter((r) => r.sourceType === 'qna')).toHaveLength(3);
+  });
+
+  it('does not answer from another bot, an untrained pair, or stop words alone', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    const other = (await insertBot(server, owner.user.tenant_id)).id;
+    await server.post(
+      '/api/qna/',
+      { bot_id: other, question: 'What is your refund policy?', answer: 'Other bot.' },
+      as(owner),
+    );
+    await train(other);
+    await server.post(
+      '/api/qna/',
+      { bot_id: bot, question: 'Where is your office?', answer: 'In Lisbon.' },
+      as(owner),
+    );
+    const result = await server.post<SearchResult>(
+      `/api/knowledge/search/${bot}`,
+      { query: 'refund policy' },
+      as(owner),
+    );
+    expect(result.body).toEqual({ qna_match: null, hits: [], mode: 'full-text' });
+    const stop = await server.post<SearchResult>(
+      `/api/knowledge/search/${other}`,
+      { query: 'what is the' },
+      as(owner),
+    );
+    expect(stop.body.hits).toEqual([]);
+  });
+
+  it('deletes all pairs of a bot, and their knowledge', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    await server.post('/api/qna/', { bot_id: bot, question: 'Opening hours?', answer: '9 to 5.' }, as(owner));
+    await train(bot);
+    const cleared = await server.delete<{ message: string }>(`/api/qna/?bot_id=${bot}`, as(owner));
+    expect(cleared.body.message).toBe('1 Q&A pairs deleted');
+    const result = await server.post<SearchResult>(
+      `/api/knowledge/search/${bot}`,
+      { query: 'opening hours' },
+      as(owner),
+    );
+    expect(result.body.hits).toEqual([]);
+  });
+});
+
+describe('tenancy and permissions', () => {
+  it("answers 404 for another workspace's bot, pair and task, and changes nothing", async () => {
+    const intruder = await signupOwner(server);
+    const pair = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: botId, question: 'Secret?', answer: 'Yes.' },
+      as(owner),
+    );
+    const task = await server.post<{ task_id: string }>(
+      `/api/training/train/qna/${botId}`,
+      undefined,
+      as(owner),
+    );
+    const calls = [
+      server.post('/api/qna/', { bot_id: botId, question: 'x', answer: 'y' }, as(intruder)),
+      server.get(`/api/qna/?bot_id=${botId}`, as(intruder)),
+      server.put(`/api/qna/${pair.body.id}`, { answer: 'hacked' }, as(intruder)),
+      server.delete(`/api/qna/${pair.body.id}`, as(intruder)),
+      server.delete(`/api/qna/?bot_id=${botId}`, as(intruder)),
+      server.post(`/api/training/train/qna/${botId}`, undefined, as(intruder)),
+      server.get(`/api/training/train/progress/${task.body.task_id}`, as(intruder)),
+      server.post(`/api/knowledge/search/${botId}`, { query: 'secret' }, as(intruder)),
+    ];
+    for (const reply of await Promise.all(calls)) expect(reply.status).toBe(404);
+    const own = await server.get<QnA[]>('/api/qna/', as(intruder));
+    expect(own.body).toEqual([]);
+    const still = await server.get<QnA[]>(`/api/qna/?bot_id=${botId}`, as(owner));
+    expect(still.body.find((q) => q.id === pair.body.id)?.answer).toBe('Yes.');
+  });
+
+  it('refuses a member without the Create Bot feature', async () => {
+    const role = await createRole(server, owner, { Home: { read: true } });
+    const member = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const reply = await server.get('/api/qna/', as(member));
+    expect(reply.status).toBe(403);
+  });
+});

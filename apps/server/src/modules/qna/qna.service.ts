@@ -1,0 +1,140 @@
+import type { CreateQnABody, QnA, UpdateQnABody } from '@parley/contracts';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
+import { requireBot } from '../bots/bots.queries.js';
+import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { qna } from './qna.schema.js';
+
+export const TRAIN_QNA_JOB = 'training.qna';
+type TrainQnaJob = { botId: number };
+type Row = typeof qna.$inferSelect;
+
+const toQnA = (row: Row): QnA => ({
+  id: row.id,
+  tenant_id: row.tenantId,
+  bot_id: row.botId,
+  question: row.question,
+  answer: row.answer,
+  trained: row.trained,
+  character_count: row.characterCount,
+  chat_id: row.chatId,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/**
+ * Q&A pairs of a bot (console.md sections 3, 4, 5, 7 Q&A). A pair answers visitors once trained;
+ * editing it makes it untrained until the bot is trained again.
+ */
+export class QnaService {
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async create(auth: AuthContext, body: CreateQnABody): Promise<QnA> {
+    await requireBot(this.db, auth.tenantId, body.bot_id);
+    const [row] = await this.db
+      .insert(qna)
+      .values({
+        tenantId: auth.tenantId,
+        botId: body.bot_id,
+        question: body.question,
+        answer: body.answer,
+        chatId: body.chat_id ?? null,
+      })
+      .returning();
+    return toQnA(row!);
+  }
+
+  async list(auth: AuthContext, botId?: number): Promise<QnA[]> {
+    if (botId !== undefined) await requireBot(this.db, auth.tenantId, botId);
+    const rows = await this.db
+      .select()
+      .from(qna)
+      .where(and(eq(qna.tenantId, auth.tenantId), botId === undefined ? undefined : eq(qna.botId, botId)))
+      .orderBy(asc(qna.id));
+    return rows.map(toQnA);
+  }
+
+  async update(auth: AuthContext, id: number, body: UpdateQnABody): Promise<QnA> {
+    const [row] = await this.db
+      .update(qna)
+      .set({ question: body.question, answer: body.answer, trained: false, updatedAt: new Date() })
+      .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
+      .returning();
+    if (!row) throw notFound('Q&A not found');
+    return toQnA(row);
+  }
+
+  async remove(auth: AuthContext, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(qna)
+        .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
+        .returning({ id: qna.id });
+      if (deleted.length === 0) throw notFound('Q&A not found');
+      await removeDocument(tx, auth.tenantId, 'qna', id);
+    });
+  }
+
+  /** Deletes every pair of the bot, or of the workspace when no bot is named. */
+  async removeAll(auth: AuthContext, botId?: number): Promise<number> {
+    if (botId !== undefined) await requireBot(this.db, auth.tenantId, botId);
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(qna)
+        .where(and(eq(qna.tenantId, auth.tenantId), botId === undefined ? undefined : eq(qna.botId, botId)))
+        .returning({ id: qna.id });
+      for (const { id } of deleted) await removeDocument(tx, auth.tenantId, 'qna', id);
+      return deleted.length;
+    });
+  }
+
+  /** Queues training of the bot's pairs; progress at GET /training/train/progress/{task_id}. */
+  async startTraining(auth: AuthContext, botId: number): Promise<string> {
+    await requireBot(this.db, auth.tenantId, botId);
+    return this.jobs.enqueue<TrainQnaJob>(
+      TRAIN_QNA_JOB,
+      { botId },
+      { tenantId: auth.tenantId, maxAttempts: 3 },
+    );
+  }
+
+  registerWorker(): void {
+    this.jobs.register<TrainQnaJob>(TRAIN_QNA_JOB, (job) => this.train(job));
+  }
+
+  /** Each pair becomes a document of its own (question as title); one transaction per pair. */
+  private async train(job: JobContext<TrainQnaJob>): Promise<{ trained: number }> {
+    const tenantId = job.tenantId!;
+    const pairs = await this.db
+      .select()
+      .from(qna)
+      .where(and(eq(qna.tenantId, tenantId), eq(qna.botId, job.data.botId)))
+      .orderBy(asc(qna.id));
+    await job.progress(0, pairs.length);
+    for (const [index, pair] of pairs.entries()) {
+      if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
+      await this.db.transaction(async (tx) => {
+        const { characterCount } = await replaceDocument(tx, {
+          tenantId,
+          sourceType: 'qna',
+          sourceId: pair.id,
+          collectionId: pair.botId,
+          title: pair.question,
+          sections: [{ text: `${pair.question}\n\n${pair.answer}` }],
+        });
+        await tx
+          .update(qna)
+          .set({ trained: true, characterCount })
+          .where(and(eq(qna.id, pair.id), eq(qna.tenantId, tenantId)));
+      });
+      await job.progress(index + 1, pairs.length);
+    }
+    return { trained: pairs.length };
+  }
+}
