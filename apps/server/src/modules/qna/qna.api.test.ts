@@ -2,16 +2,9 @@ import { MESSAGES, type QnA, type SearchResult, type TrainingProgress } from '@p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunks } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
-import {
-  type Account,
-  addTeammate,
-  createRole,
-  PASSWORD,
-  signupOwner,
-  tokenFromText,
-} from '../../test/factories.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
-import { startTestServer, type TestServer } from '../../test/server.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 
 let server: TestServer;
 let owner: Account;
