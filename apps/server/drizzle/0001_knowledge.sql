@@ -103,7 +103,7 @@ CREATE TABLE "chunks" (
 	"page_url" text,
 	"page_number" integer,
 	"token_count" integer NOT NULL,
-	"search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(page_title, '') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')) STORED NOT NULL
+	"search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', regexp_replace(coalesce(page_title, ''), '[/_.-]+', ' ', 'g') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')) STORED NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "documents" (
@@ -118,6 +118,13 @@ CREATE TABLE "documents" (
 	"character_count" integer NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "notion_oauth_states" (
+	"nonce" text PRIMARY KEY NOT NULL,
+	"tenant_id" integer NOT NULL,
+	"user_id" integer,
+	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "notion_pages" (
@@ -182,6 +189,8 @@ ALTER TABLE "files" ADD CONSTRAINT "files_file_group_id_file_groups_id_fk" FOREI
 ALTER TABLE "chunks" ADD CONSTRAINT "chunks_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "chunks" ADD CONSTRAINT "chunks_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "documents" ADD CONSTRAINT "documents_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notion_oauth_states" ADD CONSTRAINT "notion_oauth_states_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notion_oauth_states" ADD CONSTRAINT "notion_oauth_states_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notion_pages" ADD CONSTRAINT "notion_pages_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notion_pages" ADD CONSTRAINT "notion_pages_workspace_id_notion_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."notion_workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notion_workspaces" ADD CONSTRAINT "notion_workspaces_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -205,6 +214,7 @@ CREATE INDEX "chunks_scope_idx" ON "chunks" USING btree ("tenant_id","source_typ
 CREATE INDEX "chunks_search_idx" ON "chunks" USING gin ("search");--> statement-breakpoint
 CREATE UNIQUE INDEX "documents_source_key" ON "documents" USING btree ("tenant_id","source_type","source_id");--> statement-breakpoint
 CREATE INDEX "documents_collection_idx" ON "documents" USING btree ("tenant_id","source_type","collection_id");--> statement-breakpoint
+CREATE INDEX "notion_oauth_states_expires_idx" ON "notion_oauth_states" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "notion_pages_ws_page_key" ON "notion_pages" USING btree ("workspace_id","page_id");--> statement-breakpoint
 CREATE INDEX "notion_pages_tenant_idx" ON "notion_pages" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "notion_workspaces_tenant_ws_key" ON "notion_workspaces" USING btree ("tenant_id","workspace_id");--> statement-breakpoint

@@ -58,7 +58,7 @@ export type ServerHandle = { baseUrl: string; mail: MailCapture; stop: () => Pro
  * The built server on a free port with a fresh embedded database (a temp DATA_DIR) and an SMTP
  * server on loopback that captures its mail. Needs `npm run build` first.
  */
-export async function startServer(): Promise<ServerHandle> {
+export async function startServer(env: Record<string, string> = {}): Promise<ServerHandle> {
   for (const file of [SERVER_ENTRY, WEB_INDEX]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
@@ -80,6 +80,7 @@ export async function startServer(): Promise<ServerHandle> {
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_PER_IP: '1000',
       JOB_POLL_MS: '200',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,8 +113,9 @@ export type Harness = ServerHandle & {
   close: () => Promise<void>;
 };
 
-export async function startHarness(): Promise<Harness> {
-  const server = await startServer();
+/** `env` adds to or overrides the server's environment (for example a fake's base URL). */
+export async function startHarness(options: { env?: Record<string, string> } = {}): Promise<Harness> {
+  const server = await startServer(options.env);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];

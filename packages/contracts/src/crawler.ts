@@ -1,4 +1,115 @@
-import type { RouteRule } from './rules.js';
+import { z } from 'zod';
+import { BodyId } from './common.js';
+import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
 /** The website crawler (integrations-and-billing.md section 7 Crawler): each route and what it needs. */
-export const CRAWLER_ROUTE_RULES = {} as const satisfies Record<string, RouteRule>;
+export const CRAWLER_ROUTE_RULES = {
+  'POST /crawler/crawl': need(BOTS_SUBJECT, 'create'),
+  'GET /crawler/crawl/:id/status': need(BOTS_SUBJECT, 'read'),
+  'GET /crawler/websource/:id/pages': need(BOTS_SUBJECT, 'read'),
+  'GET /crawler/user/:id/pages': need(BOTS_SUBJECT, 'read'),
+  'DELETE /crawler/page/:id': need(BOTS_SUBJECT, 'write'),
+  'DELETE /crawler/pages/bulk': need(BOTS_SUBJECT, 'write'),
+  'DELETE /crawler/websource/:id': need(BOTS_SUBJECT, 'write'),
+  'GET /crawler/tenant/:id/websources': need(BOTS_SUBJECT, 'read'),
+} as const satisfies Record<string, RouteRule>;
+
+/** Crawled pages page size and first offset (section 9). */
+export const CRAWLED_PAGES_PAGE_SIZE = 20;
+
+const patterns = z.array(z.string().min(1).max(500)).max(50);
+
+/**
+ * Starts a crawl. Patterns are matched against the page URL's path plus query: a pattern written
+ * `/regex/` is a regular expression, anything else a glob (`*` any run of characters, `?` one).
+ */
+export const CrawlBody = z.object({
+  /** Where the crawl starts; http or https only. */
+  url: z
+    .string()
+    .trim()
+    .min(1, 'URL is required')
+    .max(2048)
+    .refine((value) => {
+      try {
+        const parsed = new URL(value);
+        return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'URL must be a valid http or https address'),
+  /** Most pages to store. */
+  max_pages: z.number().int().min(1).max(1000).default(50),
+  /** Most links followed from the start page (0: the start page and the sitemap only). */
+  max_depth: z.number().int().min(0).max(10).default(3),
+  /** Only pages matching one of these are stored (the start page is always fetched). */
+  include_patterns: patterns.optional(),
+  /** Pages matching one of these are neither fetched nor stored. */
+  exclude_patterns: patterns.optional(),
+  /** Read sitemap.xml (and the sitemaps robots.txt lists) for more pages. */
+  use_sitemap: z.boolean().default(true),
+  /** Name of the web source; the host by default. */
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().trim().max(2000).optional(),
+});
+export type CrawlBody = z.input<typeof CrawlBody>;
+
+export const CrawlStarted = z.object({ task_id: z.string(), web_source_id: z.number().int() });
+export type CrawlStarted = z.infer<typeof CrawlStarted>;
+
+export const CrawlTaskParams = z.object({ id: z.uuid('must be a task id') });
+
+export const CrawlStatus = z.object({
+  status: z.enum(['pending', 'running', 'completed', 'failed']),
+  /** Pages stored by this crawl so far. */
+  pages_crawled: z.number().int(),
+  error_message: z.string().nullable(),
+  current: z.number().int(),
+  total: z.number().int(),
+  percentage: z.number(),
+});
+export type CrawlStatus = z.infer<typeof CrawlStatus>;
+
+export const CrawledPage = z.object({
+  page_id: z.number().int(),
+  url: z.string(),
+  title: z.string().nullable(),
+  crawled_at: z.string(),
+  web_source_id: z.number().int(),
+  character_count: z.number().int(),
+});
+export type CrawledPage = z.infer<typeof CrawledPage>;
+
+export const PagesQuery = z.object({
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(CRAWLED_PAGES_PAGE_SIZE),
+});
+
+export const CrawledPageList = z.object({ pages: z.array(CrawledPage), total: z.number().int() });
+export type CrawledPageList = z.infer<typeof CrawledPageList>;
+
+export const WebSource = z.object({
+  source_id: z.number().int(),
+  base_url: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  page_count: z.number().int(),
+  last_crawled_at: z.string().nullable(),
+});
+export type WebSource = z.infer<typeof WebSource>;
+
+/** GET /crawler/user/{id}/pages: the pages that user crawled, grouped by web source. */
+export const UserPages = z.array(
+  z.object({
+    source_id: z.number().int(),
+    base_url: z.string(),
+    name: z.string(),
+    pages: z.array(CrawledPage),
+  }),
+);
+export type UserPages = z.infer<typeof UserPages>;
+
+export const BulkDeletePagesBody = z.object({
+  page_ids: z.array(BodyId('Page id')).min(1, 'At least one page id is required').max(1000),
+});
+export type BulkDeletePagesBody = z.infer<typeof BulkDeletePagesBody>;

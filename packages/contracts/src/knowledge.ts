@@ -50,14 +50,24 @@ export const UpdateQnABody = z
   .refine((v) => v.question !== undefined || v.answer !== undefined, 'Nothing to update');
 export type UpdateQnABody = z.infer<typeof UpdateQnABody>;
 
-/** `?bot_id=` on list and delete-all: digits only when present. */
-export const BotFilterQuery = z.object({
-  bot_id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number)
-    .optional(),
-});
+const BotIdQuery = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+  .transform(Number);
+
+/** `?bot_id=` on the list: digits only when present. */
+export const BotFilterQuery = z.object({ bot_id: BotIdQuery.optional() });
+
+/**
+ * Delete-all names its scope: `bot_id`, or `all=true` for every pair of the workspace. An empty
+ * query is refused, so `DELETE /qna/` reached by a missing pair id never wipes a workspace.
+ */
+export const DeleteAllQnaQuery = z
+  .object({ bot_id: BotIdQuery.optional(), all: z.literal('true').optional() })
+  .refine(
+    (q) => q.bot_id !== undefined || q.all === 'true',
+    'Name a bot_id, or all=true to delete every Q&A pair',
+  );
 
 export const TaskResponse = z.object({ task_id: z.string(), message: z.string() });
 export type TaskResponse = z.infer<typeof TaskResponse>;
@@ -97,7 +107,9 @@ export type SearchHit = z.infer<typeof SearchHit>;
 
 export const SearchResult = z.object({
   /** A Q&A pair whose question matches the query wins: answered directly. */
-  qna_match: z.object({ qna_id: z.number().int(), question: z.string(), answer: z.string(), overlap: z.number() }).nullable(),
+  qna_match: z
+    .object({ qna_id: z.number().int(), question: z.string(), answer: z.string(), overlap: z.number() })
+    .nullable(),
   hits: z.array(SearchHit),
   mode: z.enum(['full-text', 'hybrid']),
 });

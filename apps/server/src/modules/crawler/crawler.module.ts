@@ -1,4 +1,17 @@
-import type { FeatureModule } from '../../core/module.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { crawlerRoutes } from './crawler.routes.js';
+import { CRAWL_JOB, CrawlerService, type CrawlJobData } from './crawler.service.js';
 
-/** Crawler: routes and jobs. */
-export const crawlerModule: FeatureModule = {};
+const crawlerOf = (deps: ModuleDeps) => new CrawlerService(deps.db, deps.jobs, deps.config);
+
+/** Crawler: routes and the crawl job (at most 2 runs: a worker lost mid-crawl is retried once). */
+export const crawlerModule: FeatureModule = {
+  routes: (deps) => crawlerRoutes(crawlerOf(deps)),
+  jobs: (deps) => {
+    const crawler = crawlerOf(deps);
+    deps.jobs.register<CrawlJobData>(CRAWL_JOB, (job) => crawler.runCrawl(job), {
+      maxAttempts: 2,
+      backoffBaseMs: 1000,
+    });
+  },
+};

@@ -68,11 +68,11 @@ export const chunks = pgTable(
     pageUrl: text('page_url'),
     pageNumber: integer('page_number'),
     tokenCount: integer('token_count').notNull(),
-    search: tsvector('search')
-      .notNull()
-      .generatedAlwaysAs(
-        sql`setweight(to_tsvector('english', coalesce(page_title, '') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')`,
-      ),
+    search: tsvector('search').notNull().generatedAlwaysAs(
+      // Titles are often file names ("refund-policy_2024.pdf"), which the parser reads as one token:
+      // split them on path and punctuation characters so their words count.
+      sql`setweight(to_tsvector('english', regexp_replace(coalesce(page_title, ''), '[/_.\-]+', ' ', 'g') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')`,
+    ),
   },
   (t) => [
     uniqueIndex('chunks_document_index_key').on(t.documentId, t.chunkIndex),

@@ -45,3 +45,17 @@ export const notionPages = pgTable(
     index('notion_pages_tenant_idx').on(t.tenantId),
   ],
 );
+
+/** Issued OAuth states, by nonce: a callback consumes its row, so a state works once. */
+export const notionOauthStates = pgTable(
+  'notion_oauth_states',
+  {
+    nonce: text('nonce').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('notion_oauth_states_expires_idx').on(t.expiresAt)],
+);

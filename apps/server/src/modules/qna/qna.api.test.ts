@@ -144,6 +144,10 @@ describe('Q&A pairs', () => {
     await train(bot);
     const cleared = await server.delete<{ message: string }>(`/api/qna/?bot_id=${bot}`, as(owner));
     expect(cleared.body.message).toBe('1 Q&A pairs deleted');
+    // With no scope named, nothing is deleted: a missing pair id must never wipe a workspace.
+    const unscoped = await server.delete('/api/qna/', as(owner));
+    expect(unscoped.status).toBe(400);
+    expect(unscoped.body).toEqual({ detail: 'Name a bot_id, or all=true to delete every Q&A pair' });
     const result = await server.post<SearchResult>(
       `/api/knowledge/search/${bot}`,
       { query: 'opening hours' },

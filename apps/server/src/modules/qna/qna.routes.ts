@@ -1,6 +1,7 @@
 import {
   BotFilterQuery,
   CreateQnABody,
+  DeleteAllQnaQuery,
   Id,
   IdParams,
   MessageResponse,
@@ -62,8 +63,8 @@ export const qnaRoutes =
       {
         schema: {
           tags,
-          summary: 'Delete all pairs of a bot (or of the workspace without bot_id)',
-          querystring: BotFilterQuery,
+          summary: 'Delete all pairs of a bot (bot_id), or of the workspace (all=true)',
+          querystring: DeleteAllQnaQuery,
           response: { 200: MessageResponse },
         },
       },

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { compilePattern, extractPage, normalizeUrl } from './crawl.js';
+
+describe('normalizeUrl', () => {
+  it('drops the fragment and default port, sorts the query, trims trailing slashes except the root', () => {
+    expect(normalizeUrl('HTTP://Example.COM:80/a/b/?z=1&a=2#top')).toBe('http://example.com/a/b?a=2&z=1');
+    expect(normalizeUrl('https://example.com')).toBe('https://example.com/');
+    expect(normalizeUrl('https://example.com/?')).toBe('https://example.com/');
+    expect(normalizeUrl('../up/', 'https://example.com/a/b/')).toBe('https://example.com/a/up');
+    expect(normalizeUrl('mailto:someone@example.com')).toBeNull();
+    expect(normalizeUrl('javascript:void(0)')).toBeNull();
+  });
+});
+
+describe('compilePattern', () => {
+  it('reads globs and /regex/ patterns', () => {
+    expect(compilePattern('/blog/*').test('/blog/post-1')).toBe(true);
+    expect(compilePattern('/blog/*').test('/news/1')).toBe(false);
+    expect(compilePattern('/item-?').test('/item-7')).toBe(true);
+    expect(compilePattern('*.html').test('/a.html')).toBe(true);
+    expect(compilePattern('*.html').test('/ahtml')).toBe(false);
+    expect(compilePattern('/^\\/docs\\/v\\d+$/').test('/docs/v2')).toBe(true);
+    expect(() => compilePattern('/([/')).toThrow(/not a valid regular expression/);
+  });
+});
+
+describe('extractPage', () => {
+  it('keeps the title and main content, drops navigation, footer and scripts, reads canonical and links', () => {
+    const body = 'The main content explains returns and refunds in plain words. '.repeat(8);
+    const html = `<html><head><title> Returns </title><link rel="canonical" href="/returns/#x">
+      <script>var secret = "SCRIPT";</script><style>.a{}</style></head>
+      <body><nav>NAVIGATION <a href="/a?b=2&a=1#f">A</a></nav><header>HEADER</header>
+      <main><article><h1>Returns</h1><p>${body}</p><a href="https://other.example/x">x</a>
+      <a href="/skip" rel="nofollow">skip</a></article></main><footer>FOOTER</footer></body></html>`;
+    const page = extractPage(html, 'https://shop.example/returns?utm=1');
+    expect(page.title).toBe('Returns');
+    expect(page.canonical).toBe('https://shop.example/returns');
+    expect(page.text).toContain('returns and refunds');
+    expect(page.text).not.toMatch(/NAVIGATION|FOOTER|SCRIPT/);
+    expect(page.links).toEqual(['https://shop.example/a?a=1&b=2', 'https://other.example/x']);
+  });
+});

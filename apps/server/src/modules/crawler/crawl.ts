@@ -1,0 +1,304 @@
+import { createHash } from 'node:crypto';
+import { Readability } from '@mozilla/readability';
+import { XMLParser } from 'fast-xml-parser';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import pLimit from 'p-limit';
+import robotsParserModule from 'robots-parser';
+import { BlockedUrlError, type SafeFetchOptions, type SafeResponse, safeFetch } from './safe-fetch.js';
+
+export type CrawlOptions = {
+  startUrl: string;
+  maxPages: number;
+  maxDepth: number;
+  includePatterns?: string[];
+  excludePatterns?: string[];
+  useSitemap: boolean;
+  concurrency: number;
+  fetch: Omit<SafeFetchOptions, 'accept'>;
+  /** Longest Crawl-delay obeyed, in seconds (a larger one is clamped to this). */
+  maxCrawlDelaySeconds?: number;
+};
+
+export type CrawledContent = { url: string; title: string; text: string; contentHash: string };
+
+export type CrawlHooks = {
+  /** Stores a page; called one page at a time, in the order pages are accepted. */
+  onPage(page: CrawledContent): Promise<void>;
+  onProgress(stored: number, total: number): Promise<void>;
+};
+
+type Robot = {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
+};
+/** robots-parser is CommonJS (`module.exports = function`); its types describe an ES default export. */
+const robotsParser = robotsParserModule as unknown as (url: string, text: string) => Robot;
+
+const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+const isHtml = (contentType: string) => HTML_TYPES.some((t) => contentType.startsWith(t));
+const isXml = (contentType: string) => contentType.includes('xml') || contentType.startsWith('text/plain');
+const isText = (contentType: string) => contentType.startsWith('text/') || contentType === '';
+const NON_HTML_EXTENSION =
+  /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|mjs|json|xml|zip|gz|tgz|rar|7z|mp[34]|avi|mov|webm|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv|txt)$/i;
+
+/**
+ * A URL in its one comparable form: no fragment, host lower-cased, default port dropped, query
+ * parameters sorted, and no trailing slash except on the root path.
+ */
+export function normalizeUrl(raw: string | URL, base?: string | URL): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  url.searchParams.sort();
+  if (url.search === '?') url.search = '';
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
+  return url.href;
+}
+
+/** `/regex/` is a regular expression; otherwise a glob where `*` matches any run and `?` one character. */
+export function compilePattern(pattern: string): RegExp {
+  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    try {
+      return new RegExp(pattern.slice(1, -1));
+    } catch {
+      throw new BlockedUrlError(`The pattern ${pattern} is not a valid regular expression`);
+    }
+  }
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(escaped);
+}
+
+/** What patterns see: the path and query of the URL (`/blog/post?id=1`). */
+const patternTarget = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+};
+
+export const contentHash = (title: string, text: string) =>
+  createHash('sha256').update(title).update('\0').update(text).digest('hex');
+
+type Extracted = { title: string; text: string; canonical: string | null; links: string[] };
+
+/** Title, main content (Readability drops navigation, footers and scripts), canonical URL and links. */
+export function extractPage(html: string, url: string): Extracted {
+  const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
+  const { document } = dom.window;
+  try {
+    const canonicalHref = document.querySelector('link[rel~="canonical" i]')?.getAttribute('href');
+    const canonical = canonicalHref ? normalizeUrl(canonicalHref, url) : null;
+    const links: string[] = [];
+    for (const anchor of document.querySelectorAll('a[href]')) {
+      if ((anchor.getAttribute('rel') ?? '').split(/\s+/).includes('nofollow')) continue;
+      const href = normalizeUrl(anchor.getAttribute('href') ?? '', url);
+      if (href) links.push(href);
+    }
+    const pageTitle = document.title.trim();
+    for (const node of document.querySelectorAll('script, style, noscript, template, iframe')) node.remove();
+    const article = new Readability(document, { charThreshold: 100 }).parse();
+    let text = article?.textContent ?? '';
+    if (!text.trim()) {
+      for (const node of document.querySelectorAll('nav, footer, header, aside')) node.remove();
+      text = document.body?.textContent ?? '';
+    }
+    return { title: pageTitle || article?.title?.trim() || url, text: tidy(text), canonical, links };
+  } finally {
+    dom.window.close();
+  }
+}
+
+const tidy = (text: string) =>
+  text
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+
+/** Page URLs listed by a sitemap or, recursively, a sitemap index (at most 20 sitemaps read). */
+async function readSitemaps(
+  first: string[],
+  get: (url: string, accept: (type: string) => boolean) => Promise<SafeResponse | null>,
+): Promise<string[]> {
+  const parser = new XMLParser({
+    ignoreAttributes: true,
+    isArray: (name) => name === 'url' || name === 'sitemap',
+  });
+  const queue = [...first];
+  const seen = new Set<string>();
+  const pages: string[] = [];
+  while (queue.length > 0 && seen.size < 20) {
+    const next = queue.shift()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const response = await get(next, isXml);
+    if (!response?.body) continue;
+    let parsed: {
+      urlset?: { url?: { loc?: unknown }[] };
+      sitemapindex?: { sitemap?: { loc?: unknown }[] };
+    };
+    try {
+      parsed = parser.parse(response.body.toString('utf8'));
+    } catch {
+      continue;
+    }
+    for (const entry of parsed.urlset?.url ?? [])
+      if (typeof entry.loc === 'string') pages.push(entry.loc.trim());
+    for (const entry of parsed.sitemapindex?.sitemap ?? [])
+      if (typeof entry.loc === 'string') queue.push(entry.loc.trim());
+  }
+  return pages;
+}
+
+/**
+ * Crawls one site breadth-first from `startUrl`: robots.txt (rules and Crawl-delay for our user
+ * agent), the sitemap, links on the same host up to `maxDepth`, at most `maxPages` stored pages,
+ * each page once by canonical URL and by content. Answers how many pages were stored.
+ */
+export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promise<number> {
+  const start = normalizeUrl(options.startUrl);
+  if (!start) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
+  const origin = new URL(start).origin;
+  const host = new URL(start).host;
+  const includes = (options.includePatterns ?? []).map(compilePattern);
+  const excludes = (options.excludePatterns ?? []).map(compilePattern);
+  const userAgent = options.fetch.userAgent;
+
+  // Crawl-delay: requests to the site start at least this far apart.
+  let delayMs = 0;
+  let nextSlot = 0;
+  const waitTurn = async () => {
+    if (delayMs === 0) return;
+    const now = Date.now();
+    const at = Math.max(now, nextSlot);
+    nextSlot = at + delayMs;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  };
+  const get = async (url: string, accept: (type: string) => boolean) => {
+    return safeFetch(url, { ...options.fetch, accept, beforeRequest: waitTurn });
+  };
+  const tolerant = async (url: string, accept: (type: string) => boolean) => {
+    try {
+      return await get(url, accept);
+    } catch {
+      return null; // a sitemap that cannot be read (refused, missing, too large) is skipped
+    }
+  };
+
+  // The start URL must be fetchable at all: its refusal (SSRF, bad host) is the crawl's error.
+  const robotsUrl = `${origin}/robots.txt`;
+  let robotsText = '';
+  try {
+    const robots = await get(robotsUrl, isText);
+    if (robots.body && new URL(robots.url).host === host) robotsText = robots.body.toString('utf8');
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw error;
+  }
+  const robots = robotsParser(robotsUrl, robotsText);
+  const crawlDelay = Number(robots.getCrawlDelay(userAgent) ?? 0);
+  if (Number.isFinite(crawlDelay) && crawlDelay > 0) {
+    delayMs = Math.min(crawlDelay, options.maxCrawlDelaySeconds ?? 30) * 1000;
+    nextSlot = Date.now() + delayMs;
+  }
+
+  const sameHost = (url: string) => new URL(url).host === host;
+  const allowed = (url: string) =>
+    sameHost(url) &&
+    robots.isAllowed(url, userAgent) !== false &&
+    !excludes.some((re) => re.test(patternTarget(url))) &&
+    !NON_HTML_EXTENSION.test(new URL(url).pathname);
+  const included = (url: string) =>
+    includes.length === 0 || includes.some((re) => re.test(patternTarget(url)));
+
+  const queued = new Set<string>([start]);
+  let level: string[] = [start];
+  if (options.useSitemap) {
+    const sitemapUrls = [`${origin}/sitemap.xml`, ...robots.getSitemaps()];
+    const fromSitemap = await readSitemaps(
+      sitemapUrls.filter((u) => normalizeUrl(u) && sameHost(u)),
+      tolerant,
+    );
+    for (const raw of fromSitemap) {
+      const url = normalizeUrl(raw);
+      if (url && !queued.has(url) && allowed(url)) {
+        queued.add(url);
+        level.push(url);
+      }
+    }
+  }
+
+  const seenCanonical = new Set<string>();
+  const seenHashes = new Set<string>();
+  let stored = 0;
+  let storing = Promise.resolve();
+  const limit = pLimit(Math.max(1, delayMs > 0 ? 1 : options.concurrency));
+  const full = () => stored >= options.maxPages;
+
+  const visit = async (url: string, depth: number, next: string[]) => {
+    if (full() || options.fetch.signal?.aborted) return;
+    if (url !== start && !allowed(url)) return;
+    // The start page must answer: otherwise the crawl fails and the web source keeps its pages.
+    let response: SafeResponse;
+    try {
+      response = await get(url, isHtml);
+    } catch (error) {
+      if (url !== start) return;
+      if (error instanceof BlockedUrlError) throw error;
+      throw new Error(`Could not fetch ${url}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!response.body) {
+      if (url !== start) return;
+      if (response.status < 200 || response.status >= 300)
+        throw new Error(`Could not fetch ${url}: the site answered HTTP ${response.status}`);
+      throw new Error(
+        `Could not crawl ${url}: it is not an HTML page (${response.contentType || 'no content type'})`,
+      );
+    }
+    const finalUrl = normalizeUrl(response.url);
+    if (!finalUrl || !sameHost(finalUrl)) return;
+    const page = extractPage(response.body.toString('utf8'), finalUrl);
+    if (depth < options.maxDepth)
+      for (const link of page.links)
+        if (!queued.has(link) && allowed(link)) {
+          queued.add(link);
+          next.push(link);
+        }
+    const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
+    if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;
+    seenCanonical.add(canonical);
+    seenCanonical.add(finalUrl);
+    if (!included(canonical) || !allowed(canonical) || !page.text) return;
+    const hash = contentHash(page.title, page.text);
+    if (seenHashes.has(hash)) return;
+    seenHashes.add(hash);
+    if (full()) return;
+    stored++;
+    const content = { url: canonical, title: page.title, text: page.text, contentHash: hash };
+    const total = Math.min(options.maxPages, stored + queued.size - seenCanonical.size);
+    storing = storing.then(async () => {
+      await hooks.onPage(content);
+      await hooks.onProgress(stored, Math.max(total, stored));
+    });
+    await storing;
+  };
+
+  for (let depth = 0; level.length > 0 && !full(); depth++) {
+    const next: string[] = [];
+    await Promise.all(level.map((url) => limit(() => visit(url, depth, next))));
+    await storing;
+    level = next;
+  }
+  await storing;
+  // An interrupted crawl saw only part of the site: it must not count as a snapshot.
+  if (options.fetch.signal?.aborted) throw new Error('The crawl was interrupted');
+  return stored;
+}

@@ -1,0 +1,175 @@
+import { and, asc, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { users } from '../../core/db/schema.js';
+import { crawledPages, webSources } from './crawler.schema.js';
+
+export type WebSourceRow = typeof webSources.$inferSelect;
+export type CrawledPageRow = typeof crawledPages.$inferSelect;
+
+/** The tenant's web source for a base URL, created when missing (name and description updated when given). */
+export async function upsertWebSource(
+  db: DbOrTx,
+  values: {
+    tenantId: number;
+    userId: number;
+    baseUrl: string;
+    name?: string;
+    description?: string;
+    fallbackName: string;
+  },
+): Promise<WebSourceRow> {
+  const { fallbackName, ...rest } = values;
+  const [row] = await db
+    .insert(webSources)
+    .values({ ...rest, name: values.name ?? fallbackName })
+    .onConflictDoUpdate({
+      target: [webSources.tenantId, webSources.baseUrl],
+      set: {
+        name: sql`coalesce(${values.name ?? null}, ${webSources.name})`,
+        description: sql`coalesce(${values.description ?? null}, ${webSources.description})`,
+        userId: values.userId,
+      },
+    })
+    .returning();
+  return row!;
+}
+
+export async function findWebSource(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+): Promise<WebSourceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webSources)
+    .where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
+  return row;
+}
+
+export async function listWebSources(db: DbOrTx, tenantId: number) {
+  return db
+    .select({
+      source: webSources,
+      pageCount: count(crawledPages.id),
+    })
+    .from(webSources)
+    .leftJoin(crawledPages, eq(crawledPages.webSourceId, webSources.id))
+    .where(eq(webSources.tenantId, tenantId))
+    .groupBy(webSources.id)
+    .orderBy(asc(webSources.baseUrl));
+}
+
+export async function listPages(
+  db: DbOrTx,
+  tenantId: number,
+  webSourceId: number,
+  skip: number,
+  limit: number,
+) {
+  const where = and(eq(crawledPages.tenantId, tenantId), eq(crawledPages.webSourceId, webSourceId));
+  const [rows, [total]] = await Promise.all([
+    db.select().from(crawledPages).where(where).orderBy(asc(crawledPages.url)).limit(limit).offset(skip),
+    db.select({ n: count() }).from(crawledPages).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function listUserPages(db: DbOrTx, tenantId: number, userId: number) {
+  return db
+    .select({ page: crawledPages, source: webSources })
+    .from(crawledPages)
+    .innerJoin(webSources, eq(webSources.id, crawledPages.webSourceId))
+    .where(and(eq(crawledPages.tenantId, tenantId), eq(crawledPages.userId, userId)))
+    .orderBy(asc(webSources.baseUrl), desc(crawledPages.crawledAt), asc(crawledPages.url));
+}
+
+export async function userInTenant(db: DbOrTx, tenantId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  return row !== undefined;
+}
+
+export async function findPagesByIds(db: DbOrTx, tenantId: number, ids: number[]): Promise<CrawledPageRow[]> {
+  return db
+    .select()
+    .from(crawledPages)
+    .where(and(eq(crawledPages.tenantId, tenantId), inArray(crawledPages.id, ids)))
+    .for('update');
+}
+
+export async function findPageByUrl(
+  db: DbOrTx,
+  tenantId: number,
+  webSourceId: number,
+  url: string,
+): Promise<CrawledPageRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(crawledPages)
+    .where(
+      and(
+        eq(crawledPages.tenantId, tenantId),
+        eq(crawledPages.webSourceId, webSourceId),
+        eq(crawledPages.url, url),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+export async function insertPage(
+  db: DbOrTx,
+  values: typeof crawledPages.$inferInsert,
+): Promise<CrawledPageRow> {
+  const [row] = await db.insert(crawledPages).values(values).returning();
+  return row!;
+}
+
+export async function updatePage(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+  values: Partial<typeof crawledPages.$inferInsert>,
+): Promise<void> {
+  await db
+    .update(crawledPages)
+    .set(values)
+    .where(and(eq(crawledPages.tenantId, tenantId), eq(crawledPages.id, id)));
+}
+
+/** Pages of a web source whose ids are not in `keep`. */
+export async function pagesNotIn(db: DbOrTx, tenantId: number, webSourceId: number, keep: number[]) {
+  const conditions = [eq(crawledPages.tenantId, tenantId), eq(crawledPages.webSourceId, webSourceId)];
+  if (keep.length > 0) conditions.push(notInArray(crawledPages.id, keep));
+  return db
+    .select({ id: crawledPages.id })
+    .from(crawledPages)
+    .where(and(...conditions));
+}
+
+export async function pageIdsOfSource(db: DbOrTx, tenantId: number, webSourceId: number) {
+  return db
+    .select({ id: crawledPages.id })
+    .from(crawledPages)
+    .where(and(eq(crawledPages.tenantId, tenantId), eq(crawledPages.webSourceId, webSourceId)));
+}
+
+export async function deletePages(db: DbOrTx, tenantId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .delete(crawledPages)
+    .where(and(eq(crawledPages.tenantId, tenantId), inArray(crawledPages.id, ids)));
+}
+
+export async function deleteWebSource(db: DbOrTx, tenantId: number, id: number): Promise<void> {
+  await db.delete(webSources).where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
+}
+
+export async function touchWebSource(db: DbOrTx, tenantId: number, id: number): Promise<void> {
+  await db
+    .update(webSources)
+    .set({ lastCrawledAt: new Date() })
+    .where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
+}

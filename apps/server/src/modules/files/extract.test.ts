@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { detectKind, ExtractionError, extractSections } from './extract.js';
+import {
+  CSV_TEXT,
+  DOCX_TEXT,
+  enc,
+  HTML_TEXT,
+  makeDocx,
+  makePdf,
+  makeXlsx,
+  PDF_PAGES,
+} from './test-files.fixture.js';
+
+describe('detectKind', () => {
+  it('judges binary formats by content, whatever the name', async () => {
+    const pdf = await makePdf();
+    expect(await detectKind('report.pdf', pdf)).toBe('pdf');
+    expect(await detectKind('report.txt', pdf)).toBe('pdf');
+    expect(await detectKind('handbook.docx', await makeDocx())).toBe('docx');
+  });
+
+  it('accepts text formats by extension only when the bytes are UTF-8 text', async () => {
+    expect(await detectKind('notes.md', enc('# Title\nbody'))).toBe('markdown');
+    expect(await detectKind('data.csv', enc(CSV_TEXT))).toBe('csv');
+    expect(await detectKind('page.html', enc(HTML_TEXT))).toBe('html');
+    expect(await detectKind('fake.pdf', enc('just some text'))).toBeNull();
+    expect(await detectKind('binary.txt', new Uint8Array([0x66, 0x00, 0xff, 0xfe]))).toBeNull();
+    expect(await detectKind('image.png', enc('text'))).toBeNull();
+  });
+});
+
+describe('extractSections', () => {
+  it('reads a PDF page by page, keeping page numbers', async () => {
+    const sections = await extractSections('pdf', await makePdf());
+    expect(sections.map((s) => s.pageNumber)).toEqual([1, 2, 3]);
+    expect(sections.map((s) => s.text)).toEqual(PDF_PAGES);
+  });
+
+  it('reads a DOCX', async () => {
+    const [section] = await extractSections('docx', await makeDocx());
+    for (const p of DOCX_TEXT) expect(section!.text).toContain(p);
+  });
+
+  it('reads an XLSX sheet by sheet', async () => {
+    const xlsx = await makeXlsx();
+    expect(await detectKind('book.xlsx', xlsx)).toBe('xlsx');
+    const sections = await extractSections('xlsx', xlsx);
+    expect(sections).toEqual([
+      { text: 'item, price\nKayak, 55', headingPath: 'Prices' },
+      { text: 'Guide, Ingrid', headingPath: 'Staff' },
+    ]);
+  });
+
+  it('writes CSV rows as lines with their headers', async () => {
+    const [section] = await extractSections('csv', enc(CSV_TEXT));
+    expect(section!.text.split('\n')).toEqual([
+      'product, price, colour',
+      'product: Lantern; price: 19.50; colour: amber',
+      'product: Tent, two person; price: 240; colour: green',
+    ]);
+  });
+
+  it('keeps the main content of HTML, dropping navigation, footer and scripts', async () => {
+    const [section] = await extractSections('html', enc(HTML_TEXT));
+    expect(section!.text).toContain('lighthouse keeper opens the tower');
+    expect(section!.text).toContain('east pier');
+    for (const dropped of ['Navigation menu link', 'Copyright footer', 'trackingSecret']) {
+      expect(section!.text).not.toContain(dropped);
+    }
+  });
+
+  it('splits Markdown at headings with their path', async () => {
+    const sections = await extractSections(
+      'markdown',
+      enc('# Guide\nintro\n## Install\nrun it\n```\n# not a heading\n```\n'),
+    );
+    expect(sections.map((s) => s.headingPath)).toEqual(['Guide', 'Guide > Install']);
+    expect(sections[1]!.text).toContain('# not a heading');
+  });
+
+  it('refuses a file with no text', async () => {
+    await expect(extractSections('txt', enc('   \n  '))).rejects.toBeInstanceOf(ExtractionError);
+    await expect(extractSections('pdf', enc('%PDF-1.4 broken'))).rejects.toBeInstanceOf(ExtractionError);
+  });
+});

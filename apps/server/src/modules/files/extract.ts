@@ -1,0 +1,216 @@
+import { extname } from 'node:path';
+import { Readability } from '@mozilla/readability';
+import type { FileKind } from '@parley/contracts';
+import { parse as parseCsv } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { fileTypeFromBuffer } from 'file-type';
+import { JSDOM } from 'jsdom';
+import mammoth from 'mammoth';
+import type { Section } from '../knowledge/chunker.js';
+import { markdownSections } from '../knowledge/markdown.js';
+
+/** A file whose content cannot become text: the message is shown to the user as the file's error. */
+export class ExtractionError extends Error {}
+
+const MIME: Record<string, FileKind> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+};
+
+const TEXT_EXTENSIONS: Record<string, FileKind> = {
+  '.txt': 'txt',
+  '.text': 'txt',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.csv': 'csv',
+  '.html': 'html',
+  '.htm': 'html',
+};
+
+export const KIND_MIME: Record<FileKind, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  txt: 'text/plain',
+  markdown: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+};
+
+/**
+ * What a file really is, from its bytes: binary formats by their signature (file-type), whatever the
+ * name says; text formats by extension, only when the bytes are valid UTF-8 without NUL. So a
+ * `.pdf` that holds plain text is refused, and a PDF named `.txt` is read as a PDF. Null: refused.
+ */
+export async function detectKind(filename: string, content: Uint8Array): Promise<FileKind | null> {
+  const detected = await fileTypeFromBuffer(content);
+  if (detected) return MIME[detected.mime] ?? null;
+  const byName = TEXT_EXTENSIONS[extname(filename).toLowerCase()];
+  if (!byName || !isUtf8Text(content)) return null;
+  return byName;
+}
+
+function isUtf8Text(content: Uint8Array): boolean {
+  if (content.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(content);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text of a file as sections (PDF: one per page with its number; XLSX: one per sheet). */
+export async function extractSections(kind: FileKind, content: Uint8Array): Promise<Section[]> {
+  const sections = await extractByKind(kind, content);
+  const kept = sections
+    .map((s) => ({
+      ...s,
+      text: s.text
+        .replace(/\r\n?/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    }))
+    .filter((s) => s.text.length > 0);
+  if (kept.length === 0) throw new ExtractionError('No text could be extracted from this file');
+  return kept;
+}
+
+function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> | Section[] {
+  switch (kind) {
+    case 'pdf':
+      return extractPdf(content);
+    case 'docx':
+      return extractDocx(content);
+    case 'xlsx':
+      return extractXlsx(content);
+    case 'csv':
+      return extractCsv(decode(content));
+    case 'html':
+      return extractHtml(decode(content));
+    case 'markdown':
+      return markdownSections(decode(content));
+    case 'txt':
+      return [{ text: decode(content) }];
+  }
+}
+
+const decode = (content: Uint8Array) => new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
+
+/** Page by page, each section keeping its page number. */
+export async function extractPdf(content: Uint8Array): Promise<Section[]> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  let document: Awaited<ReturnType<typeof getDocument>['promise']>;
+  try {
+    document = await getDocument({
+      data: new Uint8Array(content),
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
+    }).promise;
+  } catch {
+    throw new ExtractionError('The PDF could not be read');
+  }
+  try {
+    const sections: Section[] = [];
+    for (let n = 1; n <= document.numPages; n++) {
+      const page = await document.getPage(n);
+      const text = await page.getTextContent();
+      let out = '';
+      for (const item of text.items) {
+        if (!('str' in item)) continue;
+        out += item.str;
+        if (item.hasEOL) out += '\n';
+        else if (item.str && !out.endsWith(' ')) out += ' ';
+      }
+      page.cleanup();
+      sections.push({ text: out.replace(/[ \t]+\n/g, '\n'), pageNumber: n });
+    }
+    return sections;
+  } finally {
+    await document.destroy();
+  }
+}
+
+async function extractDocx(content: Uint8Array): Promise<Section[]> {
+  try {
+    const { value } = await mammoth.extractRawText({ buffer: Buffer.from(content) });
+    return [{ text: value }];
+  } catch {
+    throw new ExtractionError('The DOCX file could not be read');
+  }
+}
+
+/** One section per sheet (heading: the sheet's name), each row a line of its cells. */
+async function extractXlsx(content: Uint8Array): Promise<Section[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(content) as unknown as ArrayBuffer);
+  } catch {
+    throw new ExtractionError('The XLSX file could not be read');
+  }
+  const sections: Section[] = [];
+  workbook.eachSheet((sheet) => {
+    const lines: string[] = [];
+    sheet.eachRow((row) => {
+      const cells: string[] = [];
+      row.eachCell((cell) => {
+        const text = cell.text.trim();
+        if (text) cells.push(text);
+      });
+      if (cells.length > 0) lines.push(cells.join(', '));
+    });
+    sections.push({ text: lines.join('\n'), headingPath: sheet.name });
+  });
+  return sections;
+}
+
+/** Each row a line; with a header row, each cell is written as `header: value`. */
+export function extractCsv(text: string): Section[] {
+  let rows: string[][];
+  try {
+    rows = parseCsv(text, { relax_column_count: true, skip_empty_lines: true, bom: true, trim: true });
+  } catch {
+    throw new ExtractionError('The CSV file could not be read');
+  }
+  const [header, ...rest] = rows;
+  if (!header) return [];
+  const lines = [header.join(', ')];
+  for (const row of rest) {
+    lines.push(
+      row
+        .map((value, i) => (header[i] && value ? `${header[i]}: ${value}` : value))
+        .filter(Boolean)
+        .join('; '),
+    );
+  }
+  return [{ text: lines.join('\n') }];
+}
+
+const BLOCKS = 'p, div, section, article, li, tr, h1, h2, h3, h4, h5, h6, pre, blockquote, table, ul, ol';
+
+/** The page's main content (Readability), navigation, footers and scripts dropped. */
+export function extractHtml(html: string): Section[] {
+  const dom = new JSDOM(html);
+  const document = dom.window.document;
+  const title = document.title.trim();
+  const article = new Readability(document.cloneNode(true) as Document, { charThreshold: 20 }).parse();
+  const body = article?.content
+    ? new JSDOM(article.content).window.document.body
+    : (() => {
+        for (const el of document.querySelectorAll('script, style, noscript, nav, header, footer, aside')) {
+          el.remove();
+        }
+        return document.body;
+      })();
+  for (const br of body.querySelectorAll('br')) br.replaceWith('\n');
+  for (const block of body.querySelectorAll(BLOCKS)) block.append('\n\n');
+  const text = (body.textContent ?? '')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .join('\n');
+  dom.window.close();
+  return [{ text, headingPath: article?.title?.trim() || title || undefined }];
+}

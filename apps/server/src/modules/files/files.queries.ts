@@ -1,0 +1,121 @@
+import type { FileGroup, FileItem } from '@parley/contracts';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { userRoles, users } from '../../core/db/schema.js';
+import { botFileGroups, bots } from '../bots/bots.schema.js';
+import { fileGroups, files } from './files.schema.js';
+
+export type FileRow = typeof files.$inferSelect;
+export type FileGroupRow = typeof fileGroups.$inferSelect;
+
+export async function findGroup(db: DbOrTx, tenantId: number, groupId: number): Promise<FileGroupRow | null> {
+  const [row] = await db
+    .select()
+    .from(fileGroups)
+    .where(and(eq(fileGroups.tenantId, tenantId), eq(fileGroups.id, groupId)));
+  return row ?? null;
+}
+
+export async function groupNameTaken(db: DbOrTx, tenantId: number, name: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: fileGroups.id })
+    .from(fileGroups)
+    .where(and(eq(fileGroups.tenantId, tenantId), sql`lower(${fileGroups.groupName}) = lower(${name})`));
+  return Boolean(row);
+}
+
+export async function findFile(db: DbOrTx, tenantId: number, fileId: number): Promise<FileRow | null> {
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
+  return row ?? null;
+}
+
+export async function groupFiles(db: DbOrTx, tenantId: number, groupId: number): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, tenantId), eq(files.fileGroupId, groupId)))
+    .orderBy(asc(files.id));
+}
+
+export async function userInTenant(db: DbOrTx, tenantId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  return Boolean(row);
+}
+
+/** Groups with their files, oldest first; `where` narrows the groups (always within the tenant). */
+export async function loadGroups(
+  db: DbOrTx,
+  tenantId: number,
+  filter: { groupIds?: number[]; userIds?: number[] } = {},
+): Promise<FileGroup[]> {
+  const conditions = [eq(fileGroups.tenantId, tenantId)];
+  if (filter.groupIds)
+    conditions.push(inArray(fileGroups.id, filter.groupIds.length ? filter.groupIds : [0]));
+  if (filter.userIds)
+    conditions.push(inArray(fileGroups.userId, filter.userIds.length ? filter.userIds : [0]));
+  const groups = await db
+    .select()
+    .from(fileGroups)
+    .where(and(...conditions))
+    .orderBy(asc(fileGroups.id));
+  if (groups.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(files)
+    .where(
+      and(
+        eq(files.tenantId, tenantId),
+        inArray(
+          files.fileGroupId,
+          groups.map((g) => g.id),
+        ),
+      ),
+    )
+    .orderBy(asc(files.id));
+  return groups.map((group) => ({
+    id: group.id,
+    group_name: group.groupName,
+    description: group.description,
+    user_id: group.userId,
+    tenant_id: group.tenantId,
+    collection_name: `file_group_${group.id}`,
+    files: rows.filter((f) => f.fileGroupId === group.id).map(toFileItem),
+  }));
+}
+
+export const toFileItem = (row: FileRow): FileItem => ({
+  id: row.id,
+  filename: row.filename,
+  character_count: row.characterCount,
+  size: row.size,
+  trained: row.trained,
+  status: row.status,
+  error: row.error,
+  mime_type: row.mimeType,
+});
+
+/** Users of the tenant holding the role (none when the role is another tenant's). */
+export async function usersWithRole(db: DbOrTx, tenantId: number, roleId: number): Promise<number[]> {
+  const rows = await db
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, roleId)));
+  return rows.map((r) => r.userId);
+}
+
+/** Names of the tenant's bots that answer from the group. */
+export async function botsUsingGroup(db: DbOrTx, tenantId: number, groupId: number): Promise<string[]> {
+  const rows = await db
+    .select({ name: bots.botName })
+    .from(botFileGroups)
+    .innerJoin(bots, eq(bots.id, botFileGroups.botId))
+    .where(and(eq(botFileGroups.tenantId, tenantId), eq(botFileGroups.fileGroupId, groupId)))
+    .orderBy(asc(bots.botName));
+  return rows.map((r) => r.name);
+}

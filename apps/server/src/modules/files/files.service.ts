@@ -1,0 +1,266 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Multipart } from '@fastify/multipart';
+import {
+  type CheckGroupNameBody,
+  type EditFileGroupBody,
+  FILE_MESSAGES,
+  type FileGroup,
+  type FileGroupUploadResponse,
+  MESSAGES,
+  UpdateGroupFields,
+  UploadFields,
+} from '@parley/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../core/db/database.js';
+import { isUniqueViolation } from '../../core/db/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { JobQueue } from '../../core/jobs/queue.js';
+import { removeDocument } from '../knowledge/ingest.js';
+import { KIND_MIME } from './extract.js';
+import {
+  botsUsingGroup,
+  type FileRow,
+  findFile,
+  findGroup,
+  groupFiles,
+  groupNameTaken,
+  loadGroups,
+  userInTenant,
+  usersWithRole,
+} from './files.queries.js';
+import { fileGroups, files } from './files.schema.js';
+import {
+  receiveUpload,
+  removeStored,
+  type StoredUpload,
+  type UploadLimits,
+  uploadDir,
+} from './files.storage.js';
+
+export const EXTRACT_JOB = 'files.extract';
+export type ExtractJobData = { fileIds: number[] };
+
+/** Refused because bots answer from the group: the route answers 409 with their names. */
+export class GroupInUseError extends Error {
+  constructor(readonly bots: string[]) {
+    super(MESSAGES.files.deleteGroupFailed + MESSAGES.files.associatedBots + bots.join(', '));
+  }
+}
+
+type Options = UploadLimits & { dataDir: string };
+
+/**
+ * File groups of a tenant: uploads streamed to disk, one extraction job per upload, edits and
+ * deletes that remove originals and their indexed text together.
+ */
+export class FilesService {
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: JobQueue,
+    private readonly options: Options,
+  ) {}
+
+  async checkGroupName(auth: AuthContext, body: CheckGroupNameBody): Promise<{ isUnique: boolean }> {
+    if (body.tenant_id !== auth.tenantId) throw notFound();
+    return { isUnique: !(await groupNameTaken(this.db, auth.tenantId, body.group_name)) };
+  }
+
+  /** A new group with the uploaded files; a name the tenant already uses is refused (409). */
+  async upload(auth: AuthContext, parts: AsyncIterableIterator<Multipart>): Promise<FileGroupUploadResponse> {
+    const received = await this.receive(auth, parts);
+    try {
+      const fields = parseFields(UploadFields, received.fields);
+      if (received.files.length === 0) throw badRequest(MESSAGES.files.atLeastOneFile);
+      if (!(await userInTenant(this.db, auth.tenantId, fields.user_id))) {
+        throw notFound(MESSAGES.files.userMissing);
+      }
+      const { groupId, jobId } = await this.db.transaction(async (tx) => {
+        const [group] = await tx
+          .insert(fileGroups)
+          .values({
+            tenantId: auth.tenantId,
+            userId: fields.user_id,
+            groupName: fields.group_name,
+            description: fields.description || null,
+          })
+          .returning({ id: fileGroups.id });
+        const jobId = await this.addFiles(tx, auth.tenantId, group!.id, received.files);
+        return { groupId: group!.id, jobId };
+      });
+      return this.uploaded(auth, groupId, received.files.length, jobId);
+    } catch (error) {
+      await removeStored(received.files);
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.files.groupNameTaken);
+      throw error;
+    }
+  }
+
+  /** Adds files to an existing group of the tenant and, when given, sets its description. */
+  async addToGroup(
+    auth: AuthContext,
+    parts: AsyncIterableIterator<Multipart>,
+  ): Promise<FileGroupUploadResponse> {
+    const received = await this.receive(auth, parts);
+    try {
+      const fields = parseFields(UpdateGroupFields, received.fields);
+      if (received.files.length === 0 && fields.description === undefined) {
+        throw badRequest(MESSAGES.files.atLeastOneFile);
+      }
+      const jobId = await this.db.transaction(async (tx) => {
+        const group = await findGroup(tx, auth.tenantId, fields.group_id);
+        if (!group) throw notFound('File group not found');
+        if (fields.description !== undefined) {
+          await tx
+            .update(fileGroups)
+            .set({ description: fields.description || null })
+            .where(and(eq(fileGroups.tenantId, auth.tenantId), eq(fileGroups.id, group.id)));
+        }
+        return received.files.length > 0 ? this.addFiles(tx, auth.tenantId, group.id, received.files) : '';
+      });
+      return this.uploaded(auth, fields.group_id, received.files.length, jobId);
+    } catch (error) {
+      await removeStored(received.files);
+      throw error;
+    }
+  }
+
+  /** The groups a user of the tenant created. */
+  async groupsOfUser(auth: AuthContext, userId: number): Promise<FileGroup[]> {
+    if (!(await userInTenant(this.db, auth.tenantId, userId))) throw notFound(MESSAGES.files.userMissing);
+    return loadGroups(this.db, auth.tenantId, { userIds: [userId] });
+  }
+
+  /** The groups created by the tenant's users who hold the role. */
+  async groupsOfRole(auth: AuthContext, roleId: number): Promise<FileGroup[]> {
+    const userIds = await usersWithRole(this.db, auth.tenantId, roleId);
+    return loadGroups(this.db, auth.tenantId, { userIds });
+  }
+
+  /** New description, and files of the group removed (any id not in the group: 404, nothing changed). */
+  async editGroup(
+    auth: AuthContext,
+    groupId: number,
+    userId: number,
+    body: EditFileGroupBody,
+  ): Promise<FileGroup> {
+    await this.requireUser(auth, userId);
+    const removed = await this.db.transaction(async (tx) => {
+      const group = await findGroup(tx, auth.tenantId, groupId);
+      if (!group) throw notFound('File group not found');
+      if (body.description !== undefined) {
+        await tx
+          .update(fileGroups)
+          .set({ description: body.description || null })
+          .where(and(eq(fileGroups.tenantId, auth.tenantId), eq(fileGroups.id, group.id)));
+      }
+      const ids = [...new Set(body.deleted_files ?? [])];
+      if (ids.length === 0) return [];
+      const rows = (await groupFiles(tx, auth.tenantId, group.id)).filter((f) => ids.includes(f.id));
+      if (rows.length !== ids.length) throw notFound('File not found');
+      await this.deleteFileRows(tx, auth.tenantId, rows);
+      return rows;
+    });
+    await this.removeOriginals(auth.tenantId, removed);
+    const [group] = await loadGroups(this.db, auth.tenantId, { groupIds: [groupId] });
+    return group!;
+  }
+
+  async deleteFile(auth: AuthContext, fileId: number): Promise<void> {
+    const removed = await this.db.transaction(async (tx) => {
+      const file = await findFile(tx, auth.tenantId, fileId);
+      if (!file) throw notFound('File not found');
+      await this.deleteFileRows(tx, auth.tenantId, [file]);
+      return [file];
+    });
+    await this.removeOriginals(auth.tenantId, removed);
+  }
+
+  /** The group, its files, originals and indexed text; refused while bots answer from it. */
+  async deleteGroup(auth: AuthContext, groupId: number, userId: number): Promise<void> {
+    await this.requireUser(auth, userId);
+    const removed = await this.db.transaction(async (tx) => {
+      const group = await findGroup(tx, auth.tenantId, groupId);
+      if (!group) throw notFound('File group not found');
+      const bots = await botsUsingGroup(tx, auth.tenantId, group.id);
+      if (bots.length > 0) throw new GroupInUseError(bots);
+      const rows = await groupFiles(tx, auth.tenantId, group.id);
+      await this.deleteFileRows(tx, auth.tenantId, rows);
+      await tx
+        .delete(fileGroups)
+        .where(and(eq(fileGroups.tenantId, auth.tenantId), eq(fileGroups.id, group.id)));
+      return rows;
+    });
+    await this.removeOriginals(auth.tenantId, removed);
+  }
+
+  private async requireUser(auth: AuthContext, userId: number): Promise<void> {
+    if (!(await userInTenant(this.db, auth.tenantId, userId))) throw notFound(MESSAGES.files.userMissing);
+  }
+
+  private receive(auth: AuthContext, parts: AsyncIterableIterator<Multipart>) {
+    return receiveUpload(parts, uploadDir(this.options.dataDir, auth.tenantId), this.options);
+  }
+
+  /** File rows for stored uploads and one extraction job for them, in the caller's transaction. */
+  private async addFiles(tx: DbOrTx, tenantId: number, groupId: number, stored: StoredUpload[]) {
+    const rows = await tx
+      .insert(files)
+      .values(
+        stored.map((file) => ({
+          tenantId,
+          fileGroupId: groupId,
+          filename: file.filename,
+          storageName: file.storageName,
+          mimeType: KIND_MIME[file.kind],
+          size: file.size,
+        })),
+      )
+      .returning({ id: files.id });
+    return this.jobs.enqueue<ExtractJobData>(
+      EXTRACT_JOB,
+      { fileIds: rows.map((r) => r.id) },
+      { tenantId, tx, maxAttempts: 3 },
+    );
+  }
+
+  private async deleteFileRows(tx: DbOrTx, tenantId: number, rows: FileRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    for (const row of rows) await removeDocument(tx, tenantId, 'file', row.id);
+    await tx.delete(files).where(
+      and(
+        eq(files.tenantId, tenantId),
+        inArray(
+          files.id,
+          rows.map((r) => r.id),
+        ),
+      ),
+    );
+  }
+
+  /** After the commit: the originals go from disk (a leftover file is harmless; a missing row is not). */
+  private async removeOriginals(tenantId: number, rows: FileRow[]): Promise<void> {
+    const dir = uploadDir(this.options.dataDir, tenantId);
+    await Promise.all(rows.map((row) => rm(path.join(dir, row.storageName), { force: true })));
+  }
+
+  private async uploaded(
+    auth: AuthContext,
+    groupId: number,
+    count: number,
+    jobId: string,
+  ): Promise<FileGroupUploadResponse> {
+    const [group] = await loadGroups(this.db, auth.tenantId, { groupIds: [groupId] });
+    const message = count > 0 ? FILE_MESSAGES.uploaded(count) : FILE_MESSAGES.groupUpdated;
+    return { ...group!, message, job_id: jobId };
+  }
+}
+
+/** Multipart text fields through their schema: the first issue's message, as a 400. */
+function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.output<T> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw new AppError('bad_request', parsed.error.issues[0]?.message ?? 'Invalid upload');
+  return parsed.data;
+}

@@ -1,0 +1,319 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  NOTION_TEXTS,
+  type NotionCallbackQuery,
+  type NotionContent,
+  type NotionStatus,
+  type NotionWorkspace,
+} from '@parley/contracts';
+import { decryptSecret, deriveKey, encryptSecret, safeEqual } from '../../core/crypto.js';
+import { AppError, badRequest, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { JobContext } from '../../core/jobs/queue.js';
+import type { ModuleDeps } from '../../core/module.js';
+import { botNotionWorkspaces } from '../bots/bots.schema.js';
+import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { isAuthRefusal, isNotionError, NotionApi, type NotionIdentity } from './notion.client.js';
+import {
+  botExists,
+  deletePageRow,
+  deleteWorkspaceRow,
+  findPage,
+  findWorkspace,
+  insertState,
+  listPages,
+  listWorkspaces,
+  markWorkspace,
+  setPageCharacters,
+  takeState,
+  toPage,
+  toWorkspace,
+  upsertPage,
+  upsertWorkspace,
+} from './notion.queries.js';
+
+export const NOTION_SYNC_JOB = 'notion.sync';
+export const NOTION_TRAIN_JOB = 'notion.train';
+export type NotionSyncData = { workspaceId: number };
+export type NotionTrainData = { workspaceId: number; botId: number };
+
+/** Where Notion sends the browser back, and where the callback sends it on. */
+export const CALLBACK_PATH = '/api/notion/callback';
+export const SCREEN_PATH = '/bot/knowledge/notion';
+const STATE_TTL_MS = 10 * 60 * 1000;
+
+type StatePayload = { t: number; u: number; n: string; e: number };
+
+/** Notion workspaces of a tenant: connection (OAuth or token), sync, training, deletion. */
+export class NotionService {
+  private readonly tokenKey: Buffer;
+  private readonly stateKey: Buffer;
+
+  constructor(private readonly deps: ModuleDeps) {
+    this.tokenKey = deriveKey(deps.config.appSecret, 'notion');
+    this.stateKey = deriveKey(deps.config.appSecret, 'notion-oauth-state');
+  }
+
+  get oauthConfigured(): boolean {
+    return Boolean(this.deps.config.NOTION_CLIENT_ID && this.deps.config.NOTION_CLIENT_SECRET);
+  }
+
+  private get redirectUri(): string {
+    return `${this.deps.config.publicUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+  }
+
+  private api(token?: string): NotionApi {
+    return new NotionApi(this.deps.config.NOTION_API_URL, token);
+  }
+
+  async status(auth: AuthContext): Promise<NotionStatus> {
+    const workspaces = await listWorkspaces(this.deps.db, auth.tenantId);
+    return { connected: workspaces.length > 0, oauth_configured: this.oauthConfigured, workspaces };
+  }
+
+  async content(auth: AuthContext): Promise<NotionContent> {
+    const workspaces = await listWorkspaces(this.deps.db, auth.tenantId);
+    const pages = await listPages(this.deps.db, auth.tenantId);
+    return {
+      workspaces: workspaces.map((w) => ({
+        ...w,
+        pages: pages.filter((p) => p.workspaceId === w.id).map(toPage),
+      })),
+    };
+  }
+
+  /** Notion's consent page, with a signed state that names the caller and works once, for 10 minutes. */
+  async authorizeUrl(auth: AuthContext): Promise<string> {
+    if (!this.oauthConfigured) throw badRequest(NOTION_TEXTS.notConfigured);
+    const nonce = randomBytes(16).toString('base64url');
+    const expiresAt = new Date(Date.now() + STATE_TTL_MS);
+    await insertState(this.deps.db, { nonce, tenantId: auth.tenantId, userId: auth.userId, expiresAt });
+    const state = this.signState({ t: auth.tenantId, u: auth.userId, n: nonce, e: expiresAt.getTime() });
+    const url = new URL('/v1/oauth/authorize', this.deps.config.NOTION_API_URL);
+    url.search = new URLSearchParams({
+      client_id: this.deps.config.NOTION_CLIENT_ID!,
+      redirect_uri: this.redirectUri,
+      response_type: 'code',
+      owner: 'user',
+      state,
+    }).toString();
+    return url.toString();
+  }
+
+  /** Completes OAuth; answers where to send the browser (the Notion screen, with the outcome). */
+  async callback(query: NotionCallbackQuery): Promise<string> {
+    try {
+      if (!this.oauthConfigured) throw badRequest(NOTION_TEXTS.notConfigured);
+      const payload = this.verifyState(query.state);
+      if (payload.e < Date.now()) throw badRequest(NOTION_TEXTS.stateExpired);
+      const issued = await takeState(this.deps.db, payload.t, payload.n);
+      if (!issued) throw badRequest(NOTION_TEXTS.stateUsed);
+      if (issued.expiresAt.getTime() < Date.now()) throw badRequest(NOTION_TEXTS.stateExpired);
+      if (query.error || !query.code) throw badRequest(NOTION_TEXTS.accessDenied);
+      const exchanged = await this.callNotion(() =>
+        this.api().exchangeCode(
+          query.code!,
+          this.redirectUri,
+          this.deps.config.NOTION_CLIENT_ID!,
+          this.deps.config.NOTION_CLIENT_SECRET!,
+        ),
+      );
+      await this.store(payload.t, payload.u, exchanged, exchanged.accessToken);
+      return `${SCREEN_PATH}?connected=1`;
+    } catch (error) {
+      const detail =
+        error instanceof AppError && error.status < 500 ? error.detail : NOTION_TEXTS.notionUnavailable;
+      if (!(error instanceof AppError)) this.deps.log.error({ err: error }, 'notion oauth callback failed');
+      return `${SCREEN_PATH}?error=${encodeURIComponent(detail)}`;
+    }
+  }
+
+  /** Connects with an internal integration token, checked against Notion first. */
+  async connectToken(auth: AuthContext, token: string): Promise<NotionWorkspace> {
+    const api = this.api(token);
+    const identity = await this.callNotion(() => api.identify());
+    const stored = await this.store(auth.tenantId, auth.userId, identity, token);
+    const [workspace] = (await listWorkspaces(this.deps.db, auth.tenantId)).filter((w) => w.id === stored.id);
+    return workspace ?? toWorkspace(stored, 0);
+  }
+
+  async startSync(auth: AuthContext, workspaceId: number): Promise<string> {
+    await this.ownWorkspace(auth, workspaceId);
+    return this.deps.jobs.enqueue<NotionSyncData>(
+      NOTION_SYNC_JOB,
+      { workspaceId },
+      { tenantId: auth.tenantId },
+    );
+  }
+
+  /** Links the workspace to the bot and (re)ingests its pages, in one job with progress. */
+  async startTraining(auth: AuthContext, botId: number, workspaceId: number): Promise<string> {
+    await this.ownWorkspace(auth, workspaceId);
+    if (!(await botExists(this.deps.db, auth.tenantId, botId))) throw notFound(NOTION_TEXTS.botNotFound);
+    return this.deps.db.transaction(async (tx) => {
+      await tx
+        .insert(botNotionWorkspaces)
+        .values({ tenantId: auth.tenantId, botId, notionWorkspaceId: workspaceId })
+        .onConflictDoNothing();
+      await markWorkspace(tx, auth.tenantId, workspaceId, { trained: false });
+      return this.deps.jobs.enqueue<NotionTrainData>(
+        NOTION_TRAIN_JOB,
+        { workspaceId, botId },
+        { tenantId: auth.tenantId, tx },
+      );
+    });
+  }
+
+  /** Removes the workspace, its pages and their documents; bots lose the link. */
+  async deleteWorkspace(auth: AuthContext, workspaceId: number): Promise<void> {
+    await this.ownWorkspace(auth, workspaceId);
+    await this.deps.db.transaction(async (tx) => {
+      for (const page of await listPages(tx, auth.tenantId, [workspaceId])) {
+        await removeDocument(tx, auth.tenantId, 'notion', page.id);
+      }
+      await deleteWorkspaceRow(tx, auth.tenantId, workspaceId);
+    });
+  }
+
+  async deletePage(auth: AuthContext, pageId: number): Promise<void> {
+    const page = await findPage(this.deps.db, auth.tenantId, pageId);
+    if (!page) throw notFound(NOTION_TEXTS.pageNotFound);
+    await this.deps.db.transaction(async (tx) => {
+      await removeDocument(tx, auth.tenantId, 'notion', page.id);
+      await deletePageRow(tx, auth.tenantId, page.id);
+    });
+  }
+
+  /**
+   * Brings the workspace's pages in line with Notion: pages edited since the last sync (or all, with
+   * `force`) are fetched and stored as documents, unchanged ones skipped, vanished ones removed.
+   */
+  async syncWorkspace(
+    job: Pick<JobContext<unknown>, 'progress' | 'signal'>,
+    tenantId: number,
+    workspaceId: number,
+    options: { force?: boolean } = {},
+  ): Promise<{ pages: number; fetched: number; removed: number }> {
+    const workspace = await findWorkspace(this.deps.db, tenantId, workspaceId);
+    if (!workspace) return { pages: 0, fetched: 0, removed: 0 };
+    const api = this.api(decryptSecret(this.tokenKey, workspace.accessTokenSealed));
+    const remote = await this.inJob(() => api.listPages());
+    const known = new Map((await listPages(this.deps.db, tenantId, [workspaceId])).map((p) => [p.pageId, p]));
+    const total = remote.length;
+    let fetched = 0;
+    await job.progress(0, total);
+    for (const [index, page] of remote.entries()) {
+      if (job.signal.aborted) throw new Error('Sync interrupted');
+      const edited = new Date(page.lastEditedTime);
+      const existing = known.get(page.pageId);
+      known.delete(page.pageId);
+      if (options.force || !existing || existing.lastEditedTime?.getTime() !== edited.getTime()) {
+        const sections = await this.inJob(() => api.pageSections(page.pageId, page.title));
+        await this.deps.db.transaction(async (tx) => {
+          const row = await upsertPage(tx, {
+            tenantId,
+            workspaceId,
+            pageId: page.pageId,
+            title: page.title,
+            url: page.url,
+            lastEditedTime: edited,
+            characterCount: 0,
+            trained: Boolean(options.force) || workspace.trained,
+          });
+          const ingested = await replaceDocument(tx, {
+            tenantId,
+            sourceType: 'notion',
+            sourceId: row.id,
+            collectionId: workspaceId,
+            title: page.title,
+            url: page.url,
+            sections,
+          });
+          await setPageCharacters(tx, tenantId, row.id, ingested.characterCount);
+        });
+        fetched++;
+      }
+      await job.progress(index + 1, total);
+    }
+    const vanished = [...known.values()];
+    await this.deps.db.transaction(async (tx) => {
+      for (const page of vanished) {
+        await removeDocument(tx, tenantId, 'notion', page.id);
+        await deletePageRow(tx, tenantId, page.id);
+      }
+      await markWorkspace(tx, tenantId, workspaceId, { lastSyncedAt: new Date() });
+    });
+    return { pages: total, fetched, removed: vanished.length };
+  }
+
+  async trainWorkspace(
+    job: Pick<JobContext<unknown>, 'progress' | 'signal'>,
+    tenantId: number,
+    workspaceId: number,
+  ): Promise<{ pages: number }> {
+    const result = await this.syncWorkspace(job, tenantId, workspaceId, { force: true });
+    await markWorkspace(this.deps.db, tenantId, workspaceId, { trained: true });
+    return { pages: result.pages };
+  }
+
+  private async ownWorkspace(auth: AuthContext, workspaceId: number) {
+    const workspace = await findWorkspace(this.deps.db, auth.tenantId, workspaceId);
+    if (!workspace) throw notFound(NOTION_TEXTS.workspaceNotFound);
+    return workspace;
+  }
+
+  private store(tenantId: number, userId: number, identity: NotionIdentity, token: string) {
+    return upsertWorkspace(this.deps.db, {
+      tenantId,
+      userId,
+      workspaceId: identity.workspaceId,
+      workspaceName: identity.workspaceName,
+      workspaceIcon: identity.workspaceIcon,
+      accessTokenSealed: encryptSecret(this.tokenKey, token),
+    });
+  }
+
+  private signState(payload: StatePayload): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.mac(body)}`;
+  }
+
+  private verifyState(state: string | undefined): StatePayload {
+    const [body, mac, extra] = (state ?? '').split('.');
+    if (!body || !mac || extra !== undefined || !safeEqual(mac, this.mac(body))) {
+      throw badRequest(NOTION_TEXTS.stateInvalid);
+    }
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
+    return payload;
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.stateKey).update(body).digest('base64url');
+  }
+
+  /** A Notion call made for a request: a refused token is the caller's 400; anything else a 503. */
+  private async callNotion<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isAuthRefusal(error) || (isNotionError(error) && statusOf(error) === 400)) {
+        throw badRequest(NOTION_TEXTS.invalidToken);
+      }
+      this.deps.log.warn({ err: error }, 'notion call failed');
+      throw new AppError('unavailable', NOTION_TEXTS.notionUnavailable);
+    }
+  }
+
+  /** A Notion call made in a job: its error becomes a message fit to show (the job's error). */
+  private async inJob<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isAuthRefusal(error)) throw new Error(NOTION_TEXTS.invalidToken);
+      if (isNotionError(error)) throw new Error(NOTION_TEXTS.notionUnavailable);
+      throw error;
+    }
+  }
+}
+
+const statusOf = (error: unknown): number | undefined => (error as { status?: number }).status;

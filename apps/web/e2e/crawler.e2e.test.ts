@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MESSAGES } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+
+const prose = (topic: string) =>
+  `<p>${`This page is about ${topic}. It explains ${topic} in several plain sentences so that the reader learns something. `.repeat(4)}</p>`;
+
+const PAGES: Record<string, string> = {
+  '/': `<h1>Welcome</h1>${prose('the shop')}<a href="/pricing">Pricing</a> <a href="/faq">FAQ</a> <a href="/contact">Contact</a>`,
+  '/pricing': `<h1>Pricing</h1>${prose('prices')}`,
+  '/faq': `<h1>FAQ</h1>${prose('questions')}`,
+  '/contact': `<h1>Contact</h1>${prose('contact details')}`,
+};
+
+/** A small website on loopback; each page answers slowly enough for the progress bar to show. */
+async function serveSite(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://site').pathname;
+    const body = PAGES[path];
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><html><head><title>${path === '/' ? 'Home' : path.slice(1)}</title></head>
+<body><nav>Menu</nav><main><article>${body}</article></main><footer>Footer</footer></body></html>`);
+    }, 400);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('website crawler', () => {
+  let h: Harness;
+  let site: Awaited<ReturnType<typeof serveSite>>;
+  beforeAll(async () => {
+    site = await serveSite();
+    h = await startHarness({ env: { CRAWLER_ALLOW_PRIVATE: 'true', CRAWLER_CONCURRENCY: '1' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+  });
+
+  it('crawls the local site with a live progress bar, lists its pages and deletes them', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'crawler');
+    await signUp(page, person('crawl'));
+    await page.goto('/bot/knowledge/websites');
+    await page.getByRole('heading', { name: 'Websites' }).waitFor();
+
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+    await page.getByRole('button', { name: 'Start crawling' }).click();
+    await page.getByText(MESSAGES.crawler.started).first().waitFor();
+    await page.getByRole('progressbar', { name: 'Crawl progress' }).waitFor();
+    await screenshot(page, 'crawler-progress');
+    await page.getByText(MESSAGES.crawler.completed(4)).first().waitFor({ timeout: 30_000 });
+
+    const domain = new URL(site.url).host;
+    await page.getByRole('heading', { name: domain, exact: true }).waitFor();
+    const source = page.getByTestId('web-source');
+    await source.getByText('4 pages').waitFor();
+    await source.getByRole('button', { name: 'Show pages' }).click();
+    await expect.poll(() => page.getByTestId('crawled-page').count()).toBe(4);
+    await page.getByText(`${site.url}/pricing`).waitFor();
+    await screenshot(page, 'crawler-pages');
+
+    await page.getByRole('button', { name: `Delete ${site.url}/pricing` }).click();
+    await page.getByText(MESSAGES.crawler.pageDeleted).first().waitFor();
+    await expect.poll(() => page.getByTestId('crawled-page').count()).toBe(3);
+
+    await page.getByRole('checkbox', { name: `Select ${site.url}/faq` }).check();
+    await page.getByRole('checkbox', { name: `Select ${site.url}/contact` }).check();
+    await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+    await page.getByText(MESSAGES.crawler.pagesDeleted).first().waitFor();
+    await expect.poll(() => page.getByTestId('crawled-page').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Delete web source' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(MESSAGES.crawler.sourceDeleted).first().waitFor();
+    await page.getByText('No websites crawled yet', { exact: false }).waitFor();
+  });
+});

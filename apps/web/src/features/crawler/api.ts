@@ -1,0 +1,69 @@
+import type {
+  BulkDeletePagesBody,
+  CrawlBody,
+  CrawledPageList,
+  CrawlStarted,
+  CrawlStatus,
+  MessageResponse,
+  WebSource,
+} from '@parley/contracts';
+import { api } from '../../shared/api/base-api';
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['WebSources', 'CrawledPages'] });
+
+/**
+ * The website crawler (integrations-and-billing.md section 7 Crawler). Mutations are silent: the
+ * screen shows the spec's failure text, or the server's detail when it gives one.
+ */
+export const crawlerApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    webSources: build.query<WebSource[], number>({
+      query: (tenantId) => `/crawler/tenant/${tenantId}/websources`,
+      providesTags: ['WebSources'],
+    }),
+    webSourcePages: build.query<CrawledPageList, { sourceId: number; skip: number; limit: number }>({
+      query: ({ sourceId, skip, limit }) => ({
+        url: `/crawler/websource/${sourceId}/pages`,
+        params: { skip, limit },
+      }),
+      extraOptions: { silent: true },
+      providesTags: ['CrawledPages'],
+    }),
+    crawlStatus: build.query<CrawlStatus, string>({
+      query: (taskId) => `/crawler/crawl/${taskId}/status`,
+    }),
+    startCrawl: build.mutation<CrawlStarted, CrawlBody>({
+      query: (body) => ({ url: '/crawler/crawl', method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources'],
+    }),
+    deletePage: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/crawler/page/${id}`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources', 'CrawledPages'],
+    }),
+    deletePages: build.mutation<MessageResponse, BulkDeletePagesBody>({
+      query: (body) => ({ url: '/crawler/pages/bulk', method: 'DELETE', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources', 'CrawledPages'],
+    }),
+    deleteWebSource: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/crawler/websource/${id}`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources', 'CrawledPages'],
+    }),
+  }),
+});
+
+export const {
+  useWebSourcesQuery,
+  useWebSourcePagesQuery,
+  useCrawlStatusQuery,
+  useStartCrawlMutation,
+  useDeletePageMutation,
+  useDeletePagesMutation,
+  useDeleteWebSourceMutation,
+} = crawlerApi;
+
+/** Invalidates the lists once a crawl ends (new pages appeared). */
+export const refreshCrawlerLists = () => crawlerApi.util.invalidateTags(['WebSources', 'CrawledPages']);

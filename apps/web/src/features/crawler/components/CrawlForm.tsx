@@ -1,0 +1,124 @@
+import Accordion from '@mui/material/Accordion';
+import AccordionDetails from '@mui/material/AccordionDetails';
+import AccordionSummary from '@mui/material/AccordionSummary';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import { CrawlBody, MESSAGES } from '@parley/contracts';
+import { type FormEvent, useState } from 'react';
+import { serverDetail } from '../../../shared/api/errors';
+import { TextInput } from '../../../shared/components/TextInput';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useStartCrawlMutation } from '../api';
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". */
+export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => void; busy: boolean }) {
+  const notify = useNotify();
+  const [startCrawl, { isLoading }] = useStartCrawlMutation();
+  const [url, setUrl] = useState('');
+  const [maxPages, setMaxPages] = useState('50');
+  const [maxDepth, setMaxDepth] = useState('3');
+  const [include, setInclude] = useState('');
+  const [exclude, setExclude] = useState('');
+  const [useSitemap, setUseSitemap] = useState(true);
+  const [invalid, setInvalid] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CrawlBody.safeParse({
+      url,
+      max_pages: Number(maxPages),
+      max_depth: Number(maxDepth),
+      include_patterns: lines(include).length ? lines(include) : undefined,
+      exclude_patterns: lines(exclude).length ? lines(exclude) : undefined,
+      use_sitemap: useSitemap,
+    });
+    if (!parsed.success) {
+      setInvalid(parsed.error.issues[0]?.message ?? MESSAGES.crawler.startFailed);
+      return;
+    }
+    setInvalid(null);
+    try {
+      const started = await startCrawl(parsed.data).unwrap();
+      notify.success(MESSAGES.crawler.started);
+      onStarted(started.task_id);
+    } catch (error) {
+      notify.error(serverDetail(error) ?? MESSAGES.crawler.startFailed);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Crawl a website">
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 1 }}>
+        <TextInput
+          id="crawl-url"
+          label="Website URL"
+          placeholder="https://example.com"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          error={invalid !== null}
+          helperText={invalid ?? undefined}
+        />
+        <TextInput
+          id="crawl-max-pages"
+          label="Max pages"
+          type="number"
+          value={maxPages}
+          onChange={(e) => setMaxPages(e.target.value)}
+          fullWidth={false}
+          sx={{ width: 140 }}
+        />
+        <Button type="submit" variant="contained" disabled={isLoading || busy} sx={{ whiteSpace: 'nowrap' }}>
+          Start crawling
+        </Button>
+      </Stack>
+      <Accordion disableGutters elevation={0} sx={{ '&:before': { display: 'none' } }}>
+        <AccordionSummary aria-controls="crawl-advanced" id="crawl-advanced-header">
+          <Typography variant="body2">Advanced options</Typography>
+        </AccordionSummary>
+        <AccordionDetails id="crawl-advanced">
+          <Stack spacing={2}>
+            <TextInput
+              id="crawl-max-depth"
+              label="Max depth"
+              type="number"
+              value={maxDepth}
+              onChange={(e) => setMaxDepth(e.target.value)}
+              fullWidth={false}
+              sx={{ width: 140 }}
+            />
+            <TextInput
+              id="crawl-include"
+              label="Include patterns (one per line)"
+              multiline
+              minRows={2}
+              value={include}
+              onChange={(e) => setInclude(e.target.value)}
+              helperText="Matched against the path: /blog/* is a glob, /^\/docs\// a regular expression."
+            />
+            <TextInput
+              id="crawl-exclude"
+              label="Exclude patterns (one per line)"
+              multiline
+              minRows={2}
+              value={exclude}
+              onChange={(e) => setExclude(e.target.value)}
+            />
+            <FormControlLabel
+              control={<Switch checked={useSitemap} onChange={(e) => setUseSitemap(e.target.checked)} />}
+              label="Use sitemap.xml"
+            />
+          </Stack>
+        </AccordionDetails>
+      </Accordion>
+    </form>
+  );
+}

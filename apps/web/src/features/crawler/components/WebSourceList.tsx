@@ -1,0 +1,103 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { MESSAGES, type WebSource } from '@parley/contracts';
+import { useState } from 'react';
+import { serverDetail } from '../../../shared/api/errors';
+import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useDeleteWebSourceMutation } from '../api';
+import { WebSourcePages } from './WebSourcePages';
+
+const domainOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/** The tenant's web sources grouped by domain; each opens to its pages. */
+export function WebSourceList({ sources }: { sources: WebSource[] }) {
+  const notify = useNotify();
+  const [deleteWebSource, deleting] = useDeleteWebSourceMutation();
+  const [confirming, setConfirming] = useState<WebSource | null>(null);
+  const groups = new Map<string, WebSource[]>();
+  for (const source of sources) {
+    const domain = domainOf(source.base_url);
+    groups.set(domain, [...(groups.get(domain) ?? []), source]);
+  }
+
+  const remove = async () => {
+    if (!confirming) return;
+    try {
+      const reply = await deleteWebSource(confirming.source_id).unwrap();
+      notify.success(reply.message || MESSAGES.crawler.sourceDeleted);
+    } catch (e) {
+      notify.error(serverDetail(e) ?? MESSAGES.crawler.deleteSourceFailed);
+    }
+    setConfirming(null);
+  };
+
+  if (sources.length === 0)
+    return (
+      <Typography color="text.secondary">No websites crawled yet. Start with your site's address.</Typography>
+    );
+
+  return (
+    <>
+      {[...groups.entries()].map(([domain, list]) => (
+        <Box key={domain} component="section" aria-label={domain} sx={{ mb: 3 }}>
+          <Typography variant="h6" component="h2">
+            {domain}
+          </Typography>
+          {list.map((source) => (
+            <WebSourceRow key={source.source_id} source={source} onDelete={() => setConfirming(source)} />
+          ))}
+        </Box>
+      ))}
+      <ConfirmDialog
+        open={confirming !== null}
+        title="Delete web source"
+        text={`Delete ${confirming?.name ?? ''} and all of its pages? Bots stop using them.`}
+        confirmLabel="Delete"
+        busy={deleting.isLoading}
+        onConfirm={remove}
+        onClose={() => setConfirming(null)}
+      />
+    </>
+  );
+}
+
+/** A web source: its name, URL and page count, a toggle for its pages and its delete button. */
+function WebSourceRow({ source, onDelete }: { source: WebSource; onDelete: () => void }) {
+  const [open, setOpen] = useState(false);
+  const pagesId = `web-source-${source.source_id}-pages`;
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5, mb: 1 }} data-testid="web-source">
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography>{source.name}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {source.base_url} · {source.page_count} pages
+            {source.last_crawled_at ? ` · ${new Date(source.last_crawled_at).toLocaleString()}` : ''}
+          </Typography>
+        </Box>
+        <Button size="small" aria-expanded={open} aria-controls={pagesId} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide pages' : 'Show pages'}
+        </Button>
+        <Button color="error" size="small" onClick={onDelete}>
+          Delete web source
+        </Button>
+      </Stack>
+      <Collapse in={open} unmountOnExit id={pagesId}>
+        <Box sx={{ mt: 1 }}>
+          <WebSourcePages sourceId={source.source_id} />
+        </Box>
+      </Collapse>
+    </Paper>
+  );
+}
