@@ -2,7 +2,7 @@ import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { UI_TIMING } from '@parley/contracts';
+import { LAYOUT, UI_TIMING } from '@parley/contracts';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
@@ -35,7 +35,13 @@ function Themed({ children }: { children: ReactNode }) {
       <ThemeProvider theme={theme}>
         <CssBaseline enableColorScheme />
         {children}
-        <Toaster position={toastPosition} toastOptions={{ duration: UI_TIMING.toastMs }} />
+        <Toaster
+          position={toastPosition}
+          toastOptions={{ duration: UI_TIMING.toastMs }}
+          // Below the top bar: a toast over the account menu would take its clicks (and, hovered,
+          // never time out).
+          containerStyle={{ top: LAYOUT.toolbarHeight + 8 }}
+        />
       </ThemeProvider>
     </DirectionStyles>
   );
