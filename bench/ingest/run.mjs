@@ -1,0 +1,233 @@
+// bench/ingest: PDF pages per second through Parley's ingest pipeline (pdfjs-dist extraction page by
+// page, chunking of about 800 tokens, insert with full-text indexing, in one transaction, as a file
+// upload's job does) beside the bare extraction library alone on the same PDF, measured in the same
+// run; and chunks indexed per second. On embedded PGlite and, when reachable, a PostgreSQL server.
+// Target: Parley at least 0.7 of bare extraction.
+//
+//   npm run build && node bench/ingest/run.mjs
+//
+// The PDF (about 180 Letter pages) is generated with pdf-lib from the retrieval corpus
+// (eval/retrieval/corpus). Each database is measured in its own process (worker.mjs), where bare and
+// Parley rounds alternate so a change of machine load weighs on both alike.
+// Environment:
+//   BENCH_DATABASE_URL   PostgreSQL server to use (a fresh database is created on it and dropped);
+//                        default postgres://postgres@127.0.0.1:5432/test, skipped if unreachable
+//   BENCH_PAGES          least number of pages of the PDF (120)
+//   BENCH_ROUNDS         measured rounds of each (3), after one warm-up round
+//   BENCH_DATABASES      which to measure: pglite,postgres (both)
+//   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusParagraphs, makePdf } from './make-pdf.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const serverDist = path.join(root, 'apps/server/dist');
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 120);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((d) => d.trim().toLowerCase());
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const TARGET = 0.7;
+
+for (const file of ['core/db/database.js', 'modules/knowledge/ingest.js', 'modules/files/extract.js']) {
+  if (!existsSync(path.join(serverDist, file))) {
+    console.error(`apps/server/dist/${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+
+const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+
+/** A PostgreSQL server to measure on: a fresh database, dropped afterwards; null when none is reachable. */
+async function postgresDatabase() {
+  const explicit = process.env.BENCH_DATABASE_URL;
+  const base = explicit ?? DEFAULT_PG_URL;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    if (explicit) throw new Error(`BENCH_DATABASE_URL is not reachable: ${error.message}`);
+    console.log(`PostgreSQL: ${DEFAULT_PG_URL} is not reachable (${error.message}); measuring PGlite only.`);
+    return null;
+  }
+  const name = `parley_bench_ingest_${Date.now()}_${process.pid}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Runs worker.mjs on one database and resolves with what it measured. */
+function runWorker(label, pdfPath, dbUrl) {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, BENCH_PDF: pdfPath, BENCH_ROUNDS: String(ROUNDS) };
+    delete env.BENCH_DB_URL;
+    if (dbUrl) env.BENCH_DB_URL = dbUrl;
+    const execArgv = CPU_PROF_DIR
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${CPU_PROF_DIR}`,
+          `--cpu-prof-name=ingest-${label}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
+    const child = fork(path.join(here, 'worker.mjs'), [], {
+      env,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result = null;
+    child.once('message', (message) => {
+      result = message;
+    });
+    child.once('exit', (code, signal) => {
+      if (result) resolve(result);
+      else reject(new Error(`worker on ${label} exited without a result (${signal ?? `code ${code}`})`));
+    });
+  });
+}
+
+/** Totals over the rounds: pages (and chunks) per second of wall time, CPU µs per page. */
+function combine(list) {
+  const pages = list.reduce((n, r) => n + r.pages, 0);
+  const ms = list.reduce((n, r) => n + r.ms, 0);
+  const cpuUs = list.reduce((n, r) => n + r.cpuUs, 0);
+  const serverCpu = list.some((r) => r.serverCpuUs === null)
+    ? null
+    : list.reduce((n, r) => n + r.serverCpuUs, 0);
+  const chunks = list.reduce((n, r) => n + (r.chunks ?? 0), 0);
+  return {
+    pagesPerS: pages / (ms / 1000),
+    chunksPerS: chunks / (ms / 1000),
+    msPerRound: ms / list.length,
+    cpuUsPerPage: cpuUs / pages,
+    serverCpuUsPerPage: serverCpu === null ? null : serverCpu / pages,
+    pagesPerRound: list[0].pages,
+    chunksPerRound: list[0].chunks ?? 0,
+  };
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+function printTable(rows) {
+  const header = [
+    'database',
+    'parley pages/s',
+    'bare pages/s',
+    'ratio',
+    'chunks/s',
+    'ms per PDF parley/bare',
+    'CPU µs/page parley/bare',
+    `target ≥ ${TARGET}`,
+  ];
+  const lines = rows.map(({ database, parley, bare }) => {
+    const ratio = parley.pagesPerS / bare.pagesPerS;
+    const cpu =
+      parley.serverCpuUsPerPage === null
+        ? `${fmt(parley.cpuUsPerPage)} (+ server n/a)`
+        : parley.serverCpuUsPerPage > 0
+          ? `${fmt(parley.cpuUsPerPage)} + ${fmt(parley.serverCpuUsPerPage)} server`
+          : fmt(parley.cpuUsPerPage);
+    return [
+      database,
+      parley.pagesPerS.toFixed(1),
+      bare.pagesPerS.toFixed(1),
+      ratio.toFixed(2),
+      parley.chunksPerS.toFixed(1),
+      `${fmt(parley.msPerRound)} / ${fmt(bare.msPerRound)}`,
+      `${cpu} / ${fmt(bare.cpuUsPerPage)}`,
+      ratio >= TARGET ? 'met' : 'MISSED',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(format(header));
+  console.log(
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+  );
+  for (const line of lines) console.log(format(line));
+}
+
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-ingest-'));
+const pdfPath = path.join(workDir, 'bench-corpus.pdf');
+const rows = [];
+try {
+  const pdf = await makePdf(corpusParagraphs(path.join(root, 'eval/retrieval/corpus')), PAGES);
+  writeFileSync(pdfPath, pdf);
+
+  const measured = [];
+  if (DATABASES.includes('pglite')) measured.push(['PGlite', await runWorker('pglite', pdfPath)]);
+  const server = DATABASES.includes('postgres') ? await postgresDatabase() : null;
+  if (server) {
+    try {
+      measured.push(['PostgreSQL', await runWorker('postgres', pdfPath, server.url)]);
+    } finally {
+      await server.drop();
+    }
+  }
+  for (const [database, result] of measured) {
+    rows.push({
+      database,
+      parley: combine(result.rounds.parley),
+      bare: combine(result.rounds.bare),
+      breakdown: result.breakdown,
+    });
+  }
+
+  const first = rows[0];
+  console.log(
+    `PDF ingest: Parley's pipeline beside bare pdfjs-dist text extraction; one PDF of ` +
+      `${first ? first.parley.pagesPerRound : '?'} pages (${Math.round(pdf.length / 1024)} KiB, ` +
+      `${first ? first.parley.chunksPerRound : '?'} chunks), 1 warm-up + ${ROUNDS} alternating rounds each; ` +
+      `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
+  );
+  console.log('');
+  printTable(rows);
+  console.log(
+    '\nparley: extractSections("pdf") then replaceDocument in one transaction (chunks of ~800 tokens, insert, tsvector + GIN), a new file each round.' +
+      '\nbare: pdfjs-dist getDocument + getTextContent of every page, text items joined; nothing else.' +
+      '\nCPU µs/page: CPU time of the measuring process per page (PGlite runs inside it), plus, on PostgreSQL, of its server processes (read from /proc).',
+  );
+  console.log('\nWhere a Parley round goes (measured apart, one run each):');
+  for (const { database, parley, breakdown } of rows) {
+    const dbMs = Math.max(0, parley.msPerRound - breakdown.extractMs - breakdown.chunkMs);
+    const pct = (n) => `${Math.round((100 * n) / parley.msPerRound)}%`;
+    console.log(
+      `  ${database}: ${fmt(parley.msPerRound)} ms = extraction ${fmt(breakdown.extractMs)} ms (${pct(breakdown.extractMs)})` +
+        ` + chunking/token counting ${fmt(breakdown.chunkMs)} ms (${pct(breakdown.chunkMs)})` +
+        ` + database insert and indexing ~${fmt(dbMs)} ms (${pct(dbMs)})`,
+    );
+  }
+  const missed = rows.filter((r) => r.parley.pagesPerS / r.bare.pagesPerS < TARGET);
+  console.log(
+    missed.length > 0
+      ? `\nTarget missed on: ${missed.map((r) => r.database).join(', ')}`
+      : `\nTarget met: Parley at least ${TARGET} of bare extraction on every database.`,
+  );
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}

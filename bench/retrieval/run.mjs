@@ -1,0 +1,212 @@
+// bench/retrieval: p50 and p95 latency of RetrievalService.search (a bot's full-text search over its
+// attached sources, and its Q&A match) for natural questions, at 10k and 100k chunks, beside the
+// bare SQL it runs: the very statements and parameters the service sends, captured at the driver and
+// sent straight to it, concurrently as the service does. On embedded PGlite and, when reachable, a
+// PostgreSQL server. Target: Parley at most 1.5 times its bare query (p50).
+//
+//   npm run build && node bench/retrieval/run.mjs
+//
+// Chunks are loaded in bulk (multi-row inserts of corpus text at the lengths Parley's chunker cuts,
+// 10% in the bot's attached file group, 20% in its tenant's other groups, 70% in other tenants),
+// then VACUUM ANALYZE. Each database is in its own process (worker.mjs); they load at the same time
+// (one core each) and are measured one at a time. Bare and Parley run in alternating blocks of every question, so a change of machine load weighs on both alike.
+// Environment:
+//   BENCH_DATABASE_URL   PostgreSQL server to use (a fresh database is created on it and dropped);
+//                        default postgres://postgres@127.0.0.1:5432/test, skipped if unreachable
+//   BENCH_SIZES          chunk counts (10000,100000)
+//   BENCH_ROUNDS         measured rounds per size (2), after a warm-up pass
+//   BENCH_BOT_SHARE      fraction of chunks in the bot's attached file group (0.1)
+//   BENCH_DATABASES      which to measure: pglite,postgres (both)
+//   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const serverDist = path.join(root, 'apps/server/dist');
+
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((d) => d.trim().toLowerCase());
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const TARGET = 1.5;
+
+for (const file of ['core/db/database.js', 'modules/knowledge/retrieval.service.js']) {
+  if (!existsSync(path.join(serverDist, file))) {
+    console.error(`apps/server/dist/${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+
+const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+
+/** A PostgreSQL server to measure on: a fresh database, dropped afterwards; null when none is reachable. */
+async function postgresDatabase() {
+  const explicit = process.env.BENCH_DATABASE_URL;
+  const base = explicit ?? DEFAULT_PG_URL;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    if (explicit) throw new Error(`BENCH_DATABASE_URL is not reachable: ${error.message}`);
+    console.log(`PostgreSQL: ${DEFAULT_PG_URL} is not reachable (${error.message}); measuring PGlite only.`);
+    return null;
+  }
+  const name = `parley_bench_retrieval_${Date.now()}_${process.pid}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Starts worker.mjs on one database; its messages are read in order with next(). */
+function startWorker(label, dbUrl) {
+  const env = { ...process.env, BENCH_ROUNDS: String(ROUNDS) };
+  delete env.BENCH_DB_URL;
+  if (dbUrl) env.BENCH_DB_URL = dbUrl;
+  const execArgv = CPU_PROF_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${CPU_PROF_DIR}`,
+        `--cpu-prof-name=retrieval-${label}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
+  const child = fork(path.join(here, 'worker.mjs'), [], {
+    env,
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const queue = [];
+  const waiting = [];
+  let exited = null;
+  child.on('message', (message) => {
+    const resolve = waiting.shift();
+    if (resolve) resolve(message);
+    else queue.push(message);
+  });
+  child.once('exit', (code, signal) => {
+    exited = new Error(`worker on ${label} exited early (${signal ?? `code ${code}`})`);
+    for (const resolve of waiting.splice(0)) resolve(exited);
+  });
+  return {
+    label,
+    child,
+    next: async () => {
+      const message =
+        queue.shift() ?? (exited ? exited : await new Promise((resolve) => waiting.push(resolve)));
+      if (message instanceof Error) throw message;
+      return message;
+    },
+  };
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+
+function printTable(rows) {
+  const header = [
+    'database',
+    'chunks (bot)',
+    'parley p50/p95',
+    'bare p50/p95',
+    'ratio p50 (p95)',
+    'CPU µs/op parley/bare',
+    `target ≤ ${TARGET}`,
+  ];
+  const cpu = (s) =>
+    s.serverCpuUsPerOp > 0 ? `${fmt(s.cpuUsPerOp)}+${fmt(s.serverCpuUsPerOp)}` : fmt(s.cpuUsPerOp);
+  const lines = rows.map(({ database, size, botChunks, parley, bare }) => {
+    const ratio = parley.p50 / bare.p50;
+    return [
+      database,
+      `${fmt(size)} (${fmt(botChunks)})`,
+      `${ms(parley.p50)} / ${ms(parley.p95)} ms`,
+      `${ms(bare.p50)} / ${ms(bare.p95)} ms`,
+      `${ratio.toFixed(2)} (${(parley.p95 / bare.p95).toFixed(2)})`,
+      `${cpu(parley)} / ${cpu(bare)}`,
+      ratio <= TARGET ? 'met' : 'MISSED',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(format(header));
+  console.log(
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+  );
+  for (const line of lines) console.log(format(line));
+}
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const server = DATABASES.includes('postgres') ? await postgresDatabase() : null;
+const workers = [];
+const rows = [];
+let questions = 0;
+try {
+  if (DATABASES.includes('pglite')) workers.push({ database: 'PGlite', ...startWorker('pglite') });
+  if (server) workers.push({ database: 'PostgreSQL', ...startWorker('postgres', server.url) });
+  // Every database loads at once (one core each), then each is measured alone.
+  for (const _size of SIZES) {
+    for (const worker of workers) await worker.next(); // { loaded }
+    for (const worker of workers) {
+      worker.child.send('measure');
+      const { result } = await worker.next();
+      rows.push({ database: worker.database, ...result });
+    }
+  }
+  for (const worker of workers) questions = (await worker.next()).questions;
+} finally {
+  for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+  if (server) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await server.drop();
+  }
+}
+rows.sort((a, b) => (a.database === b.database ? a.size - b.size : a.database === 'PGlite' ? -1 : 1));
+
+console.log(
+  `Retrieval: RetrievalService.search beside its bare SQL; ${questions} natural questions (eval/retrieval), ` +
+    `limit 8, 1 warm-up pass + ${ROUNDS} alternating rounds per size; ` +
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
+);
+console.log('');
+printTable(rows);
+console.log(
+  '\nparley: RetrievalService.search(tenant, bot, question, 8): chunk full-text query (OR tsquery, ts_rank_cd, bot scope in SQL) and Q&A match, in parallel, then fusion.' +
+    '\nbare: the same two statements with the same parameters, captured at the driver and sent straight to it (PGlite.query / pg Pool.query), in parallel.' +
+    "\nchunks (bot): chunks in the database (in the bot's attached file group). Target judged on p50; p95 ratio shown in brackets." +
+    '\nCPU µs/op: CPU time of the measuring process per search (PGlite runs inside it); on PostgreSQL + that of its server processes (/proc).',
+);
+console.log(
+  `Bulk load (chunks inserted, GIN index built, VACUUM ANALYZE): ${rows
+    .map((r) => `${r.database} to ${fmt(r.size)}: ${(r.loadMs / 1000).toFixed(1)} s`)
+    .join('; ')}`,
+);
+const missed = rows.filter((r) => r.parley.p50 / r.bare.p50 > TARGET);
+console.log(
+  missed.length > 0
+    ? `\nTarget missed on: ${missed.map((r) => `${r.database} at ${fmt(r.size)}`).join(', ')}`
+    : `\nTarget met: retrieval at most ${TARGET}× its bare query on every database and size.`,
+);

@@ -1,0 +1,311 @@
+// bench/retrieval child: one database. Fills chunks in bulk up to each size, then measures
+// RetrievalService.search for natural questions beside the same SQL statements sent straight to the
+// driver, in alternating blocks, and reports over IPC.
+//   BENCH_DB_URL     PostgreSQL database (absent: in-memory PGlite)
+//   BENCH_SIZES      chunk counts to measure at (10000,100000)
+//   BENCH_ROUNDS     measured rounds per size (2); each round asks every question once each way
+//   BENCH_BOT_SHARE  fraction of the chunks in the bot's attached file group (0.1)
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusParagraphs } from '../ingest/make-pdf.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dist = (file) => pathToFileURL(path.join(root, 'apps/server/dist', file)).href;
+const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+
+const { openDatabase, queryRows } = await import(dist('core/db/database.js'));
+const { tenants, fileGroups, bots, botFileGroups, documents, qna } = await import(dist('core/db/schema.js'));
+const { RetrievalService } = await import(dist('modules/knowledge/retrieval.service.js'));
+const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
+const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
+const { sql } = await import(pathToFileURL(serverRequire.resolve('drizzle-orm')).href);
+const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+
+const url = process.env.BENCH_DB_URL;
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const BOT_SHARE = Number(process.env.BENCH_BOT_SHARE ?? 0.1);
+const OTHER_GROUPS_SHARE = 0.2; // the same tenant's file groups the bot does not use
+const OTHER_TENANTS = 9; // the rest: other tenants' file groups
+const CHUNKS_PER_DOCUMENT = 50;
+const BATCH = 1000;
+
+const corpusDir = path.join(root, 'eval/retrieval/corpus');
+const paragraphs = corpusParagraphs(corpusDir);
+// Chunk lengths as Parley's own chunker cuts the corpus (mean about 850 characters, some 3,000+),
+// so the bulk rows have the sizes real ones would.
+const chunkLengths = readdirSync(corpusDir, { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.md'))
+  .flatMap((f) => chunkSections(markdownSections(readFileSync(path.join(corpusDir, f), 'utf8'))))
+  .map((c) => c.content.length);
+const questions = JSON.parse(readFileSync(path.join(root, 'eval/retrieval/questions.json'), 'utf8')).map(
+  (q) => q.q,
+);
+
+// Deterministic pseudo-random numbers (mulberry32), so every run loads the same text.
+let seed = 0x5eed;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+
+/** A chunk's text: consecutive corpus paragraphs from a random place, as long as a chunk Parley makes. */
+function chunkText() {
+  let i = Math.floor(random() * paragraphs.length);
+  const target = pick(chunkLengths);
+  const parts = [];
+  let length = 0;
+  while (length === 0 || length < target) {
+    const paragraph = paragraphs[i % paragraphs.length];
+    parts.push(paragraph);
+    length += paragraph.length + 2;
+    i += random() < 0.8 ? 1 : 1 + Math.floor(random() * 50);
+  }
+  return parts.join('\n\n');
+}
+
+const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
+const db = database.db;
+const client = db.$client;
+
+// The bot's tenant: one file group attached to the bot, four others it does not use, and Q&A.
+const [tenant] = await db.insert(tenants).values({ name: 'Bench retrieval' }).returning();
+const groups = await db
+  .insert(fileGroups)
+  .values([0, 1, 2, 3, 4].map((i) => ({ tenantId: tenant.id, groupName: `bench_group_${i}` })))
+  .returning();
+const [bot] = await db.insert(bots).values({ tenantId: tenant.id, botName: 'Bench' }).returning();
+await db.insert(botFileGroups).values({ tenantId: tenant.id, botId: bot.id, fileGroupId: groups[0].id });
+await db.insert(qna).values(
+  Array.from({ length: 50 }, () => {
+    const answer = pick(paragraphs);
+    return {
+      tenantId: tenant.id,
+      botId: bot.id,
+      question: `${answer.split(/(?<=[.!?])\s/)[0].slice(0, 120)}?`,
+      answer,
+      trained: true,
+    };
+  }),
+);
+const others = [];
+for (let t = 0; t < OTHER_TENANTS; t++) {
+  const [other] = await db
+    .insert(tenants)
+    .values({ name: `Other ${t}` })
+    .returning();
+  const [group] = await db.insert(fileGroups).values({ tenantId: other.id, groupName: 'docs' }).returning();
+  others.push({ tenantId: other.id, collectionId: group.id });
+}
+
+/** Where the n-th chunk goes: the bot's group, the tenant's other groups, or another tenant. */
+function placeOf(n) {
+  const x = (n * 0.6180339887) % 1; // evenly spread, whatever the size
+  if (x < BOT_SHARE) return { tenantId: tenant.id, collectionId: groups[0].id };
+  if (x < BOT_SHARE + OTHER_GROUPS_SHARE)
+    return { tenantId: tenant.id, collectionId: groups[1 + (n % 4)].id };
+  return others[n % others.length];
+}
+
+let loaded = 0;
+let botChunks = 0;
+let sourceId = 0;
+/** Bulk load: documents of CHUNKS_PER_DOCUMENT chunks, multi-row inserts of BATCH rows. */
+async function fill(total) {
+  // The GIN index is built once after the load (what CREATE INDEX does better than row by row).
+  const [gin] = await queryRows(
+    db,
+    sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_search_idx'`,
+  );
+  await db.execute(sql`DROP INDEX chunks_search_idx`);
+  const open = new Map(); // place key → { documentId, next }
+  let rows = [];
+  const flush = async () => {
+    if (rows.length === 0) return;
+    const column = (key) => rows.map((row) => row[key]);
+    // One statement per batch, its columns as arrays (unnest), straight to the driver.
+    await client.query(
+      `INSERT INTO chunks (tenant_id, document_id, source_type, collection_id, chunk_index, content, page_title, page_number, token_count)
+       SELECT t, d, 'file', c, i, x, pt, pn, tc
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[]) AS u(t, d, c, i, x, pt, pn, tc)`,
+      [
+        column('tenantId'),
+        column('documentId'),
+        column('collectionId'),
+        column('chunkIndex'),
+        column('content'),
+        column('pageTitle'),
+        column('pageNumber'),
+        column('tokenCount'),
+      ],
+    );
+    rows = [];
+  };
+  while (loaded < total) {
+    const place = placeOf(loaded);
+    const key = `${place.tenantId}:${place.collectionId}`;
+    let doc = open.get(key);
+    if (!doc || doc.next === CHUNKS_PER_DOCUMENT) {
+      sourceId += 1;
+      const [row] = await db
+        .insert(documents)
+        .values({
+          tenantId: place.tenantId,
+          sourceType: 'file',
+          sourceId,
+          collectionId: place.collectionId,
+          title: `document-${sourceId}.pdf`,
+          contentHash: `bench-${sourceId}`,
+          characterCount: 0,
+        })
+        .returning({ id: documents.id });
+      doc = { documentId: row.id, title: `document-${sourceId}.pdf`, next: 0 };
+      open.set(key, doc);
+    }
+    const content = chunkText();
+    rows.push({
+      tenantId: place.tenantId,
+      documentId: doc.documentId,
+      collectionId: place.collectionId,
+      chunkIndex: doc.next,
+      content,
+      pageTitle: doc.title,
+      pageNumber: doc.next + 1,
+      tokenCount: Math.round(content.length / 4),
+    });
+    doc.next += 1;
+    if (place.collectionId === groups[0].id && place.tenantId === tenant.id) botChunks += 1;
+    loaded += 1;
+    if (rows.length === BATCH) await flush();
+  }
+  await flush();
+  await db.execute(sql.raw(gin.indexdef));
+  // As autovacuum would have by then: statistics, GIN pending list merged, visibility map.
+  await db.execute(sql`VACUUM ANALYZE chunks`);
+  await db.execute(sql`ANALYZE documents`);
+}
+
+// CPU of the PostgreSQL server processes serving this database (on this machine), from /proc.
+const monitor = url ? new pg.Client({ connectionString: url }) : null;
+if (monitor) await monitor.connect();
+const TICK_US = 1e6 / 100;
+let serverPids = [];
+async function refreshServerPids() {
+  if (!monitor) return;
+  const { rows } = await monitor.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  serverPids = rows.map((r) => r.pid);
+}
+function serverCpuUs() {
+  if (!monitor) return 0;
+  let total = 0;
+  for (const pid of serverPids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return total;
+}
+
+const retrieval = new RetrievalService(db);
+
+/** The driver calls one search makes (Promise.all of the chunk and Q&A statements), recorded. */
+async function captureCalls(question) {
+  const original = client.query;
+  const calls = [];
+  client.query = function (...args) {
+    calls.push(args);
+    return original.apply(this, args);
+  };
+  try {
+    return { calls, result: await retrieval.search(tenant.id, bot.id, question, 8) };
+  } finally {
+    client.query = original;
+  }
+}
+
+async function block(ops) {
+  const latencies = [];
+  const serverBefore = serverCpuUs();
+  const cpuBefore = process.cpuUsage();
+  for (const op of ops) {
+    const started = performance.now();
+    await op();
+    latencies.push(performance.now() - started);
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const server = serverCpuUs() - serverBefore;
+  return { latencies, cpuUs: cpu.user + cpu.system, serverCpuUs: server };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+function summary(blocks) {
+  const latencies = blocks.flatMap((b) => b.latencies).sort((a, b) => a - b);
+  const n = latencies.length;
+  return {
+    p50: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    cpuUsPerOp: blocks.reduce((s, b) => s + b.cpuUs, 0) / n,
+    serverCpuUsPerOp: monitor ? blocks.reduce((s, b) => s + b.serverCpuUs, 0) / n : 0,
+    ops: n,
+  };
+}
+
+/** Resolves on the parent's next message (the go-ahead to measure). */
+const nextMessage = () => new Promise((resolve) => process.once('message', resolve));
+
+// Databases load at the same time (one each per core) and are measured one at a time: after each
+// load this process says so and waits for the go-ahead.
+for (const size of SIZES) {
+  const loadStarted = performance.now();
+  await fill(size);
+  const loadMs = performance.now() - loadStarted;
+  process.send({ loaded: size });
+  await nextMessage();
+
+  // Warm-up, which also records each question's statements exactly as the service sends them.
+  const calls = [];
+  let hits = 0;
+  for (const question of questions) {
+    const recorded = await captureCalls(question);
+    calls.push(recorded.calls);
+    hits += recorded.result.hits.length;
+  }
+  const parleyOps = questions.map((question) => () => retrieval.search(tenant.id, bot.id, question, 8));
+  const bareOps = calls.map((list) => () => Promise.all(list.map((args) => client.query(...args))));
+  for (const op of bareOps) await op();
+  await refreshServerPids();
+
+  const rounds = { parley: [], bare: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    rounds.bare.push(await block(bareOps));
+    rounds.parley.push(await block(parleyOps));
+  }
+  process.send({
+    result: {
+      size,
+      botChunks,
+      loadMs,
+      meanHits: hits / questions.length,
+      statements: calls[0].length,
+      parley: summary(rounds.parley),
+      bare: summary(rounds.bare),
+    },
+  });
+}
+
+if (monitor) await monitor.end();
+await database.close();
+process.send({ done: true, questions: questions.length });
+process.disconnect();
