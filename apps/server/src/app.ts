@@ -8,7 +8,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { Database } from './core/db/database.js';
+import { type Database, enableVectors } from './core/db/database.js';
 import { EventBus } from './core/events/bus.js';
 import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
@@ -27,6 +27,7 @@ import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { embedderFromConfig } from './modules/knowledge/embeddings.js';
 import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -96,6 +97,9 @@ export async function createParley(
     logger: app.log,
   });
   await seedFeatures(database.db);
+  if (embedderFromConfig(config)) {
+    await enableVectors(database, config.EMBEDDING_DIMENSIONS, (message) => app.log.warn(message));
+  }
 
   const db = database.db;
   const tokens = new TokenService(

@@ -50,6 +50,10 @@ const EnvSchema = z.object({
   NOTION_API_URL: z.url().default('https://api.notion.com'),
   NOTION_CLIENT_ID: z.string().optional(),
   NOTION_CLIENT_SECRET: z.string().optional(),
+  EMBEDDING_BASE_URL: z.url().optional(),
+  EMBEDDING_MODEL: z.string().min(1).optional(),
+  EMBEDDING_API_KEY: z.string().optional(),
+  EMBEDDING_DIMENSIONS: positiveInt.max(16_000).default(1536),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -25,10 +26,15 @@ export type DatabaseOptions =
 
 type Unlisten = () => Promise<void>;
 
+/** Whether chunk vectors are stored and searched (see `enableVectors`). */
+export type VectorCapability = { enabled: boolean; dimensions: number };
+
 /** One database, whichever engine: drizzle for queries, plus LISTEN/NOTIFY for events. */
 export type Database = {
   kind: DatabaseKind;
   db: Db;
+  /** Off until `enableVectors` finds pgvector. */
+  vectors: VectorCapability;
   /** Calls `handler` for every NOTIFY on `channel`, from this process or any other. */
   listen(channel: string, handler: (payload: string) => void): Promise<Unlisten>;
   notify(channel: string, payload: string): Promise<void>;
@@ -47,13 +53,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, loadDataDir });
+  // pgvector ships inside PGlite; loading it costs nothing until CREATE EXTENSION.
+  const client = new PGlite({
+    dataDir: dataDir ? path.resolve(dataDir) : undefined,
+    loadDataDir,
+    extensions: { vector },
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
   return {
     kind: 'pglite',
     db,
+    vectors: { enabled: false, dimensions: 0 },
     listen: async (channel, handler) => client.listen(channel, handler),
     notify: async (channel, payload) => {
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -72,6 +84,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    vectors: { enabled: false, dimensions: 0 },
     listen: (channel, handler) => listener.listen(channel, handler),
     notify: async (channel, payload) => {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -163,6 +176,55 @@ class PgListener {
     this.client = undefined;
     await client?.end().catch(() => {});
   }
+}
+
+/**
+ * Turns on vector search when an embedding model is configured: loads pgvector and makes
+ * `chunk_embeddings` with its HNSW index, idempotently. Done at start rather than in the committed
+ * migrations because PostgreSQL servers without pgvector must still migrate; there the capability
+ * stays off and `warn` says why once.
+ */
+export async function enableVectors(
+  database: Database,
+  dimensions: number,
+  warn: (message: string) => void,
+): Promise<VectorCapability> {
+  if (!Number.isInteger(dimensions) || dimensions <= 0)
+    throw new Error('dimensions must be a positive integer');
+  try {
+    await database.db.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
+  } catch {
+    warn(
+      'EMBEDDING_MODEL is set but this PostgreSQL has no pgvector extension; answering uses full-text search only',
+    );
+    return database.vectors;
+  }
+  await database.db.execute(
+    sql.raw(`CREATE TABLE IF NOT EXISTS chunk_embeddings (
+      chunk_id integer PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+      tenant_id integer NOT NULL,
+      embedding vector(${dimensions}) NOT NULL)`),
+  );
+  await database.db.execute(
+    sql`CREATE INDEX IF NOT EXISTS chunk_embeddings_hnsw_idx ON chunk_embeddings USING hnsw (embedding vector_cosine_ops)`,
+  );
+  await database.db.execute(
+    sql`CREATE INDEX IF NOT EXISTS chunk_embeddings_tenant_idx ON chunk_embeddings (tenant_id)`,
+  );
+  const [column] = await queryRows<{ type: string }>(
+    database.db,
+    sql`SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+        WHERE attrelid = 'chunk_embeddings'::regclass AND attname = 'embedding'`,
+  );
+  // A table made for another model's length cannot take these vectors: say so rather than fail ingest.
+  if (column?.type !== `vector(${dimensions})`) {
+    warn(
+      `chunk_embeddings holds ${column?.type ?? 'unknown'} but EMBEDDING_DIMENSIONS is ${dimensions}; drop the table to re-embed. Answering uses full-text search only`,
+    );
+    return database.vectors;
+  }
+  database.vectors = { enabled: true, dimensions };
+  return database.vectors;
 }
 
 /** Rows of a raw query, whichever driver ran it (both answer `{ rows }`). */

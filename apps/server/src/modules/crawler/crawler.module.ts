@@ -1,8 +1,10 @@
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { embedderOf } from '../knowledge/vectors.js';
 import { crawlerRoutes } from './crawler.routes.js';
 import { CRAWL_JOB, CrawlerService, type CrawlJobData } from './crawler.service.js';
 
-const crawlerOf = (deps: ModuleDeps) => new CrawlerService(deps.db, deps.jobs, deps.config);
+const crawlerOf = (deps: ModuleDeps) =>
+  new CrawlerService(deps.db, deps.jobs, deps.config, undefined, embedderOf(deps));
 
 /** Crawler: routes and the crawl job (at most 2 runs: a worker lost mid-crawl is retried once). */
 export const crawlerModule: FeatureModule = {

@@ -13,6 +13,7 @@ import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
+import type { Embedder } from '../knowledge/embeddings.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { type CrawledContent, compilePattern, crawlSite, normalizeUrl } from './crawl.js';
 import * as q from './crawler.queries.js';
@@ -56,6 +57,7 @@ export class CrawlerService {
     private readonly config: Config,
     /** Tests inject a fake DNS. */
     private readonly resolve?: Resolver,
+    private readonly embedder: Embedder | null = null,
   ) {}
 
   private fetchOptions(signal?: AbortSignal) {
@@ -234,15 +236,19 @@ export class CrawlerService {
         id = (await q.insertPage(tx, { ...values, tenantId, webSourceId: data.webSourceId, url: page.url }))
           .id;
       }
-      await replaceDocument(tx, {
-        tenantId,
-        sourceType: 'web',
-        sourceId: id,
-        collectionId: data.webSourceId,
-        title: page.title,
-        url: page.url,
-        sections: [{ text: page.text }],
-      });
+      await replaceDocument(
+        tx,
+        {
+          tenantId,
+          sourceType: 'web',
+          sourceId: id,
+          collectionId: data.webSourceId,
+          title: page.title,
+          url: page.url,
+          sections: [{ text: page.text }],
+        },
+        this.embedder,
+      );
       await q.updatePage(tx, tenantId, id, { trained: true });
       return id;
     });

@@ -4,6 +4,7 @@ import type { FileKind } from '@parley/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import type { JobContext } from '../../core/jobs/queue.js';
+import type { Embedder } from '../knowledge/embeddings.js';
 import { replaceDocument } from '../knowledge/ingest.js';
 import { ExtractionError, extractSections, KIND_MIME } from './extract.js';
 import { findFile, findGroup } from './files.queries.js';
@@ -21,7 +22,12 @@ const KIND_OF = Object.fromEntries(Object.entries(KIND_MIME).map(([kind, mime]) 
  * cannot be read is marked failed with the reason; other errors retry the job (files already
  * trained are skipped), and the last attempt marks what is left failed.
  */
-export function extractFilesJob(db: Db, dataDir: string, maxAttempts: number) {
+export function extractFilesJob(
+  db: Db,
+  dataDir: string,
+  maxAttempts: number,
+  embedder: Embedder | null = null,
+) {
   return async (job: JobContext<ExtractJobData>): Promise<void> => {
     const tenantId = job.tenantId;
     if (tenantId === null) return;
@@ -41,15 +47,19 @@ export function extractFilesJob(db: Db, dataDir: string, maxAttempts: number) {
             const current = await findFile(tx, tenantId, fileId);
             const group = current && (await findGroup(tx, tenantId, current.fileGroupId));
             if (!current || !group) return;
-            const result = await replaceDocument(tx, {
-              tenantId,
-              sourceType: 'file',
-              sourceId: file.id,
-              collectionId: group.id,
-              title: file.filename,
-              url: null,
-              sections,
-            });
+            const result = await replaceDocument(
+              tx,
+              {
+                tenantId,
+                sourceType: 'file',
+                sourceId: file.id,
+                collectionId: group.id,
+                title: file.filename,
+                url: null,
+                sections,
+              },
+              embedder,
+            );
             await tx
               .update(files)
               .set({ status: 'trained', trained: true, characterCount: result.characterCount, error: null })

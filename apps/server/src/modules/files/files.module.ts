@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { badRequest } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { embedderOf } from '../knowledge/vectors.js';
 import { extractFilesJob } from './files.jobs.js';
 import { EXTRACT_JOB, FilesService, GroupInUseError } from './files.service.js';
 
@@ -186,8 +187,12 @@ const routes =
 export const filesModule: FeatureModule = {
   routes,
   jobs: (deps) => {
-    deps.jobs.register(EXTRACT_JOB, extractFilesJob(deps.db, deps.config.DATA_DIR, JOB_ATTEMPTS), {
-      maxAttempts: JOB_ATTEMPTS,
-    });
+    deps.jobs.register(
+      EXTRACT_JOB,
+      extractFilesJob(deps.db, deps.config.DATA_DIR, JOB_ATTEMPTS, embedderOf(deps)),
+      {
+        maxAttempts: JOB_ATTEMPTS,
+      },
+    );
   },
 };

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { sha256 } from '../../core/crypto.js';
-import type { DbOrTx } from '../../core/db/database.js';
+import { type DbOrTx, sql } from '../../core/db/database.js';
 import { type ChunkDraft, chunkSections, type Section } from './chunker.js';
+import { type Embedder, vectorLiteral } from './embeddings.js';
 import { chunks, documents, type SourceType } from './knowledge.schema.js';
 
 export type DocumentInput = {
@@ -28,9 +29,14 @@ const INSERT_BATCH = 200;
 /**
  * Stores a source item's text as a document and its chunks, replacing what it had. Run it inside
  * the caller's transaction: a worker killed half-way leaves the old chunks, never a mix or doubles,
- * and running it again with the same text changes nothing.
+ * and running it again with the same text changes nothing. With an `embedder` (vector search on),
+ * the new chunks' vectors are stored in the same transaction.
  */
-export async function replaceDocument(tx: DbOrTx, input: DocumentInput): Promise<IngestResult> {
+export async function replaceDocument(
+  tx: DbOrTx,
+  input: DocumentInput,
+  embedder?: Embedder | null,
+): Promise<IngestResult> {
   const characterCount = input.sections.reduce((n, s) => n + s.text.length, 0);
   const contentHash = sha256(JSON.stringify([input.title, input.url ?? null, input.sections]));
   const [existing] = await tx
@@ -42,6 +48,9 @@ export async function replaceDocument(tx: DbOrTx, input: DocumentInput): Promise
     const count = await tx.$count(chunks, eq(chunks.documentId, existing.id));
     return { documentId: existing.id, chunkCount: count, characterCount, unchanged: true };
   }
+  // Chunked and embedded before this document's writes, so a slow or failing model changes nothing.
+  const drafts = chunkSections(input.sections);
+  const vectors = embedder ? await embedder.embed(drafts.map(embeddingText)) : null;
   const values = {
     tenantId: input.tenantId,
     sourceType: input.sourceType,
@@ -63,8 +72,8 @@ export async function replaceDocument(tx: DbOrTx, input: DocumentInput): Promise
       )[0]!.id
     : (await tx.insert(documents).values(values).returning({ id: documents.id }))[0]!.id;
   await tx.delete(chunks).where(eq(chunks.documentId, documentId));
-  const drafts = chunkSections(input.sections);
-  await insertChunks(tx, input, documentId, drafts);
+  const chunkIds = await insertChunks(tx, input, documentId, drafts);
+  if (vectors) await insertEmbeddings(tx, input.tenantId, chunkIds, vectors);
   return { documentId, chunkCount: drafts.length, characterCount, unchanged: false };
 }
 
@@ -83,22 +92,44 @@ async function insertChunks(
   input: DocumentInput,
   documentId: number,
   drafts: ChunkDraft[],
-): Promise<void> {
+): Promise<number[]> {
+  const byIndex = new Map<number, number>();
   for (let i = 0; i < drafts.length; i += INSERT_BATCH) {
-    await tx.insert(chunks).values(
-      drafts.slice(i, i + INSERT_BATCH).map((draft) => ({
-        tenantId: input.tenantId,
-        documentId,
-        sourceType: input.sourceType,
-        collectionId: input.collectionId,
-        chunkIndex: draft.chunkIndex,
-        content: draft.content,
-        headingPath: draft.headingPath,
-        pageTitle: input.title,
-        pageUrl: input.url ?? null,
-        pageNumber: draft.pageNumber,
-        tokenCount: draft.tokenCount,
-      })),
+    const rows = await tx
+      .insert(chunks)
+      .values(
+        drafts.slice(i, i + INSERT_BATCH).map((draft) => ({
+          tenantId: input.tenantId,
+          documentId,
+          sourceType: input.sourceType,
+          collectionId: input.collectionId,
+          chunkIndex: draft.chunkIndex,
+          content: draft.content,
+          headingPath: draft.headingPath,
+          pageTitle: input.title,
+          pageUrl: input.url ?? null,
+          pageNumber: draft.pageNumber,
+          tokenCount: draft.tokenCount,
+        })),
+      )
+      .returning({ id: chunks.id, chunkIndex: chunks.chunkIndex });
+    for (const row of rows) byIndex.set(row.chunkIndex, row.id);
+  }
+  // In the drafts' order, which is the order of their vectors.
+  return drafts.map((draft) => byIndex.get(draft.chunkIndex)!);
+}
+
+/** What a chunk's vector stands for: its heading path gives the passage its context. */
+const embeddingText = (draft: ChunkDraft) =>
+  draft.headingPath ? `${draft.headingPath}\n\n${draft.content}` : draft.content;
+
+async function insertEmbeddings(tx: DbOrTx, tenantId: number, chunkIds: number[], vectors: number[][]) {
+  for (let i = 0; i < chunkIds.length; i += INSERT_BATCH) {
+    const rows = chunkIds
+      .slice(i, i + INSERT_BATCH)
+      .map((id, j) => sql`(${id}, ${tenantId}, ${vectorLiteral(vectors[i + j]!)}::vector)`);
+    await tx.execute(
+      sql`INSERT INTO chunk_embeddings (chunk_id, tenant_id, embedding) VALUES ${sql.join(rows, sql`, `)}`,
     );
   }
 }

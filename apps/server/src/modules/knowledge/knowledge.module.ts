@@ -3,12 +3,13 @@ import { qnaRoutes } from '../qna/qna.routes.js';
 import { QnaService } from '../qna/qna.service.js';
 import { knowledgeRoutes } from './knowledge.routes.js';
 import { RetrievalService } from './retrieval.service.js';
+import { embedderOf } from './vectors.js';
 
 const services = new WeakMap<ModuleDeps, QnaService>();
 const qnaOf = (deps: ModuleDeps) => {
   let service = services.get(deps);
   if (!service) {
-    service = new QnaService(deps.db, deps.jobs);
+    service = new QnaService(deps.db, deps.jobs, embedderOf(deps));
     services.set(deps, service);
   }
   return service;
@@ -19,6 +20,9 @@ export const knowledgeModule: FeatureModule = {
   jobs: (deps) => qnaOf(deps).registerWorker(),
   routes: (deps) => async (app) => {
     await app.register(qnaRoutes(qnaOf(deps)));
-    await app.register(knowledgeRoutes(deps.db, deps.jobs, new RetrievalService(deps.db)));
+    const retrieval = new RetrievalService(deps.db, embedderOf(deps), (details, message) =>
+      deps.log.warn(details, message),
+    );
+    await app.register(knowledgeRoutes(deps.db, deps.jobs, retrieval));
   },
 };

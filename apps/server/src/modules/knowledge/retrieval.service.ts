@@ -1,10 +1,13 @@
 import type { SearchHit, SearchResult } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { type Embedder, vectorLiteral } from './embeddings.js';
 
 /** How much of the query a Q&A question must cover, and of the question the query, to answer directly. */
 const QNA_QUERY_COVERAGE = 0.6;
 const QNA_QUESTION_COVERAGE = 0.5;
+/** A question's vector must come quickly: past this, full text answers alone. */
+const QUERY_EMBED_TIMEOUT_MS = 5000;
 
 type ChunkRow = {
   id: number;
@@ -16,7 +19,11 @@ type ChunkRow = {
   heading_path: string | null;
   content: string;
   rank: number;
+  /** Cosine distance, on rows found by the vector query. */
+  distance?: number;
 };
+
+type Warn = (details: object, message: string) => void;
 
 type QnaRow = {
   id: number;
@@ -31,17 +38,48 @@ type QnaRow = {
  * What a bot knows about a question: its attached sources (file groups, web sources, Notion
  * workspaces and its own Q&A), searched by full text. Matching is OR-style over stemmed terms
  * without stop words, ranked by cover density, so a natural question finds passages that hold only
- * some of its words. Tenant and bot scope are in the SQL itself.
+ * some of its words. With an embedder (vector search on), the nearest chunks by vector are fused
+ * with those by reciprocal rank. Tenant and bot scope are in the SQL itself.
  */
 export class RetrievalService {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly embedder: Embedder | null = null,
+    private readonly warn: Warn = () => {},
+  ) {}
 
   async search(tenantId: number, botId: number, query: string, limit = 8): Promise<SearchResult> {
-    const [hits, qnaMatch] = await Promise.all([
+    const [hits, nearest, qnaMatch] = await Promise.all([
       this.fullText(tenantId, botId, query, limit),
+      this.nearest(tenantId, botId, query, limit),
       this.qnaMatch(tenantId, botId, query),
     ]);
-    return { qna_match: qnaMatch, hits: fuse([hits]), mode: 'full-text' };
+    if (!nearest) return { qna_match: qnaMatch, hits: fuse([hits]), mode: 'full-text' };
+    return { qna_match: qnaMatch, hits: fuse([hits, nearest]).slice(0, limit), mode: 'hybrid' };
+  }
+
+  /** Chunks nearest the question by vector; null when vectors are off or the model failed. */
+  private async nearest(tenantId: number, botId: number, query: string, limit: number) {
+    if (!this.embedder) return null;
+    let vector: number[];
+    try {
+      [vector] = (await this.embedder.embed([query], QUERY_EMBED_TIMEOUT_MS)) as [number[]];
+    } catch (error) {
+      // A search must answer even when the embedding model is down: full text alone then.
+      this.warn({ err: (error as Error).message }, 'query embedding failed; searching by full text only');
+      return null;
+    }
+    const literal = vectorLiteral(vector);
+    return queryRows<ChunkRow>(
+      this.db,
+      sql`SELECT c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content,
+               0 AS rank, e.embedding <=> ${literal}::vector AS distance
+        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
+        WHERE e.tenant_id = ${tenantId} AND c.tenant_id = ${tenantId}
+          AND ${inBotScope(tenantId, botId)}
+        ORDER BY e.embedding <=> ${literal}::vector
+        LIMIT ${limit}`,
+    );
   }
 
   private fullText(tenantId: number, botId: number, query: string, limit: number): Promise<ChunkRow[]> {
@@ -101,21 +139,26 @@ const RRF_K = 60;
  * is the sum of 1/(k + rank) over the lists it appears in.
  */
 export function fuse(lists: ChunkRow[][]): SearchHit[] {
-  const byId = new Map<number, { row: ChunkRow; score: number; textRank: number | null }>();
+  const byId = new Map<
+    number,
+    { row: ChunkRow; score: number; textRank: number | null; distance: number | null }
+  >();
   lists.forEach((list, listIndex) => {
     list.forEach((row, position) => {
       const entry = byId.get(row.id) ?? {
         row,
         score: 0,
         textRank: listIndex === 0 ? Number(row.rank) : null,
+        distance: null,
       };
+      if (row.distance !== undefined && row.distance !== null) entry.distance = Number(row.distance);
       entry.score += 1 / (RRF_K + position + 1);
       byId.set(row.id, entry);
     });
   });
   return [...byId.values()]
     .sort((a, b) => b.score - a.score)
-    .map(({ row, score, textRank }) => ({
+    .map(({ row, score, textRank, distance }) => ({
       chunk_id: row.id,
       document_id: row.document_id,
       source_type: row.source_type,
@@ -126,7 +169,7 @@ export function fuse(lists: ChunkRow[][]): SearchHit[] {
       content: row.content,
       score: round(score),
       text_rank: textRank === null ? null : round(textRank),
-      vector_distance: null,
+      vector_distance: distance === null ? null : round(distance),
     }));
 }
 

@@ -13,6 +13,7 @@ import type { JobContext } from '../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { botNotionWorkspaces } from '../bots/bots.schema.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { embedderOf } from '../knowledge/vectors.js';
 import { isAuthRefusal, isNotionError, NotionApi, type NotionIdentity } from './notion.client.js';
 import {
   botExists,
@@ -220,15 +221,19 @@ export class NotionService {
             characterCount: 0,
             trained: Boolean(options.force) || workspace.trained,
           });
-          const ingested = await replaceDocument(tx, {
-            tenantId,
-            sourceType: 'notion',
-            sourceId: row.id,
-            collectionId: workspaceId,
-            title: page.title,
-            url: page.url,
-            sections,
-          });
+          const ingested = await replaceDocument(
+            tx,
+            {
+              tenantId,
+              sourceType: 'notion',
+              sourceId: row.id,
+              collectionId: workspaceId,
+              title: page.title,
+              url: page.url,
+              sections,
+            },
+            embedderOf(this.deps),
+          );
           await setPageCharacters(tx, tenantId, row.id, ingested.characterCount);
         });
         fetched++;

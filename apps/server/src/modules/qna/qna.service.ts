@@ -5,6 +5,7 @@ import { notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
+import type { Embedder } from '../knowledge/embeddings.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { qna } from './qna.schema.js';
 
@@ -33,6 +34,7 @@ export class QnaService {
   constructor(
     private readonly db: Db,
     private readonly jobs: JobQueue,
+    private readonly embedder: Embedder | null = null,
   ) {}
 
   async create(auth: AuthContext, body: CreateQnABody): Promise<QnA> {
@@ -120,14 +122,18 @@ export class QnaService {
     for (const [index, pair] of pairs.entries()) {
       if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
       await this.db.transaction(async (tx) => {
-        const { characterCount } = await replaceDocument(tx, {
-          tenantId,
-          sourceType: 'qna',
-          sourceId: pair.id,
-          collectionId: pair.botId,
-          title: pair.question,
-          sections: [{ text: `${pair.question}\n\n${pair.answer}` }],
-        });
+        const { characterCount } = await replaceDocument(
+          tx,
+          {
+            tenantId,
+            sourceType: 'qna',
+            sourceId: pair.id,
+            collectionId: pair.botId,
+            title: pair.question,
+            sections: [{ text: `${pair.question}\n\n${pair.answer}` }],
+          },
+          this.embedder,
+        );
         await tx
           .update(qna)
           .set({ trained: true, characterCount })
