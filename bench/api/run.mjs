@@ -17,10 +17,10 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { postgresDatabase } from '../shared/postgres.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -35,7 +35,6 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .split(',')
   .map((d) => d.trim().toLowerCase());
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET = 0.5;
 const PATH = '/api/auth/user';
 
@@ -47,8 +46,6 @@ for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/auth/
 }
 
 const { default: autocannon } = await import('autocannon');
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
 
 /** Forks a server script and resolves with its port once it reports it. */
 function startChild(script, env, execArgv = []) {
@@ -161,40 +158,6 @@ async function call(port, method, url, { body, token } = {}) {
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
   return text;
-}
-
-/** A PostgreSQL server to measure on: a fresh database, dropped afterwards; null when none is reachable. */
-async function postgresDatabase() {
-  const explicit = process.env.BENCH_DATABASE_URL;
-  const base = explicit ?? DEFAULT_PG_URL;
-  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    if (explicit) throw new Error(`BENCH_DATABASE_URL is not reachable: ${error.message}`);
-    console.log(`PostgreSQL: ${DEFAULT_PG_URL} is not reachable (${error.message}); measuring PGlite only.`);
-    return null;
-  }
-  const name = `parley_bench_${Date.now()}_${process.pid}`;
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
 }
 
 /** Environment of a Parley server process: npm start's defaults, quiet logs, its own database. */
@@ -324,7 +287,7 @@ console.log(
 
 const rows = [];
 if (DATABASES.includes('pglite')) rows.push(...(await benchDatabase('PGlite', { url: undefined })));
-const server = DATABASES.includes('postgres') ? await postgresDatabase() : null;
+const server = DATABASES.includes('postgres') ? await postgresDatabase('api') : null;
 if (server) {
   try {
     rows.push(...(await benchDatabase('PostgreSQL', server)));

@@ -20,10 +20,10 @@
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { postgresDatabase } from '../shared/postgres.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -34,7 +34,6 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .map((d) => d.trim().toLowerCase());
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET = 1.5;
 
 for (const file of ['core/db/database.js', 'modules/knowledge/retrieval.service.js']) {
@@ -42,43 +41,6 @@ for (const file of ['core/db/database.js', 'modules/knowledge/retrieval.service.
     console.error(`apps/server/dist/${file} is missing: run npm run build first`);
     process.exit(1);
   }
-}
-
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
-
-/** A PostgreSQL server to measure on: a fresh database, dropped afterwards; null when none is reachable. */
-async function postgresDatabase() {
-  const explicit = process.env.BENCH_DATABASE_URL;
-  const base = explicit ?? DEFAULT_PG_URL;
-  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    if (explicit) throw new Error(`BENCH_DATABASE_URL is not reachable: ${error.message}`);
-    console.log(`PostgreSQL: ${DEFAULT_PG_URL} is not reachable (${error.message}); measuring PGlite only.`);
-    return null;
-  }
-  const name = `parley_bench_retrieval_${Date.now()}_${process.pid}`;
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
 }
 
 /** Starts worker.mjs on one database; its messages are read in order with next(). */
@@ -160,7 +122,7 @@ function printTable(rows) {
 }
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const server = DATABASES.includes('postgres') ? await postgresDatabase() : null;
+const server = DATABASES.includes('postgres') ? await postgresDatabase('retrieval') : null;
 const workers = [];
 const rows = [];
 let questions = 0;
