@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServerDatabase, dropServerDatabase } from '../../test/database.js';
 import { type Database, openDatabase } from '../db/database.js';
 import { EVENTS_CHANNEL, EventBus, type Logger, MAX_EVENT_BYTES } from './bus.js';
 
@@ -13,22 +13,10 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./test-publisher.fixture.ts', import.meta.url));
 const WAIT = { timeout: 4000, interval: 10 };
 
-/** A fresh database on the server named by `baseUrl`, dropped by `drop`. */
-async function createPgDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `parley_events_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+/** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped by `drop`. */
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = await createServerDatabase();
+  return { url, drop: () => dropServerDatabase(url) };
 }
 
 function recordingLogger(): Logger & { errors: unknown[]; warnings: unknown[] } {
@@ -58,7 +46,7 @@ describe.each(KINDS)('EventBus on %s', (kind: Kind) => {
 
     beforeAll(async () => {
       if (kind === 'postgres') {
-        const created = await createPgDatabase(PG_URL!);
+        const created = await createPgDatabase();
         url = created.url;
         drop = created.drop;
         database = await openDatabase({ kind: 'postgres', url });

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServerDatabase, dropServerDatabase } from '../../test/database.js';
 import { type Database, openDatabase } from '../db/database.js';
 import { jobs, tenants } from '../db/schema.js';
 import { type JobContext, JobQueue, type JobQueueOptions, type Logger, percentage } from './queue.js';
@@ -13,22 +13,10 @@ const PG_URL = process.env.TEST_DATABASE_URL;
 const KINDS = ['pglite', 'postgres'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** A fresh database on the server named by `baseUrl`, dropped by `drop`. */
-async function createPgDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `parley_jobs_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+/** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped by `drop`. */
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = await createServerDatabase();
+  return { url, drop: () => dropServerDatabase(url) };
 }
 
 type Entry = { level: keyof Logger; msg: string | undefined; obj: object };
@@ -72,7 +60,7 @@ describe.each(KINDS)('JobQueue on %s', (kind: Kind) => {
 
     beforeAll(async () => {
       if (kind === 'postgres') {
-        const created = await createPgDatabase(PG_URL!);
+        const created = await createPgDatabase();
         drop = created.drop;
         database = await openDatabase({ kind: 'postgres', url: created.url });
       } else {
