@@ -16,11 +16,11 @@
 //   BENCH_ROUNDS         measured rounds of each (3), after one warm-up round
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
-import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkWorker } from '../shared/fork-worker.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { corpusParagraphs, makePdf } from './make-pdf.mjs';
 
@@ -33,7 +33,6 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .split(',')
   .map((d) => d.trim().toLowerCase());
-const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 const TARGET = 0.7;
 
 for (const file of ['core/db/database.js', 'modules/knowledge/ingest.js', 'modules/files/extract.js']) {
@@ -46,20 +45,12 @@ for (const file of ['core/db/database.js', 'modules/knowledge/ingest.js', 'modul
 /** Runs worker.mjs on one database and resolves with what it measured. */
 function runWorker(label, pdfPath, dbUrl) {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, BENCH_PDF: pdfPath, BENCH_ROUNDS: String(ROUNDS) };
-    delete env.BENCH_DB_URL;
-    if (dbUrl) env.BENCH_DB_URL = dbUrl;
-    const execArgv = CPU_PROF_DIR
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${CPU_PROF_DIR}`,
-          `--cpu-prof-name=ingest-${label}-${Date.now()}.cpuprofile`,
-        ]
-      : [];
-    const child = fork(path.join(here, 'worker.mjs'), [], {
-      env,
-      execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    const child = forkWorker({
+      dir: here,
+      bench: 'ingest',
+      label,
+      dbUrl,
+      env: { BENCH_PDF: pdfPath, BENCH_ROUNDS: String(ROUNDS) },
     });
     let result = null;
     child.once('message', (message) => {

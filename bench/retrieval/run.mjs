@@ -18,11 +18,11 @@
 //   BENCH_BOT_SHARE      fraction of chunks in the bot's attached file group (0.1)
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
-import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkWorker } from '../shared/fork-worker.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +33,6 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .split(',')
   .map((d) => d.trim().toLowerCase());
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
-const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 const TARGET = 1.5;
 
 for (const file of ['core/db/database.js', 'modules/knowledge/retrieval.service.js']) {
@@ -45,20 +44,12 @@ for (const file of ['core/db/database.js', 'modules/knowledge/retrieval.service.
 
 /** Starts worker.mjs on one database; its messages are read in order with next(). */
 function startWorker(label, dbUrl) {
-  const env = { ...process.env, BENCH_ROUNDS: String(ROUNDS) };
-  delete env.BENCH_DB_URL;
-  if (dbUrl) env.BENCH_DB_URL = dbUrl;
-  const execArgv = CPU_PROF_DIR
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${CPU_PROF_DIR}`,
-        `--cpu-prof-name=retrieval-${label}-${Date.now()}.cpuprofile`,
-      ]
-    : [];
-  const child = fork(path.join(here, 'worker.mjs'), [], {
-    env,
-    execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  const child = forkWorker({
+    dir: here,
+    bench: 'retrieval',
+    label,
+    dbUrl,
+    env: { BENCH_ROUNDS: String(ROUNDS) },
   });
   const queue = [];
   const waiting = [];
