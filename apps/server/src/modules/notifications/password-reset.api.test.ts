@@ -16,6 +16,12 @@ afterAll(async () => {
 });
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
+/** Asks for a reset and reads the code from the mail that arrives. */
+async function resetCode(email: string): Promise<string> {
+  await server.post('/api/notification/request-password-reset/', { email });
+  return codeIn((await smtp.waitFor(email, /Reset/)).text);
+}
+
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('password reset', () => {
@@ -73,8 +79,7 @@ describe('password reset', () => {
 
   it('kills a code after five wrong tries, even the right one afterwards', async () => {
     const owner = await signupOwner(server);
-    await server.post('/api/notification/request-password-reset/', { email: owner.user.email });
-    const code = codeIn((await smtp.waitFor(owner.user.email, /Reset/)).text);
+    const code = await resetCode(owner.user.email);
     const statuses: string[] = [];
     for (let i = 0; i < 5; i++) {
       const reply = await server.post<{ detail: string }>('/api/notification/verify-password-reset/', {
@@ -100,11 +105,9 @@ describe('password reset', () => {
 
   it('refuses an expired code and one replaced by a newer code', async () => {
     const owner = await signupOwner(server);
-    await server.post('/api/notification/request-password-reset/', { email: owner.user.email });
-    const first = codeIn((await smtp.waitFor(owner.user.email, /Reset/)).text);
+    const first = await resetCode(owner.user.email);
     smtp.mails.length = 0;
-    await server.post('/api/notification/request-password-reset/', { email: owner.user.email });
-    const second = codeIn((await smtp.waitFor(owner.user.email, /Reset/)).text);
+    const second = await resetCode(owner.user.email);
     if (first !== second) {
       expect(
         (
