@@ -5,15 +5,8 @@ import { knowledgeRoutes } from './knowledge.routes.js';
 import { RetrievalService } from './retrieval.service.js';
 import { embedderOf } from './vectors.js';
 
-const services = new WeakMap<ModuleDeps, QnaService>();
-const qnaOf = (deps: ModuleDeps) => {
-  let service = services.get(deps);
-  if (!service) {
-    service = new QnaService(deps.db, deps.jobs, embedderOf(deps));
-    services.set(deps, service);
-  }
-  return service;
-};
+/** QnaService holds no state, so the routes and the worker may each have their own. */
+const qnaOf = (deps: ModuleDeps) => new QnaService(deps.db, deps.jobs, embedderOf(deps));
 
 /** Knowledge: Q&A pairs, training progress and the retrieval preview. */
 export const knowledgeModule: FeatureModule = {
