@@ -5,6 +5,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -23,12 +24,17 @@ import { GoogleVerifier } from './modules/auth/google.js';
 import { InvitationService } from './modules/auth/invitations.service.js';
 import { SessionResolver } from './modules/auth/sessions.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { botsModule } from './modules/bots/bots.module.js';
+import { calendarModule } from './modules/calendar/calendar.module.js';
+import { chatModule } from './modules/chat/chat.module.js';
 import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { embedderFromConfig } from './modules/knowledge/embeddings.js';
 import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { leadsModule } from './modules/leads/leads.module.js';
+import { llmModule } from './modules/llm/llm.module.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { OtpService } from './modules/notifications/otp.service.js';
@@ -40,7 +46,17 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 
 /** Feature modules beyond the foundation, each with its routes and jobs. */
-const FEATURE_MODULES: FeatureModule[] = [filesModule, crawlerModule, notionModule, knowledgeModule];
+const FEATURE_MODULES: FeatureModule[] = [
+  filesModule,
+  crawlerModule,
+  notionModule,
+  knowledgeModule,
+  botsModule,
+  chatModule,
+  llmModule,
+  calendarModule,
+  leadsModule,
+];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */
 export type ProcessRole = 'all' | 'api' | 'worker';
@@ -126,7 +142,16 @@ export async function createParley(
     limiter,
     new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL),
   );
-  const deps: ModuleDeps = { config, database, db, jobs, events, mail, log: app.log };
+  const deps: ModuleDeps = {
+    config,
+    database,
+    db,
+    jobs,
+    events,
+    mail,
+    log: app.log,
+    authenticate: sessions.authenticate,
+  };
   for (const feature of FEATURE_MODULES) feature.jobs?.(deps);
   const otp = new OtpService(db, config.appSecret, mail, limiter, tokens, sessions, config.publicUrl, jobs);
   otp.registerWorker();
@@ -140,6 +165,8 @@ export async function createParley(
     credentials: true,
   });
   await app.register(fastifyCookie);
+  // Once, at the root: the chat and help-desk sockets of feature modules share it.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerDocs(app);
   registerAuth(app, sessions.authenticate);
 

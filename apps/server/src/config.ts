@@ -54,6 +54,10 @@ const EnvSchema = z.object({
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(16_000).default(1536),
+  MONTHLY_MESSAGE_LIMIT: positiveInt.default(10_000),
+  CHAT_HISTORY_TURNS: positiveInt.max(50).default(10),
+  VISITOR_MESSAGES_PER_MINUTE: positiveInt.default(20),
+  LLM_TIMEOUT_MS: positiveInt.default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

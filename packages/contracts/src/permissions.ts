@@ -1,7 +1,12 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { BOT_ROUTE_RULES } from './bots.js';
+import { CALENDAR_ROUTE_RULES } from './calendar.js';
+import { CHAT_ROUTE_RULES } from './chat.js';
 import { CRAWLER_ROUTE_RULES } from './crawler.js';
 import { FILE_ROUTE_RULES } from './files.js';
 import { KNOWLEDGE_ROUTE_RULES } from './knowledge.js';
+import { LEAD_ROUTE_RULES } from './leads.js';
+import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
 
@@ -82,6 +87,11 @@ export const ROUTE_RULES = {
   ...CRAWLER_ROUTE_RULES,
   ...NOTION_ROUTE_RULES,
   ...KNOWLEDGE_ROUTE_RULES,
+  ...BOT_ROUTE_RULES,
+  ...CHAT_ROUTE_RULES,
+  ...LLM_ROUTE_RULES,
+  ...CALENDAR_ROUTE_RULES,
+  ...LEAD_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { MailService } from '../modules/mail/mail.service.js';
+import type { AuthContext } from './http/request-context.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events/bus.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -15,6 +16,8 @@ export type ModuleDeps = {
   events: EventBus;
   mail: MailService;
   log: FastifyBaseLogger;
+  /** Resolves an access token (WebSockets carry it in the query, not a header). */
+  authenticate: (token: string) => Promise<AuthContext | null>;
 };
 
 /**

@@ -246,3 +246,5 @@ export * from '../../modules/files/files.schema.js';
 export * from '../../modules/knowledge/knowledge.schema.js';
 export * from '../../modules/notion/notion.schema.js';
 export * from '../../modules/qna/qna.schema.js';
+export * from '../../modules/chat/chat.schema.js';
+export * from '../../modules/llm/llm.schema.js';

@@ -2,10 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  BOT_ROUTE_RULES,
+  CALENDAR_ROUTE_RULES,
+  CHAT_ROUTE_RULES,
   CRAWLER_ROUTE_RULES,
   type Feature,
   FILE_ROUTE_RULES,
   KNOWLEDGE_ROUTE_RULES,
+  LEAD_ROUTE_RULES,
+  LLM_ROUTE_RULES,
   MESSAGES,
   NOTION_ROUTE_RULES,
   ROUTE_RULES,
@@ -179,6 +184,11 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [FILE_ROUTE_RULES, '../../modules/files/files.api.test.ts'],
   [CRAWLER_ROUTE_RULES, '../../modules/crawler/crawler.api.test.ts'],
   [NOTION_ROUTE_RULES, '../../modules/notion/notion.api.test.ts'],
+  [CALENDAR_ROUTE_RULES, '../../modules/calendar/calendar.api.test.ts'],
+  [LEAD_ROUTE_RULES, '../../modules/leads/leads.api.test.ts'],
+  [LLM_ROUTE_RULES, '../../modules/llm/llm.api.test.ts'],
+  [BOT_ROUTE_RULES, '../../modules/bots/bots.api.test.ts'],
+  [CHAT_ROUTE_RULES, '../../modules/chat/chat.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

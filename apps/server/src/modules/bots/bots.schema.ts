@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { tenants, users } from '../../core/db/schema.js';
+import { roles, tenants, users } from '../../core/db/schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
@@ -36,6 +36,8 @@ export const bots = pgTable(
     llmModel: text('llm_model'),
     internet: boolean('internet').notNull().default(false),
     analytics: boolean('analytics').notNull().default(false),
+    /** Listed by GET /auth/public-bots and fetchable by numeric id without login; by uuid always. */
+    isPublic: boolean('is_public').notNull().default(false),
     brandColor: text('brand_color').notNull().default('#ffffff'),
     welcomeMessage: text('welcome_message'),
     suggestionQuestions: jsonb('suggestion_questions').$type<string[]>().notNull().default([]),
@@ -103,4 +105,64 @@ export const botNotionWorkspaces = pgTable(
     primaryKey({ columns: [t.botId, t.notionWorkspaceId] }),
     index('bot_notion_workspaces_source_idx').on(t.notionWorkspaceId),
   ],
+);
+
+/** Roles a bot carries (POST /chat/bots/role lists the bots of a role). */
+export const botRoles = pgTable(
+  'bot_roles',
+  {
+    ...linkColumns(),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.botId, t.roleId] }), index('bot_roles_role_idx').on(t.roleId)],
+);
+
+/** Bots assigned to users (agents who answer for them). A bot with assigned users cannot be deleted. */
+export const botUsers = pgTable(
+  'bot_users',
+  {
+    ...linkColumns(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.botId, t.userId] }), index('bot_users_user_idx').on(t.userId)],
+);
+
+/** Calendar booking configuration of a bot (console.md section 3 Calendar booking): at most one. */
+export const calendarBookings = pgTable('calendar_bookings', {
+  botId: integer('bot_id')
+    .primaryKey()
+    .references(() => bots.id, { onDelete: 'cascade' }),
+  tenantId: integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  message: text('message').notNull(),
+  provider: text('provider').notNull(),
+  url: text('url').notNull(),
+  title: text('title').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A visitor's lead-form answers, kept per bot (and conversation when there is one). */
+export const leads = pgTable(
+  'leads',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    botId: integer('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id'),
+    name: text('name'),
+    email: text('email'),
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('leads_bot_idx').on(t.botId, t.createdAt)],
 );

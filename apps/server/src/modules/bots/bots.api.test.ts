@@ -1,0 +1,415 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Bot, MESSAGES, type PublicBot, type QnA } from '@parley/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarBookings, conversations, documents } from '../../core/db/schema.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+
+let server: TestServer;
+let owner: Account;
+let other: Account;
+const as = (account: Account) => ({ token: account.access_token });
+
+/** A 1×1 PNG: real image bytes, so the type is judged from content. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+type Reply<T> = { status: number; body: T };
+
+async function send<T = Bot>(
+  method: 'POST' | 'PUT',
+  urlPath: string,
+  account: Account,
+  fields: Record<string, unknown>,
+  image?: { bytes: Uint8Array; name: string },
+): Promise<Reply<T>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  if (image) form.append('profile_image', new Blob([image.bytes as BlobPart]), image.name);
+  const response = await fetch(`${server.url}/api${urlPath}`, {
+    method,
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+const create = (
+  account: Account,
+  fields: Record<string, unknown>,
+  image?: { bytes: Uint8Array; name: string },
+) => send('POST', '/chat/bots', account, fields, image);
+const uniqueName = () => `Bot ${Math.random().toString(36).slice(2, 8)}`;
+const imageDir = () => path.join(dataDir, 'bot-images');
+let dataDir: string;
+const storedImages = () => (existsSync(imageDir()) ? readdirSync(imageDir()) : []);
+const botCount = async (account: Account) =>
+  (await server.get<Bot[]>(`/api/chat/bots/user/${account.user.id}`, as(account))).body.length;
+
+beforeAll(async () => {
+  dataDir = path.join(tmpdir(), `parley-bots-${process.pid}-${Date.now()}`);
+  server = await startTestServer({ env: { DATA_DIR: dataDir } });
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+});
+afterAll(() => server.close());
+
+describe('creating a bot', () => {
+  it('stores every field, its sources and a profile image judged from its bytes', async () => {
+    const created = await create(
+      owner,
+      {
+        bot_name: uniqueName(),
+        description: 'Answers shipping questions',
+        temperature: '0.4',
+        prompt: 'Be brief.',
+        internet: 'true',
+        brand_color: '#1a2b3c',
+        suggestion_questions: ['Do you ship abroad?'],
+        lead_form_config: { enabled: true, title: 'Stay in touch', fields: [] },
+      },
+      { bytes: PNG, name: 'logo.png' },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const bot = created.body;
+    expect(bot).toMatchObject({
+      description: 'Answers shipping questions',
+      temperature: 0.4,
+      prompt: 'Be brief.',
+      internet: true,
+      analytics: false,
+      is_public: false,
+      brand_color: '#1a2b3c',
+      welcome_message: "Welcome I'm here to help you with your queries",
+      suggestion_questions: ['Do you ship abroad?'],
+      lead_form_config: { enabled: true, title: 'Stay in touch', fields: [] },
+      user_id: owner.user.id,
+      file_groups: [],
+      llm_model: null,
+    });
+    expect(bot.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bot.profile_image).toMatch(/^\/api\/chat\/bots\/images\/[0-9a-f]{32}\.png$/);
+
+    const image = await fetch(`${server.url}${bot.profile_image}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+
+    const fetched = await server.get<Bot>(`/api/chat/bots/${bot.bot_id}`, as(owner));
+    expect(fetched.body).toEqual(bot);
+  });
+
+  it('applies the playground defaults', async () => {
+    const created = await create(owner, { bot_name: uniqueName() });
+    expect(created.body).toMatchObject({
+      temperature: 1,
+      brand_color: '#ffffff',
+      welcome_message: "Welcome I'm here to help you with your queries",
+      profile_image: null,
+    });
+  });
+
+  it('refuses bad input with the spec texts and writes nothing', async () => {
+    const before = await botCount(owner);
+    const images = storedImages().length;
+    for (const [fields, detail] of [
+      [{}, MESSAGES.bots.nameRequired],
+      [{ bot_name: '   ' }, MESSAGES.bots.nameRequired],
+      [{ bot_name: 'bad-name!' }, MESSAGES.bots.nameChars],
+      [{ bot_name: 'x'.repeat(51) }, 'Bot name must be at most 50 characters'],
+      [{ bot_name: 'Fine', temperature: 'warm' }, 'Temperature must be a number'],
+      [{ bot_name: 'Fine', temperature: '3' }, 'Temperature must be between 0 and 2'],
+      [{ bot_name: 'Fine', brand_color: 'red' }, 'Brand colour must be a colour like #1a2b3c'],
+      [
+        { bot_name: 'Fine', suggestion_questions: '[not json' },
+        'suggestion_questions: Invalid input: expected array, received string',
+      ],
+      [
+        { bot_name: 'Fine', llm_model: '12345' },
+        'llm_model: choose one of your active models in LLM settings',
+      ],
+    ] as const) {
+      const reply = await create(owner, fields);
+      expect([reply.status, reply.body], JSON.stringify(fields)).toEqual([400, { detail }]);
+    }
+    const text = await create(
+      owner,
+      { bot_name: uniqueName() },
+      { bytes: Buffer.from('<svg onload=alert(1)>'), name: 'x.png' },
+    );
+    expect(text.status).toBe(415);
+    const huge = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]);
+    const tooLarge = await create(owner, { bot_name: uniqueName() }, { bytes: huge, name: 'big.png' });
+    expect([tooLarge.status, tooLarge.body]).toEqual([
+      413,
+      { detail: 'The profile image must be at most 2 MB' },
+    ]);
+    const json = await server.post('/api/chat/bots', { bot_name: 'Json' }, as(owner));
+    expect([json.status, json.body]).toEqual([
+      400,
+      { detail: 'The bot must be sent as multipart/form-data' },
+    ]);
+
+    expect(await botCount(owner)).toBe(before);
+    expect(storedImages().length).toBe(images);
+  });
+
+  it('refuses a name the workspace already uses, in any case', async () => {
+    const name = uniqueName();
+    expect((await create(owner, { bot_name: name })).status).toBe(201);
+    const again = await create(owner, { bot_name: name.toUpperCase() });
+    expect([again.status, again.body]).toEqual([409, { detail: 'A bot with this name already exists' }]);
+    // Another workspace may use it.
+    expect((await create(other, { bot_name: name })).status).toBe(201);
+  });
+
+  it("never links another workspace's sources or roles", async () => {
+    const foreignRole = await createRole(server, other, {});
+    const reply = await create(owner, { bot_name: uniqueName(), role_ids: [foreignRole.id] });
+    expect([reply.status, reply.body]).toEqual([404, { detail: 'Role not found' }]);
+    const group = await create(owner, { bot_name: uniqueName(), file_group_ids: [99_999_999] });
+    expect([group.status, group.body]).toEqual([404, { detail: 'File group not found' }]);
+  });
+});
+
+describe('updating a bot', () => {
+  it('changes only the fields sent, replaces lists and the image', async () => {
+    const role = await createRole(server, owner, {});
+    const created = (
+      await create(owner, { bot_name: uniqueName(), prompt: 'Keep me' }, { bytes: PNG, name: 'a.png' })
+    ).body;
+    const oldImage = path.basename(created.profile_image!);
+    const updated = await send(
+      'PUT',
+      `/chat/bots/${created.bot_id}`,
+      owner,
+      {
+        description: 'New description',
+        role_ids: [role.id],
+      },
+      { bytes: PNG, name: 'b.png' },
+    );
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({
+      bot_name: created.bot_name,
+      prompt: 'Keep me',
+      description: 'New description',
+      roles: [{ id: role.id, name: role.name }],
+    });
+    expect(updated.body.profile_image).not.toBe(created.profile_image);
+    expect(storedImages()).not.toContain(oldImage);
+
+    const cleared = await send('PUT', `/chat/bots/${created.bot_id}`, owner, {
+      role_ids: [],
+      description: '',
+    });
+    expect(cleared.body).toMatchObject({ roles: [], description: null, prompt: 'Keep me' });
+
+    const bad = await send('PUT', `/chat/bots/${created.bot_id}`, owner, { bot_name: 'no-dashes' });
+    expect([bad.status, bad.body]).toEqual([400, { detail: MESSAGES.bots.nameChars }]);
+  });
+});
+
+describe('who sees which bots', () => {
+  it('an owner sees every bot; a member sees theirs, their roles’ and those assigned to them', async () => {
+    const role = await createRole(server, owner, { 'Create Bot': { create: true, read: true, write: true } });
+    const member = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const byRole = (await create(owner, { bot_name: uniqueName(), role_ids: [role.id] })).body;
+    const assigned = (await create(owner, { bot_name: uniqueName() })).body;
+    const hidden = (await create(owner, { bot_name: uniqueName() })).body;
+    const own = (await create(member, { bot_name: uniqueName() })).body;
+
+    const put = await server.put<Bot[]>(
+      `/api/auth/bots-assigned/${member.user.id}`,
+      { bot_ids: [assigned.bot_id] },
+      as(owner),
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.map((b) => b.bot_id)).toEqual([assigned.bot_id]);
+
+    const mine = await server.get<Bot[]>(`/api/chat/bots/user/${member.user.id}`, as(member));
+    expect(mine.body.map((b) => b.bot_id).sort()).toEqual(
+      [byRole.bot_id, assigned.bot_id, own.bot_id].sort(),
+    );
+    const all = await server.get<Bot[]>(`/api/chat/bots/user/${owner.user.id}`, as(owner));
+    expect(all.body.map((b) => b.bot_id)).toEqual(
+      expect.arrayContaining([byRole.bot_id, hidden.bot_id, own.bot_id]),
+    );
+
+    const ofRole = await server.post<Bot[]>('/api/chat/bots/role', { role_id: role.id }, as(owner));
+    expect(ofRole.body.map((b) => b.bot_id)).toEqual([byRole.bot_id]);
+
+    const assignedToMe = await server.get<Bot[]>(
+      `/api/auth/bots-assigned/${member.user.id}/tenant/${member.user.tenant_id}`,
+      as(member),
+    );
+    expect(assignedToMe.body.map((b) => b.bot_id)).toEqual([assigned.bot_id]);
+    // Someone else's assignments need read on Roles, which this member lacks.
+    const theirs = await server.get(
+      `/api/auth/bots-assigned/${owner.user.id}/tenant/${owner.user.tenant_id}`,
+      as(member),
+    );
+    expect(theirs.status).toBe(403);
+    // Assigning needs Roles write.
+    expect(
+      (await server.put(`/api/auth/bots-assigned/${member.user.id}`, { bot_ids: [] }, as(member))).status,
+    ).toBe(403);
+  });
+});
+
+describe('deleting a bot', () => {
+  it('is refused while users are assigned or conversations exist, with the spec text', async () => {
+    const bot = (await create(owner, { bot_name: uniqueName() })).body;
+    await server.put(`/api/auth/bots-assigned/${owner.user.id}`, { bot_ids: [bot.bot_id] }, as(owner));
+    const refused = await server.delete(`/api/chat/bots/${bot.bot_id}`, as(owner));
+    expect([refused.status, refused.body]).toEqual([
+      409,
+      { detail: MESSAGES.bots.deleteBlocked, conversations: 0, assigned_users: 1 },
+    ]);
+    await server.put(`/api/auth/bots-assigned/${owner.user.id}`, { bot_ids: [] }, as(owner));
+
+    const [conversation] = await server.database.db
+      .insert(conversations)
+      .values({ tenantId: owner.user.tenant_id, botId: bot.bot_id })
+      .returning();
+    const stillRefused = await server.delete(`/api/chat/bots/${bot.bot_id}`, as(owner));
+    expect([stillRefused.status, stillRefused.body]).toEqual([
+      409,
+      { detail: MESSAGES.bots.deleteBlocked, conversations: 1, assigned_users: 0 },
+    ]);
+    await server.database.db.delete(conversations).where(eq(conversations.id, conversation!.id));
+  });
+
+  it('removes the bot, its Q&A index and its image', async () => {
+    const bot = (await create(owner, { bot_name: uniqueName() }, { bytes: PNG, name: 'a.png' })).body;
+    const pair = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: bot.bot_id, question: 'Q?', answer: 'A.' },
+      as(owner),
+    );
+    expect(pair.status).toBe(201);
+    const task = await server.post<{ task_id: string }>(
+      `/api/training/train/qna/${bot.bot_id}`,
+      undefined,
+      as(owner),
+    );
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.get<{ status: string }>(
+              `/api/training/train/progress/${task.body.task_id}`,
+              as(owner),
+            )
+          ).body.status,
+        { timeout: 15_000 },
+      )
+      .toBe('completed');
+    const indexed = await server.database.db
+      .select()
+      .from(documents)
+      .where(eq(documents.collectionId, bot.bot_id));
+    expect(indexed.filter((d) => d.sourceType === 'qna')).toHaveLength(1);
+    const deleted = await server.delete(`/api/chat/bots/${bot.bot_id}`, as(owner));
+    expect([deleted.status, deleted.body]).toEqual([200, { message: MESSAGES.bots.deleted }]);
+    expect((await server.get(`/api/chat/bots/${bot.bot_id}`, as(owner))).status).toBe(404);
+    expect(storedImages()).not.toContain(path.basename(bot.profile_image!));
+    const left = await server.database.db
+      .select()
+      .from(documents)
+      .where(eq(documents.collectionId, bot.bot_id));
+    expect(left.filter((d) => d.sourceType === 'qna')).toEqual([]);
+  });
+});
+
+describe('public bots', () => {
+  it('show visitors what the widget needs and nothing else', async () => {
+    const listed = (
+      await create(
+        owner,
+        { bot_name: uniqueName(), is_public: 'true', prompt: 'SECRET PROMPT' },
+        { bytes: PNG, name: 'a.png' },
+      )
+    ).body;
+    const unlisted = (await create(owner, { bot_name: uniqueName(), prompt: 'SECRET PROMPT' })).body;
+    await server.database.db.insert(calendarBookings).values({
+      botId: listed.bot_id,
+      tenantId: owner.user.tenant_id,
+      title: 'Book a demo',
+      message: 'Pick a time',
+      url: 'https://cal.com/acme',
+      provider: 'cal',
+    });
+
+    const list = await server.get<PublicBot[]>('/api/auth/public-bots');
+    expect(list.status).toBe(200);
+    expect(list.body.map((b) => b.bot_id)).toContain(listed.bot_id);
+    expect(list.body.map((b) => b.bot_id)).not.toContain(unlisted.bot_id);
+
+    const byId = await server.get<PublicBot>(`/api/auth/bot/${listed.bot_id}`);
+    expect(byId.body).toEqual({
+      bot_id: listed.bot_id,
+      uuid: listed.uuid,
+      bot_name: listed.bot_name,
+      description: null,
+      profile_image: listed.profile_image,
+      brand_color: '#ffffff',
+      welcome_message: "Welcome I'm here to help you with your queries",
+      suggestion_questions: [],
+      lead_form_config: null,
+      booking: { title: 'Book a demo', message: 'Pick a time', url: 'https://cal.com/acme', provider: 'cal' },
+    });
+    expect(JSON.stringify(byId.body)).not.toContain('SECRET');
+
+    // An unlisted bot is reachable by its uuid (its widget) but not by a guessable id.
+    expect((await server.get(`/api/auth/bot/${unlisted.bot_id}`)).status).toBe(404);
+    const byUuid = await server.get<PublicBot>(`/api/auth/bot/uuid/${unlisted.uuid}`);
+    expect(byUuid.status).toBe(200);
+    expect(JSON.stringify(byUuid.body)).not.toMatch(/SECRET|tenant/);
+    expect((await server.get('/api/auth/bot/uuid/not-a-uuid')).status).toBe(400);
+    expect((await server.get('/api/auth/bot/uuid/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await server.get('/api/chat/bots/images/..%2F..%2Fetc%2Fpasswd')).status).toBe(400);
+  });
+});
+
+describe("another workspace's bots and permissions", () => {
+  it('answer 404 to another workspace and 403 without the Create Bot grant', async () => {
+    const bot = (await create(owner, { bot_name: uniqueName() })).body;
+    expect((await server.get(`/api/chat/bots/${bot.bot_id}`, as(other))).status).toBe(404);
+    expect((await send('PUT', `/chat/bots/${bot.bot_id}`, other, { description: 'x' })).status).toBe(404);
+    expect((await server.delete(`/api/chat/bots/${bot.bot_id}`, as(other))).status).toBe(404);
+    expect((await server.get(`/api/chat/bots/user/${owner.user.id}`, as(other))).status).toBe(404);
+    expect(
+      (await server.put(`/api/auth/bots-assigned/${other.user.id}`, { bot_ids: [bot.bot_id] }, as(other)))
+        .status,
+    ).toBe(404);
+    expect(
+      (await server.put(`/api/auth/bots-assigned/${owner.user.id}`, { bot_ids: [] }, as(other))).status,
+    ).toBe(404);
+    expect(
+      (await server.get(`/api/auth/bots-assigned/${owner.user.id}/tenant/${owner.user.tenant_id}`, as(other)))
+        .status,
+    ).toBe(404);
+    const ownerRole = await createRole(server, owner, {});
+    expect((await server.post('/api/chat/bots/role', { role_id: ownerRole.id }, as(other))).status).toBe(404);
+    expect((await server.get<Bot>(`/api/chat/bots/${bot.bot_id}`, as(owner))).body.description).toBeNull();
+
+    const noBots = await createRole(server, owner, { Inbox: { read: true } });
+    const member = await addTeammate(server, owner, noBots, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    expect((await server.get(`/api/chat/bots/${bot.bot_id}`, as(member))).status).toBe(403);
+    expect((await create(member, { bot_name: uniqueName() })).status).toBe(403);
+    expect((await server.delete(`/api/chat/bots/${bot.bot_id}`, as(member))).status).toBe(403);
+  });
+});

@@ -1,0 +1,217 @@
+import type { MessageSourceRef, SearchHit, SearchResult } from '@parley/contracts';
+import { type ModelMessage, streamText } from 'ai';
+import type { BotRow } from '../bots/bots.queries.js';
+import type { RetrievalService } from '../knowledge/retrieval.service.js';
+import type { LlmService } from '../llm/llm.service.js';
+import type { AnswerMode, MessageRow } from './chat.queries.js';
+
+/** What the bot wrote, where it came from and what it cost. */
+export type Answer = {
+  text: string;
+  mode: AnswerMode;
+  sources: MessageSourceRef[];
+  qnaId: number | null;
+  usage: { promptTokens: number; completionTokens: number } | null;
+};
+
+export type AnswerInput = {
+  bot: BotRow;
+  question: string;
+  /** Earlier messages of the conversation, oldest first (the question not included). */
+  history: MessageRow[];
+  /** Whether an agent could take over now (offered when the sources say nothing). */
+  agentOnline: boolean;
+  onChunk: (text: string) => void;
+  signal?: AbortSignal;
+};
+
+/** Passages handed to the model; the extractive answer quotes fewer. */
+const PASSAGES_FOR_MODEL = 5;
+const PASSAGES_QUOTED = 2;
+const QUOTE_CHARS = 600;
+/** A vector neighbour this far or nearer counts as relevant on its own (cosine distance). */
+const RELEVANT_DISTANCE = 0.45;
+
+export const TEXTS = {
+  notFound: "I couldn't find anything about that in my sources.",
+  offerHuman: ' A member of our team is online: ask for a human and they will take over.',
+  offerLead: ' Leave your details in the form and our team will get back to you.',
+  offerRephrase: ' Try rephrasing your question, or contact the team directly.',
+  extractive:
+    'No language model is set up for this bot, so here are the passages from its sources that best match your question:',
+  modelFailed:
+    'The language model could not be reached just now, so here are the passages from my sources that best match your question:',
+} as const;
+
+/**
+ * Answers a question from a bot's sources (console.md section 3 Chat message; issue 5 item 4): a
+ * matching Q&A pair directly; otherwise the retrieved passages through the bot's language model,
+ * or quoted as they are when it has none. When nothing relevant is found it says so and never
+ * invents a source.
+ */
+export class AnswerService {
+  constructor(
+    private readonly retrieval: RetrievalService,
+    private readonly llms: LlmService,
+    private readonly options: { historyTurns: number; log?: (error: unknown, message: string) => void },
+  ) {}
+
+  async answer(input: AnswerInput): Promise<Answer> {
+    const found = await this.retrieval.search(
+      input.bot.tenantId,
+      input.bot.id,
+      input.question,
+      PASSAGES_FOR_MODEL,
+    );
+    if (found.qna_match) return this.say(input, qnaAnswer(found.qna_match));
+    const passages = relevant(found);
+    if (passages.length === 0) return this.say(input, notFound(input));
+
+    const model = input.bot.llmModel
+      ? await this.llms.resolve(input.bot.tenantId, Number(input.bot.llmModel))
+      : null;
+    if (!model) return this.say(input, extractive(passages, TEXTS.extractive));
+    try {
+      return await this.generate(input, model.model, passages);
+    } catch (error) {
+      if (input.signal?.aborted) throw error;
+      this.options.log?.(error, 'language model failed; answering with quoted passages');
+      return this.say(input, extractive(passages, TEXTS.modelFailed));
+    }
+  }
+
+  private async generate(
+    input: AnswerInput,
+    model: Parameters<typeof streamText>[0]['model'],
+    passages: SearchHit[],
+  ) {
+    const result = streamText({
+      model,
+      system: systemPrompt(input.bot, passages),
+      messages: [
+        ...historyMessages(input.history, this.options.historyTurns),
+        { role: 'user', content: input.question },
+      ],
+      temperature: input.bot.temperature,
+      abortSignal: input.signal,
+      maxRetries: 1,
+    });
+    let text = '';
+    for await (const delta of result.textStream) {
+      text += delta;
+      input.onChunk(delta);
+    }
+    const usage = await result.usage;
+    return {
+      text: text.trim(),
+      mode: 'llm' as const,
+      sources: cited(text, passages),
+      qnaId: null,
+      usage: { promptTokens: usage.inputTokens ?? 0, completionTokens: usage.outputTokens ?? 0 },
+    };
+  }
+
+  /** A ready answer, streamed in one piece so every answer reaches the client the same way. */
+  private say(input: AnswerInput, answer: Answer): Answer {
+    input.onChunk(answer.text);
+    return answer;
+  }
+}
+
+function qnaAnswer(match: NonNullable<SearchResult['qna_match']>): Answer {
+  return {
+    text: match.answer,
+    mode: 'qna',
+    sources: [{ source_type: 'qna', page_title: match.question, page_url: null, page_number: null }],
+    qnaId: match.qna_id,
+    usage: null,
+  };
+}
+
+function notFound(input: AnswerInput): Answer {
+  const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
+  const offer = input.agentOnline ? TEXTS.offerHuman : lead ? TEXTS.offerLead : TEXTS.offerRephrase;
+  return { text: TEXTS.notFound + offer, mode: 'not_found', sources: [], qnaId: null, usage: null };
+}
+
+/** Full-text hits matched words of the question; vector hits count only when near enough. */
+function relevant(found: SearchResult): SearchHit[] {
+  return found.hits.filter(
+    (hit) =>
+      hit.text_rank !== null || (hit.vector_distance !== null && hit.vector_distance <= RELEVANT_DISTANCE),
+  );
+}
+
+function extractive(passages: SearchHit[], intro: string): Answer {
+  const quoted = passages.slice(0, PASSAGES_QUOTED);
+  const body = quoted.map((hit) => `${quote(hit.content)}\n\n— ${label(hit)}`).join('\n\n');
+  return {
+    text: `${intro}\n\n${body}`,
+    mode: 'extractive',
+    sources: quoted.map(sourceOf),
+    qnaId: null,
+    usage: null,
+  };
+}
+
+const quote = (content: string) => {
+  const text = content.length > QUOTE_CHARS ? `${content.slice(0, QUOTE_CHARS).trimEnd()}…` : content;
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+};
+
+const label = (hit: SearchHit) =>
+  [hit.page_title ?? hit.page_url ?? 'Untitled', hit.page_number ? `page ${hit.page_number}` : null]
+    .filter(Boolean)
+    .join(', ');
+
+const sourceOf = (hit: SearchHit): MessageSourceRef => ({
+  source_type: hit.source_type,
+  page_number: hit.page_number,
+  page_url: hit.page_url,
+  page_title: hit.page_title,
+});
+
+/** The sources the answer cites as [n]; all passages given when it cites none. Deduplicated. */
+function cited(text: string, passages: SearchHit[]): MessageSourceRef[] {
+  const numbers = new Set([...text.matchAll(/\[(\d{1,2})\]/g)].map((m) => Number(m[1])));
+  const chosen = numbers.size > 0 ? passages.filter((_, index) => numbers.has(index + 1)) : passages;
+  const seen = new Set<string>();
+  return chosen.map(sourceOf).filter((source) => {
+    const key = `${source.source_type}|${source.page_url}|${source.page_title}|${source.page_number}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Instructions, guardrails and the numbered passages (issue 5 item 4). */
+export function systemPrompt(bot: BotRow, passages: SearchHit[]): string {
+  const knowledge = bot.internet
+    ? 'If the sources do not cover the question, say so plainly, then you may add general knowledge, clearly marked as not coming from the sources.'
+    : 'If the sources do not cover the question, say plainly that you do not have that information. Do not use outside knowledge.';
+  const sources = passages
+    .map(
+      (hit, index) =>
+        `[${index + 1}] ${label(hit)}${hit.page_url ? ` (${hit.page_url})` : ''}\n${hit.content}`,
+    )
+    .join('\n\n');
+  return [
+    `You are ${bot.botName}, an assistant answering visitors on behalf of this business.`,
+    bot.prompt?.trim() ? `Instructions from the business:\n${bot.prompt.trim()}` : null,
+    `Answer from the numbered sources below and cite them like [1]. ${knowledge} Never invent sources, links, prices or facts.`,
+    `Sources:\n${sources}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** The last turns of the conversation as model messages: agents and the bot speak as the assistant. */
+function historyMessages(history: MessageRow[], turns: number): ModelMessage[] {
+  return history.slice(-turns * 2).map((row) => ({
+    role: row.messageType === 'user' ? ('user' as const) : ('assistant' as const),
+    content: row.message,
+  }));
+}

@@ -1,0 +1,541 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type {
+  Attachment,
+  Bot,
+  ChatExchange,
+  ChatMessage,
+  ConversationWithMessages,
+  MessageLimit,
+  ServerFrame,
+  StreamEvent,
+  VisitorIdentity,
+} from '@parley/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { conversations, fileGroups } from '../../core/db/schema.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { replaceDocument } from '../knowledge/ingest.js';
+import { TEXTS } from './answer.service.js';
+import { appendMessage } from './chat.queries.js';
+import { LIMIT_TEXT } from './chat.service.js';
+
+let server: TestServer;
+let owner: Account;
+let other: Account;
+let llm: OpenAiFake;
+let bot: Bot;
+const as = (account: Account) => ({ token: account.access_token });
+
+const SHIPPING =
+  'Parcels to Canada arrive in five to seven working days. International shipping costs 12 euros per order and is free above 80 euros.';
+const RETURNS =
+  'You can return unworn shoes within 30 days of delivery for a full refund to the original payment method.';
+
+async function createBot(account: Account, fields: Record<string, string>): Promise<Bot> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const response = await fetch(`${server.url}/api/chat/bots`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Bot;
+}
+
+async function updateBot(account: Account, botId: number, fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const response = await fetch(`${server.url}/api/chat/bots/${botId}`, {
+    method: 'PUT',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** A file group with two indexed pages, attached to the bot. */
+async function attachKnowledge(account: Account, botId: number) {
+  const [group] = await server.database.db
+    .insert(fileGroups)
+    .values({ tenantId: account.user.tenant_id, userId: account.user.id, groupName: `help_${botId}` })
+    .returning();
+  for (const [index, [title, text]] of [
+    ['Shipping guide', SHIPPING],
+    ['Returns policy', RETURNS],
+  ].entries()) {
+    await replaceDocument(server.database.db, {
+      tenantId: account.user.tenant_id,
+      sourceType: 'file',
+      sourceId: botId * 100 + index,
+      collectionId: group!.id,
+      title: title!,
+      sections: [{ text: text!, pageNumber: index + 1 }],
+    });
+  }
+  await updateBot(account, botId, { file_group_ids: JSON.stringify([group!.id]) });
+}
+
+async function addQna(account: Account, botId: number, question: string, answer: string) {
+  const created = await server.post('/api/qna/', { bot_id: botId, question, answer }, as(account));
+  expect(created.status).toBe(201);
+  const task = await server.post<{ task_id: string }>(
+    `/api/training/train/qna/${botId}`,
+    undefined,
+    as(account),
+  );
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const progress = await server.get<{ status: string }>(
+      `/api/training/train/progress/${task.body.task_id}`,
+      as(account),
+    );
+    if (progress.body.status === 'completed') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('Q&A training did not finish');
+}
+
+const ask = (account: Account, body: Record<string, unknown>) =>
+  server.post<ChatExchange>('/api/chat/chats', body, as(account));
+
+/** POST /chat/chats/stream, read to the end: its parsed events. */
+async function stream(account: Account, body: Record<string, unknown>): Promise<StreamEvent[]> {
+  const response = await fetch(`${server.url}/api/chat/chats/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${account.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice(6)) as StreamEvent);
+}
+
+beforeAll(async () => {
+  llm = await startOpenAiFake();
+  server = await startTestServer({
+    env: {
+      DATA_DIR: path.join(tmpdir(), `parley-chat-${process.pid}-${Date.now()}`),
+      VISITOR_MESSAGES_PER_MINUTE: '50',
+    },
+  });
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+  bot = await createBot(owner, {
+    bot_name: 'Shop helper',
+    is_public: 'true',
+    prompt: 'Answer like a friendly clerk.',
+  });
+  await attachKnowledge(owner, bot.bot_id);
+  await addQna(owner, bot.bot_id, 'Do you ship abroad?', 'Yes, we ship to 40 countries.');
+});
+afterAll(async () => {
+  await server.close();
+  await llm.close();
+});
+
+describe('answers without a language model', () => {
+  it('answers a matching Q&A pair directly and records its qna_id', async () => {
+    const reply = await ask(owner, { bot_id: bot.bot_id, message: 'Do you ship abroad?' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.bot_message).toMatchObject({
+      message: 'Yes, we ship to 40 countries.',
+      message_type: 'bot',
+      answer_mode: 'qna',
+      sources: [{ source_type: 'qna', page_title: 'Do you ship abroad?', page_url: null, page_number: null }],
+    });
+    expect(reply.body.bot_message!.qna_id).toEqual(expect.any(Number));
+  });
+
+  it('quotes the best passages with their sources and says it is doing so', async () => {
+    const reply = await ask(owner, { bot_id: bot.bot_id, message: 'How long do parcels to Canada take?' });
+    const answer = reply.body.bot_message!;
+    expect(answer.answer_mode).toBe('extractive');
+    expect(answer.message.startsWith(TEXTS.extractive)).toBe(true);
+    expect(answer.message).toContain('five to seven working days');
+    expect(answer.sources[0]).toEqual({
+      source_type: 'file',
+      page_title: 'Shipping guide',
+      page_url: null,
+      page_number: 1,
+    });
+    expect(answer.usage).toBeNull();
+  });
+
+  it('says so when nothing relevant is found, and cites nothing', async () => {
+    const reply = await ask(owner, { bot_id: bot.bot_id, message: 'What is the capital of Peru?' });
+    expect(reply.body.bot_message).toMatchObject({
+      message: TEXTS.notFound + TEXTS.offerRephrase,
+      answer_mode: 'not_found',
+      sources: [],
+    });
+  });
+
+  it('seeds a new conversation with the welcome message and numbers messages without gaps', async () => {
+    const first = await ask(owner, { bot_id: bot.bot_id, message: 'Do you ship abroad?' });
+    const id = first.body.conversation_id;
+    await ask(owner, { bot_id: bot.bot_id, message: 'And returns?', conversation_id: id });
+    const conversation = await server.get<ConversationWithMessages>(`/api/chat/chats/${id}`, as(owner));
+    expect(conversation.body.messages.map((m) => [m.seq, m.message_type])).toEqual([
+      [1, 'bot'],
+      [2, 'user'],
+      [3, 'bot'],
+      [4, 'user'],
+      [5, 'bot'],
+    ]);
+    expect(conversation.body.messages[0]!.message).toBe("Welcome I'm here to help you with your queries");
+    expect(conversation.body.name).toBe('Do you ship abroad?');
+    const after = await server.get<ChatMessage[]>(
+      `/api/chat/chats/conversation/${id}?after_seq=3`,
+      as(owner),
+    );
+    expect(after.body.map((m) => m.seq)).toEqual([4, 5]);
+  });
+
+  it('streams over HTTP: start, chunks, then the final answer with its sources', async () => {
+    const events = await stream(owner, {
+      bot_id: bot.bot_id,
+      message: 'What is your returns policy for shoes?',
+    });
+    expect(events[0]).toMatchObject({ type: 'start', user_message: { message_type: 'user', seq: 2 } });
+    expect(events.filter((e) => e.type === 'chunk').length).toBeGreaterThan(0);
+    const final = events.at(-1)!;
+    expect(final.type).toBe('final');
+    if (final.type !== 'final') return;
+    expect(final.final_result_object!.sources[0]!.page_title).toBe('Returns policy');
+    const chunks = events.flatMap((e) => (e.type === 'chunk' ? [e.data] : [])).join('');
+    expect(chunks).toBe(final.final_result_object!.message);
+  });
+
+  it('refuses bad requests before streaming, as JSON', async () => {
+    const response = await fetch(`${server.url}/api/chat/chats/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bot_id: bot.bot_id, message: '  ' }),
+    });
+    expect([response.status, await response.json()]).toEqual([400, { detail: 'Message is required' }]);
+  });
+});
+
+describe('answers with a language model', () => {
+  it('streams the model through the AI SDK with instructions, passages, history and temperature', async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Local',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-key-1234',
+      },
+      as(owner),
+    );
+    expect(setting.status, JSON.stringify(setting.body)).toBe(201);
+    const modelBot = await createBot(owner, {
+      bot_name: 'Model helper',
+      llm_model: String(setting.body.id),
+      temperature: '0.3',
+      prompt: 'Always greet the customer.',
+    });
+    await attachKnowledge(owner, modelBot.bot_id);
+    llm.reply('Parcels to Canada take five to seven working days [1].');
+
+    const first = await stream(owner, {
+      bot_id: modelBot.bot_id,
+      message: 'How long does shipping to Canada take?',
+    });
+    const chunks = first.filter((e) => e.type === 'chunk');
+    expect(chunks.length).toBeGreaterThan(2);
+    const final = first.at(-1) as Extract<StreamEvent, { type: 'final' }>;
+    expect(final.final_result_object).toMatchObject({
+      message: 'Parcels to Canada take five to seven working days [1].',
+      answer_mode: 'llm',
+      sources: [{ source_type: 'file', page_title: 'Shipping guide', page_number: 1, page_url: null }],
+    });
+    expect(final.final_result_object!.usage!.completion_tokens).toBeGreaterThan(0);
+
+    const request = llm.requests.at(-1)!.body;
+    expect(request.temperature).toBe(0.3);
+    const system = String(request.messages![0]!.content);
+    expect(system).toContain('Always greet the customer.');
+    expect(system).toContain(SHIPPING);
+    expect(system).toContain('Never invent sources');
+
+    const start = first[0] as Extract<StreamEvent, { type: 'start' }>;
+    await stream(owner, {
+      bot_id: modelBot.bot_id,
+      message: 'What does international shipping cost?',
+      conversation_id: start.conversation_id,
+    });
+    const roles = llm.requests.at(-1)!.body.messages!.map((m) => m.role);
+    // System, the welcome, the first question and answer, then the new question.
+    expect(roles).toEqual(['system', 'assistant', 'user', 'assistant', 'user']);
+  });
+
+  it('falls back to quoting the passages when the model fails', async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Flaky',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-key-9999',
+      },
+      as(owner),
+    );
+    const flaky = await createBot(owner, { bot_name: 'Flaky helper', llm_model: String(setting.body.id) });
+    await attachKnowledge(owner, flaky.bot_id);
+    llm.failNext(500, 'model overloaded');
+    llm.failNext(500, 'model overloaded');
+    const reply = await ask(owner, { bot_id: flaky.bot_id, message: 'How long do parcels to Canada take?' });
+    expect(reply.body.bot_message!.answer_mode).toBe('extractive');
+    expect(reply.body.bot_message!.message.startsWith(TEXTS.modelFailed)).toBe(true);
+  });
+});
+
+describe('when the bot must not answer', () => {
+  it('stays silent while a human holds the conversation', async () => {
+    const first = await ask(owner, { bot_id: bot.bot_id, message: 'Hello?' });
+    await server.database.db
+      .update(conversations)
+      .set({ isHelpdeskInControl: true })
+      .where(eq(conversations.id, first.body.conversation_id));
+    const held = await ask(owner, {
+      bot_id: bot.bot_id,
+      message: 'Do you ship abroad?',
+      conversation_id: first.body.conversation_id,
+    });
+    expect(held.status).toBe(200);
+    expect(held.body.bot_message).toBeNull();
+    expect(held.body.user_message.message).toBe('Do you ship abroad?');
+  });
+
+  it('answers with a clear notice past the monthly limit', async () => {
+    const limited = await startTestServer({ env: { MONTHLY_MESSAGE_LIMIT: '1' } });
+    try {
+      const account = await signupOwner(limited);
+      const form = new FormData();
+      form.append('bot_name', 'Limited');
+      const created = (await (
+        await fetch(`${limited.url}/api/chat/bots`, {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${account.access_token}` },
+        })
+      ).json()) as Bot;
+      const one = await limited.post<ChatExchange>(
+        '/api/chat/chats',
+        { bot_id: created.bot_id, message: 'hi' },
+        as(account),
+      );
+      expect(one.body.bot_message!.answer_mode).toBe('not_found');
+      const two = await limited.post<ChatExchange>(
+        '/api/chat/chats',
+        { bot_id: created.bot_id, message: 'hi again' },
+        as(account),
+      );
+      expect(two.body.bot_message).toMatchObject({ message: LIMIT_TEXT, answer_mode: 'limit' });
+      const usage = await limited.get<MessageLimit>(
+        `/api/chat/message-limit/${account.user.tenant_id}`,
+        as(account),
+      );
+      expect(usage.body).toMatchObject({ used: 2, limit: 1, remaining: 0 });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+/** A WebSocket client that records every frame. */
+async function connect(query: string) {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/chat/stream?${query}`);
+  const frames: ServerFrame[] = [];
+  socket.on('message', (raw) => frames.push(JSON.parse(raw.toString()) as ServerFrame));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const stored = () => frames.flatMap((f) => (f.final_result_object ? [f.final_result_object] : []));
+  return {
+    socket,
+    frames,
+    stored,
+    send: (frame: unknown) => socket.send(JSON.stringify(frame)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+      }),
+  };
+}
+
+const userFrame = (botId: number, conversationId: number, message: string) => ({
+  content: {
+    bot_id: botId,
+    conversation_id: conversationId,
+    message,
+    message_type: 'user',
+    user_id: null,
+    tenant_id: null,
+  },
+  elements: [],
+});
+
+describe('the WebSocket chat channel', () => {
+  it('serves a visitor with a signed identity: connection, answer stream, pong', async () => {
+    const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: bot.uuid });
+    expect(identity.status).toBe(200);
+    const client = await connect(`visitor_token=${identity.body.visitor_token}`);
+    client.send({
+      content: { bot_id: 0, conversation_id: 0, message: 'connection', message_type: 'user' },
+      elements: [],
+    });
+    client.send({ type: 'ping' });
+    client.send(userFrame(bot.bot_id, 0, 'Do you ship abroad?'));
+    await expect
+      .poll(() => client.stored().filter((m) => m.message_type === 'bot').length, { timeout: 10_000 })
+      .toBe(2);
+    expect(client.frames).toContainEqual({ type: 'connected', message: 'Connected' });
+    expect(client.frames).toContainEqual({ type: 'pong' });
+    expect(client.stored().map((m) => [m.seq, m.message_type])).toEqual([
+      [1, 'bot'],
+      [2, 'user'],
+      [3, 'bot'],
+    ]);
+    expect(client.stored()[2]!.message).toBe('Yes, we ship to 40 countries.');
+    expect(client.frames.some((f) => f.data === 'Yes, we ship to 40 countries.')).toBe(true);
+    await client.close();
+
+    // The same visitor renews their identity; another visitor cannot reach the conversation.
+    const renewed = await server.post<VisitorIdentity>('/api/chat/visitor', {
+      bot_uuid: bot.uuid,
+      visitor_token: identity.body.visitor_token,
+    });
+    expect(renewed.body.visitor_id).toBe(identity.body.visitor_id);
+    const stranger = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: bot.uuid });
+    const intruder = await connect(`visitor_token=${stranger.body.visitor_token}`);
+    intruder.send({ type: 'resume', conversation_id: client.stored()[0]!.conversation_id, after_seq: 0 });
+    await expect.poll(() => intruder.frames).toContainEqual({ error: 'Conversation not found' });
+    expect(intruder.stored()).toEqual([]);
+    await intruder.close();
+  });
+
+  it('gives a reconnecting client what it missed, each message once', async () => {
+    const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: bot.uuid });
+    const first = await connect(`visitor_token=${identity.body.visitor_token}`);
+    first.send(userFrame(bot.bot_id, 0, 'Do you ship abroad?'));
+    await expect.poll(() => first.stored().length, { timeout: 10_000 }).toBe(3);
+    const conversationId = first.stored()[0]!.conversation_id;
+    await first.close();
+
+    // Meanwhile an agent writes twice (the help desk arrives with its own capability).
+    const [row] = await server.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
+    for (const text of ['An agent here.', 'Anything else?']) {
+      await appendMessage(server.database.db, row!, { messageType: 'helpdesk', message: text });
+    }
+
+    const again = await connect(`visitor_token=${identity.body.visitor_token}`);
+    again.send({ type: 'resume', conversation_id: conversationId, after_seq: 3 });
+    await expect.poll(() => again.stored().length).toBe(2);
+    again.send(userFrame(bot.bot_id, conversationId, 'Do you ship abroad?'));
+    await expect.poll(() => again.stored().length, { timeout: 10_000 }).toBe(4);
+    expect(again.stored().map((m) => m.seq)).toEqual([4, 5, 6, 7]);
+    expect(again.stored().map((m) => m.message)).toEqual([
+      'An agent here.',
+      'Anything else?',
+      'Do you ship abroad?',
+      'Yes, we ship to 40 countries.',
+    ]);
+    await again.close();
+  });
+
+  it('refuses a socket without a valid identity, and malformed frames', async () => {
+    const anonymous = await connect('visitor_token=forged.token.value');
+    await expect.poll(() => anonymous.frames).toContainEqual({ error: 'Not authenticated' });
+    const user = await connect(`token=${owner.access_token}`);
+    user.send({ nonsense: true });
+    user.socket.send('not json');
+    await expect.poll(() => user.frames.length).toBe(2);
+    expect(user.frames).toEqual([{ error: 'Invalid frame' }, { error: 'Frames must be JSON' }]);
+    await user.close();
+  });
+});
+
+describe('attachments', () => {
+  it('stores images and PDFs judged by content and refuses the rest', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const upload = async (bytes: Buffer, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes as BlobPart]), name);
+      const response = await fetch(`${server.url}/api/chat/upload-file`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${owner.access_token}` },
+      });
+      return { status: response.status, body: (await response.json()) as Attachment & { detail?: string } };
+    };
+    const ok = await upload(png, 'photo.png');
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ name: 'photo.png', content_type: 'image/png', size: png.length });
+    const served = await fetch(`${server.url}${ok.body.url}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect((await server.get(`/api/chat/attachments/1_${'0'.repeat(32)}.png`)).status).toBe(404);
+    expect((await server.get('/api/chat/attachments/..%2Fsecret.png')).status).toBe(400);
+    const script = await upload(Buffer.from('<script>alert(1)</script>'), 'evil.png');
+    expect([script.status, script.body.detail]).toEqual([
+      415,
+      'Attach a PNG, JPEG, WebP or GIF image, or a PDF',
+    ]);
+  });
+});
+
+describe("another workspace's conversations and permissions", () => {
+  it('answer 404 to another workspace and 403 without the Create Bot grant', async () => {
+    const mine = await ask(owner, { bot_id: bot.bot_id, message: 'Do you ship abroad?' });
+    const id = mine.body.conversation_id;
+    expect((await server.get(`/api/chat/chats/${id}`, as(other))).status).toBe(404);
+    expect((await server.get(`/api/chat/chats/conversation/${id}`, as(other))).status).toBe(404);
+    expect((await server.delete(`/api/chat/chats/conversation/${id}`, as(other))).status).toBe(404);
+    expect((await ask(other, { bot_id: bot.bot_id, message: 'hi' })).status).toBe(404);
+    const otherBot = await createBot(other, { bot_name: 'Theirs' });
+    expect((await ask(other, { bot_id: otherBot.bot_id, message: 'hi', conversation_id: id })).status).toBe(
+      404,
+    );
+    expect((await server.get(`/api/chat/message-limit/${owner.user.tenant_id}`, as(other))).status).toBe(404);
+    const theirList = await server.get<unknown[]>('/api/chat/chats', as(other));
+    expect(theirList.body.some((c) => (c as { id: number }).id === id)).toBe(false);
+    expect((await server.get<unknown[]>(`/api/chat/chats/user/${owner.user.id}`, as(other))).body).toEqual(
+      [],
+    );
+    expect(
+      (await server.get<unknown[]>(`/api/chat/chats/user/${owner.user.id}/bot/${bot.bot_id}`, as(other)))
+        .body,
+    ).toEqual([]);
+
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const member = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    expect((await ask(member, { bot_id: bot.bot_id, message: 'hi' })).status).toBe(403);
+    expect((await server.get(`/api/chat/chats/${id}`, as(member))).status).toBe(403);
+
+    const deleted = await server.delete(`/api/chat/chats/conversation/${id}`, as(owner));
+    expect(deleted.status).toBe(200);
+    expect((await server.get(`/api/chat/chats/${id}`, as(owner))).status).toBe(404);
+  });
+});

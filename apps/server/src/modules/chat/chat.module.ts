@@ -1,0 +1,333 @@
+import fastifyMultipart from '@fastify/multipart';
+import {
+  AfterSeqQuery,
+  Attachment,
+  ChatExchange,
+  ChatMessage,
+  ChatRequest,
+  Conversation,
+  ConversationListQuery,
+  ConversationWithMessages,
+  IdParams,
+  MessageLimit,
+  MessageResponse,
+  type StreamEvent,
+  TenantIdParams,
+  UserBotParams,
+  VisitorIdentity,
+  VisitorRequest,
+} from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { RetrievalService } from '../knowledge/retrieval.service.js';
+import { embedderOf } from '../knowledge/vectors.js';
+import { LlmService } from '../llm/llm.service.js';
+import { AnswerService } from './answer.service.js';
+import { readAttachment, receiveAttachment } from './attachments.js';
+import { ChatHub } from './chat.hub.js';
+import { botByUuid, ChatService } from './chat.service.js';
+import { chatSocketHandler } from './chat.socket.js';
+import { VisitorTokens } from './visitor.js';
+
+const tags = ['Chat'];
+
+/** Each process's chat services (one hub per process: it holds the open sockets' listeners). */
+function services(deps: ModuleDeps) {
+  const hub = new ChatHub(deps.db, deps.events);
+  const retrieval = new RetrievalService(deps.db, embedderOf(deps), (details, message) =>
+    deps.log.warn(details, message),
+  );
+  const answers = new AnswerService(retrieval, new LlmService(deps.db, deps.config.appSecret), {
+    historyTurns: deps.config.CHAT_HISTORY_TURNS,
+    log: (error, message) => deps.log.warn({ err: error }, message),
+  });
+  const chat = new ChatService(deps.db, hub, answers, {
+    monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
+    agentOnline: () => false,
+  });
+  return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret) };
+}
+
+const routes =
+  (deps: ModuleDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { hub, chat, visitors } = services(deps);
+    app.addHook('onClose', async () => hub.close());
+    await app.register(fastifyMultipart);
+    const actorOf = (request: Parameters<typeof requireAuth>[0]) => {
+      const auth = requireAuth(request);
+      return { kind: 'user' as const, tenantId: auth.tenantId, userId: auth.userId };
+    };
+
+    app.post(
+      '/chat/chats',
+      {
+        schema: {
+          tags,
+          summary: "Send a message and get the bot's answer (a new conversation without conversation_id)",
+          body: ChatRequest,
+          response: { 200: ChatExchange },
+        },
+      },
+      async (request) =>
+        chat.send(actorOf(request), {
+          botId: request.body.bot_id,
+          conversationId: request.body.conversation_id,
+          message: request.body.message,
+          attachments: request.body.attachments,
+        }),
+    );
+
+    app.post(
+      '/chat/chats/stream',
+      {
+        schema: {
+          tags,
+          summary:
+            'Send a message and stream the answer (text/event-stream: start, chunk..., final with the sources, or error)',
+          body: ChatRequest,
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const controller = new AbortController();
+        // Headers go out only once the first event is ready, so a refused request still gets a
+        // plain JSON error from the error handler.
+        let open = false;
+        const write = (event: StreamEvent) => {
+          if (!open) {
+            reply.hijack();
+            reply.raw.writeHead(200, {
+              'content-type': 'text/event-stream; charset=utf-8',
+              'cache-control': 'no-cache, no-transform',
+              'x-accel-buffering': 'no',
+              'x-request-id': request.id,
+              'x-content-type-options': 'nosniff',
+            });
+            open = true;
+          }
+          reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
+        };
+        // The client went away mid-answer: stop the model (the response closes before it finished).
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) controller.abort();
+        });
+        try {
+          const exchange = await chat.send(
+            actor,
+            {
+              botId: request.body.bot_id,
+              conversationId: request.body.conversation_id,
+              message: request.body.message,
+              attachments: request.body.attachments,
+            },
+            {
+              onConversation: (conversation, userMessage) =>
+                write({ type: 'start', conversation_id: conversation.id, user_message: userMessage }),
+              onChunk: (data) => write({ type: 'chunk', data }),
+              signal: controller.signal,
+            },
+          );
+          write({ type: 'final', final_result_object: exchange.bot_message });
+        } catch (error) {
+          if (!open) throw error;
+          request.log.error({ err: error }, 'chat stream failed');
+          write({
+            type: 'error',
+            error: error instanceof AppError ? error.detail : 'Failed to send message. Please try again.',
+          });
+        }
+        reply.raw.end();
+        return reply;
+      },
+    );
+
+    app.get(
+      '/chat/chats',
+      {
+        schema: {
+          tags,
+          summary: "The workspace's conversations, most recent first (bot_id, skip, limit)",
+          querystring: ConversationListQuery,
+          response: { 200: z.array(Conversation) },
+        },
+      },
+      async (request) => chat.list(requireAuth(request), { ...request.query, botId: request.query.bot_id }),
+    );
+    app.get(
+      '/chat/chats/:id',
+      {
+        schema: {
+          tags,
+          summary: 'A conversation with its messages',
+          params: IdParams,
+          response: { 200: ConversationWithMessages },
+        },
+      },
+      async (request) => chat.get(requireAuth(request), request.params.id),
+    );
+    app.get(
+      '/chat/chats/user/:userId/bot/:botId',
+      {
+        schema: {
+          tags,
+          summary: "A user's conversations with a bot",
+          params: UserBotParams,
+          querystring: ConversationListQuery.omit({ bot_id: true }),
+          response: { 200: z.array(Conversation) },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        return chat.list(auth, {
+          ...request.query,
+          userId: request.params.userId,
+          botId: request.params.botId,
+        });
+      },
+    );
+    app.get(
+      '/chat/chats/user/:id',
+      {
+        schema: {
+          tags,
+          summary: "A user's conversations",
+          params: IdParams,
+          querystring: ConversationListQuery.omit({ bot_id: true }),
+          response: { 200: z.array(Conversation) },
+        },
+      },
+      async (request) => chat.list(requireAuth(request), { ...request.query, userId: request.params.id }),
+    );
+    app.get(
+      '/chat/chats/conversation/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Messages of a conversation after a sequence number (after_seq, default 0: all)',
+          params: IdParams,
+          querystring: AfterSeqQuery,
+          response: { 200: z.array(ChatMessage) },
+        },
+      },
+      async (request) => chat.history(actorOf(request), request.params.id, request.query.after_seq),
+    );
+    app.delete(
+      '/chat/chats/conversation/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a conversation and its messages',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await chat.remove(requireAuth(request), request.params.id);
+        return { message: 'Conversation deleted successfully' };
+      },
+    );
+    app.post(
+      '/chat/upload-file',
+      {
+        schema: {
+          tags,
+          summary:
+            'Upload an attachment for a message (multipart: file; PNG, JPEG, WebP, GIF or PDF, at most 10 MB)',
+          response: { 201: Attachment },
+        },
+      },
+      async (request, reply) => {
+        const auth = requireAuth(request);
+        if (!request.isMultipart()) throw badRequest('The file must be sent as multipart/form-data');
+        return reply.status(201).send(await receiveAttachment(deps.config.DATA_DIR, auth.tenantId, request));
+      },
+    );
+    app.get(
+      '/chat/attachments/:name',
+      {
+        schema: {
+          tags,
+          summary: 'An attachment (its unguessable name is the capability)',
+          params: z.object({
+            name: z.string().regex(/^\d+_[0-9a-f]{32}\.(png|jpg|webp|gif|pdf)$/, 'is not an attachment name'),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const file = await readAttachment(deps.config.DATA_DIR, request.params.name);
+        return reply
+          .type(file.mime)
+          .header('content-disposition', file.mime === 'application/pdf' ? 'attachment' : 'inline')
+          .header('content-security-policy', "default-src 'none'")
+          .send(file.bytes);
+      },
+    );
+    app.get(
+      '/chat/message-limit/:tenantId',
+      {
+        schema: {
+          tags,
+          summary: "Bot messages used this month against the plan's credits",
+          params: TenantIdParams,
+          response: { 200: MessageLimit },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        if (request.params.tenantId !== auth.tenantId) throw notFound('Tenant not found');
+        return chat.messageLimit(auth.tenantId);
+      },
+    );
+    app.post(
+      '/chat/visitor',
+      {
+        schema: {
+          tags: ['Public bots'],
+          summary:
+            "A signed anonymous identity for a bot's widget (renewed when visitor_token is still valid)",
+          body: VisitorRequest,
+          response: { 200: VisitorIdentity },
+        },
+      },
+      async (request) => {
+        const bot = await botByUuid(deps.db, request.body.bot_uuid);
+        if (!bot) throw notFound('Bot not found');
+        return visitors.issue(bot.uuid, request.body.visitor_token);
+      },
+    );
+
+    const onSocket = chatSocketHandler({
+      db: deps.db,
+      chat,
+      hub,
+      visitors,
+      authenticate: deps.authenticate,
+      visitorMessagesPerMinute: deps.config.VISITOR_MESSAGES_PER_MINUTE,
+      log: deps.log,
+    });
+    app.get(
+      '/chat/stream',
+      {
+        websocket: true,
+        schema: {
+          tags,
+          summary:
+            'WebSocket: the chat channel (?token=<access token> or ?visitor_token=...); see docs/realtime.md',
+          querystring: z.object({
+            token: z.string().max(4000).optional(),
+            visitor_token: z.string().max(4000).optional(),
+          }),
+        },
+      },
+      (socket, request) => {
+        void onSocket(socket, request.query as { token?: string; visitor_token?: string });
+      },
+    );
+  };
+
+/** Chat: conversations, answers streamed over HTTP and WebSocket, visitors' identities. */
+export const chatModule: FeatureModule = { routes };

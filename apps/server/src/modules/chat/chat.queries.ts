@@ -1,0 +1,151 @@
+import { BOT, type ChatMessage, type Conversation } from '@parley/contracts';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { notFound } from '../../core/errors.js';
+import { conversations, messages } from './chat.schema.js';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = Omit<
+  typeof messages.$inferInsert,
+  'id' | 'seq' | 'tenantId' | 'conversationId' | 'botId'
+>;
+
+export type AnswerMode = NonNullable<ChatMessage['answer_mode']>;
+
+export function toMessage(row: MessageRow): ChatMessage {
+  const metadata = (row.metadata ?? {}) as { answer_mode?: AnswerMode; user_id?: number };
+  return {
+    id: row.id,
+    chat_id: row.id,
+    conversation_id: row.conversationId,
+    bot_id: row.botId,
+    seq: row.seq,
+    message: row.message,
+    message_type: row.messageType as ChatMessage['message_type'],
+    message_source: row.messageSource as ChatMessage['message_source'],
+    sender_id: row.senderId,
+    recipient_id: row.recipientId,
+    user_id: metadata.user_id ?? null,
+    timestamp: row.createdAt.toISOString(),
+    sources: row.sources,
+    qna_id: row.qnaId,
+    attachments: row.attachments as ChatMessage['attachments'],
+    answer_mode: metadata.answer_mode ?? null,
+    usage:
+      row.promptTokens === null && row.completionTokens === null
+        ? null
+        : { prompt_tokens: row.promptTokens ?? 0, completion_tokens: row.completionTokens ?? 0 },
+  };
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    bot_id: row.botId,
+    name: row.name,
+    channel: row.channel,
+    user_id: row.userId,
+    visitor_id: row.visitorId,
+    is_helpdesk_in_control: row.isHelpdeskInControl,
+    admin_id: row.adminId,
+    admin_name: row.adminName,
+    unread_count: row.unreadCount,
+    last_seq: row.lastSeq,
+    last_message_at: row.lastMessageAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function requireConversation(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+): Promise<ConversationRow> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.tenantId, tenantId)));
+  if (!row) throw notFound('Conversation not found');
+  return row;
+}
+
+export async function messagesAfter(db: DbOrTx, conversationId: number, afterSeq = 0): Promise<MessageRow[]> {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq)))
+    .orderBy(asc(messages.seq));
+}
+
+/**
+ * Appends a message with the conversation's next sequence number. The counter is bumped with an
+ * UPDATE, whose row lock orders concurrent writers, so sequence numbers never repeat or skip.
+ */
+export async function appendMessage(
+  db: DbOrTx,
+  conversation: ConversationRow,
+  values: NewMessage,
+): Promise<MessageRow> {
+  return db.transaction(async (tx) => {
+    const [counter] = await tx
+      .update(conversations)
+      .set({
+        lastSeq: sql`${conversations.lastSeq} + 1`,
+        lastMessageAt: new Date(),
+        // Messages from the other side are unread until an agent opens the conversation.
+        unreadCount:
+          values.messageType === 'user' ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
+      })
+      .where(eq(conversations.id, conversation.id))
+      .returning({ seq: conversations.lastSeq });
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        ...values,
+        tenantId: conversation.tenantId,
+        conversationId: conversation.id,
+        botId: conversation.botId,
+        seq: counter!.seq,
+      })
+      .returning();
+    return row!;
+  });
+}
+
+/** A new conversation, seeded with the bot's welcome message (console.md section 4 New chat). */
+export async function startConversation(
+  db: DbOrTx,
+  values: Pick<typeof conversations.$inferInsert, 'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel'>,
+  welcome: string | null,
+): Promise<{ conversation: ConversationRow; welcome: MessageRow }> {
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx
+      .insert(conversations)
+      .values({ ...values, name: BOT.newConversationName })
+      .returning();
+    const seeded = await appendMessage(tx, conversation!, {
+      messageType: 'bot',
+      message: welcome?.trim() || BOT.welcomeMessage,
+    });
+    return { conversation: { ...conversation!, lastSeq: seeded.seq }, welcome: seeded };
+  });
+}
+
+/** Messages the tenant's bots wrote this calendar month (UTC): what the plan's credits count. */
+export async function botMessagesThisMonth(db: DbOrTx, tenantId: number, now = new Date()) {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.tenantId, tenantId),
+        eq(messages.messageType, 'bot'),
+        sql`${messages.createdAt} >= ${start.toISOString()} and ${messages.createdAt} < ${end.toISOString()}`,
+        sql`${messages.seq} > 1`,
+      ),
+    );
+  return { used: row?.n ?? 0, start, end };
+}

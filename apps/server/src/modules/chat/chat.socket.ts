@@ -1,0 +1,162 @@
+import { ClientFrame, type ServerFrame } from '@parley/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { WebSocket } from 'ws';
+import type { Db } from '../../core/db/database.js';
+import { AppError } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { ChatHub } from './chat.hub.js';
+import { type Actor, botByUuid, type ChatService } from './chat.service.js';
+import type { VisitorTokens } from './visitor.js';
+
+export type SocketDeps = {
+  db: Db;
+  chat: ChatService;
+  hub: ChatHub;
+  visitors: VisitorTokens;
+  authenticate: (token: string) => Promise<AuthContext | null>;
+  visitorMessagesPerMinute: number;
+  log: FastifyBaseLogger;
+};
+
+/** Closes sent when a socket cannot be served; the client shows the spec's connection texts. */
+const CLOSE_UNAUTHORIZED = 4401;
+
+/**
+ * The user channel /api/chat/stream (console.md section 7 Real-time, docs/realtime.md). A signed-in
+ * user connects with ?token=<access token>, a visitor with ?visitor_token=<signed identity>. Every
+ * stored message of a conversation the socket takes part in is pushed with its seq; a client that
+ * reconnects sends `resume` with the last seq it holds and gets the rest, once.
+ */
+export function chatSocketHandler(deps: SocketDeps) {
+  const limiter = new RateLimiterMemory({ points: deps.visitorMessagesPerMinute, duration: 60 });
+
+  return (socket: WebSocket, query: { token?: string; visitor_token?: string }) => {
+    const send = (frame: ServerFrame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
+    const listening = new Map<number, () => void>();
+    const pending = new Set<AbortController>();
+    socket.on('close', () => {
+      for (const stop of listening.values()) stop();
+      for (const controller of pending) controller.abort();
+    });
+    // Frames may arrive before the identity is checked: each waits for it, none is dropped.
+    const ready = identify(deps, query).then((actor) => {
+      if (!actor) {
+        send({ error: 'Not authenticated' });
+        socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      }
+      return actor;
+    });
+    socket.on('message', (raw) => {
+      void ready
+        .then((actor) => (actor ? handle(actor, raw.toString()) : undefined))
+        .catch((error) => {
+          if (error instanceof AppError) send({ error: error.detail });
+          else {
+            deps.log.error({ err: error }, 'chat socket: message failed');
+            send({ error: 'Failed to send message. Please try again.' });
+          }
+        });
+    });
+    const follow = (conversationId: number) => {
+      if (listening.has(conversationId)) return;
+      listening.set(
+        conversationId,
+        deps.hub.listen(conversationId, (message) =>
+          send({ conversation_id: conversationId, final_result_object: message }),
+        ),
+      );
+    };
+
+    async function handle(actor: Actor, raw: string) {
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        send({ error: 'Frames must be JSON' });
+        return;
+      }
+      const parsed = ClientFrame.safeParse(json);
+      if (!parsed.success) {
+        send({ error: 'Invalid frame' });
+        return;
+      }
+      const frame = parsed.data;
+      if ('type' in frame && frame.type === 'ping') return send({ type: 'pong' });
+      if ('type' in frame && frame.type === 'resume') {
+        // Subscribe first, then read: a message stored in between arrives twice at worst, and the
+        // client keeps each seq once; never zero times.
+        await deps.chat.conversationFor(actor, frame.conversation_id);
+        follow(frame.conversation_id);
+        for (const message of await deps.chat.history(actor, frame.conversation_id, frame.after_seq)) {
+          send({ conversation_id: frame.conversation_id, final_result_object: message });
+        }
+        return;
+      }
+      if (!('content' in frame)) return;
+      const { content } = frame;
+      // The opening frame (bot_id 0, conversation_id 0) only announces the connection.
+      if (content.bot_id === 0) return send({ type: 'connected', message: 'Connected' });
+      if (content.message.trim() === '') return send({ error: 'Message is required' });
+      if (actor.kind === 'visitor' && !(await allowed(limiter, actor.visitorId))) {
+        return send({
+          type: 'warning',
+          message: 'You are sending messages too quickly. Please wait a moment.',
+        });
+      }
+      const controller = new AbortController();
+      pending.add(controller);
+      let conversationId = content.conversation_id;
+      try {
+        await deps.chat.send(
+          actor,
+          {
+            botId: content.bot_id,
+            conversationId: conversationId || undefined,
+            message: content.message.trim(),
+          },
+          {
+            onConversation: (conversation) => {
+              conversationId = conversation.id;
+              follow(conversation.id);
+            },
+            onChunk: (data) => send({ conversation_id: conversationId, data }),
+            signal: controller.signal,
+          },
+        );
+      } finally {
+        pending.delete(controller);
+      }
+    }
+  };
+}
+
+async function identify(
+  deps: SocketDeps,
+  query: { token?: string; visitor_token?: string },
+): Promise<Actor | null> {
+  if (query.token) {
+    const auth = await deps.authenticate(query.token);
+    return auth ? { kind: 'user', tenantId: auth.tenantId, userId: auth.userId } : null;
+  }
+  if (query.visitor_token) {
+    const claims = deps.visitors.check(query.visitor_token);
+    if (!claims) return null;
+    const bot = await botByUuid(deps.db, claims.botUuid);
+    return bot
+      ? { kind: 'visitor', tenantId: bot.tenantId, visitorId: claims.visitorId, botId: bot.id }
+      : null;
+  }
+  return null;
+}
+
+async function allowed(limiter: RateLimiterMemory, key: string): Promise<boolean> {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,103 @@
+import {
+  ErrorResponse,
+  LEAD_LIMITS,
+  LEAD_TEXTS,
+  LeadBotParams,
+  LeadCreated,
+  LeadList,
+  LeadListQuery,
+  LeadSubmission,
+  LeadSubmissionParams,
+} from '@parley/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { tooManyRequests } from '../../core/errors.js';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { LeadsService } from './leads.service.js';
+
+const tags = ['Leads'];
+
+/**
+ * Submissions per IP address. Kept in memory, like the sign-in limits: with several nodes each
+ * node enforces its share. Counted once a request is well formed, before the database is touched.
+ */
+function submissionLimiter() {
+  const limiter = new RateLimiterMemory({
+    keyPrefix: 'lead',
+    points: LEAD_LIMITS.perIp,
+    duration: LEAD_LIMITS.windowSeconds,
+  });
+  return async (request: FastifyRequest) => {
+    try {
+      await limiter.consume(request.ip);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      }
+      throw rejection;
+    }
+  };
+}
+
+const routes =
+  (deps: ModuleDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const leads = new LeadsService(deps.db);
+    const limit = submissionLimiter();
+
+    app.post(
+      '/auth/bot/uuid/:uuid/lead',
+      {
+        schema: {
+          tags,
+          summary:
+            "A visitor's answers to the bot's lead form (no login; limited per IP). 404 when the bot has no enabled form",
+          security: [],
+          params: LeadSubmissionParams,
+          body: LeadSubmission,
+          response: { 201: LeadCreated, 404: ErrorResponse, 429: ErrorResponse },
+        },
+        preHandler: limit,
+      },
+      async (request, reply) => {
+        const lead = await leads.submit(request.params.uuid, request.body);
+        return reply.status(201).send({ id: lead.id, message: LEAD_TEXTS.received });
+      },
+    );
+    app.get(
+      '/chat/bots/:id/leads',
+      {
+        schema: {
+          tags,
+          summary: "The bot's leads, newest first (skip, limit)",
+          params: LeadBotParams,
+          querystring: LeadListQuery,
+          response: { 200: LeadList },
+        },
+      },
+      async (request) => leads.list(requireAuth(request), request.params.id, request.query),
+    );
+    app.get(
+      '/chat/bots/:id/leads.csv',
+      {
+        schema: {
+          tags,
+          summary: "The bot's leads as a CSV file (text/csv; 404 with a JSON detail), newest first",
+          params: LeadBotParams,
+        },
+      },
+      async (request, reply) => {
+        const file = await leads.csv(requireAuth(request), request.params.id);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${file.fileName}"`)
+          .header('cache-control', 'no-store')
+          .send(file.body);
+      },
+    );
+  };
+
+/** Leads: lead form submissions from visitors, listed and exported by the bot's owners. */
+export const leadsModule: FeatureModule = { routes };

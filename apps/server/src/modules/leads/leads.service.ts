@@ -1,0 +1,76 @@
+import { LEAD_TEXTS, type Lead, LeadFormConfig, type LeadList, type LeadSubmission } from '@parley/contracts';
+import type { Db } from '../../core/db/database.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { requireBot } from '../bots/bots.queries.js';
+import { checkLeadFields } from './lead-fields.js';
+import {
+  allLeads,
+  botByUuid,
+  conversationOfBot,
+  insertLead,
+  type LeadRow,
+  pageOfLeads,
+} from './leads.queries.js';
+import { leadsCsv, leadsFileName } from './leads-csv.js';
+
+const toLead = (row: LeadRow): Lead => ({
+  id: row.id,
+  bot_id: row.botId,
+  conversation_id: row.conversationId,
+  name: row.name,
+  email: row.email,
+  fields: row.fields,
+  created_at: row.createdAt.toISOString(),
+});
+
+/** The stored form of a bot, or null when it has none or it no longer reads as one. */
+const formOf = (stored: unknown): LeadFormConfig | null => {
+  const parsed = LeadFormConfig.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+};
+
+/**
+ * Leads: visitors' answers to a bot's lead form. Visitors submit without login (the bot named by its
+ * uuid); the bot's owners list and export them, always within their own tenant.
+ */
+export class LeadsService {
+  constructor(private readonly db: Db) {}
+
+  async submit(uuid: string, body: LeadSubmission): Promise<Lead> {
+    const bot = await botByUuid(this.db, uuid);
+    if (!bot) throw notFound('Bot not found');
+    const form = formOf(bot.leadFormConfig);
+    if (!form?.enabled) throw notFound(LEAD_TEXTS.formUnavailable);
+    const checked = checkLeadFields(form, body.fields);
+    if (!checked.ok) throw badRequest(checked.detail);
+    const conversationId = body.conversation_id ?? null;
+    if (
+      conversationId !== null &&
+      !(await conversationOfBot(this.db, bot.tenantId, bot.id, conversationId))
+    ) {
+      throw notFound(LEAD_TEXTS.conversationNotFound);
+    }
+    const row = await insertLead(this.db, {
+      tenantId: bot.tenantId,
+      botId: bot.id,
+      conversationId,
+      name: checked.values.name ?? null,
+      email: checked.values.email ?? null,
+      fields: checked.values,
+    });
+    return toLead(row);
+  }
+
+  async list(auth: AuthContext, botId: number, page: { skip: number; limit: number }): Promise<LeadList> {
+    await requireBot(this.db, auth.tenantId, botId);
+    const { rows, total } = await pageOfLeads(this.db, auth.tenantId, botId, page);
+    return { items: rows.map(toLead), total };
+  }
+
+  async csv(auth: AuthContext, botId: number): Promise<{ fileName: string; body: string }> {
+    const bot = await requireBot(this.db, auth.tenantId, botId);
+    const rows = await allLeads(this.db, auth.tenantId, botId);
+    return { fileName: leadsFileName(botId), body: leadsCsv(formOf(bot.leadFormConfig), rows) };
+  }
+}

@@ -1,0 +1,51 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LlmProvider } from '@parley/contracts';
+import type { LanguageModel } from 'ai';
+
+/** What it takes to reach one configured model. */
+export type ModelTarget = {
+  provider: LlmProvider;
+  model: string;
+  baseUrl: string | null;
+  /** The decrypted key, or null when none is stored. */
+  apiKey: string | null;
+};
+
+/**
+ * The AI SDK model for a configured target. A key is always passed explicitly (empty when none is
+ * stored), so a tenant's model never falls back to a key in the server's environment.
+ */
+export function languageModelOf(target: ModelTarget, fetch?: typeof globalThis.fetch): LanguageModel {
+  const apiKey = target.apiKey ?? '';
+  const baseURL = target.baseUrl ?? undefined;
+  switch (target.provider) {
+    case 'openai':
+      // Chat Completions: the API every OpenAI-style endpoint and proxy serves.
+      return createOpenAI({ apiKey, baseURL, fetch }).chat(target.model);
+    case 'azure':
+      // Azure OpenAI's v1 API (https://<resource>.openai.azure.com/openai/v1): the model is the
+      // deployment name; the key goes as api-key, which Azure reads, and as a bearer token.
+      return createOpenAI({
+        apiKey,
+        baseURL,
+        fetch,
+        headers: target.apiKey ? { 'api-key': target.apiKey } : undefined,
+      }).chat(target.model);
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: baseURL ?? '',
+        // Local servers (Ollama, llama.cpp) often need no key: then no Authorization header at all.
+        apiKey: target.apiKey ?? undefined,
+        includeUsage: true,
+        fetch,
+      }).chatModel(target.model);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL, fetch })(target.model);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch })(target.model);
+  }
+}

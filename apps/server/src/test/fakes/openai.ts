@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** One request the fake received: path, lower-cased headers and the parsed JSON body. */
+export type OpenAiRequest = { path: string; headers: Record<string, string>; body: ChatBody };
+
+/** The part of a chat completion request the fake reads; the rest is kept as sent. */
+export type ChatBody = {
+  model?: string;
+  messages?: Array<{ role: string; content: unknown }>;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  [key: string]: unknown;
+};
+
+export type OpenAiFake = {
+  /** Base URL for a provider (ends in /v1). */
+  url: string;
+  /** Every request received, in order (failed ones too). */
+  requests: OpenAiRequest[];
+  /** The reply to every following chat completion: a text, or a function of the request body. */
+  reply(text: string | ((body: ChatBody) => string)): void;
+  /** The next chat completion answers this status with OpenAI's error JSON `{ error: { message, type } }`. */
+  failNext(status: number, message: string): void;
+  close(): Promise<void>;
+};
+
+const DEFAULT_REPLY = 'Hello from the fake model.';
+
+/**
+ * An OpenAI-compatible chat API on loopback: `POST /v1/chat/completions`, as a JSON completion or,
+ * with `stream: true`, as Server-Sent Events in OpenAI's wire format (a role chunk, the reply split
+ * by words over several chunks, a chunk with `finish_reason: "stop"`, a usage chunk when
+ * `stream_options.include_usage` is set, then `data: [DONE]`). Any key is accepted; scripted
+ * failures stand in for a wrong key or a provider outage.
+ */
+export async function startOpenAiFake(): Promise<OpenAiFake> {
+  let answer: string | ((body: ChatBody) => string) = DEFAULT_REPLY;
+  const failures: Array<{ status: number; message: string }> = [];
+  const fake: OpenAiFake = {
+    url: '',
+    requests: [],
+    reply: (text) => {
+      answer = text;
+    },
+    failNext: (status, message) => {
+      failures.push({ status, message });
+    },
+    close: async () => {},
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() =>
+      sendJson(res, 500, { error: { message: 'fake failed', type: 'server_error' } }),
+    );
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const path = (req.url ?? '/').split('?')[0]!;
+    let body: ChatBody = {};
+    try {
+      body = raw ? (JSON.parse(raw) as ChatBody) : {};
+    } catch {
+      return sendJson(res, 400, { error: { message: 'Invalid JSON body', type: 'invalid_request_error' } });
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
+    fake.requests.push({ path, headers, body });
+
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return sendJson(res, 404, {
+        error: { message: `Unknown request URL: ${req.method} ${path}`, type: 'invalid_request_error' },
+      });
+    }
+    const failure = failures.shift();
+    if (failure) {
+      return sendJson(res, failure.status, {
+        error: { message: failure.message, type: errorType(failure.status), param: null, code: null },
+      });
+    }
+
+    const text = typeof answer === 'function' ? answer(body) : answer;
+    const id = `chatcmpl-${randomBytes(8).toString('hex')}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = body.model ?? 'fake-model';
+    const promptTokens = countTokens(JSON.stringify(body.messages ?? []));
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: countTokens(text),
+      total_tokens: promptTokens + countTokens(text),
+    };
+
+    if (!body.stream) {
+      return sendJson(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal: null },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
+        usage,
+      });
+    }
+
+    const withUsage = body.stream_options?.include_usage === true;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const event = (choices: unknown[], extra: Record<string, unknown> = {}) => {
+      const chunk = { id, object: 'chat.completion.chunk', created, model, choices, ...extra };
+      if (withUsage && !('usage' in extra)) Object.assign(chunk, { usage: null });
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    };
+    const delta = (d: Record<string, unknown>, finish: string | null = null) => [
+      { index: 0, delta: d, logprobs: null, finish_reason: finish },
+    ];
+    event(delta({ role: 'assistant', content: '', refusal: null }));
+    for (const piece of splitWords(text)) {
+      event(delta({ content: piece }));
+      // Each piece leaves in its own write, so a reader sees the reply arrive in parts.
+      await new Promise((r) => setImmediate(r));
+    }
+    event(delta({}, 'stop'));
+    if (withUsage) event([], { usage });
+    res.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  fake.url = `http://127.0.0.1:${port}/v1`;
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}
+
+/** Words with their following spaces: "a b c" → ["a ", "b ", "c"], so the pieces join back exactly. */
+function splitWords(text: string): string[] {
+  const pieces = text.match(/\S+\s*|\s+/g) ?? [];
+  return pieces.length > 0 ? pieces : [''];
+}
+
+const countTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+function errorType(status: number): string {
+  if (status === 401) return 'invalid_request_error';
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { BodyId } from './common.js';
+import { BOT } from './constants.js';
+import { MESSAGES } from './messages.js';
+import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
+
+/** Bots (console.md section 7 Bots), their assignment to users and the public view (section 6). */
+export const BOT_ROUTE_RULES = {
+  'POST /chat/bots': need(BOTS_SUBJECT, 'create'),
+  'GET /chat/bots/:id': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/bots/user/:id': need(BOTS_SUBJECT, 'read'),
+  'POST /chat/bots/role': need(BOTS_SUBJECT, 'read'),
+  'PUT /chat/bots/:id': need(BOTS_SUBJECT, 'write'),
+  'DELETE /chat/bots/:id': need(BOTS_SUBJECT, 'write'),
+  'GET /chat/bots/images/:name': open,
+  // A user reads their own assignments; reading another user's needs Roles read (checked in the handler).
+  'GET /auth/bots-assigned/:userId/tenant/:tenantId': signedIn,
+  'PUT /auth/bots-assigned/:userId': need('Roles', 'write'),
+  'GET /auth/public-bots': open,
+  'GET /auth/bot/:id': open,
+  'GET /auth/bot/uuid/:uuid': open,
+} as const satisfies Record<string, RouteRule>;
+
+/** Profile images: kinds judged from the content, and the size limit. */
+export const BOT_IMAGE_KINDS = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const BOT_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+export const BOT_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
+
+/** console.md section 5 Bot: required, at most 50 characters, letters, digits, underscore and space. */
+export const BotName = z
+  .string({ error: MESSAGES.bots.nameRequired })
+  .trim()
+  .min(1, MESSAGES.bots.nameRequired)
+  .max(50, 'Bot name must be at most 50 characters')
+  .regex(/^[A-Za-z0-9_ ]+$/, MESSAGES.bots.nameChars);
+
+export const LeadFormField = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Field name is required')
+    .max(40)
+    .regex(/^[a-z][a-z0-9_]*$/, 'Field names use lowercase letters, digits and underscores'),
+  label: z.string().trim().min(1, 'Field label is required').max(80),
+  type: z.enum(['text', 'email', 'tel']),
+  required: z.boolean(),
+});
+export type LeadFormField = z.infer<typeof LeadFormField>;
+
+/** The visitor form a bot can show (playground and widget) before or during a chat. */
+export const LeadFormConfig = z.object({
+  enabled: z.boolean(),
+  title: z.string().trim().max(120).default('Leave your details'),
+  fields: z.array(LeadFormField).max(10, 'At most 10 fields'),
+});
+export type LeadFormConfig = z.infer<typeof LeadFormConfig>;
+
+export const DEFAULT_LEAD_FORM: LeadFormConfig = {
+  enabled: false,
+  title: 'Leave your details',
+  fields: [
+    { name: 'name', label: 'Name', type: 'text', required: true },
+    { name: 'email', label: 'Email', type: 'email', required: true },
+  ],
+};
+
+const ids = (label: string) => z.array(BodyId(label)).max(200).default([]);
+
+/** Everything a bot's owner sets (create and update). Multipart sends it as fields; see BotFormFields. */
+export const BotInput = z.object({
+  bot_name: BotName,
+  description: z
+    .string()
+    .trim()
+    .max(500, 'Description must be at most 500 characters')
+    .nullable()
+    .default(null),
+  temperature: z
+    .number({ error: 'Temperature must be a number' })
+    .min(0, 'Temperature must be between 0 and 2')
+    .max(2, 'Temperature must be between 0 and 2')
+    .default(BOT.defaultTemperature),
+  prompt: z.string().max(8000, 'Instructions must be at most 8000 characters').nullable().default(null),
+  /** The id (as text) of one of the tenant's active LLM settings; null: the embedded extractive answerer. */
+  llm_model: z.string().trim().max(100).nullable().default(null),
+  internet: z.boolean().default(false),
+  analytics: z.boolean().default(false),
+  is_public: z.boolean().default(false),
+  brand_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'Brand colour must be a colour like #1a2b3c')
+    .default(BOT.defaultBrandColor),
+  welcome_message: z
+    .string()
+    .trim()
+    .max(500, 'Welcome message must be at most 500 characters')
+    .default(BOT.welcomeMessage),
+  suggestion_questions: z
+    .array(z.string().trim().min(1).max(200, 'A suggested question is at most 200 characters'))
+    .max(10, 'At most 10 suggested questions')
+    .default([]),
+  lead_form_config: LeadFormConfig.nullable().default(null),
+  file_group_ids: ids('File group'),
+  web_source_ids: ids('Web source'),
+  notion_workspace_ids: ids('Notion workspace'),
+  role_ids: ids('Role'),
+});
+export type BotInput = z.infer<typeof BotInput>;
+export type BotInputDraft = z.input<typeof BotInput>;
+
+/** Fields that are lists or objects travel in multipart as JSON text. */
+const JSON_FIELDS = [
+  'suggestion_questions',
+  'lead_form_config',
+  'file_group_ids',
+  'web_source_ids',
+  'notion_workspace_ids',
+  'role_ids',
+] as const;
+const BOOLEAN_FIELDS = ['internet', 'analytics', 'is_public'] as const;
+
+/**
+ * Multipart text fields to the typed shape BotInput checks. A malformed JSON field is left as text,
+ * so the schema names the field in its error instead of this function throwing.
+ */
+export function parseBotFields(fields: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...fields };
+  for (const key of JSON_FIELDS) {
+    const raw = fields[key];
+    if (raw === undefined || raw === '') {
+      delete out[key];
+      continue;
+    }
+    try {
+      out[key] = JSON.parse(raw);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  for (const key of BOOLEAN_FIELDS) {
+    if (fields[key] !== undefined)
+      out[key] = fields[key] === 'true' ? true : fields[key] === 'false' ? false : fields[key];
+  }
+  if (fields.temperature !== undefined) {
+    const value = Number(fields.temperature);
+    out.temperature = fields.temperature.trim() === '' || Number.isNaN(value) ? fields.temperature : value;
+  }
+  for (const key of ['description', 'prompt', 'llm_model'] as const) {
+    if (fields[key] === '') out[key] = null;
+  }
+  return out;
+}
+
+/** The browser's side of parseBotFields: a BotInput (partial on update) as multipart fields. */
+export function botFormData(input: Partial<BotInput>, image?: Blob | null): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    if ((JSON_FIELDS as readonly string[]).includes(key)) form.append(key, JSON.stringify(value));
+    else form.append(key, value === null ? '' : String(value));
+  }
+  if (image) form.append('profile_image', image);
+  return form;
+}
+
+const SourceRef = z.object({ id: z.number().int(), name: z.string() });
+
+/** A bot as the console sees it (console.md section 3 Bot). */
+export const Bot = z.object({
+  bot_id: z.number().int(),
+  uuid: z.string(),
+  tenant_id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  bot_name: z.string(),
+  description: z.string().nullable(),
+  /** URL of the stored image (served without login, for the widget), or null. */
+  profile_image: z.string().nullable(),
+  temperature: z.number(),
+  prompt: z.string().nullable(),
+  llm_model: z.string().nullable(),
+  internet: z.boolean(),
+  analytics: z.boolean(),
+  is_public: z.boolean(),
+  brand_color: z.string(),
+  welcome_message: z.string(),
+  suggestion_questions: z.array(z.string()),
+  lead_form_config: LeadFormConfig.nullable(),
+  shopify_store_id: z.number().int().nullable(),
+  woocommerce_store_id: z.number().int().nullable(),
+  file_group_ids: z.array(z.number().int()),
+  web_source_ids: z.array(z.number().int()),
+  notion_workspace_ids: z.array(z.number().int()),
+  file_groups: z.array(SourceRef),
+  web_sources: z.array(
+    z.object({
+      source_id: z.number().int(),
+      base_url: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+    }),
+  ),
+  notion_workspaces: z.array(SourceRef),
+  roles: z.array(SourceRef),
+  instagram_accounts: z.array(z.object({ id: z.number().int(), username: z.string() })),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Bot = z.infer<typeof Bot>;
+
+export const BotsByRoleBody = z.object({ role_id: BodyId('Role') });
+export const AssignBotsBody = z.object({ bot_ids: z.array(BodyId('Bot')).max(500) });
+export type AssignBotsBody = z.infer<typeof AssignBotsBody>;
+export const BotImageParams = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$/, 'is not an image name'),
+});
+export const BotUuidParams = z.object({ uuid: z.uuid('is not a bot id') });
+export const AssignedParams = z.object({
+  userId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number),
+  tenantId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number),
+});
+
+/** What a visitor's widget needs of a bot, and nothing more: no prompt, keys, settings or tenant data. */
+export const PublicBot = z.object({
+  bot_id: z.number().int(),
+  uuid: z.string(),
+  bot_name: z.string(),
+  description: z.string().nullable(),
+  profile_image: z.string().nullable(),
+  brand_color: z.string(),
+  welcome_message: z.string(),
+  suggestion_questions: z.array(z.string()),
+  lead_form_config: LeadFormConfig.nullable(),
+  booking: z
+    .object({ title: z.string(), message: z.string(), url: z.string(), provider: z.string() })
+    .nullable(),
+});
+export type PublicBot = z.infer<typeof PublicBot>;
+
+/** 409 body when a bot still has conversations or assigned users. */
+export const DeleteBotConflict = z.object({
+  detail: z.string(),
+  conversations: z.number().int(),
+  assigned_users: z.number().int(),
+});

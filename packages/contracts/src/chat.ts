@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { BodyId } from './common.js';
+import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
+
+/**
+ * Chat (console.md section 7 Chat and inbox). The playground and the console chat as a signed-in
+ * user; visitors chat over the WebSocket /api/chat/stream (docs/realtime.md) with a signed
+ * anonymous identity from POST /chat/visitor.
+ */
+export const CHAT_ROUTE_RULES = {
+  'POST /chat/chats': need(BOTS_SUBJECT, 'read'),
+  'POST /chat/chats/stream': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/chats': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/chats/:id': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/chats/user/:userId/bot/:botId': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/chats/user/:id': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/chats/conversation/:id': need(BOTS_SUBJECT, 'read'),
+  'DELETE /chat/chats/conversation/:id': need(BOTS_SUBJECT, 'write'),
+  'POST /chat/upload-file': need(BOTS_SUBJECT, 'read'),
+  'GET /chat/attachments/:name': open,
+  'GET /chat/message-limit/:tenantId': need(BOTS_SUBJECT, 'read'),
+  // Visitors: a signed anonymous identity for a bot's widget, then the WebSocket.
+  'POST /chat/visitor': open,
+  'GET /chat/stream': open,
+} as const satisfies Record<string, RouteRule>;
+
+export const MESSAGE_TYPES = ['user', 'bot', 'helpdesk'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const MESSAGE_SOURCES = ['bot', 'instagram', 'messenger', 'whatsapp'] as const;
+
+/** Where an answer came from; a bot never cites a source it did not retrieve. */
+export const MessageSourceRef = z.object({
+  source_type: z.string(),
+  page_number: z.number().int().nullable(),
+  page_url: z.string().nullable(),
+  page_title: z.string().nullable(),
+});
+export type MessageSourceRef = z.infer<typeof MessageSourceRef>;
+
+export const Attachment = z.object({
+  name: z.string(),
+  url: z.string(),
+  content_type: z.string(),
+  size: z.number().int(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+/** One message (console.md section 3 Chat message). `seq` numbers a conversation 1, 2, 3... without gaps. */
+export const ChatMessage = z.object({
+  id: z.number().int(),
+  chat_id: z.number().int(),
+  conversation_id: z.number().int(),
+  bot_id: z.number().int(),
+  seq: z.number().int(),
+  message: z.string(),
+  message_type: z.enum(MESSAGE_TYPES),
+  message_source: z.enum(MESSAGE_SOURCES),
+  sender_id: z.string().nullable(),
+  recipient_id: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  timestamp: z.string(),
+  sources: z.array(MessageSourceRef),
+  qna_id: z.number().int().nullable(),
+  attachments: z.array(Attachment),
+  /** How the answer was made: a matching Q&A pair, a language model, quoted passages, or nothing found. */
+  answer_mode: z.enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'helpdesk']).nullable(),
+  usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const Conversation = z.object({
+  id: z.number().int(),
+  bot_id: z.number().int(),
+  name: z.string(),
+  channel: z.string(),
+  user_id: z.number().int().nullable(),
+  visitor_id: z.string().nullable(),
+  is_helpdesk_in_control: z.boolean(),
+  admin_id: z.number().int().nullable(),
+  admin_name: z.string().nullable(),
+  unread_count: z.number().int(),
+  last_seq: z.number().int(),
+  last_message_at: z.string(),
+  created_at: z.string(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const ConversationWithMessages = Conversation.extend({ messages: z.array(ChatMessage) });
+export type ConversationWithMessages = z.infer<typeof ConversationWithMessages>;
+
+export const ChatRequest = z.object({
+  bot_id: BodyId('Bot'),
+  message: z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message is required')
+    .max(4000, 'A message is at most 4000 characters'),
+  /** Omitted: a new conversation named 'New Chat'. */
+  conversation_id: BodyId('Conversation').optional(),
+  attachments: z.array(Attachment).max(5).default([]),
+});
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+/** POST /chat/chats: the user's message and the bot's answer (null while a human holds the conversation). */
+export const ChatExchange = z.object({
+  conversation_id: z.number().int(),
+  user_message: ChatMessage,
+  bot_message: ChatMessage.nullable(),
+});
+export type ChatExchange = z.infer<typeof ChatExchange>;
+
+/**
+ * Events of POST /chat/chats/stream (Server-Sent Events, one JSON object per `data:` line):
+ * start (the stored user message), chunk (text as it comes), final (the stored answer with its
+ * sources), error.
+ */
+export const StreamEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), conversation_id: z.number().int(), user_message: ChatMessage }),
+  z.object({ type: z.literal('chunk'), data: z.string() }),
+  z.object({ type: z.literal('final'), final_result_object: ChatMessage.nullable() }),
+  z.object({ type: z.literal('error'), error: z.string() }),
+]);
+export type StreamEvent = z.infer<typeof StreamEvent>;
+
+export const ConversationListQuery = z.object({
+  bot_id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number)
+    .optional(),
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const AfterSeqQuery = z.object({ after_seq: z.coerce.number().int().min(0).default(0) });
+export const UserBotParams = z.object({
+  userId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number),
+  botId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
+    .transform(Number),
+});
+
+export const MessageLimit = z.object({
+  used: z.number().int(),
+  limit: z.number().int(),
+  remaining: z.number().int(),
+  period_start: z.string(),
+  period_end: z.string(),
+});
+export type MessageLimit = z.infer<typeof MessageLimit>;
+
+/** Attachments a conversation accepts, judged from content. */
+export const CHAT_ATTACHMENT_KINDS = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'application/pdf',
+] as const;
+export const CHAT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+export const VisitorRequest = z.object({
+  bot_uuid: z.uuid('is not a bot id'),
+  visitor_token: z.string().max(2000).optional(),
+});
+export const VisitorIdentity = z.object({
+  visitor_id: z.string(),
+  visitor_token: z.string(),
+  expires_at: z.string(),
+});
+export type VisitorIdentity = z.infer<typeof VisitorIdentity>;
+
+/** WebSocket frames (console.md sections 7 Real-time and 9): what a client sends. */
+export const ClientFrame = z.union([
+  z.object({ type: z.literal('ping') }),
+  /** Ask for every message of a conversation after a sequence number (after a reconnect). */
+  z.object({
+    type: z.literal('resume'),
+    conversation_id: z.number().int().positive(),
+    after_seq: z.number().int().min(0),
+  }),
+  z.object({
+    content: z.object({
+      bot_id: z.number().int().min(0),
+      user_id: z.union([z.number(), z.string()]).nullable().optional(),
+      tenant_id: z.union([z.number(), z.string()]).nullable().optional(),
+      conversation_id: z.number().int().min(0),
+      message: z.string().max(4000),
+      message_type: z.enum(['user', 'helpdesk']),
+    }),
+    elements: z.array(z.unknown()).max(20).default([]),
+  }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+
+/** What the server sends: any of these keys (section 7 Real-time). */
+export type ServerFrame = {
+  type?: 'warning' | 'confirmation' | 'helpdesk_control' | 'pong' | 'connected' | 'message';
+  error?: string;
+  message?: string;
+  conversation_id?: number;
+  /** A streamed chunk of the answer being written. */
+  data?: string;
+  /** A stored message (user, bot or helpdesk), with its seq: clients keep each seq once. */
+  final_result_object?: ChatMessage;
+  content?: unknown;
+};
+
+export const DEFAULT_MONTHLY_MESSAGES = 10_000;
