@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { MailService } from '../modules/mail/mail.service.js';
-import type { AuthContext } from './http/request-context.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events/bus.js';
+import type { AuthContext } from './http/request-context.js';
 import type { JobQueue } from './jobs/queue.js';
 
 /** What every feature module may use. */

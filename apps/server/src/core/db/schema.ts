@@ -241,10 +241,10 @@ export const jobs = pgTable(
 
 // Feature modules keep their tables beside their code; migrations are generated from all of them.
 export * from '../../modules/bots/bots.schema.js';
+export * from '../../modules/chat/chat.schema.js';
 export * from '../../modules/crawler/crawler.schema.js';
 export * from '../../modules/files/files.schema.js';
 export * from '../../modules/knowledge/knowledge.schema.js';
+export * from '../../modules/llm/llm.schema.js';
 export * from '../../modules/notion/notion.schema.js';
 export * from '../../modules/qna/qna.schema.js';
-export * from '../../modules/chat/chat.schema.js';
-export * from '../../modules/llm/llm.schema.js';
