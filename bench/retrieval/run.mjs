@@ -1,7 +1,8 @@
 // bench/retrieval: p50 and p95 latency of RetrievalService.search (a bot's full-text search over its
 // attached sources, and its Q&A match) for natural questions, at 10k and 100k chunks, beside the
 // bare SQL it runs: the very statements and parameters the service sends, captured at the driver and
-// sent straight to it, concurrently as the service does. On embedded PGlite and, when reachable, a
+// sent straight to it in the order the service does (the bot's collection ids first, then the chunk
+// and Q&A statements concurrently). On embedded PGlite and, when reachable, a
 // PostgreSQL server. Target: Parley at most 1.5 times its bare query (p50).
 //
 //   npm run build && node bench/retrieval/run.mjs
@@ -18,6 +19,7 @@
 //   BENCH_BOT_SHARE      fraction of chunks in the bot's attached file group (0.1)
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
+//   BENCH_EXPLAIN        print EXPLAIN ANALYZE of one search's statements at each size
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -147,8 +149,8 @@ console.log(
 console.log('');
 printTable(rows);
 console.log(
-  '\nparley: RetrievalService.search(tenant, bot, question, 8): chunk full-text query (OR tsquery, ts_rank_cd, bot scope in SQL) and Q&A match, in parallel, then fusion.' +
-    '\nbare: the same two statements with the same parameters, captured at the driver and sent straight to it (PGlite.query / pg Pool.query), in parallel.' +
+  "\nparley: RetrievalService.search(tenant, bot, question, 8): the bot's collection ids, then the chunk full-text query (OR tsquery, ts_rank_cd, collection_id = ANY(ids)) and the Q&A match in parallel, then fusion." +
+    '\nbare: the same three statements with the same parameters, captured at the driver and sent straight to it (PGlite.query / pg Pool.query): the first, then the other two in parallel.' +
     "\nchunks (bot): chunks in the database (in the bot's attached file group). Target judged on p50; p95 ratio shown in brackets." +
     '\nCPU µs/op: CPU time of the measuring process per search (PGlite runs inside it); on PostgreSQL + that of its server processes (/proc).',
 );

@@ -5,6 +5,7 @@
 //   BENCH_SIZES      chunk counts to measure at (10000,100000)
 //   BENCH_ROUNDS     measured rounds per size (2); each round asks every question once each way
 //   BENCH_BOT_SHARE  fraction of the chunks in the bot's attached file group (0.1)
+//   BENCH_EXPLAIN    print EXPLAIN ANALYZE of one search's statements to stderr
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -262,6 +263,17 @@ function summary(blocks) {
   };
 }
 
+/** EXPLAIN ANALYZE of each statement of one search, to stderr (BENCH_EXPLAIN=1). */
+async function explain(list, size) {
+  for (const [first, second] of list) {
+    // pg is called with a config object (and the parameters), PGlite with text and parameters.
+    const [text, params] = typeof first === 'string' ? [first, second] : [first.text, second ?? first.values];
+    const result = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+    const plan = result.rows.map((row) => row['QUERY PLAN']).join('\n');
+    console.error(`\n--- ${url ? 'PostgreSQL' : 'PGlite'}, ${size} chunks ---\n${text}\n${plan}`);
+  }
+}
+
 /** Resolves on the parent's next message (the go-ahead to measure). */
 const nextMessage = () => new Promise((resolve) => process.once('message', resolve));
 
@@ -283,7 +295,14 @@ for (const size of SIZES) {
     hits += recorded.result.hits.length;
   }
   const parleyOps = questions.map((question) => () => retrieval.search(tenant.id, bot.id, question, 8));
-  const bareOps = calls.map((list) => () => Promise.all(list.map((args) => client.query(...args))));
+  // As the service sends them: the bot's collections first, then the chunk and Q&A statements at once.
+  if (calls.some((list) => list.length !== 3))
+    throw new Error('expected 3 statements per search (collections, chunks, Q&A): update the bare path');
+  const bareOps = calls.map(([scope, ...rest]) => async () => {
+    await client.query(...scope);
+    await Promise.all(rest.map((args) => client.query(...args)));
+  });
+  if (process.env.BENCH_EXPLAIN) await explain(calls[0], size);
   for (const op of bareOps) await op();
   await refreshServerPids();
 

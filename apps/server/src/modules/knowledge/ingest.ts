@@ -25,6 +25,8 @@ export type IngestResult = {
 };
 
 const INSERT_BATCH = 200;
+/** First key of the advisory locks on source items (the second is a hash of the item). */
+const DOCUMENT_LOCK_CLASS = 0x0d0c;
 
 /**
  * Stores a source item's text as a document and its chunks, replacing what it had. Run it inside
@@ -39,6 +41,13 @@ export async function replaceDocument(
 ): Promise<IngestResult> {
   const characterCount = input.sections.reduce((n, s) => n + s.text.length, 0);
   const contentHash = sha256(JSON.stringify([input.title, input.url ?? null, input.sections]));
+  // Two runs may index the same item at once (a worker that lost its lease and the one that took
+  // the job over). FOR UPDATE below only locks a document that exists; this lock also serialises
+  // the first indexing, so the second run sees the first one's document instead of failing on the
+  // unique key. Held until the transaction ends.
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(${DOCUMENT_LOCK_CLASS}::int, hashtext(${`${input.tenantId}:${input.sourceType}:${input.sourceId}`}))`,
+  );
   const [existing] = await tx
     .select({ id: documents.id, contentHash: documents.contentHash, collectionId: documents.collectionId })
     .from(documents)

@@ -23,6 +23,9 @@ type ChunkRow = {
   distance?: number;
 };
 
+/** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
+type Scope = { sourceType: SearchHit['source_type']; ids: number[] }[];
+
 type Warn = (details: object, message: string) => void;
 
 type QnaRow = {
@@ -49,17 +52,37 @@ export class RetrievalService {
   ) {}
 
   async search(tenantId: number, botId: number, query: string, limit = 8): Promise<SearchResult> {
+    // The bot's collections first (one small query), so the chunk queries filter on plain id
+    // lists the planner can match to the scope index, instead of an OR of subqueries per row.
+    const scope = await this.scope(tenantId, botId);
     const [hits, nearest, qnaMatch] = await Promise.all([
-      this.fullText(tenantId, botId, query, limit),
-      this.nearest(tenantId, botId, query, limit),
+      this.fullText(tenantId, scope, query, limit),
+      this.nearest(tenantId, scope, query, limit),
       this.qnaMatch(tenantId, botId, query),
     ]);
     if (!nearest) return { qna_match: qnaMatch, hits: fuse([hits]), mode: 'full-text' };
     return { qna_match: qnaMatch, hits: fuse([hits, nearest]).slice(0, limit), mode: 'hybrid' };
   }
 
+  /** The collections a bot may use: its attached file groups, web sources and Notion workspaces, and its own Q&A. */
+  private async scope(tenantId: number, botId: number): Promise<Scope> {
+    const [row] = await queryRows<{ file: number[]; web: number[]; notion: number[] }>(
+      this.db,
+      sql`SELECT
+          ARRAY(SELECT file_group_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS file,
+          ARRAY(SELECT web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS web,
+          ARRAY(SELECT notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS notion`,
+    );
+    return [
+      { sourceType: 'file', ids: row?.file ?? [] },
+      { sourceType: 'web', ids: row?.web ?? [] },
+      { sourceType: 'notion', ids: row?.notion ?? [] },
+      { sourceType: 'qna', ids: [botId] },
+    ];
+  }
+
   /** Chunks nearest the question by vector; null when vectors are off or the model failed. */
-  private async nearest(tenantId: number, botId: number, query: string, limit: number) {
+  private async nearest(tenantId: number, scope: Scope, query: string, limit: number) {
     if (!this.embedder) return null;
     let vector: number[];
     try {
@@ -76,13 +99,13 @@ export class RetrievalService {
                0 AS rank, e.embedding <=> ${literal}::vector AS distance
         FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
         WHERE e.tenant_id = ${tenantId} AND c.tenant_id = ${tenantId}
-          AND ${inBotScope(tenantId, botId)}
+          AND ${inScope(scope)}
         ORDER BY e.embedding <=> ${literal}::vector
         LIMIT ${limit}`,
     );
   }
 
-  private fullText(tenantId: number, botId: number, query: string, limit: number): Promise<ChunkRow[]> {
+  private fullText(tenantId: number, scope: Scope, query: string, limit: number): Promise<ChunkRow[]> {
     return queryRows<ChunkRow>(
       this.db,
       sql`WITH q AS (SELECT ${orQuery(query)} AS query)
@@ -91,7 +114,7 @@ export class RetrievalService {
         FROM chunks c, q
         WHERE c.tenant_id = ${tenantId}
           AND c.search @@ q.query
-          AND ${inBotScope(tenantId, botId)}
+          AND ${inScope(scope)}
         ORDER BY rank DESC, c.id
         LIMIT ${limit}`,
     );
@@ -124,13 +147,18 @@ export class RetrievalService {
 const orQuery = (query: string) =>
   sql`nullif(replace(plainto_tsquery('english', ${query})::text, '&', '|'), '')::tsquery`;
 
-/** The chunks a bot may use: its attached collections, and its own Q&A. */
-const inBotScope = (tenantId: number, botId: number) => sql`(
-  (c.source_type = 'file' AND c.collection_id IN (SELECT file_group_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
-  OR (c.source_type = 'web' AND c.collection_id IN (SELECT web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
-  OR (c.source_type = 'notion' AND c.collection_id IN (SELECT notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
-  OR (c.source_type = 'qna' AND c.collection_id = ${botId})
-)`;
+/** The chunks of these collections (per source type); only the types with any are named. */
+const inScope = (scope: Scope) =>
+  sql`(${sql.join(
+    scope
+      .filter(({ ids }) => ids.length > 0)
+      .map(({ sourceType, ids }) =>
+        ids.length === 1
+          ? sql`(c.source_type = ${sourceType} AND c.collection_id = ${ids[0]})`
+          : sql`(c.source_type = ${sourceType} AND c.collection_id = ANY(${`{${ids.join(',')}}`}::int[]))`,
+      ),
+    sql` OR `,
+  )})`;
 
 const RRF_K = 60;
 

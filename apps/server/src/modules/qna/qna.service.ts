@@ -110,18 +110,30 @@ export class QnaService {
     this.jobs.register<TrainQnaJob>(TRAIN_QNA_JOB, (job) => this.train(job));
   }
 
-  /** Each pair becomes a document of its own (question as title); one transaction per pair. */
+  /**
+   * Each pair becomes a document of its own (question as title); one transaction per pair, so a
+   * worker killed mid-job leaves whole pairs and the next run only redoes what changed. The pair is
+   * read again, locked, inside its transaction: one deleted meanwhile is skipped (its chunks must not
+   * come back) and one edited meanwhile is trained with its new text.
+   */
   private async train(job: JobContext<TrainQnaJob>): Promise<{ trained: number }> {
     const tenantId = job.tenantId!;
     const pairs = await this.db
-      .select()
+      .select({ id: qna.id })
       .from(qna)
       .where(and(eq(qna.tenantId, tenantId), eq(qna.botId, job.data.botId)))
       .orderBy(asc(qna.id));
     await job.progress(0, pairs.length);
-    for (const [index, pair] of pairs.entries()) {
+    let trained = 0;
+    for (const [index, { id }] of pairs.entries()) {
       if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
       await this.db.transaction(async (tx) => {
+        const [pair] = await tx
+          .select()
+          .from(qna)
+          .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
+          .for('update');
+        if (!pair) return;
         const { characterCount } = await replaceDocument(
           tx,
           {
@@ -138,9 +150,10 @@ export class QnaService {
           .update(qna)
           .set({ trained: true, characterCount })
           .where(and(eq(qna.id, pair.id), eq(qna.tenantId, tenantId)));
+        trained += 1;
       });
       await job.progress(index + 1, pairs.length);
     }
-    return { trained: pairs.length };
+    return { trained };
   }
 }
