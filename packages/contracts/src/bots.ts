@@ -48,16 +48,24 @@ export const LeadFormField = z.object({
 export type LeadFormField = z.infer<typeof LeadFormField>;
 
 /** The visitor form a bot can show (playground and widget) before or during a chat. */
+/** When the widget shows the form: before the first message, after N visitor messages, or when the bot cannot answer. */
+export const LEAD_FORM_TRIGGERS = ['before_chat', 'after_messages', 'no_answer'] as const;
+export type LeadFormTrigger = (typeof LEAD_FORM_TRIGGERS)[number];
+
 export const LeadFormConfig = z.object({
   enabled: z.boolean(),
   title: z.string().trim().max(120).default('Leave your details'),
   fields: z.array(LeadFormField).max(10, 'At most 10 fields'),
+  show_when: z.enum(LEAD_FORM_TRIGGERS).default('no_answer'),
+  after_messages: z.number().int().min(1, 'At least 1 message').max(50, 'At most 50 messages').default(3),
 });
 export type LeadFormConfig = z.infer<typeof LeadFormConfig>;
 
 export const DEFAULT_LEAD_FORM: LeadFormConfig = {
   enabled: false,
   title: 'Leave your details',
+  show_when: 'no_answer',
+  after_messages: 3,
   fields: [
     { name: 'name', label: 'Name', type: 'text', required: true },
     { name: 'email', label: 'Email', type: 'email', required: true },
@@ -100,6 +108,17 @@ export const BotInput = z.object({
     .max(10, 'At most 10 suggested questions')
     .default([]),
   lead_form_config: LeadFormConfig.nullable().default(null),
+  /** Sites allowed to embed the widget (origins like https://shop.example); empty: any site. */
+  allowed_origins: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^https?:\/\/[^/\s?#]+$/, 'An allowed origin looks like https://shop.example (no path)')
+        .transform((origin) => origin.toLowerCase()),
+    )
+    .max(20, 'At most 20 allowed origins')
+    .default([]),
   file_group_ids: ids('File group'),
   web_source_ids: ids('Web source'),
   notion_workspace_ids: ids('Notion workspace'),
@@ -112,6 +131,7 @@ export type BotInputDraft = z.input<typeof BotInput>;
 const JSON_FIELDS = [
   'suggestion_questions',
   'lead_form_config',
+  'allowed_origins',
   'file_group_ids',
   'web_source_ids',
   'notion_workspace_ids',
@@ -185,6 +205,7 @@ export const Bot = z.object({
   welcome_message: z.string(),
   suggestion_questions: z.array(z.string()),
   lead_form_config: LeadFormConfig.nullable(),
+  allowed_origins: z.array(z.string()),
   shopify_store_id: z.number().int().nullable(),
   woocommerce_store_id: z.number().int().nullable(),
   file_group_ids: z.array(z.number().int()),

@@ -45,6 +45,14 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
+export const BookingAction = z.object({
+  type: z.literal('booking'),
+  title: z.string(),
+  url: z.string(),
+  provider: z.string(),
+});
+export type BookingAction = z.infer<typeof BookingAction>;
+
 /** One message (console.md section 3 Chat message). `seq` numbers a conversation 1, 2, 3... without gaps. */
 export const ChatMessage = z.object({
   id: z.number().int(),
@@ -63,7 +71,9 @@ export const ChatMessage = z.object({
   qna_id: z.number().int().nullable(),
   attachments: z.array(Attachment),
   /** How the answer was made: a matching Q&A pair, a language model, quoted passages, or nothing found. */
-  answer_mode: z.enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'helpdesk']).nullable(),
+  answer_mode: z.enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk']).nullable(),
+  /** Buttons under the message: the bot's calendar booking when the visitor asks to book. */
+  actions: z.array(BookingAction),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;

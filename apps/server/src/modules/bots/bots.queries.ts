@@ -1,4 +1,4 @@
-import type { Bot, LeadFormConfig, PublicBot } from '@parley/contracts';
+import { type Bot, LeadFormConfig, type PublicBot } from '@parley/contracts';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { roles } from '../../core/db/schema.js';
@@ -29,6 +29,12 @@ export async function requireBot(db: DbOrTx, tenantId: number, botId: number) {
   if (!bot) throw notFound('Bot not found');
   return bot;
 }
+
+/** A stored form read with today's defaults (forms saved before a field existed get its default). */
+const leadForm = (stored: unknown): LeadFormConfig | null => {
+  const parsed = LeadFormConfig.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+};
 
 const imageUrl = (name: string | null) => (name ? `${IMAGE_URL_PREFIX}${name}` : null);
 
@@ -91,7 +97,8 @@ export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
       brand_color: row.brandColor,
       welcome_message: row.welcomeMessage ?? '',
       suggestion_questions: row.suggestionQuestions,
-      lead_form_config: (row.leadFormConfig as LeadFormConfig | null) ?? null,
+      lead_form_config: leadForm(row.leadFormConfig),
+      allowed_origins: row.allowedOrigins,
       shopify_store_id: row.shopifyStoreId,
       woocommerce_store_id: row.woocommerceStoreId,
       file_group_ids: fileGroupRefs.map((ref) => ref.id),
@@ -128,7 +135,7 @@ export async function publicView(db: DbOrTx, row: BotRow): Promise<PublicBot> {
     brand_color: row.brandColor,
     welcome_message: row.welcomeMessage ?? '',
     suggestion_questions: row.suggestionQuestions,
-    lead_form_config: (row.leadFormConfig as LeadFormConfig | null) ?? null,
+    lead_form_config: leadForm(row.leadFormConfig),
     booking: booking ?? null,
   };
 }

@@ -42,6 +42,8 @@ export const bots = pgTable(
     welcomeMessage: text('welcome_message'),
     suggestionQuestions: jsonb('suggestion_questions').$type<string[]>().notNull().default([]),
     leadFormConfig: jsonb('lead_form_config'),
+    /** Origins allowed to embed the widget; empty: any. */
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
     shopifyStoreId: integer('shopify_store_id'),
     woocommerceStoreId: integer('woocommerce_store_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -304,6 +304,7 @@ function columnsOf(input: Partial<BotInput>) {
     welcomeMessage: input.welcome_message,
     suggestionQuestions: input.suggestion_questions,
     leadFormConfig: input.lead_form_config,
+    allowedOrigins: input.allowed_origins,
   };
 }
 

@@ -1,5 +1,6 @@
-import type { MessageSourceRef, SearchHit, SearchResult } from '@parley/contracts';
-import { type ModelMessage, streamText } from 'ai';
+import type { BookingAction, MessageSourceRef, SearchHit, SearchResult } from '@parley/contracts';
+import { type ModelMessage, streamText, tool } from 'ai';
+import { z } from 'zod';
 import type { BotRow } from '../bots/bots.queries.js';
 import type { RetrievalService } from '../knowledge/retrieval.service.js';
 import type { LlmService } from '../llm/llm.service.js';
@@ -12,7 +13,11 @@ export type Answer = {
   sources: MessageSourceRef[];
   qnaId: number | null;
   usage: { promptTokens: number; completionTokens: number } | null;
+  actions: BookingAction[];
 };
+
+/** The bot's calendar booking configuration, when it has one. */
+export type Booking = { title: string; message: string; url: string; provider: string };
 
 export type AnswerInput = {
   bot: BotRow;
@@ -21,6 +26,7 @@ export type AnswerInput = {
   history: MessageRow[];
   /** Whether an agent could take over now (offered when the sources say nothing). */
   agentOnline: boolean;
+  booking: Booking | null;
   onChunk: (text: string) => void;
   signal?: AbortSignal;
 };
@@ -57,6 +63,13 @@ export class AnswerService {
   ) {}
 
   async answer(input: AnswerInput): Promise<Answer> {
+    const model = input.bot.llmModel
+      ? await this.llms.resolve(input.bot.tenantId, Number(input.bot.llmModel))
+      : null;
+    // Without a model, intent phrases decide; with one, the model calls the booking tool itself.
+    if (input.booking && !model && BOOKING_INTENT.test(input.question)) {
+      return this.say(input, bookingAnswer(input.booking, ''));
+    }
     const found = await this.retrieval.search(
       input.bot.tenantId,
       input.bot.id,
@@ -65,11 +78,12 @@ export class AnswerService {
     );
     if (found.qna_match) return this.say(input, qnaAnswer(found.qna_match));
     const passages = relevant(found);
-    if (passages.length === 0) return this.say(input, notFound(input));
+    if (passages.length === 0) {
+      if (input.booking && BOOKING_INTENT.test(input.question))
+        return this.say(input, bookingAnswer(input.booking, ''));
+      return this.say(input, notFound(input));
+    }
 
-    const model = input.bot.llmModel
-      ? await this.llms.resolve(input.bot.tenantId, Number(input.bot.llmModel))
-      : null;
     if (!model) return this.say(input, extractive(passages, TEXTS.extractive));
     try {
       return await this.generate(input, model.model, passages);
@@ -87,7 +101,8 @@ export class AnswerService {
   ) {
     const result = streamText({
       model,
-      system: systemPrompt(input.bot, passages),
+      system: systemPrompt(input.bot, passages, input.booking !== null),
+      tools: input.booking ? { [BOOKING_TOOL]: bookingTool } : undefined,
       messages: [
         ...historyMessages(input.history, this.options.historyTurns),
         { role: 'user', content: input.question },
@@ -102,12 +117,20 @@ export class AnswerService {
       input.onChunk(delta);
     }
     const usage = await result.usage;
+    const calls = await result.toolCalls;
+    const usageOf = { promptTokens: usage.inputTokens ?? 0, completionTokens: usage.outputTokens ?? 0 };
+    if (input.booking && calls.some((call) => call.toolName === BOOKING_TOOL)) {
+      const answer = bookingAnswer(input.booking, text.trim());
+      if (!text.trim()) input.onChunk(answer.text);
+      return { ...answer, usage: usageOf };
+    }
     return {
       text: text.trim(),
       mode: 'llm' as const,
       sources: cited(text, passages),
       qnaId: null,
-      usage: { promptTokens: usage.inputTokens ?? 0, completionTokens: usage.outputTokens ?? 0 },
+      usage: usageOf,
+      actions: [],
     };
   }
 
@@ -118,6 +141,28 @@ export class AnswerService {
   }
 }
 
+/** Visitors asking to meet: book, schedule, an appointment, a demo, a call... */
+export const BOOKING_INTENT =
+  /\b(book(ing)?|schedul(e|ing)|appointment|meeting|demo|reserve|reservation|slot|call ?back|set up a call)\b/i;
+const BOOKING_TOOL = 'show_booking_button';
+const bookingTool = tool({
+  description:
+    'Show the visitor a button to book a meeting, call, demo or appointment. Call it whenever the visitor wants to book, schedule or arrange one.',
+  inputSchema: z.object({}),
+  execute: async () => ({ shown: true }),
+});
+
+function bookingAnswer(booking: Booking, text: string): Answer {
+  return {
+    text: text || booking.message,
+    mode: 'booking',
+    sources: [],
+    qnaId: null,
+    usage: null,
+    actions: [{ type: 'booking', title: booking.title, url: booking.url, provider: booking.provider }],
+  };
+}
+
 function qnaAnswer(match: NonNullable<SearchResult['qna_match']>): Answer {
   return {
     text: match.answer,
@@ -125,13 +170,21 @@ function qnaAnswer(match: NonNullable<SearchResult['qna_match']>): Answer {
     sources: [{ source_type: 'qna', page_title: match.question, page_url: null, page_number: null }],
     qnaId: match.qna_id,
     usage: null,
+    actions: [],
   };
 }
 
 function notFound(input: AnswerInput): Answer {
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
   const offer = input.agentOnline ? TEXTS.offerHuman : lead ? TEXTS.offerLead : TEXTS.offerRephrase;
-  return { text: TEXTS.notFound + offer, mode: 'not_found', sources: [], qnaId: null, usage: null };
+  return {
+    text: TEXTS.notFound + offer,
+    mode: 'not_found',
+    sources: [],
+    qnaId: null,
+    usage: null,
+    actions: [],
+  };
 }
 
 /** Full-text hits matched words of the question; vector hits count only when near enough. */
@@ -151,6 +204,7 @@ function extractive(passages: SearchHit[], intro: string): Answer {
     sources: quoted.map(sourceOf),
     qnaId: null,
     usage: null,
+    actions: [],
   };
 }
 
@@ -188,7 +242,7 @@ function cited(text: string, passages: SearchHit[]): MessageSourceRef[] {
 }
 
 /** Instructions, guardrails and the numbered passages (issue 5 item 4). */
-export function systemPrompt(bot: BotRow, passages: SearchHit[]): string {
+export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false): string {
   const knowledge = bot.internet
     ? 'If the sources do not cover the question, say so plainly, then you may add general knowledge, clearly marked as not coming from the sources.'
     : 'If the sources do not cover the question, say plainly that you do not have that information. Do not use outside knowledge.';
@@ -202,6 +256,7 @@ export function systemPrompt(bot: BotRow, passages: SearchHit[]): string {
     `You are ${bot.botName}, an assistant answering visitors on behalf of this business.`,
     bot.prompt?.trim() ? `Instructions from the business:\n${bot.prompt.trim()}` : null,
     `Answer from the numbered sources below and cite them like [1]. ${knowledge} Never invent sources, links, prices or facts.`,
+    canBook ? `When the visitor wants to book or schedule a meeting, call ${BOOKING_TOOL}.` : null,
     `Sources:\n${sources}`,
   ]
     .filter(Boolean)

@@ -1,4 +1,4 @@
-import { BOT, type ChatMessage, type Conversation } from '@parley/contracts';
+import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
@@ -14,7 +14,11 @@ export type NewMessage = Omit<
 export type AnswerMode = NonNullable<ChatMessage['answer_mode']>;
 
 export function toMessage(row: MessageRow): ChatMessage {
-  const metadata = (row.metadata ?? {}) as { answer_mode?: AnswerMode; user_id?: number };
+  const metadata = (row.metadata ?? {}) as {
+    answer_mode?: AnswerMode;
+    user_id?: number;
+    actions?: BookingAction[];
+  };
   return {
     id: row.id,
     chat_id: row.id,
@@ -32,6 +36,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     qna_id: row.qnaId,
     attachments: row.attachments as ChatMessage['attachments'],
     answer_mode: metadata.answer_mode ?? null,
+    actions: metadata.actions ?? [],
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null

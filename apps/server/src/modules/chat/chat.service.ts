@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { type BotRow, requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
+import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { AnswerService } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
 import {
@@ -196,6 +197,7 @@ export class ChatService {
       question: question.message,
       history,
       agentOnline: this.options.agentOnline(bot.tenantId),
+      booking: await bookingOfBot(this.db, bot.id),
       onChunk: (text) => hooks.onChunk?.(text),
       signal: hooks.signal,
     });
@@ -208,7 +210,7 @@ export class ChatService {
       qnaId: answer.qnaId,
       promptTokens: answer.usage?.promptTokens ?? null,
       completionTokens: answer.usage?.completionTokens ?? null,
-      metadata: { answer_mode: answer.mode },
+      metadata: { answer_mode: answer.mode, actions: answer.actions },
     });
     await this.announce(row);
     return row;

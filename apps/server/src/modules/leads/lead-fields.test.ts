@@ -4,6 +4,8 @@ import { checkLeadFields } from './lead-fields.js';
 
 const FORM: LeadFormConfig = {
   enabled: true,
+  show_when: 'no_answer',
+  after_messages: 3,
   title: 'Leave your details',
   fields: [
     { name: 'name', label: 'Your name', type: 'text', required: true },

@@ -30,6 +30,8 @@ describe('csvCell', () => {
 describe('leadsCsv', () => {
   const form: LeadFormConfig = {
     enabled: true,
+    show_when: 'no_answer',
+    after_messages: 3,
     title: 'Details',
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true },

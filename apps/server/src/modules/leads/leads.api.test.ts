@@ -9,6 +9,7 @@ import {
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -35,6 +36,8 @@ const csvPath = (botId: number | string) => `/api/chat/bots/${botId}/leads.csv`;
 
 const FORM: LeadFormConfig = {
   enabled: true,
+  show_when: 'no_answer',
+  after_messages: 3,
   title: 'Leave your details',
   fields: [
     { name: 'name', label: 'Name', type: 'text', required: true },
@@ -88,6 +91,17 @@ describe('a visitor leaving details', () => {
     expect(list.body.items[0]).toMatchObject({ name: 'Grace', email: 'grace@example.com' });
     const [row] = await leadsOf(bot.id);
     expect(row?.tenantId).toBe(owner.user.tenant_id);
+
+    // The owner hears of each lead by mail, with the form's labels.
+    const mails = await server.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, owner.user.email));
+    const adaMail = mails.find((mail) => mail.textBody?.includes('Ada Lovelace'));
+    expect(adaMail?.subject).toBe(`New lead from ${bot.botName}`);
+    expect(adaMail?.textBody).toContain('Phone number: +44 20 7946 0958');
+    expect(adaMail?.textBody).toContain(`/bot/${bot.id}?tab=leads`);
+    expect(mails.filter((mail) => mail.textBody?.includes('grace@example.com'))).toHaveLength(1);
   });
 
   it("is checked against the bot's form, with details naming the field", async () => {

@@ -44,7 +44,7 @@ function submissionLimiter() {
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const leads = new LeadsService(deps.db);
+    const leads = new LeadsService(deps.db, deps.mail, deps.config.publicUrl);
     const limit = submissionLimiter();
 
     app.post(

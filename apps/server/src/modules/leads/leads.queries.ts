@@ -9,7 +9,12 @@ export type NewLead = typeof leads.$inferInsert;
 /** A bot by its public uuid, with what a lead submission needs (no tenant: visitors have none). */
 export async function botByUuid(db: DbOrTx, uuid: string) {
   const [bot] = await db
-    .select({ id: bots.id, tenantId: bots.tenantId, leadFormConfig: bots.leadFormConfig })
+    .select({
+      id: bots.id,
+      tenantId: bots.tenantId,
+      botName: bots.botName,
+      leadFormConfig: bots.leadFormConfig,
+    })
     .from(bots)
     .where(eq(bots.uuid, uuid));
   return bot;

@@ -1,8 +1,11 @@
 import { LEAD_TEXTS, type Lead, LeadFormConfig, type LeadList, type LeadSubmission } from '@parley/contracts';
-import type { Db } from '../../core/db/database.js';
+import { and, eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../core/db/database.js';
+import { roles, userRoles, users } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
+import type { MailService } from '../mail/mail.service.js';
 import { checkLeadFields } from './lead-fields.js';
 import {
   allLeads,
@@ -35,7 +38,11 @@ const formOf = (stored: unknown): LeadFormConfig | null => {
  * uuid); the bot's owners list and export them, always within their own tenant.
  */
 export class LeadsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mail: MailService,
+    private readonly publicUrl: string,
+  ) {}
 
   async submit(uuid: string, body: LeadSubmission): Promise<Lead> {
     const bot = await botByUuid(this.db, uuid);
@@ -51,13 +58,20 @@ export class LeadsService {
     ) {
       throw notFound(LEAD_TEXTS.conversationNotFound);
     }
-    const row = await insertLead(this.db, {
-      tenantId: bot.tenantId,
-      botId: bot.id,
-      conversationId,
-      name: checked.values.name ?? null,
-      email: checked.values.email ?? null,
-      fields: checked.values,
+    // The lead and the owners' notification commit together: no lead goes unannounced.
+    const row = await this.db.transaction(async (tx) => {
+      const lead = await insertLead(tx, {
+        tenantId: bot.tenantId,
+        botId: bot.id,
+        conversationId,
+        name: checked.values.name ?? null,
+        email: checked.values.email ?? null,
+        fields: checked.values,
+      });
+      for (const to of await ownerEmails(tx, bot.tenantId)) {
+        await this.mail.send(leadMail(to, bot.botName, form, lead, this.publicUrl), tx);
+      }
+      return lead;
     });
     return toLead(row);
   }
@@ -73,4 +87,32 @@ export class LeadsService {
     const rows = await allLeads(this.db, auth.tenantId, botId);
     return { fileName: leadsFileName(botId), body: leadsCsv(formOf(bot.leadFormConfig), rows) };
   }
+}
+
+/** The workspace owners' addresses: who hears about new leads. */
+async function ownerEmails(db: DbOrTx, tenantId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ email: users.email })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(users.tenantId, tenantId), eq(roles.isOwner, true)));
+  return rows.map((row) => row.email);
+}
+
+function leadMail(to: string, botName: string, form: LeadFormConfig, lead: LeadRow, publicUrl: string) {
+  const labels = new Map(form.fields.map((field) => [field.name, field.label]));
+  const lines = Object.entries(lead.fields).map(([name, value]) => `${labels.get(name) ?? name}: ${value}`);
+  return {
+    to,
+    tenantId: lead.tenantId,
+    subject: `New lead from ${botName}`,
+    text: [
+      `A visitor left their details with ${botName}:`,
+      '',
+      ...lines,
+      '',
+      `See every lead of this bot: ${publicUrl}/bot/${lead.botId}?tab=leads`,
+    ].join('\n'),
+  };
 }

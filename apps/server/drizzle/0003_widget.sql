@@ -1,0 +1,1 @@
+ALTER TABLE "bots" ADD COLUMN "allowed_origins" jsonb DEFAULT '[]'::jsonb NOT NULL;
