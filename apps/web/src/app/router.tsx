@@ -54,6 +54,8 @@ const blankRoutes: RouteObject[] = [
     () => import('../features/public/pages/PrivacyPage'),
     'PrivacyPage',
   ),
+  // The chat a website embeds (iframe of the widget script): no login, the bot by its uuid.
+  page('widget/:uuid', open('Chat'), () => import('../features/widget/pages/WidgetPage'), 'WidgetPage'),
   page('terms', open('Terms'), () => import('../features/public/pages/TermsPage'), 'TermsPage'),
   page('404', open('Page not found'), () => import('../features/errors/pages/NotFoundPage'), 'NotFoundPage'),
   page(
@@ -78,6 +80,30 @@ const shellRoutes: RouteObject[] = [
   ),
   page('roles', menu('/roles', 'Users'), () => import('../features/roles/pages/RolesPage'), 'RolesPage'),
   page('bot', menu('/bot', 'Manage Bots'), () => import('../features/bots/pages/BotsPage'), 'BotsPage'),
+  page(
+    'bot/new',
+    menu('/bot', 'Create bot'),
+    () => import('../features/bots/pages/BotWizardPage'),
+    'BotWizardPage',
+  ),
+  page(
+    'bot/:botId',
+    menu('/bot', 'Bot'),
+    () => import('../features/bots/pages/BotDetailPage'),
+    'BotDetailPage',
+  ),
+  page(
+    'bot/:botId/playground',
+    menu('/bot', 'Playground'),
+    () => import('../features/playground/pages/PlaygroundPage'),
+    'PlaygroundPage',
+  ),
+  page(
+    'bot/llm-settings',
+    menu('/bot', 'LLM settings'),
+    () => import('../features/llm/pages/LlmSettingsPage'),
+    'LlmSettingsPage',
+  ),
   // Knowledge a bot is trained on: the same permission as Manage Bots.
   page(
     'bot/knowledge/files',

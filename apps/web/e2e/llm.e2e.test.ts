@@ -1,0 +1,91 @@
+import { LLM_MESSAGES, MESSAGES } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenAiFake, startOpenAiFake } from '../../server/src/test/fakes/openai';
+import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+
+const KEY = 'sk-e2e-secret-key-0000-1234';
+
+describe('LLM settings', () => {
+  let h: Harness;
+  let fake: OpenAiFake;
+  beforeAll(async () => {
+    fake = await startOpenAiFake();
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+  });
+
+  it('adds a local model, tests it, toggles, edits and deletes it; the key is only ever masked', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'llm');
+    await signUp(page, person('llm'));
+    await page.goto('/bot/llm-settings');
+    await page.getByRole('heading', { name: 'LLM settings' }).waitFor();
+    await page.getByText('No models yet', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'Add model' }).click();
+    const dialog = page.getByRole('dialog');
+    // Required fields are named when missing.
+    await dialog.getByRole('button', { name: 'Add model' }).click();
+    await dialog.getByText(LLM_MESSAGES.nameRequired).waitFor();
+    await dialog.getByText(LLM_MESSAGES.modelRequired).waitFor();
+    await dialog.getByText(LLM_MESSAGES.baseUrlRequired).waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill('Local Llama');
+    await dialog.getByLabel('Base URL', { exact: true }).fill(fake.url);
+    await dialog.getByLabel('Model', { exact: true }).fill('llama3.2');
+    await dialog.getByLabel('API key', { exact: true }).fill(KEY);
+    await dialog.getByRole('button', { name: 'Add model' }).click();
+    await page.getByText(MESSAGES.llm.saved).first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const row = page.getByRole('row').filter({ hasText: 'Local Llama' });
+    await row.getByText('••••••••1234').waitFor();
+    await row.getByText('llama3.2').waitFor();
+    expect(await page.content()).not.toContain(KEY);
+
+    fake.reply('OK');
+    await page.getByRole('button', { name: 'Test connection: Local Llama' }).click();
+    await page.getByText('Local Llama: connection OK').waitFor();
+    await page.getByText('The model answered: OK', { exact: false }).waitFor();
+    expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    await screenshot(page, 'llm-tested');
+
+    fake.failNext(401, 'Invalid API key for this server');
+    await page.getByRole('button', { name: 'Test connection: Local Llama' }).click();
+    await page.getByText('Local Llama: connection failed').waitFor();
+    await page.getByText('Invalid API key for this server', { exact: false }).waitFor();
+
+    const active = page.getByLabel('Active: Local Llama');
+    expect(await active.isChecked()).toBe(true);
+    await active.click();
+    await page.getByText(MESSAGES.llm.updated).first().waitFor();
+    await expect.poll(() => active.isChecked()).toBe(false);
+    await active.click();
+    await expect.poll(() => active.isChecked()).toBe(true);
+
+    await page.getByRole('button', { name: 'Edit: Local Llama' }).click();
+    const edit = page.getByRole('dialog');
+    await edit.getByText('Stored as ••••••••1234; leave empty to keep it').waitFor();
+    await edit.getByLabel('Name', { exact: true }).fill('Local Qwen');
+    await edit.getByLabel('Model', { exact: true }).fill('qwen2.5');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    const edited = page.getByRole('row').filter({ hasText: 'Local Qwen' });
+    await edited.getByText('qwen2.5').waitFor();
+    await edited.getByText('••••••••1234').waitFor();
+
+    // The kept key still reaches the model.
+    fake.reply('still here');
+    await page.getByRole('button', { name: 'Test connection: Local Qwen' }).click();
+    await page.getByText('Local Qwen: connection OK').waitFor();
+    expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(fake.requests.at(-1)?.body.model).toBe('qwen2.5');
+
+    await page.getByRole('button', { name: 'Delete: Local Qwen' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(LLM_MESSAGES.deleted).first().waitFor();
+    await page.getByText('No models yet', { exact: false }).waitFor();
+  });
+});

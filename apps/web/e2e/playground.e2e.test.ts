@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Bot, LEAD_TEXTS } from '@parley/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Harness,
+  person,
+  REPO_ROOT,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+const QUESTION = 'Do you ship abroad?';
+const ANSWER = 'Yes, we ship to 40 countries.';
+const BOOKING_URL = 'https://cal.example.com/shipping-helper';
+
+async function api<T>(
+  h: Harness,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(`${h.baseUrl}/api${path}`, { method, headers, body: payload });
+  if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A public bot with one suggested question and one trained Q&A pair, made through the API. */
+async function seedBot(h: Harness, page: Page): Promise<Bot> {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const form = new FormData();
+  form.set('bot_name', 'Shipping helper');
+  form.set('is_public', 'true');
+  form.set('suggestion_questions', JSON.stringify([QUESTION]));
+  form.set(
+    'lead_form_config',
+    JSON.stringify({
+      enabled: true,
+      title: 'Leave your details',
+      fields: [
+        { name: 'name', label: 'Name', type: 'text', required: true },
+        { name: 'email', label: 'Email', type: 'email', required: true },
+      ],
+    }),
+  );
+  const bot = await api<Bot>(h, token, 'POST', '/chat/bots', form);
+  await api(h, token, 'POST', '/qna/', { bot_id: bot.bot_id, question: QUESTION, answer: ANSWER });
+  await api(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
+    title: 'Book a demo',
+    message: 'Pick a time that suits you.',
+    provider: 'cal',
+    url: BOOKING_URL,
+  });
+  const { task_id } = await api<{ task_id: string }>(h, token, 'POST', `/training/train/qna/${bot.bot_id}`);
+  await expect
+    .poll(
+      async () =>
+        (await api<{ status: string }>(h, token, 'GET', `/training/train/progress/${task_id}`)).status,
+      { timeout: 30_000, interval: 250 },
+    )
+    .toBe('completed');
+  return bot;
+}
+
+describe('bot playground and website widget', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('answers in the playground with sources, then over the widget socket, once after a reload', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'playground');
+    await signUp(page, person('player'));
+    const bot = await seedBot(h, page);
+
+    // Playground: the welcome message, the suggested question, the answer with its Q&A badge.
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    await page.getByRole('heading', { name: 'Shipping helper' }).waitFor();
+    await page.getByTestId('welcome-message').waitFor();
+    expect(await page.getByRole('link', { name: 'Back to bot' }).getAttribute('href')).toBe(
+      `/bot/${bot.bot_id}`,
+    );
+    await page
+      .getByRole('group', { name: 'Suggested questions' })
+      .getByRole('button', { name: QUESTION })
+      .click();
+    const answers = page.getByTestId('bot-message');
+    const shipping = answers.filter({ hasText: ANSWER });
+    await shipping.waitFor({ timeout: 30_000 });
+    await shipping.getByText('Q&A', { exact: true }).waitFor();
+    expect(await page.getByTestId('user-message').filter({ hasText: QUESTION }).count()).toBe(1);
+
+    // Something the bot does not know: it says so.
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('What is the capital of Peru?');
+    await box.press('Enter');
+    await expect.poll(() => answers.count(), { timeout: 30_000 }).toBe(2);
+    expect(await answers.nth(1).innerText()).toMatch(/couldn.t find|not find|no information/i);
+    await screenshot(page, 'playground-answers');
+
+    // A reload shows the same conversation.
+    await page.reload();
+    await shipping.waitFor();
+    await expect.poll(() => answers.count()).toBe(2);
+    expect(await page.getByTestId('welcome-message').count()).toBe(1);
+
+    // Full-screen chat hides the shell's bar and menu; the way out brings them back.
+    await page.getByRole('button', { name: 'Full screen' }).click();
+    await page.getByRole('button', { name: 'Exit full screen' }).click();
+    await page.getByRole('button', { name: 'Full screen' }).waitFor();
+
+    // New chat: an empty conversation with the suggestions again.
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await expect.poll(() => answers.count()).toBe(0);
+    await page.getByRole('group', { name: 'Suggested questions' }).waitFor();
+
+    // The widget, as a visitor without login, over the WebSocket.
+    const { page: visitor } = await h.newPage({ width: 420, height: 720 });
+    screenshotOnFailure(visitor, 'widget');
+    await visitor.goto(`/widget/${bot.uuid}`);
+    await visitor.getByRole('heading', { name: 'Shipping helper' }).waitFor();
+    await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+    // The booking card and the lead form, checked before sending.
+    const booking = visitor.getByRole('region', { name: 'Book a meeting' });
+    await booking.getByText('Book a demo').waitFor();
+    expect(await booking.getByRole('link', { name: 'Book a time' }).getAttribute('href')).toBe(BOOKING_URL);
+    const leadForm = visitor.getByRole('form', { name: 'Leave your details' });
+    await leadForm.getByRole('button', { name: 'Send' }).click();
+    await leadForm.getByText('Name is required').waitFor();
+    await leadForm.getByText('Email is required').waitFor();
+    await leadForm.getByRole('textbox', { name: 'Name' }).fill('Ana Visitor');
+    await leadForm.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
+    await leadForm.getByRole('button', { name: 'Send' }).click();
+    await leadForm.getByText('Enter a valid email address').waitFor();
+    await leadForm.getByRole('textbox', { name: 'Email' }).fill('ana@example.com');
+    await leadForm.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText(LEAD_TEXTS.received).waitFor();
+
+    const input = visitor.getByRole('textbox', { name: 'Message' });
+    await input.fill(QUESTION);
+    await input.press('Enter');
+    const widgetAnswers = visitor.getByTestId('bot-message');
+    await widgetAnswers.filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
+    await screenshot(visitor, 'widget-answer');
+
+    // A reload resumes the same conversation: its history once, no doubles.
+    await visitor.reload();
+    await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+    await widgetAnswers.filter({ hasText: ANSWER }).waitFor({ timeout: 15_000 });
+    await visitor.waitForTimeout(1000);
+    expect(await widgetAnswers.count()).toBe(1);
+    expect(await visitor.getByTestId('user-message').count()).toBe(1);
+    // The welcome the server stored as the conversation's first message shows once, as the welcome.
+    expect(await visitor.getByTestId('welcome-message').count()).toBe(1);
+  });
+
+  it('widget.js adds a launcher that toggles the chat iframe of the script origin', async () => {
+    const uuid = randomUUID();
+    // A customer's page with the loader. The script is served by this page's own server: Parley's
+    // secure headers (CORP same-origin, frame-ancestors 'none') would block a cross-origin load.
+    const loader = readFileSync(path.join(REPO_ROOT, 'apps/web/dist/widget.js'), 'utf8');
+    const site = http.createServer((req, res) => {
+      if (req.url === '/widget.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(loader);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<!doctype html><html><body><h1>Shop</h1><script src="/widget.js" data-bot="${uuid}" defer></script></body></html>`,
+      );
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    try {
+      const { page } = await h.newPage();
+      screenshotOnFailure(page, 'widget-loader');
+      const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      await page.goto(`${origin}/`);
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await launcher.waitFor();
+      expect(await page.locator('iframe').count()).toBe(0);
+      await launcher.click();
+      const frame = page.locator('iframe#parley-widget-frame');
+      await frame.waitFor();
+      expect(await frame.getAttribute('src')).toBe(`${origin}/widget/${uuid}`);
+      expect(await frame.getAttribute('title')).toBeTruthy();
+      const sandbox = (await frame.getAttribute('sandbox'))?.split(' ') ?? [];
+      for (const token of ['allow-scripts', 'allow-same-origin', 'allow-forms', 'allow-popups']) {
+        expect(sandbox).toContain(token);
+      }
+      await page.getByRole('button', { name: 'Close chat' }).click();
+      await frame.waitFor({ state: 'hidden' });
+      // One namespaced global, nothing else.
+      expect(
+        await page.evaluate(() => typeof (window as unknown as { ParleyWidget?: unknown }).ParleyWidget),
+      ).toBe('object');
+    } finally {
+      await new Promise<void>((r) => site.close(() => r()));
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import { MESSAGES } from '@parley/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+
+/** Creates a bot as the signed-in user, through the API (multipart, as the bot wizard sends it). */
+async function createBot(h: Harness, page: Page, name: string): Promise<number> {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const body = new FormData();
+  body.set('bot_name', name);
+  const response = await fetch(`${h.baseUrl}/api/chat/bots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body,
+  });
+  if (!response.ok) throw new Error(`POST /api/chat/bots: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { bot_id: number }).bot_id;
+}
+
+describe('Q&A knowledge', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('adds, edits, trains and deletes the Q&A pairs of a chosen bot', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'qna');
+    await signUp(page, person('quinn'));
+
+    // No bots yet: the page offers the bot wizard instead.
+    await page.goto('/bot/knowledge/qna');
+    await page.getByRole('heading', { name: 'Q&A', exact: true }).waitFor();
+    await page.getByText('You have no bots yet', { exact: false }).waitFor();
+    expect(await page.getByRole('link', { name: 'Create a bot' }).getAttribute('href')).toBe('/bot/new');
+
+    await createBot(h, page, 'Sales team');
+    const botId = await createBot(h, page, 'Help desk');
+    await page.reload();
+
+    // Pick the bot; the choice is kept in the address.
+    await page.getByRole('combobox', { name: 'Bot' }).click();
+    await page.getByRole('option', { name: 'Help desk' }).click();
+    await page.waitForURL(`**/bot/knowledge/qna?bot=${botId}`);
+    const section = page.getByRole('region', { name: 'Q&A of Help desk' });
+    await section.getByText('No Q&A pairs yet', { exact: false }).waitFor();
+
+    // Add two pairs; an empty submit shows the required-field texts.
+    await section.getByRole('button', { name: 'Add Q&A' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add Q&A' });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByText(MESSAGES.qna.questionRequired).waitFor();
+    await dialog.getByText(MESSAGES.qna.answerRequired).waitFor();
+    await dialog.getByLabel('Question').fill('What are your opening hours?');
+    await dialog.getByLabel('Answer').fill('We open at nine.');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Q&A added').first().waitFor();
+
+    await section.getByRole('button', { name: 'Add Q&A' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Q&A' });
+    await dialog.getByLabel('Question').fill('Do you deliver?');
+    await dialog.getByLabel('Answer').fill('Yes, anywhere in Lisbon within two days of your order.');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const table = section.getByRole('table', { name: 'Q&A pairs of Help desk' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await section.getByText('0 of 2 trained', { exact: false }).waitFor();
+
+    // Edit one.
+    await table.getByRole('button', { name: 'Edit What are your opening hours?' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Q&A' });
+    expect(await dialog.getByLabel('Answer').inputValue()).toBe('We open at nine.');
+    await dialog.getByLabel('Answer').fill('We open at nine and close at six, Monday to Saturday.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Q&A updated').first().waitFor();
+    await table.getByText('We open at nine and close at six', { exact: false }).waitFor();
+
+    // Train: a determinate bar with current/total, then every pair trained.
+    await section.getByRole('button', { name: 'Train', exact: true }).click();
+    const bar = section.getByRole('progressbar', { name: 'Training progress' });
+    await bar.waitFor();
+    await section.getByText(/Training( completed)?: \d of \d pairs/).waitFor();
+    await section.getByText('Training completed: 2 of 2 pairs (100%)').waitFor({ timeout: 30_000 });
+    expect(await bar.getAttribute('aria-valuenow')).toBe('100');
+    await section.getByText('2 of 2 trained', { exact: false }).waitFor();
+    await expect.poll(() => table.getByText('Trained', { exact: true }).count()).toBe(2);
+    expect(await table.getByText('Not trained', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'qna-trained');
+
+    // Delete one, then all.
+    await table.getByRole('button', { name: 'Delete Do you deliver?' }).click();
+    await page.getByRole('dialog', { name: 'Delete Q&A' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Q&A deleted successfully').first().waitFor();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+
+    await section.getByRole('button', { name: 'Delete all' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete all Q&As' })
+      .getByRole('button', { name: 'Delete all' })
+      .click();
+    await page.getByText('1 Q&A pairs deleted').first().waitFor();
+    await section.getByText('No Q&A pairs yet', { exact: false }).waitFor();
+
+    // The address still names the chosen bot after a reload; the other bot has pairs of its own.
+    await page.reload();
+    await page.getByRole('region', { name: 'Q&A of Help desk' }).waitFor();
+    await page.getByRole('combobox', { name: 'Bot' }).click();
+    await page.getByRole('option', { name: 'Sales team' }).click();
+    await page
+      .getByRole('region', { name: 'Q&A of Sales team' })
+      .getByText('No Q&A pairs yet', { exact: false })
+      .waitFor();
+    expect(new URL(page.url()).searchParams.get('bot')).not.toBe(String(botId));
+  });
+});

@@ -1,0 +1,32 @@
+import EventAvailable from '@mui/icons-material/EventAvailable';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { safeUrl } from '../safe-url';
+
+export type Booking = { title: string; message: string; url: string };
+
+/** The bot's calendar booking: its title, message and a button to the booking page. */
+export function BookingCard({ booking }: { booking: Booking }) {
+  const url = safeUrl(booking.url);
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5 }} role="region" aria-label="Book a meeting">
+      <Typography variant="subtitle2">{booking.title}</Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1, whiteSpace: 'pre-wrap' }}>
+        {booking.message}
+      </Typography>
+      {url ? (
+        <Button
+          size="small"
+          variant="contained"
+          startIcon={<EventAvailable />}
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+        >
+          Book a time
+        </Button>
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,46 @@
+import Alert from '@mui/material/Alert';
+import { LEAD_TEXTS, type LeadFormConfig } from '@parley/contracts';
+import { useState } from 'react';
+import { serverDetail } from '../../../shared/api/errors';
+import { browserStore } from '../../../shared/lib/storage';
+import { useSubmitLeadMutation } from '../api';
+import { LeadForm } from './LeadForm';
+
+type Props = { uuid: string; config: LeadFormConfig | null; conversationId: number | null };
+
+const doneKey = (uuid: string) => `parley.lead.${uuid}`;
+
+/**
+ * The bot's lead form when it is enabled, sent to POST /auth/bot/uuid/{uuid}/lead with the current
+ * conversation. Once sent (or dismissed) it gives way to a thank-you line and stays away on reload.
+ */
+export function LeadSection({ uuid, config, conversationId }: Props) {
+  const [submitLead] = useSubmitLeadMutation();
+  const [state, setState] = useState<'form' | 'sent' | 'dismissed'>(() => {
+    const stored = browserStore().getItem(doneKey(uuid));
+    return stored === 'sent' || stored === 'dismissed' ? stored : 'form';
+  });
+  if (!config?.enabled || config.fields.length === 0 || state === 'dismissed') return null;
+  if (state === 'sent') return <Alert severity="success">{LEAD_TEXTS.received}</Alert>;
+
+  const finish = (next: 'sent' | 'dismissed') => {
+    browserStore().setItem(doneKey(uuid), next);
+    setState(next);
+  };
+  return (
+    <LeadForm
+      config={config}
+      onDismiss={() => finish('dismissed')}
+      onSubmit={async (fields) => {
+        const result = await submitLead({
+          uuid,
+          body: { fields, ...(conversationId ? { conversation_id: conversationId } : {}) },
+        });
+        if ('error' in result && result.error)
+          return serverDetail(result.error) ?? 'The details could not be sent. Please try again.';
+        finish('sent');
+        return null;
+      }}
+    />
+  );
+}

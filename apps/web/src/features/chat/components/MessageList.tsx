@@ -1,0 +1,212 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ChatMessage } from '@parley/contracts';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { readableOn } from '../../bots/colour';
+import { type ChatFrame, frameSeverity } from '../frames';
+import { MarkdownText } from './MarkdownText';
+import { MessageSources } from './MessageSources';
+
+type Side = 'left' | 'right';
+
+function Bubble({
+  side,
+  brandColor,
+  label,
+  testId,
+  sender,
+  children,
+}: {
+  side: Side;
+  brandColor: string;
+  label?: string;
+  testId: string;
+  sender?: string;
+  children: ReactNode;
+}) {
+  const mine = side === 'right';
+  return (
+    <Box
+      component="li"
+      data-testid={testId}
+      data-sender={sender}
+      sx={{ display: 'flex', flexDirection: 'column', alignItems: mine ? 'flex-end' : 'flex-start' }}
+    >
+      {label ? (
+        <Typography variant="caption" color="text.secondary" sx={{ mb: 0.25, px: 0.5 }}>
+          {label}
+        </Typography>
+      ) : null}
+      <Box
+        sx={{
+          maxWidth: '85%',
+          px: 1.5,
+          py: 1,
+          borderRadius: 2,
+          borderTopRightRadius: mine ? 4 : undefined,
+          borderTopLeftRadius: mine ? undefined : 4,
+          bgcolor: mine ? brandColor : 'action.hover',
+          color: mine ? readableOn(brandColor) : 'text.primary',
+          border: 1,
+          borderColor: 'divider',
+          whiteSpace: mine ? 'pre-wrap' : undefined,
+          wordBreak: 'break-word',
+        }}
+      >
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+function MessageItem({ message, brandColor }: { message: ChatMessage; brandColor: string }) {
+  if (message.message_type === 'user') {
+    return (
+      <Bubble side="right" brandColor={brandColor} testId="user-message" sender="user">
+        <Typography variant="body2" component="span">
+          {message.message}
+        </Typography>
+      </Bubble>
+    );
+  }
+  const agent = message.message_type === 'helpdesk';
+  return (
+    <Bubble
+      side="left"
+      brandColor={brandColor}
+      label={agent ? 'Agent' : undefined}
+      testId={agent ? 'agent-message' : 'bot-message'}
+      sender={message.message_type}
+    >
+      <Typography variant="body2" component="div">
+        <MarkdownText text={message.message} />
+      </Typography>
+      {agent ? null : <MessageSources message={message} />}
+    </Bubble>
+  );
+}
+
+function Thinking() {
+  return (
+    <Box component="li" sx={{ display: 'flex' }} data-testid="bot-thinking">
+      <Box
+        role="status"
+        aria-label="The bot is thinking"
+        sx={{
+          px: 1.5,
+          py: 1,
+          borderRadius: 2,
+          bgcolor: 'action.hover',
+          display: 'flex',
+          gap: 0.5,
+          '@keyframes parleyDot': { '0%, 80%, 100%': { opacity: 0.25 }, '40%': { opacity: 1 } },
+        }}
+      >
+        {[0, 1, 2].map((i) => (
+          <Box
+            key={i}
+            sx={{
+              width: 6,
+              height: 6,
+              borderRadius: '50%',
+              bgcolor: 'text.secondary',
+              animation: `parleyDot 1.2s ${i * 0.15}s infinite ease-in-out`,
+            }}
+          />
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The bot's welcome message a conversation starts with (seq 1). */
+export function isSeededWelcome(message: ChatMessage): boolean {
+  return message.seq === 1 && message.message_type === 'bot';
+}
+
+export type MessageListProps = {
+  messages: readonly ChatMessage[];
+  welcome: string;
+  brandColor: string;
+  /** The answer being streamed, shown as it grows. */
+  draft: string | null;
+  thinking: boolean;
+  frames: readonly ChatFrame[];
+  /** Rendered after the welcome message (suggested questions, lead form, booking card). */
+  intro?: ReactNode;
+};
+
+/**
+ * A chat's messages: the visitor's on the right in the brand colour, the bot's and agents' on the
+ * left (bot answers as Markdown with their sources, agent replies labelled). Frames show inline in
+ * their colours (spec section 8). Keeps the newest message in view.
+ */
+export function MessageList({
+  messages,
+  welcome,
+  brandColor,
+  draft,
+  thinking,
+  frames,
+  intro,
+}: MessageListProps) {
+  const end = useRef<HTMLDivElement>(null);
+  // The server seeds each conversation with the welcome message as seq 1: it takes the welcome's place.
+  const seeded = messages.find(isSeededWelcome);
+  const shown = seeded ? messages.filter((m) => m !== seeded) : messages;
+  const lastSeq = messages.length ? messages[messages.length - 1]?.seq : 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the content grows
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [lastSeq, messages.length, draft, thinking, frames.length]);
+
+  return (
+    <Box sx={{ flex: 1, overflowY: 'auto', px: 2, py: 2 }}>
+      <Stack
+        component="ol"
+        spacing={1.5}
+        aria-label="Messages"
+        aria-live="polite"
+        sx={{ listStyle: 'none', m: 0, p: 0 }}
+      >
+        <Bubble side="left" brandColor={brandColor} testId="welcome-message">
+          <Typography variant="body2" component="div">
+            <MarkdownText text={seeded?.message ?? welcome} />
+          </Typography>
+        </Bubble>
+        {intro ? (
+          // Hidden when everything in it renders nothing (no suggestions, form or booking).
+          <Box component="li" sx={{ '&:has(> :empty)': { display: 'none' } }}>
+            {intro}
+          </Box>
+        ) : null}
+        {shown.map((message) => (
+          <MessageItem
+            key={`${message.conversation_id}:${message.seq}`}
+            message={message}
+            brandColor={brandColor}
+          />
+        ))}
+        {draft ? (
+          <Bubble side="left" brandColor={brandColor} testId="streaming-message">
+            <Typography variant="body2" component="div">
+              <MarkdownText text={draft} />
+            </Typography>
+          </Bubble>
+        ) : thinking ? (
+          <Thinking />
+        ) : null}
+        {frames.map((frame) => (
+          <Box component="li" key={frame.id} data-testid="chat-frame" data-kind={frame.kind}>
+            <Alert severity={frameSeverity(frame.kind)} variant="outlined" sx={{ py: 0 }}>
+              {frame.message}
+            </Alert>
+          </Box>
+        ))}
+      </Stack>
+      <div ref={end} />
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ChatMessage, MessageSourceRef } from '@parley/contracts';
+import { safeUrl } from '../safe-url';
+
+function sourceKey(source: MessageSourceRef): string {
+  return [source.source_type, source.page_url, source.page_title, source.page_number].join('|');
+}
+
+function SourceItem({ source }: { source: MessageSourceRef }) {
+  const url = source.page_url ? safeUrl(source.page_url) : '';
+  const title = source.page_title || source.page_url || source.source_type;
+  return (
+    <Typography component="li" variant="caption" color="text.secondary">
+      {url ? (
+        <Link href={url} target="_blank" rel="noopener noreferrer nofollow">
+          {title}
+        </Link>
+      ) : (
+        title
+      )}
+      {source.page_number !== null ? `, p. ${source.page_number}` : null}
+    </Typography>
+  );
+}
+
+/** Where an answer came from, under the answer: a Q&A badge, page titles linked, page numbers. */
+export function MessageSources({ message }: { message: ChatMessage }) {
+  const fromQna = message.qna_id !== null || message.answer_mode === 'qna';
+  const unique = new Map<string, MessageSourceRef>();
+  for (const source of message.sources) {
+    if (source.source_type === 'qna') continue;
+    unique.set(sourceKey(source), source);
+  }
+  const sources = [...unique.values()];
+  if (!fromQna && sources.length === 0) return null;
+  return (
+    <Stack spacing={0.5} sx={{ mt: 0.75 }} data-testid="message-sources">
+      {fromQna ? (
+        <Chip
+          size="small"
+          color="success"
+          variant="outlined"
+          label="Q&A"
+          aria-label="Answered from Q&A"
+          sx={{ alignSelf: 'flex-start' }}
+        />
+      ) : null}
+      {sources.length ? (
+        <>
+          <Typography variant="caption" fontWeight={600} color="text.secondary">
+            Sources
+          </Typography>
+          <Stack component="ul" spacing={0.25} sx={{ m: 0, pl: 2 }}>
+            {sources.map((source) => (
+              <SourceItem key={sourceKey(source)} source={source} />
+            ))}
+          </Stack>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

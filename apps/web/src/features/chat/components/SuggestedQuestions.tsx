@@ -1,0 +1,30 @@
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+
+type Props = { questions: readonly string[]; onPick: (question: string) => void; disabled?: boolean };
+
+/** The bot's suggested questions as chips; picking one sends it. */
+export function SuggestedQuestions({ questions, onPick, disabled = false }: Props) {
+  if (questions.length === 0) return null;
+  return (
+    <Stack
+      direction="row"
+      useFlexGap
+      flexWrap="wrap"
+      spacing={1}
+      role="group"
+      aria-label="Suggested questions"
+    >
+      {questions.map((question) => (
+        <Chip
+          key={question}
+          label={question}
+          variant="outlined"
+          clickable
+          disabled={disabled}
+          onClick={() => onPick(question)}
+        />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,212 @@
+import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { browserStore } from '../../../shared/lib/storage';
+import { createChunkBatcher } from '../chunk-batcher';
+import { type ChatFrame, makeFrame } from '../frames';
+import { mergeMessages } from '../messages';
+import {
+  bindReconnectTriggers,
+  browserSocket,
+  ChatSocket,
+  type ChatSocketEvent,
+  type ChatSocketStatus,
+  chatSocketUrl,
+} from '../socket/chat-socket';
+
+/** A reply that never comes (an agent holds the chat, say) must not lock the composer for ever. */
+const THINKING_LIMIT_MS = 60_000;
+
+const identityKey = (uuid: string) => `parley.visitor.${uuid}`;
+const conversationKey = (uuid: string) => `parley.conversation.${uuid}`;
+
+function readIdentity(uuid: string): VisitorIdentity | null {
+  try {
+    const raw = browserStore().getItem(identityKey(uuid));
+    return raw ? (JSON.parse(raw) as VisitorIdentity) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks for (or renews) the visitor's signed identity for this bot, and keeps it. */
+async function renewIdentity(uuid: string): Promise<VisitorIdentity> {
+  const previous = readIdentity(uuid);
+  const response = await fetch('/api/chat/visitor', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ bot_uuid: uuid, ...(previous ? { visitor_token: previous.visitor_token } : {}) }),
+  });
+  if (!response.ok) throw new Error(`POST /api/chat/visitor failed (${response.status})`);
+  const identity = (await response.json()) as VisitorIdentity;
+  browserStore().setItem(identityKey(uuid), JSON.stringify(identity));
+  return identity;
+}
+
+export type VisitorChat = {
+  status: ChatSocketStatus;
+  conversationId: number | null;
+  messages: ChatMessage[];
+  draft: string | null;
+  thinking: boolean;
+  frames: ChatFrame[];
+  send: (text: string) => void;
+  newChat: () => void;
+};
+
+/**
+ * A visitor's chat with a public bot over the WebSocket (no login). The conversation id is kept per
+ * bot, so a reload resumes it: the socket asks for everything after seq 0 and the history arrives
+ * once. Chunks are batched every 16 ms; frames show inline; a connection that cannot be made
+ * shows the spec's real-time toast.
+ */
+export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined): VisitorChat {
+  const [status, setStatus] = useState<ChatSocketStatus>('idle');
+  const [conversationId, setConversationId] = useState<number | null>(null);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [thinking, setThinking] = useState(false);
+  const [frames, setFrames] = useState<ChatFrame[]>([]);
+  const socketRef = useRef<ChatSocket | null>(null);
+  const conversationRef = useRef<number | null>(null);
+  /** Conversations left with "New chat": their late messages are not adopted. */
+  const abandoned = useRef(new Set<number>());
+  const thinkingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const batcher = useMemo(() => createChunkBatcher((text) => setDraft((d) => (d ?? '') + text)), []);
+  const uuid = bot?.uuid;
+  const botId = bot?.bot_id;
+
+  const stopThinking = useCallback(() => {
+    if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
+    thinkingTimer.current = null;
+    setThinking(false);
+  }, []);
+
+  useEffect(() => {
+    if (!uuid) return;
+    const store = browserStore();
+    const stored = Number(store.getItem(conversationKey(uuid)));
+    const adopt = (id: number) => {
+      conversationRef.current = id;
+      setConversationId(id);
+      store.setItem(conversationKey(uuid), String(id));
+    };
+    /** True from the resume of a kept conversation until its first message. */
+    let restoring = false;
+    const onEvent = (event: ChatSocketEvent) => {
+      switch (event.type) {
+        case 'status':
+          setStatus(event.status);
+          return;
+        case 'message': {
+          const { message } = event;
+          restoring = false;
+          if (abandoned.current.has(message.conversation_id)) return;
+          if (conversationRef.current === null) adopt(message.conversation_id);
+          if (message.conversation_id !== conversationRef.current) return;
+          if (message.message_type !== 'user') {
+            batcher.cancel();
+            setDraft(null);
+            stopThinking();
+          }
+          setMessages((m) => mergeMessages(m, [message]));
+          return;
+        }
+        case 'chunk': {
+          const id = event.conversationId;
+          if (id !== null && abandoned.current.has(id)) return;
+          // The answer of a new conversation can stream before the visitor's own message returns.
+          if (id !== null && conversationRef.current === null) adopt(id);
+          if (id === null || id === conversationRef.current) batcher.push(event.data);
+          return;
+        }
+        case 'notice':
+          stopThinking();
+          setFrames((f) => [...f, makeFrame(event.kind, event.message)]);
+          return;
+        case 'error':
+          if (restoring) {
+            // The kept conversation is gone (or belongs to an identity that expired): start afresh.
+            restoring = false;
+            store.removeItem(conversationKey(uuid));
+            conversationRef.current = null;
+            setConversationId(null);
+            return;
+          }
+          batcher.cancel();
+          setDraft(null);
+          stopThinking();
+          setFrames((f) => [...f, makeFrame('error', event.error)]);
+          return;
+        case 'gave-up':
+          toast.error(MESSAGES.realtime.unableToEstablish, { id: 'realtime-failed' });
+          return;
+        case 'timeout':
+        case 'connected':
+          return;
+      }
+    };
+
+    let identity = readIdentity(uuid);
+    const socket = new ChatSocket({
+      url: async () => {
+        identity = await renewIdentity(uuid);
+        return chatSocketUrl(window.location, { visitor_token: identity.visitor_token });
+      },
+      createSocket: browserSocket,
+      userId: () => identity?.visitor_id ?? null,
+      onEvent,
+    });
+    socketRef.current = socket;
+    if (Number.isInteger(stored) && stored > 0) {
+      conversationRef.current = stored;
+      setConversationId(stored);
+      restoring = true;
+      socket.watch(stored, 0);
+    }
+    socket.connect();
+    const unbind = bindReconnectTriggers(socket);
+    return () => {
+      unbind();
+      socket.close();
+      socketRef.current = null;
+      batcher.cancel();
+      if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
+    };
+  }, [uuid, batcher, stopThinking]);
+
+  const send = useCallback(
+    (text: string) => {
+      const socket = socketRef.current;
+      if (!socket || botId === undefined) return;
+      const sent = socket.send({ botId, conversationId: conversationRef.current ?? 0, text });
+      if (!sent) {
+        toast.error(MESSAGES.realtime.sendFailed, { id: 'realtime-send' });
+        return;
+      }
+      batcher.cancel();
+      setDraft(null);
+      setThinking(true);
+      if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
+      thinkingTimer.current = setTimeout(() => {
+        thinkingTimer.current = null;
+        setThinking(false);
+      }, THINKING_LIMIT_MS);
+    },
+    [botId, batcher],
+  );
+
+  const newChat = useCallback(() => {
+    if (uuid) browserStore().removeItem(conversationKey(uuid));
+    if (conversationRef.current !== null) abandoned.current.add(conversationRef.current);
+    conversationRef.current = null;
+    setConversationId(null);
+    setMessages([]);
+    setFrames([]);
+    batcher.cancel();
+    setDraft(null);
+    stopThinking();
+  }, [uuid, batcher, stopThinking]);
+
+  return { status, conversationId, messages, draft, thinking, frames, send, newChat };
+}

@@ -1,0 +1,25 @@
+import type { ChatMessage } from '@parley/contracts';
+import { describe, expect, it } from 'vitest';
+import { lastSeq, mergeMessages } from './messages';
+
+const m = (conversation_id: number, seq: number, message = `m${seq}`) =>
+  ({ conversation_id, seq, message }) as ChatMessage;
+
+describe('mergeMessages', () => {
+  it('keeps each conversation and seq once, in seq order', () => {
+    const merged = mergeMessages([m(1, 2), m(1, 1)], [m(1, 3), m(1, 2, 'again'), m(1, 1)]);
+    expect(merged.map((x) => [x.seq, x.message])).toEqual([
+      [1, 'm1'],
+      [2, 'again'],
+      [3, 'm3'],
+    ]);
+    expect(mergeMessages(merged, merged)).toHaveLength(3);
+  });
+
+  it('returns the same list when nothing arrives, and finds the last seq', () => {
+    const list = [m(1, 1), m(2, 5)];
+    expect(mergeMessages(list, [])).toBe(list);
+    expect(lastSeq(list, 2)).toBe(5);
+    expect(lastSeq(list, 3)).toBe(0);
+  });
+});

@@ -1,0 +1,27 @@
+import type { ChatMessage } from '@parley/contracts';
+
+/**
+ * The messages of a chat: each (conversation, seq) once, in seq order. Messages arrive from the
+ * stream, the socket and a resume replay; merging is idempotent so a replay never doubles a bubble.
+ */
+export function mergeMessages(
+  current: readonly ChatMessage[],
+  incoming: readonly ChatMessage[],
+): ChatMessage[] {
+  if (incoming.length === 0) return current as ChatMessage[];
+  const byKey = new Map<string, ChatMessage>();
+  for (const message of current) byKey.set(messageKey(message), message);
+  for (const message of incoming) byKey.set(messageKey(message), message);
+  return [...byKey.values()].sort((a, b) => a.conversation_id - b.conversation_id || a.seq - b.seq);
+}
+
+export function messageKey(message: Pick<ChatMessage, 'conversation_id' | 'seq'>): string {
+  return `${message.conversation_id}:${message.seq}`;
+}
+
+/** The highest seq of a conversation in a list, 0 when it has none. */
+export function lastSeq(messages: readonly ChatMessage[], conversationId: number): number {
+  let max = 0;
+  for (const m of messages) if (m.conversation_id === conversationId && m.seq > max) max = m.seq;
+  return max;
+}

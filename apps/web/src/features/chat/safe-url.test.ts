@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { safeUrl } from './safe-url';
+
+describe('safeUrl', () => {
+  it('keeps http, https and mailto addresses', () => {
+    expect(safeUrl('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(safeUrl('http://example.com')).toBe('http://example.com');
+    expect(safeUrl('mailto:help@example.com')).toBe('mailto:help@example.com');
+  });
+
+  it('drops script, data and relative addresses', () => {
+    expect(safeUrl('javascript:alert(1)')).toBe('');
+    expect(safeUrl(' JavaScript:alert(1)')).toBe('');
+    expect(safeUrl('data:text/html,<b>x</b>')).toBe('');
+    expect(safeUrl('/settings')).toBe('');
+    expect(safeUrl('vbscript:x')).toBe('');
+  });
+});

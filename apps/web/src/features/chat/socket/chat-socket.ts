@@ -1,0 +1,386 @@
+import type { ChatMessage, ClientFrame, ServerFrame } from '@parley/contracts';
+import { SOCKET } from '@parley/contracts';
+
+/** What the client needs of a WebSocket; the browser binding is `browserSocket`, tests pass a fake. */
+export type SocketHandlers = {
+  onOpen: () => void;
+  onClose: (code: number) => void;
+  onMessage: (data: string) => void;
+  onError: () => void;
+};
+export type SocketConnection = {
+  send: (data: string) => void;
+  close: (code?: number, reason?: string) => void;
+};
+export type SocketFactory = (url: string, handlers: SocketHandlers) => SocketConnection;
+
+export type ChatSocketStatus = 'idle' | 'connecting' | 'open' | 'closed' | 'failed';
+export type NoticeKind = 'warning' | 'confirmation' | 'helpdesk_control';
+
+export type ChatSocketEvent =
+  | { type: 'status'; status: ChatSocketStatus }
+  | { type: 'connected'; message: string }
+  /** A stored message not seen before (each conversation and seq once). */
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'chunk'; conversationId: number | null; data: string }
+  | { type: 'notice'; kind: NoticeKind; message: string; conversationId: number | null }
+  | { type: 'error'; error: string; conversationId: number | null }
+  /** The socket did not open within the open time-out. */
+  | { type: 'timeout' }
+  /** The last of the reconnect attempts failed: the client stops until `online()` or `nudge()`. */
+  | { type: 'gave-up' };
+
+export type ChatSocketOptions = {
+  /** The address to connect to, asked before every attempt (a visitor's token may need renewing). */
+  url: () => string | Promise<string>;
+  createSocket: SocketFactory;
+  /** Who connects: the first frame names the user (a visitor id or a user id), read at each send. */
+  userId: string | number | null | (() => string | number | null);
+  tenantId?: string | number | null;
+  messageType?: 'user' | 'helpdesk';
+  onEvent: (event: ChatSocketEvent) => void;
+  /** 0..1, for the back-off jitter. */
+  random?: () => number;
+  /** Give up on an attempt that has not opened by then (0: wait for the browser). */
+  openTimeoutMs?: number;
+};
+
+/** Normal closure: the server ended the connection on purpose. */
+const NORMAL_CLOSE = 1000;
+
+/** Spec section 9: 1 s doubled per attempt, plus up to 1 s random, capped at 30 s. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const exponential = SOCKET.backoffBaseMs * 2 ** attempt;
+  return Math.min(SOCKET.backoffCapMs, exponential + random() * SOCKET.backoffJitterMs);
+}
+
+/** ws: or wss: on the page's own host, the chat stream path and the given query. */
+export function chatSocketUrl(
+  location: Pick<Location, 'protocol' | 'host'>,
+  query: Record<string, string>,
+): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/api/chat/stream?${new URLSearchParams(query).toString()}`;
+}
+
+type Tracked = { seen: Set<number>; contiguous: number };
+
+/**
+ * The user channel of the chat (console.md sections 7 Real-time and 9): connects, says hello,
+ * pings every 30 s, reconnects with back-off (at most 10 attempts; 3 s after a normal close),
+ * and after every (re)connect asks for the messages it missed (`resume` after the last seq it
+ * holds without a gap). Stored messages reach `onEvent` once per conversation and seq, whatever
+ * the server re-sends.
+ */
+export class ChatSocket {
+  private readonly options: ChatSocketOptions;
+  private readonly random: () => number;
+  private connection: SocketConnection | null = null;
+  private generation = 0;
+  private status: ChatSocketStatus = 'idle';
+  private attempts = 0;
+  private stopped = true;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private openTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly conversations = new Map<number, Tracked>();
+
+  constructor(options: ChatSocketOptions) {
+    this.options = options;
+    this.random = options.random ?? Math.random;
+  }
+
+  private userId(): string | number | null {
+    const { userId } = this.options;
+    return typeof userId === 'function' ? userId() : userId;
+  }
+
+  getStatus(): ChatSocketStatus {
+    return this.status;
+  }
+
+  /** Consecutive failed attempts since the last open. */
+  getAttempts(): number {
+    return this.attempts;
+  }
+
+  connect(): void {
+    this.stopped = false;
+    if (this.status === 'connecting' || this.status === 'open') return;
+    this.clearReconnect();
+    void this.open();
+  }
+
+  /** Closes for good (the page is leaving); no reconnect follows. */
+  close(): void {
+    this.stopped = true;
+    this.clearReconnect();
+    this.clearOpenTimer();
+    this.stopPing();
+    const connection = this.connection;
+    this.connection = null;
+    this.generation += 1;
+    connection?.close(NORMAL_CLOSE, 'client closed');
+    this.setStatus('closed');
+  }
+
+  /**
+   * Follows a conversation from `afterSeq` (0: all of it). On an open socket the missed messages
+   * are asked for at once, otherwise after the next open.
+   */
+  watch(conversationId: number, afterSeq = 0): void {
+    const tracked = this.track(conversationId, afterSeq);
+    if (this.status === 'open') this.sendResume(conversationId, tracked.contiguous);
+  }
+
+  /** The last seq of a conversation held without a gap. */
+  lastSeq(conversationId: number): number {
+    return this.conversations.get(conversationId)?.contiguous ?? 0;
+  }
+
+  /** Sends a message (conversation 0 starts a new one). False when the socket is not open. */
+  send(message: { botId: number; conversationId: number; text: string }): boolean {
+    return this.sendFrame({
+      content: {
+        bot_id: message.botId,
+        conversation_id: message.conversationId,
+        message: message.text,
+        message_type: this.options.messageType ?? 'user',
+        user_id: this.userId(),
+        tenant_id: this.options.tenantId ?? null,
+      },
+      elements: [],
+    });
+  }
+
+  /** The tab became visible: reconnect now instead of waiting for the back-off timer. */
+  nudge(): void {
+    if (this.stopped || this.status === 'open' || this.status === 'connecting') return;
+    this.clearReconnect();
+    void this.open();
+  }
+
+  /** The network returned: counters start again and the client reconnects now. */
+  online(): void {
+    if (this.stopped) return;
+    this.attempts = 0;
+    if (this.status === 'open' || this.status === 'connecting') return;
+    this.clearReconnect();
+    void this.open();
+  }
+
+  private async open(): Promise<void> {
+    const generation = ++this.generation;
+    this.setStatus('connecting');
+    let url: string;
+    try {
+      url = await this.options.url();
+    } catch {
+      if (generation === this.generation) this.closed(generation, 1006);
+      return;
+    }
+    if (generation !== this.generation || this.stopped) return;
+    const current = () => generation === this.generation;
+    this.connection = this.options.createSocket(url, {
+      onOpen: () => {
+        if (current()) this.opened();
+      },
+      onClose: (code) => {
+        if (current()) this.closed(generation, code);
+      },
+      onMessage: (data) => {
+        if (current()) this.received(data);
+      },
+      onError: () => undefined,
+    });
+    const timeout = this.options.openTimeoutMs ?? 0;
+    if (timeout > 0) {
+      this.openTimer = setTimeout(() => {
+        this.openTimer = null;
+        if (!current() || this.status !== 'connecting') return;
+        this.options.onEvent({ type: 'timeout' });
+        const connection = this.connection;
+        this.closed(generation, 4008);
+        connection?.close();
+      }, timeout);
+    }
+  }
+
+  private opened(): void {
+    this.clearOpenTimer();
+    this.attempts = 0;
+    this.setStatus('open');
+    this.sendFrame({
+      content: {
+        bot_id: 0,
+        user_id: this.userId(),
+        tenant_id: this.options.tenantId ?? null,
+        conversation_id: 0,
+        message: 'connection',
+        message_type: this.options.messageType ?? 'user',
+      },
+      elements: [],
+    });
+    this.stopPing();
+    this.pingTimer = setInterval(() => this.sendFrame({ type: 'ping' }), SOCKET.pingIntervalMs);
+    for (const [conversationId, tracked] of this.conversations) {
+      this.sendResume(conversationId, tracked.contiguous);
+    }
+  }
+
+  private closed(generation: number, code: number): void {
+    if (generation !== this.generation) return;
+    // Later events of this connection are stale from here on.
+    this.generation += 1;
+    this.connection = null;
+    this.clearOpenTimer();
+    this.stopPing();
+    if (this.stopped) {
+      this.setStatus('closed');
+      return;
+    }
+    if (this.attempts >= SOCKET.maxReconnectAttempts) {
+      this.setStatus('failed');
+      this.options.onEvent({ type: 'gave-up' });
+      return;
+    }
+    this.setStatus('closed');
+    const delay =
+      code === NORMAL_CLOSE ? SOCKET.userReconnectDelayMs : backoffDelay(this.attempts, this.random);
+    this.attempts += 1;
+    this.clearReconnect();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.stopped) void this.open();
+    }, delay);
+  }
+
+  private received(data: string): void {
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(data) as ServerFrame;
+    } catch {
+      return;
+    }
+    if (!frame || typeof frame !== 'object') return;
+    const conversationId = typeof frame.conversation_id === 'number' ? frame.conversation_id : null;
+    if (frame.final_result_object) {
+      this.accept(frame.final_result_object);
+      return;
+    }
+    if (typeof frame.error === 'string') {
+      this.options.onEvent({ type: 'error', error: frame.error, conversationId });
+      return;
+    }
+    switch (frame.type) {
+      case 'pong':
+        return;
+      case 'connected':
+        this.options.onEvent({ type: 'connected', message: frame.message ?? '' });
+        return;
+      case 'warning':
+      case 'confirmation':
+      case 'helpdesk_control':
+        this.options.onEvent({
+          type: 'notice',
+          kind: frame.type,
+          message: frame.message ?? '',
+          conversationId,
+        });
+        return;
+    }
+    if (typeof frame.data === 'string') {
+      this.options.onEvent({ type: 'chunk', conversationId, data: frame.data });
+    }
+  }
+
+  private accept(message: ChatMessage): void {
+    const tracked = this.track(message.conversation_id, 0);
+    if (message.seq <= tracked.contiguous || tracked.seen.has(message.seq)) return;
+    tracked.seen.add(message.seq);
+    while (tracked.seen.has(tracked.contiguous + 1)) {
+      tracked.contiguous += 1;
+      tracked.seen.delete(tracked.contiguous);
+    }
+    this.options.onEvent({ type: 'message', message });
+  }
+
+  private track(conversationId: number, afterSeq: number): Tracked {
+    let tracked = this.conversations.get(conversationId);
+    if (!tracked) {
+      tracked = { seen: new Set(), contiguous: afterSeq };
+      this.conversations.set(conversationId, tracked);
+    }
+    return tracked;
+  }
+
+  private sendResume(conversationId: number, afterSeq: number): void {
+    this.sendFrame({ type: 'resume', conversation_id: conversationId, after_seq: afterSeq });
+  }
+
+  private sendFrame(frame: ClientFrame): boolean {
+    if (this.status !== 'open' || !this.connection) return false;
+    try {
+      this.connection.send(JSON.stringify(frame));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private setStatus(status: ChatSocketStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.options.onEvent({ type: 'status', status });
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer !== null) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  private clearReconnect(): void {
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private clearOpenTimer(): void {
+    if (this.openTimer !== null) clearTimeout(this.openTimer);
+    this.openTimer = null;
+  }
+}
+
+/** The browser's WebSocket behind the SocketFactory shape. */
+export const browserSocket: SocketFactory = (url, handlers) => {
+  const socket = new WebSocket(url);
+  socket.onopen = () => handlers.onOpen();
+  socket.onclose = (event) => handlers.onClose(event.code);
+  socket.onmessage = (event) => handlers.onMessage(typeof event.data === 'string' ? event.data : '');
+  socket.onerror = () => handlers.onError();
+  return {
+    send: (data) => socket.send(data),
+    close: (code, reason) => socket.close(code, reason),
+  };
+};
+
+type Target = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+
+/**
+ * Reconnects when the tab becomes visible or the network returns (spec section 4 Real-time).
+ * Returns the function that removes the listeners.
+ */
+export function bindReconnectTriggers(
+  socket: Pick<ChatSocket, 'nudge' | 'online'>,
+  targets: { document: Target & { visibilityState: string }; window: Target } = { document, window },
+): () => void {
+  const onVisible = () => {
+    if (targets.document.visibilityState === 'visible') socket.nudge();
+  };
+  const onOnline = () => socket.online();
+  targets.document.addEventListener('visibilitychange', onVisible);
+  targets.window.addEventListener('online', onOnline);
+  return () => {
+    targets.document.removeEventListener('visibilitychange', onVisible);
+    targets.window.removeEventListener('online', onOnline);
+  };
+}

@@ -1,0 +1,137 @@
+import AddComment from '@mui/icons-material/AddComment';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Fullscreen from '@mui/icons-material/Fullscreen';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { BOT, type Bot } from '@parley/contracts';
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { useAppSelector } from '../../../app/store';
+import { httpStatus } from '../../../shared/api/errors';
+import { setChatFullScreen } from '../../../shared/lib/shell-events';
+import { useBotQuery } from '../../bots/api';
+import { BotAvatar } from '../../bots/components/BotAvatar';
+import { BotNotFound } from '../../bots/components/BotNotFound';
+import { useCalendarBookingQuery } from '../../calendar/api';
+import { BookingCard } from '../../chat/components/BookingCard';
+import { ChatPanel } from '../../chat/components/ChatPanel';
+import { LeadSection } from '../../chat/components/LeadSection';
+import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
+import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
+
+function parseId(raw: string | undefined): number | null {
+  return raw && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
+}
+
+/** /bot/:botId/playground: try a bot as a visitor would see it, answers streamed with their sources. */
+export function PlaygroundPage() {
+  const botId = parseId(useParams().botId);
+  const bot = useBotQuery(botId ?? 0, { skip: botId === null });
+
+  // Leaving the page leaves full-screen mode too.
+  useEffect(() => () => setChatFullScreen(false), []);
+
+  if (botId === null || (bot.isError && httpStatus(bot.error) === 404)) return <BotNotFound />;
+  if (bot.isLoading) return <CircularProgress aria-label="Loading bot" />;
+  if (!bot.data) {
+    return bot.isError ? <Alert severity="error">The bot could not be loaded. Try again later.</Alert> : null;
+  }
+  return <Playground bot={bot.data} />;
+}
+
+function Playground({ bot }: { bot: Bot }) {
+  const chat = useStreamingChat(bot.bot_id);
+  const booking = useCalendarBookingQuery(bot.bot_id);
+  const fullScreen = useAppSelector((state) => state.ui.chatFullScreen);
+  // Playground defaults (spec section 9) where the bot leaves them unset.
+  const brandColor = bot.brand_color || BOT.defaultBrandColor;
+  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  const temperature = bot.temperature ?? BOT.defaultTemperature;
+  const started = chat.messages.some((m) => m.message_type === 'user');
+
+  const intro = (
+    <Stack spacing={1.5}>
+      {started ? null : (
+        <SuggestedQuestions
+          questions={bot.suggestion_questions}
+          onPick={chat.send}
+          disabled={chat.thinking}
+        />
+      )}
+      <LeadSection uuid={bot.uuid} config={bot.lead_form_config} conversationId={chat.conversationId} />
+      {booking.data ? <BookingCard booking={booking.data} /> : null}
+    </Stack>
+  );
+
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        height: fullScreen ? 'calc(100vh - 48px)' : 'calc(100vh - 220px)',
+        minHeight: 420,
+      }}
+    >
+      <Stack
+        direction="row"
+        spacing={1.5}
+        alignItems="center"
+        useFlexGap
+        flexWrap="wrap"
+        sx={{ mb: 2, pr: fullScreen ? 22 : 0 }}
+      >
+        <Button component={Link} to={`/bot/${bot.bot_id}`} startIcon={<ArrowBack />} size="small">
+          Back to bot
+        </Button>
+        <BotAvatar name={bot.bot_name} image={bot.profile_image} color={brandColor} size={40} />
+        <Box sx={{ flex: 1, minWidth: 160 }}>
+          <Typography variant="h6" component="h1" lineHeight={1.2}>
+            {bot.bot_name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            Playground · temperature {temperature}
+          </Typography>
+        </Box>
+        <Button variant="outlined" size="small" startIcon={<AddComment />} onClick={chat.newChat}>
+          New chat
+        </Button>
+        {fullScreen ? null : (
+          <Button size="small" startIcon={<Fullscreen />} onClick={() => setChatFullScreen(true)}>
+            Full screen
+          </Button>
+        )}
+      </Stack>
+      <Paper
+        variant="outlined"
+        sx={{
+          flex: 1,
+          minHeight: 0,
+          display: 'flex',
+          flexDirection: 'column',
+          overflow: 'hidden',
+          borderTop: 4,
+          borderTopColor: brandColor,
+        }}
+        role="region"
+        aria-label={`Chat with ${bot.bot_name}`}
+      >
+        <ChatPanel
+          messages={chat.messages}
+          welcome={welcome}
+          brandColor={brandColor}
+          draft={chat.draft}
+          thinking={chat.thinking}
+          frames={chat.frames}
+          intro={intro}
+          onSend={chat.send}
+          sendDisabled={chat.thinking}
+        />
+      </Paper>
+    </Box>
+  );
+}

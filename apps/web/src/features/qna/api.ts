@@ -1,0 +1,68 @@
+import type {
+  CreateQnABody,
+  MessageResponse,
+  QnA,
+  TaskResponse,
+  TrainingProgress,
+  UpdateQnABody,
+} from '@parley/contracts';
+import { api } from '../../shared/api/base-api';
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['QnA'] });
+
+/**
+ * Q&A pairs of a bot and their training (console.md section 7 Q&A). Every call is silent: the page
+ * shows the spec's failure texts (section 8 QnA), or the server's detail when it gives one.
+ */
+export const qnaApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    qnas: build.query<QnA[], number>({
+      query: (botId) => ({ url: '/qna/', params: { bot_id: botId } }),
+      extraOptions: { silent: true },
+      providesTags: (_result, _error, botId) => [{ type: 'QnA', id: botId }],
+    }),
+    createQna: build.mutation<QnA, CreateQnABody>({
+      query: (body) => ({ url: '/qna/', method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { bot_id }) => [{ type: 'QnA', id: bot_id }],
+    }),
+    updateQna: build.mutation<QnA, { id: number; botId: number; body: UpdateQnABody }>({
+      query: ({ id, body }) => ({ url: `/qna/${id}`, method: 'PUT', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'QnA', id: botId }],
+    }),
+    deleteQna: build.mutation<MessageResponse, { id: number; botId: number }>({
+      query: ({ id }) => ({ url: `/qna/${id}`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'QnA', id: botId }],
+    }),
+    /** Every pair of one bot (the server refuses a delete-all that names no scope). */
+    deleteAllQnas: build.mutation<MessageResponse, number>({
+      query: (botId) => ({ url: '/qna/', method: 'DELETE', params: { bot_id: botId } }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, botId) => [{ type: 'QnA', id: botId }],
+    }),
+    trainQna: build.mutation<TaskResponse, number>({
+      query: (botId) => ({ url: `/training/train/qna/${botId}`, method: 'POST' }),
+      extraOptions: { silent: true },
+    }),
+    trainingProgress: build.query<TrainingProgress, string>({
+      query: (taskId) => `/training/train/progress/${taskId}`,
+      extraOptions: { silent: true },
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const {
+  useQnasQuery,
+  useCreateQnaMutation,
+  useUpdateQnaMutation,
+  useDeleteQnaMutation,
+  useDeleteAllQnasMutation,
+  useTrainQnaMutation,
+  useTrainingProgressQuery,
+} = qnaApi;
+
+/** Refetches a bot's pairs (after training, each shows trained). */
+export const refreshQnas = (botId: number) => qnaApi.util.invalidateTags([{ type: 'QnA', id: botId }]);

@@ -1,0 +1,68 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import { CreateQnABody, MESSAGES, type QnA } from '@parley/contracts';
+import { serverDetail } from '../../../shared/api/errors';
+import { TextInput } from '../../../shared/components/TextInput';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { fieldProps, useZodForm } from '../../../shared/lib/form';
+import { useCreateQnaMutation, useUpdateQnaMutation } from '../api';
+
+/** The fields a person types: the rules of CreateQnABody (section 5 QnA), the bot comes from the page. */
+const QnaFields = CreateQnABody.pick({ question: true, answer: true });
+
+type Props = {
+  botId: number;
+  /** The pair being edited; absent when adding one. */
+  pair?: QnA;
+  onClose: () => void;
+};
+
+/** Adds a Q&A pair to the bot, or edits one (an edited pair needs training again). */
+export function QnaDialog({ botId, pair, onClose }: Props) {
+  const notify = useNotify();
+  const [create, createState] = useCreateQnaMutation();
+  const [update, updateState] = useUpdateQnaMutation();
+  const form = useZodForm(QnaFields, {
+    defaultValues: { question: pair?.question ?? '', answer: pair?.answer ?? '' },
+  });
+  const title = pair ? 'Edit Q&A' : 'Add Q&A';
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      if (pair) {
+        await update({ id: pair.id, botId, body: values }).unwrap();
+        notify.success('Q&A updated');
+      } else {
+        await create({ bot_id: botId, ...values }).unwrap();
+        notify.success('Q&A added');
+      }
+      onClose();
+    } catch (error) {
+      notify.error(serverDetail(error) ?? (pair ? MESSAGES.qna.updateFailed : MESSAGES.qna.createFailed));
+    }
+  });
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="qna-dialog-title">
+      <DialogTitle id="qna-dialog-title">{title}</DialogTitle>
+      <Stack component="form" onSubmit={onSubmit} noValidate aria-label={title}>
+        <DialogContent sx={{ pt: 1 }}>
+          <Stack spacing={2.5} sx={{ pt: 1 }}>
+            <TextInput label="Question" autoFocus autoComplete="off" {...fieldProps(form, 'question')} />
+            <TextInput label="Answer" multiline minRows={4} {...fieldProps(form, 'answer')} />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={createState.isLoading || updateState.isLoading}>
+            {pair ? 'Save' : 'Add'}
+          </Button>
+        </DialogActions>
+      </Stack>
+    </Dialog>
+  );
+}

@@ -1,0 +1,68 @@
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import type { QnA } from '@parley/contracts';
+import { truncate } from '../training';
+
+type Props = {
+  botName: string;
+  pairs: QnA[];
+  onEdit: (pair: QnA) => void;
+  onDelete: (pair: QnA) => void;
+};
+
+/** A bot's pairs: question, answer (shortened), trained or not, and the characters trained. */
+export function QnaTable({ botName, pairs, onEdit, onDelete }: Props) {
+  return (
+    <TableContainer>
+      <Table size="small" aria-label={`Q&A pairs of ${botName}`}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Question</TableCell>
+            <TableCell>Answer</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell align="right">Characters</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {pairs.map((pair) => (
+            <TableRow key={pair.id}>
+              <TableCell sx={{ fontWeight: 500, maxWidth: 280 }}>{pair.question}</TableCell>
+              <TableCell sx={{ color: 'text.secondary' }} title={pair.answer}>
+                {truncate(pair.answer)}
+              </TableCell>
+              <TableCell>
+                {pair.trained ? (
+                  <Chip size="small" color="success" label="Trained" />
+                ) : (
+                  <Chip size="small" label="Not trained" />
+                )}
+              </TableCell>
+              <TableCell align="right">{pair.character_count?.toLocaleString() ?? '—'}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <IconButton size="small" aria-label={`Edit ${pair.question}`} onClick={() => onEdit(pair)}>
+                  <EditOutlined fontSize="small" />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={`Delete ${pair.question}`}
+                  onClick={() => onDelete(pair)}
+                >
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

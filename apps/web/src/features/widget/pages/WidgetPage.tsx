@@ -1,0 +1,150 @@
+import AddComment from '@mui/icons-material/AddComment';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { BOT, type PublicBot } from '@parley/contracts';
+import type { ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { readableOn } from '../../bots/colour';
+import { BotAvatar } from '../../bots/components/BotAvatar';
+import { usePublicBotQuery } from '../../chat/api';
+import { BookingCard } from '../../chat/components/BookingCard';
+import { ChatPanel } from '../../chat/components/ChatPanel';
+import { LeadSection } from '../../chat/components/LeadSection';
+import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
+import { useVisitorChat } from '../../chat/hooks/useVisitorChat';
+import type { ChatSocketStatus } from '../../chat/socket/chat-socket';
+
+/** The whole viewport (the widget lives in an iframe): covers the blank layout's footer. */
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      sx={{
+        position: 'fixed',
+        inset: 0,
+        zIndex: 1300,
+        display: 'flex',
+        flexDirection: 'column',
+        bgcolor: 'background.paper',
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** /widget/:uuid: a visitor's chat with a public bot, no login (the page the widget script frames). */
+export function WidgetPage() {
+  const uuid = useParams().uuid ?? '';
+  const bot = usePublicBotQuery(uuid, { skip: !uuid });
+  if (bot.isLoading) {
+    return (
+      <Frame>
+        <Box sx={{ m: 'auto' }}>
+          <CircularProgress aria-label="Loading chat" />
+        </Box>
+      </Frame>
+    );
+  }
+  if (!bot.data) {
+    return (
+      <Frame>
+        <Box sx={{ m: 'auto', p: 3, textAlign: 'center' }}>
+          <Typography variant="h6" component="h1">
+            This chat is not available
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            The bot does not exist or is not public.
+          </Typography>
+        </Box>
+      </Frame>
+    );
+  }
+  return <WidgetChat bot={bot.data} />;
+}
+
+function ConnectionLine({ status }: { status: ChatSocketStatus }) {
+  if (status === 'open') return null;
+  const text =
+    status === 'failed'
+      ? 'Offline. Check your connection.'
+      : status === 'closed'
+        ? 'Offline. Reconnecting…'
+        : 'Connecting…';
+  return (
+    <Stack
+      direction="row"
+      spacing={1}
+      alignItems="center"
+      role="status"
+      data-testid="connection-status"
+      sx={{ px: 2, py: 0.5, bgcolor: 'action.hover' }}
+    >
+      {status === 'failed' ? null : <CircularProgress size={12} />}
+      <Typography variant="caption" color="text.secondary">
+        {text}
+      </Typography>
+    </Stack>
+  );
+}
+
+function WidgetChat({ bot }: { bot: PublicBot }) {
+  const chat = useVisitorChat(bot);
+  const brandColor = bot.brand_color || BOT.defaultBrandColor;
+  const onBrand = readableOn(brandColor);
+  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  const started = chat.messages.some((m) => m.message_type === 'user');
+  const canSend = chat.status === 'open' && !chat.thinking;
+
+  const intro = (
+    <Stack spacing={1.5}>
+      {started ? null : (
+        <SuggestedQuestions questions={bot.suggestion_questions} onPick={chat.send} disabled={!canSend} />
+      )}
+      <LeadSection uuid={bot.uuid} config={bot.lead_form_config} conversationId={chat.conversationId} />
+      {bot.booking ? <BookingCard booking={bot.booking} /> : null}
+    </Stack>
+  );
+
+  return (
+    <Frame>
+      <Stack
+        component="header"
+        direction="row"
+        spacing={1.5}
+        alignItems="center"
+        sx={{ px: 2, py: 1.25, bgcolor: brandColor, color: onBrand, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <BotAvatar name={bot.bot_name} image={bot.profile_image} color={brandColor} size={36} />
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="subtitle1" component="h1" fontWeight={600} noWrap>
+            {bot.bot_name}
+          </Typography>
+          <Typography variant="caption" sx={{ opacity: 0.8 }}>
+            {chat.status === 'open' ? 'Online' : chat.status === 'failed' ? 'Offline' : 'Connecting…'}
+          </Typography>
+        </Box>
+        <Tooltip title="New chat">
+          <IconButton aria-label="New chat" onClick={chat.newChat} sx={{ color: onBrand }}>
+            <AddComment />
+          </IconButton>
+        </Tooltip>
+      </Stack>
+      <ChatPanel
+        messages={chat.messages}
+        welcome={welcome}
+        brandColor={brandColor}
+        draft={chat.draft}
+        thinking={chat.thinking}
+        frames={chat.frames}
+        intro={intro}
+        onSend={chat.send}
+        sendDisabled={!canSend}
+        footer={<ConnectionLine status={chat.status} />}
+      />
+    </Frame>
+  );
+}
