@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCors from '@fastify/cors';
+import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Database, enableVectors } from './core/db/database.js';
@@ -27,6 +27,8 @@ import { TokenService } from './modules/auth/tokens.js';
 import { botsModule } from './modules/bots/bots.module.js';
 import { calendarModule } from './modules/calendar/calendar.module.js';
 import { chatModule } from './modules/chat/chat.module.js';
+import { WIDGET_PUBLIC_PATHS } from './modules/chat/widget-origins.js';
+import { registerWidgetScript } from './modules/chat/widget-script.js';
 import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -77,6 +79,7 @@ const VERSION = (
   }
 ).version;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const DEFAULT_WIDGET_DIST = fileURLToPath(new URL('../../widget/dist', import.meta.url));
 
 /**
  * Wires Parley: services on one database, their routes under /api behind the permission map,
@@ -160,10 +163,18 @@ export async function createParley(
     https: config.publicUrl.startsWith('https://'),
     googleSignIn: Boolean(config.GOOGLE_CLIENT_ID),
   });
-  await app.register(fastifyCors, {
+  // The console's API answers only the configured origins; the widget's public endpoints any site.
+  const consoleCors: FastifyCorsOptions = {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: true,
-  });
+  };
+  const widgetCors: FastifyCorsOptions = { origin: '*', credentials: false, methods: ['GET', 'POST'] };
+  await app.register(
+    fastifyCors,
+    () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) =>
+      callback(null, WIDGET_PUBLIC_PATHS.test(request.url.split('?')[0] ?? '') ? widgetCors : consoleCors),
+  );
+  if (role !== 'worker') registerWidgetScript(app, config.WIDGET_DIST_DIR ?? DEFAULT_WIDGET_DIST);
   await app.register(fastifyCookie);
   // Once, at the root: the chat and help-desk sockets of feature modules share it.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });

@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   JOB_LEASE_SECONDS: positiveInt.default(60),
   WORKER_CONCURRENCY: positiveInt.max(64).default(4),
   WEB_DIST_DIR: z.string().optional(),
+  WIDGET_DIST_DIR: z.string().optional(),
   FILE_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: positiveInt.max(100).default(20),
   CRAWLER_ALLOW_PRIVATE: bool.default(false),

@@ -129,6 +129,7 @@ const routes =
         return reply
           .type(image.mime)
           .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('cross-origin-resource-policy', 'cross-origin')
           .header('content-security-policy', "default-src 'none'")
           .send(image.bytes);
       },

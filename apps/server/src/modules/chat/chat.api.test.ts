@@ -1,3 +1,4 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type {
@@ -29,6 +30,7 @@ let owner: Account;
 let other: Account;
 let llm: OpenAiFake;
 let bot: Bot;
+let widgetDir: string;
 const as = (account: Account) => ({ token: account.access_token });
 
 const SHIPPING =
@@ -121,10 +123,12 @@ async function stream(account: Account, body: Record<string, unknown>): Promise<
 
 beforeAll(async () => {
   llm = await startOpenAiFake();
+  widgetDir = await mkdtemp(path.join(tmpdir(), 'parley-widget-'));
   server = await startTestServer({
     env: {
       DATA_DIR: path.join(tmpdir(), `parley-chat-${process.pid}-${Date.now()}`),
       VISITOR_MESSAGES_PER_MINUTE: '50',
+      WIDGET_DIST_DIR: widgetDir,
     },
   });
   owner = await signupOwner(server);
@@ -539,3 +543,139 @@ describe("another workspace's conversations and permissions", () => {
     expect((await server.get(`/api/chat/chats/${id}`, as(owner))).status).toBe(404);
   });
 });
+
+describe('booking', () => {
+  const BOOKING = {
+    provider: 'cal',
+    title: 'Book a demo',
+    url: 'https://cal.com/acme/demo',
+    message: 'Pick a time that suits you.',
+  };
+  const ACTION = { type: 'booking', title: 'Book a demo', url: 'https://cal.com/acme/demo', provider: 'cal' };
+
+  it('answers a request to book with the configured message and button, without a model', async () => {
+    const booked = await createBot(owner, { bot_name: 'Booking helper' });
+    expect(
+      (await server.post(`/api/bots/${booked.bot_id}/calendar-booking`, BOOKING, as(owner))).status,
+    ).toBe(200);
+    const reply = await ask(owner, { bot_id: booked.bot_id, message: 'Can I book a demo next week?' });
+    expect(reply.body.bot_message).toMatchObject({
+      message: BOOKING.message,
+      answer_mode: 'booking',
+      actions: [ACTION],
+    });
+    // Without a booking configured the same words get no button.
+    const plain = await ask(owner, { bot_id: bot.bot_id, message: 'Can I book a demo next week?' });
+    expect(plain.body.bot_message!.actions).toEqual([]);
+  });
+
+  it('lets the model call the booking tool', async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Booker',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-key-5555',
+      },
+      as(owner),
+    );
+    const booked = await createBot(owner, { bot_name: 'Model booker', llm_model: String(setting.body.id) });
+    await attachKnowledge(owner, booked.bot_id);
+    await server.post(`/api/bots/${booked.bot_id}/calendar-booking`, BOOKING, as(owner));
+    llm.callToolNext('show_booking_button');
+    const reply = await ask(owner, {
+      bot_id: booked.bot_id,
+      message: 'I would like to talk about shipping to Canada with someone',
+    });
+    expect(reply.body.bot_message).toMatchObject({
+      message: BOOKING.message,
+      answer_mode: 'booking',
+      actions: [ACTION],
+    });
+    const tools = llm.requests.at(-1)!.body.tools as Array<{ function: { name: string } }>;
+    expect(tools.map((t) => t.function.name)).toEqual(['show_booking_button']);
+  });
+});
+
+describe('embedding on other sites', () => {
+  it('serves /widget.js to any site once built', async () => {
+    const missing = await server.get('/widget.js');
+    expect([missing.status, missing.body]).toEqual([404, { detail: 'The widget is not built' }]);
+    await writeFile(path.join(widgetDir, 'widget.js'), '(()=>{})();');
+    const script = await fetch(`${server.url}/widget.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('application/javascript');
+    expect(script.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(await script.text()).toBe('(()=>{})();');
+    await rm(path.join(widgetDir, 'widget.js'));
+  });
+
+  it('opens the widget endpoints to any origin and keeps the console API closed', async () => {
+    const preflight = await fetch(`${server.url}/api/chat/visitor`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const consolePreflight = await fetch(`${server.url}/api/auth/user`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+    });
+    expect(consolePreflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('gives visitors an identity only on the sites a bot allows', async () => {
+    const strict = await createBot(owner, {
+      bot_name: 'Strict',
+      allowed_origins: JSON.stringify(['https://Shop.example']),
+    });
+    expect(strict.allowed_origins).toEqual(['https://shop.example']);
+    const from = (origin: string) =>
+      server.post<VisitorIdentity & { detail?: string }>(
+        '/api/chat/visitor',
+        { bot_uuid: strict.uuid },
+        { headers: { origin } },
+      );
+    expect((await from('https://shop.example')).status).toBe(200);
+    expect((await from('http://parley.test')).status).toBe(200);
+    const refused = await from('https://evil.example');
+    expect([refused.status, refused.body.detail]).toEqual([
+      403,
+      'This site is not allowed to embed this bot',
+    ]);
+
+    const identity = (await from('https://shop.example')).body;
+    const url = `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.visitor_token}`;
+    const evil = new WebSocket(url, { origin: 'https://evil.example' });
+    const frames: unknown[] = [];
+    evil.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+    const code = await new Promise<number>((resolve) => evil.on('close', (c) => resolve(c)));
+    expect([code, frames]).toEqual([4401, [{ error: 'Not authenticated' }]]);
+
+    const bad = await createBotRaw(owner, {
+      bot_name: 'Bad origins',
+      allowed_origins: JSON.stringify(['https://shop.example/path']),
+    });
+    expect([bad.status, bad.body.detail]).toEqual([
+      400,
+      'An allowed origin looks like https://shop.example (no path)',
+    ]);
+  });
+});
+
+async function createBotRaw(account: Account, fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const response = await fetch(`${server.url}/api/chat/bots`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  return { status: response.status, body: (await response.json()) as { detail?: string } };
+}

@@ -31,6 +31,7 @@ import { ChatHub } from './chat.hub.js';
 import { botByUuid, ChatService } from './chat.service.js';
 import { chatSocketHandler } from './chat.socket.js';
 import { VisitorTokens } from './visitor.js';
+import { requireOrigin } from './widget-origins.js';
 
 const tags = ['Chat'];
 
@@ -55,6 +56,7 @@ const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { hub, chat, visitors } = services(deps);
+    const ownOrigin = new URL(deps.config.publicUrl).origin;
     app.addHook('onClose', async () => hub.close());
     await app.register(fastifyMultipart);
     const actorOf = (request: Parameters<typeof requireAuth>[0]) => {
@@ -262,6 +264,7 @@ const routes =
         return reply
           .type(file.mime)
           .header('content-disposition', file.mime === 'application/pdf' ? 'attachment' : 'inline')
+          .header('cross-origin-resource-policy', 'cross-origin')
           .header('content-security-policy', "default-src 'none'")
           .send(file.bytes);
       },
@@ -296,11 +299,13 @@ const routes =
       async (request) => {
         const bot = await botByUuid(deps.db, request.body.bot_uuid);
         if (!bot) throw notFound('Bot not found');
+        requireOrigin(bot.allowedOrigins, request.headers.origin, ownOrigin);
         return visitors.issue(bot.uuid, request.body.visitor_token);
       },
     );
 
     const onSocket = chatSocketHandler({
+      ownOrigin,
       db: deps.db,
       chat,
       hub,
@@ -324,7 +329,10 @@ const routes =
         },
       },
       (socket, request) => {
-        void onSocket(socket, request.query as { token?: string; visitor_token?: string });
+        void onSocket(socket, {
+          ...(request.query as { token?: string; visitor_token?: string }),
+          origin: request.headers.origin,
+        });
       },
     );
   };

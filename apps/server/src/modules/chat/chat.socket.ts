@@ -8,8 +8,12 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { ChatHub } from './chat.hub.js';
 import { type Actor, botByUuid, type ChatService } from './chat.service.js';
 import type { VisitorTokens } from './visitor.js';
+import { originAllowed } from './widget-origins.js';
+
+type SocketQuery = { token?: string; visitor_token?: string; origin?: string };
 
 export type SocketDeps = {
+  ownOrigin: string;
   db: Db;
   chat: ChatService;
   hub: ChatHub;
@@ -31,7 +35,7 @@ const CLOSE_UNAUTHORIZED = 4401;
 export function chatSocketHandler(deps: SocketDeps) {
   const limiter = new RateLimiterMemory({ points: deps.visitorMessagesPerMinute, duration: 60 });
 
-  return (socket: WebSocket, query: { token?: string; visitor_token?: string }) => {
+  return (socket: WebSocket, query: SocketQuery) => {
     const send = (frame: ServerFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
     };
@@ -133,10 +137,7 @@ export function chatSocketHandler(deps: SocketDeps) {
   };
 }
 
-async function identify(
-  deps: SocketDeps,
-  query: { token?: string; visitor_token?: string },
-): Promise<Actor | null> {
+async function identify(deps: SocketDeps, query: SocketQuery): Promise<Actor | null> {
   if (query.token) {
     const auth = await deps.authenticate(query.token);
     return auth ? { kind: 'user', tenantId: auth.tenantId, userId: auth.userId } : null;
@@ -145,6 +146,8 @@ async function identify(
     const claims = deps.visitors.check(query.visitor_token);
     if (!claims) return null;
     const bot = await botByUuid(deps.db, claims.botUuid);
+    // Browsers send the page's Origin on the upgrade: a site the bot does not allow gets no socket.
+    if (bot && !originAllowed(bot.allowedOrigins, query.origin, deps.ownOrigin)) return null;
     return bot
       ? { kind: 'visitor', tenantId: bot.tenantId, visitorId: claims.visitorId, botId: bot.id }
       : null;

@@ -62,7 +62,7 @@ const routes =
         preHandler: limit,
       },
       async (request, reply) => {
-        const lead = await leads.submit(request.params.uuid, request.body);
+        const lead = await leads.submit(request.params.uuid, request.body, request.headers.origin);
         return reply.status(201).send({ id: lead.id, message: LEAD_TEXTS.received });
       },
     );

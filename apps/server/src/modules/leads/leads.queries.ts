@@ -13,6 +13,7 @@ export async function botByUuid(db: DbOrTx, uuid: string) {
       id: bots.id,
       tenantId: bots.tenantId,
       botName: bots.botName,
+      allowedOrigins: bots.allowedOrigins,
       leadFormConfig: bots.leadFormConfig,
     })
     .from(bots)

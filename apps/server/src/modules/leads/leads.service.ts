@@ -5,6 +5,7 @@ import { roles, userRoles, users } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { requireOrigin } from '../chat/widget-origins.js';
 import type { MailService } from '../mail/mail.service.js';
 import { checkLeadFields } from './lead-fields.js';
 import {
@@ -44,9 +45,10 @@ export class LeadsService {
     private readonly publicUrl: string,
   ) {}
 
-  async submit(uuid: string, body: LeadSubmission): Promise<Lead> {
+  async submit(uuid: string, body: LeadSubmission, origin?: string): Promise<Lead> {
     const bot = await botByUuid(this.db, uuid);
     if (!bot) throw notFound('Bot not found');
+    requireOrigin(bot.allowedOrigins, origin, new URL(this.publicUrl).origin);
     const form = formOf(bot.leadFormConfig);
     if (!form?.enabled) throw notFound(LEAD_TEXTS.formUnavailable);
     const checked = checkLeadFields(form, body.fields);

@@ -22,6 +22,10 @@ export type OpenAiFake = {
   reply(text: string | ((body: ChatBody) => string)): void;
   /** The next chat completion answers this status with OpenAI's error JSON `{ error: { message, type } }`. */
   failNext(status: number, message: string): void;
+  /** The next streamed completion calls this tool (OpenAI's tool_calls deltas, finish_reason "tool_calls"). */
+  callToolNext(name: string, args?: Record<string, unknown>): void;
+  /** Waits this long before the first token of every following completion (a slow model). */
+  delay(ms: number): void;
   close(): Promise<void>;
 };
 
@@ -37,6 +41,8 @@ const DEFAULT_REPLY = 'Hello from the fake model.';
 export async function startOpenAiFake(): Promise<OpenAiFake> {
   let answer: string | ((body: ChatBody) => string) = DEFAULT_REPLY;
   const failures: Array<{ status: number; message: string }> = [];
+  const toolCalls: Array<{ name: string; args: Record<string, unknown> }> = [];
+  let delayMs = 0;
   const fake: OpenAiFake = {
     url: '',
     requests: [],
@@ -45,6 +51,12 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     },
     failNext: (status, message) => {
       failures.push({ status, message });
+    },
+    callToolNext: (name, args = {}) => {
+      toolCalls.push({ name, args });
+    },
+    delay: (ms) => {
+      delayMs = ms;
     },
     close: async () => {},
   };
@@ -125,7 +137,23 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     const delta = (d: Record<string, unknown>, finish: string | null = null) => [
       { index: 0, delta: d, logprobs: null, finish_reason: finish },
     ];
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     event(delta({ role: 'assistant', content: '', refusal: null }));
+    const call = toolCalls.shift();
+    if (call) {
+      const callId = `call_${randomBytes(6).toString('hex')}`;
+      event(
+        delta({
+          tool_calls: [
+            { index: 0, id: callId, type: 'function', function: { name: call.name, arguments: '' } },
+          ],
+        }),
+      );
+      event(delta({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] }));
+      event(delta({}, 'tool_calls'));
+      if (withUsage) event([], { usage });
+      return void res.end('data: [DONE]\n\n');
+    }
     for (const piece of splitWords(text)) {
       event(delta({ content: piece }));
       // Each piece leaves in its own write, so a reader sees the reply arrive in parts.
