@@ -6,6 +6,6 @@ describe('embed code', () => {
     expect(embedSnippet('https://c.example', 'u-1')).toBe(
       '<script src="https://c.example/widget.js" data-bot="u-1" defer></script>',
     );
-    expect(directLink('https://c.example', 'u-1')).toBe('https://c.example/widget/u-1');
+    expect(directLink('https://c.example', 'u-1')).toBe('https://c.example/chat/u-1');
   });
 });

@@ -5,5 +5,5 @@ export function embedSnippet(origin: string, uuid: string): string {
 
 /** The bot's chat as a page of its own. */
 export function directLink(origin: string, uuid: string): string {
-  return `${origin}/widget/${uuid}`;
+  return `${origin}/chat/${uuid}`;
 }

@@ -3,6 +3,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Bot } from '@parley/contracts';
 import { directLink, embedSnippet } from '../embed';
+import { AllowedOriginsForm } from './AllowedOriginsForm';
 import { CopyField } from './CopyField';
 
 /** The snippet to paste before </body>, and the direct link to the bot's chat page. */
@@ -34,6 +35,7 @@ export function BotEmbedTab({ bot }: { bot: Bot }) {
           </Button>
         </div>
       </Stack>
+      <AllowedOriginsForm bot={bot} />
     </Stack>
   );
 }
