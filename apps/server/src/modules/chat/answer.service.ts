@@ -59,7 +59,12 @@ export class AnswerService {
   constructor(
     private readonly retrieval: RetrievalService,
     private readonly llms: LlmService,
-    private readonly options: { historyTurns: number; log?: (error: unknown, message: string) => void },
+    private readonly options: {
+      historyTurns: number;
+      /** A model slower than this is given up on; the visitor gets the quoted passages instead. */
+      timeoutMs: number;
+      log?: (error: unknown, message: string) => void;
+    },
   ) {}
 
   async answer(input: AnswerInput): Promise<Answer> {
@@ -108,7 +113,9 @@ export class AnswerService {
         { role: 'user', content: input.question },
       ],
       temperature: input.bot.temperature,
-      abortSignal: input.signal,
+      abortSignal: input.signal
+        ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
+        : AbortSignal.timeout(this.options.timeoutMs),
       maxRetries: 1,
     });
     let text = '';

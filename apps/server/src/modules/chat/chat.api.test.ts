@@ -129,6 +129,7 @@ beforeAll(async () => {
       DATA_DIR: path.join(tmpdir(), `parley-chat-${process.pid}-${Date.now()}`),
       VISITOR_MESSAGES_PER_MINUTE: '50',
       WIDGET_DIST_DIR: widgetDir,
+      LLM_TIMEOUT_MS: '1500',
     },
   });
   owner = await signupOwner(server);
@@ -303,6 +304,33 @@ describe('answers with a language model', () => {
     const reply = await ask(owner, { bot_id: flaky.bot_id, message: 'How long do parcels to Canada take?' });
     expect(reply.body.bot_message!.answer_mode).toBe('extractive');
     expect(reply.body.bot_message!.message.startsWith(TEXTS.modelFailed)).toBe(true);
+  });
+});
+
+describe('a slow model', () => {
+  it('is given up on after LLM_TIMEOUT_MS, and the visitor gets the quoted passages', async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Slow',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-key-7777',
+      },
+      as(owner),
+    );
+    const slow = await createBot(owner, { bot_name: 'Slow helper', llm_model: String(setting.body.id) });
+    await attachKnowledge(owner, slow.bot_id);
+    llm.delay(4000);
+    try {
+      const started = Date.now();
+      const reply = await ask(owner, { bot_id: slow.bot_id, message: 'How long do parcels to Canada take?' });
+      expect(reply.body.bot_message!.message.startsWith(TEXTS.modelFailed)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      llm.delay(0);
+    }
   });
 });
 

@@ -43,6 +43,7 @@ function services(deps: ModuleDeps) {
   );
   const answers = new AnswerService(retrieval, new LlmService(deps.db, deps.config.appSecret), {
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
+    timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),
   });
   const chat = new ChatService(deps.db, hub, answers, {
