@@ -199,3 +199,21 @@ export async function logOut(page: Page): Promise<void> {
   await page.getByRole('status').filter({ hasText: 'Logging out...' }).first().waitFor();
   await page.waitForURL('**/login');
 }
+
+/** Creates a bot as the signed-in user through the API (multipart, as the bot wizard sends it). */
+export async function createBotViaApi(
+  h: Harness,
+  page: Page,
+  fields: Record<string, string>,
+): Promise<{ bot_id: number; uuid: string }> {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.set(key, value);
+  const response = await fetch(`${h.baseUrl}/api/chat/bots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body,
+  });
+  if (!response.ok) throw new Error(`POST /api/chat/bots: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { bot_id: number; uuid: string };
+}

@@ -1,7 +1,15 @@
-import { NOTION_TEXTS } from '@parley/contracts';
+import { MESSAGES, NOTION_TEXTS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NotionFake, startNotionFake } from '../../server/src/test/fakes/notion';
-import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+import {
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
 
 describe('Notion knowledge', () => {
   let h: Harness;
@@ -66,5 +74,12 @@ describe('Notion knowledge', () => {
     await page.getByText(NOTION_TEXTS.pageDeleted).first().waitFor();
     await card.getByText('2 pages').waitFor();
     expect(await pages.getByText('Menu', { exact: true }).count()).toBe(0);
+
+    // Train the workspace into a bot chosen by name.
+    await createBotViaApi(h, page, { bot_name: 'Bakery bot' });
+    await page.reload();
+    await page.getByLabel('Train into bot').waitFor();
+    await card.getByRole('button', { name: 'Train into Bakery bot' }).click();
+    await page.getByText(MESSAGES.notion.trainingCompleted).first().waitFor();
   });
 });

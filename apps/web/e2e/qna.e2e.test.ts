@@ -1,21 +1,18 @@
 import { MESSAGES } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+import {
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
 
-/** Creates a bot as the signed-in user, through the API (multipart, as the bot wizard sends it). */
-async function createBot(h: Harness, page: Page, name: string): Promise<number> {
-  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
-  const body = new FormData();
-  body.set('bot_name', name);
-  const response = await fetch(`${h.baseUrl}/api/chat/bots`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body,
-  });
-  if (!response.ok) throw new Error(`POST /api/chat/bots: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { bot_id: number }).bot_id;
-}
+const createBot = async (h: Harness, page: Page, name: string) =>
+  (await createBotViaApi(h, page, { bot_name: name })).bot_id;
 
 describe('Q&A knowledge', () => {
   let h: Harness;

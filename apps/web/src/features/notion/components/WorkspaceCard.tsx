@@ -14,7 +14,6 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
-import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { failureText } from '../../roles/failure';
 import {
@@ -27,14 +26,14 @@ import {
 } from '../api';
 
 type Task = { kind: 'sync' | 'train'; taskId: string };
-type Props = { workspace: NotionWorkspaceWithPages };
+/** `bot`: the bot the page's picker chose; training goes into it. */
+type Props = { workspace: NotionWorkspaceWithPages; bot: { bot_id: number; bot_name: string } | null };
 
 /** One connected workspace: its pages, sync and training with a progress bar, deletion. */
-export function WorkspaceCard({ workspace }: Props) {
+export function WorkspaceCard({ workspace, bot }: Props) {
   const notify = useNotify();
   const dispatch = useDispatch();
   const [task, setTask] = useState<Task | null>(null);
-  const [botId, setBotId] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [sync, syncState] = useSyncNotionMutation();
   const [train, trainState] = useTrainNotionMutation();
@@ -73,10 +72,10 @@ export function WorkspaceCard({ workspace }: Props) {
       notify.error(failureText(NOTION_TEXTS.syncFailed, error));
     }
   };
-  const bot = Number(botId);
   const onTrain = async () => {
+    if (!bot) return;
     try {
-      const { task_id } = await train({ botId: bot, workspaceId: workspace.id }).unwrap();
+      const { task_id } = await train({ botId: bot.bot_id, workspaceId: workspace.id }).unwrap();
       setTask({ kind: 'train', taskId: task_id });
     } catch (error) {
       notify.error(failureText(NOTION_TEXTS.trainFailed, error));
@@ -140,19 +139,8 @@ export function WorkspaceCard({ workspace }: Props) {
           <Button variant="outlined" onClick={onSync} disabled={busy}>
             Sync
           </Button>
-          {/* No bots API exists yet: the bot is chosen by its id until a bot picker can list them. */}
-          <Box sx={{ width: 120 }}>
-            <TextInput
-              id={`notion-bot-${workspace.id}`}
-              label="Bot id"
-              type="number"
-              inputProps={{ min: 1 }}
-              value={botId}
-              onChange={(event) => setBotId(event.target.value)}
-            />
-          </Box>
-          <Button variant="contained" onClick={onTrain} disabled={busy || !(bot > 0)}>
-            Train
+          <Button variant="contained" onClick={onTrain} disabled={busy || !bot}>
+            {bot ? `Train into ${bot.bot_name}` : 'Train'}
           </Button>
           <Button color="error" onClick={() => setConfirmDelete(true)} disabled={busy}>
             Delete workspace

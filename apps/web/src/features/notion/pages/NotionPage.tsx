@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
+import { BotPicker, useBotSelection } from '../../bots/components/BotPicker';
 import { KnowledgeTabs } from '../../knowledge/components/KnowledgeTabs';
 import { failureText } from '../../roles/failure';
 import {
@@ -25,6 +26,7 @@ import { WorkspaceCard } from '../components/WorkspaceCard';
 /** Knowledge: Notion workspaces (connect, pages, sync, train, delete). */
 export function NotionPage() {
   const notify = useNotify();
+  const selection = useBotSelection();
   const [params, setParams] = useSearchParams();
   const status = useNotionStatusQuery();
   const content = useNotionContentQuery();
@@ -115,7 +117,12 @@ export function NotionPage() {
         ) : workspaces.length === 0 && !content.isError ? (
           <Typography color="text.secondary">No Notion workspace is connected yet.</Typography>
         ) : (
-          workspaces.map((workspace) => <WorkspaceCard key={workspace.id} workspace={workspace} />)
+          <>
+            <BotPicker selection={selection} label="Train into bot" />
+            {workspaces.map((workspace) => (
+              <WorkspaceCard key={workspace.id} workspace={workspace} bot={selection.bot} />
+            ))}
+          </>
         )}
       </Stack>
     </>
