@@ -1,15 +1,17 @@
 import AddComment from '@mui/icons-material/AddComment';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Fullscreen from '@mui/icons-material/Fullscreen';
+import ManageSearch from '@mui/icons-material/ManageSearch';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import Drawer from '@mui/material/Drawer';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { BOT, type Bot } from '@parley/contracts';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
 import { httpStatus } from '../../../shared/api/errors';
@@ -23,6 +25,7 @@ import { ChatPanel } from '../../chat/components/ChatPanel';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
+import { RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
 
 function parseId(raw: string | undefined): number | null {
   return raw && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
@@ -53,6 +56,7 @@ function Playground({ bot }: { bot: Bot }) {
   const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
   const temperature = bot.temperature ?? BOT.defaultTemperature;
   const started = chat.messages.some((m) => m.message_type === 'user');
+  const [previewOpen, setPreviewOpen] = useState(false);
 
   const intro = (
     <Stack spacing={1.5}>
@@ -97,6 +101,9 @@ function Playground({ bot }: { bot: Bot }) {
             Playground · temperature {temperature}
           </Typography>
         </Box>
+        <Button size="small" startIcon={<ManageSearch />} onClick={() => setPreviewOpen(true)}>
+          What the bot finds
+        </Button>
         <Button variant="outlined" size="small" startIcon={<AddComment />} onClick={chat.newChat}>
           New chat
         </Button>
@@ -132,6 +139,9 @@ function Playground({ bot }: { bot: Bot }) {
           sendDisabled={chat.thinking}
         />
       </Paper>
+      <Drawer anchor="right" open={previewOpen} onClose={() => setPreviewOpen(false)}>
+        <RetrievalPreview botId={bot.bot_id} />
+      </Drawer>
     </Box>
   );
 }

@@ -1,0 +1,107 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { SearchHit } from '@parley/contracts';
+import { type FormEvent, useState } from 'react';
+import { useSearchKnowledgeMutation } from '../api';
+
+const SNIPPET = 280;
+const isHttp = (url: string | null): url is string => Boolean(url && /^https?:\/\//i.test(url));
+
+/** Which passages a question finds in a bot's sources, ranked, with their scores. */
+export function RetrievalPreview({ botId }: { botId: number }) {
+  const [query, setQuery] = useState('');
+  const [search, state] = useSearchKnowledgeMutation();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (query.trim()) void search({ botId, body: { query: query.trim(), limit: 8 } });
+  };
+  const result = state.data;
+  return (
+    <Stack spacing={2} sx={{ p: 2, width: { xs: '100vw', sm: 440 } }}>
+      <Typography variant="h6" component="h2">
+        What the bot finds
+      </Typography>
+      <Stack
+        component="form"
+        direction="row"
+        spacing={1}
+        onSubmit={submit}
+        aria-label="Search the bot's sources"
+      >
+        <TextField
+          id="retrieval-query"
+          label="Question"
+          size="small"
+          fullWidth
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        <Button type="submit" variant="contained" disabled={state.isLoading || !query.trim()}>
+          Search
+        </Button>
+      </Stack>
+      {state.isError ? <Alert severity="error">The search failed. Try again.</Alert> : null}
+      {result?.qna_match ? (
+        <Alert severity="success">
+          Q&A match: “{result.qna_match.question}”. The bot answers with this pair.
+        </Alert>
+      ) : null}
+      {result ? (
+        result.hits.length === 0 ? (
+          <Typography color="text.secondary">Nothing in this bot's sources matches.</Typography>
+        ) : (
+          <List aria-label="Passages found" disablePadding>
+            {result.hits.map((hit, index) => (
+              <HitItem key={hit.chunk_id} hit={hit} rank={index + 1} />
+            ))}
+          </List>
+        )
+      ) : null}
+      {result ? (
+        <Typography variant="caption" color="text.secondary">
+          Search: {result.mode === 'hybrid' ? 'full text and vectors, fused by rank' : 'full text'}
+        </Typography>
+      ) : null}
+    </Stack>
+  );
+}
+
+function HitItem({ hit, rank }: { hit: SearchHit; rank: number }) {
+  const title = hit.page_title ?? hit.page_url ?? 'Untitled';
+  const snippet = hit.content.length > SNIPPET ? `${hit.content.slice(0, SNIPPET)}…` : hit.content;
+  return (
+    <ListItem divider sx={{ display: 'block', px: 0 }}>
+      <Stack direction="row" spacing={1} alignItems="center" useFlexGap flexWrap="wrap">
+        <Typography variant="subtitle2">
+          {rank}.{' '}
+          {isHttp(hit.page_url) ? (
+            <Link href={hit.page_url} target="_blank" rel="noopener noreferrer">
+              {title}
+            </Link>
+          ) : (
+            title
+          )}
+          {hit.page_number ? ` · p. ${hit.page_number}` : ''}
+        </Typography>
+        <Chip size="small" label={hit.source_type} />
+        <Chip size="small" variant="outlined" label={`score ${hit.score.toFixed(4)}`} />
+        {hit.text_rank !== null ? (
+          <Chip size="small" variant="outlined" label={`text ${hit.text_rank.toFixed(3)}`} />
+        ) : null}
+        {hit.vector_distance !== null ? (
+          <Chip size="small" variant="outlined" label={`distance ${hit.vector_distance.toFixed(3)}`} />
+        ) : null}
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'pre-wrap' }}>
+        {snippet}
+      </Typography>
+    </ListItem>
+  );
+}
