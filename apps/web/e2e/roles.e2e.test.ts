@@ -2,6 +2,7 @@ import { MESSAGES } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createBotViaApi,
   fillSignup,
   type Harness,
   logIn,
@@ -105,6 +106,16 @@ describe('users, roles and the menu that follows them', () => {
       .filter({ visible: true })
       .waitFor();
     await screenshot(ownerPage, 'roles-users');
+
+    // The owner assigns a bot to the teammate, who answers for it.
+    await createBotViaApi(h, ownerPage, { bot_name: 'Front desk' });
+    await ownerPage.getByRole('button', { name: `Assign bots to ${teammate.email}` }).click();
+    const dialog = ownerPage.getByRole('dialog', { name: 'Assign bots' });
+    await dialog.getByLabel('Front desk').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await ownerPage.getByText('Bots assigned successfully').first().waitFor();
+    await ownerPage.getByRole('button', { name: `Assign bots to ${teammate.email}` }).click();
+    expect(await dialog.getByLabel('Front desk').isChecked()).toBe(true);
   });
 
   it('creates, refuses to delete while assigned, and archives a feature', async () => {

@@ -1,6 +1,7 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import PersonAddAlt from '@mui/icons-material/PersonAddAlt';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -24,6 +25,7 @@ import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { Can } from '../../permissions/components/Can';
 import { useDeleteUserMutation, useTenantUsersQuery } from '../api';
+import { AssignBotsDialog } from './AssignBotsDialog';
 import { AssignRoleDialog } from './AssignRoleDialog';
 import { InviteDialog } from './InviteDialog';
 
@@ -35,6 +37,7 @@ export function UsersPanel({ me, roles }: Props) {
   const [inviting, setInviting] = useState(false);
   const [assigning, setAssigning] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [assigningBots, setAssigningBots] = useState<User | null>(null);
   return (
     <Card>
       <PanelHeader title="Users">
@@ -67,6 +70,7 @@ export function UsersPanel({ me, roles }: Props) {
                 user={user}
                 isMe={user.id === me.id}
                 onAssign={setAssigning}
+                onAssignBots={setAssigningBots}
                 onDelete={setDeleting}
               />
             ))}
@@ -80,12 +84,24 @@ export function UsersPanel({ me, roles }: Props) {
         roles={roles}
         onClose={() => setAssigning(null)}
       />
+      <AssignBotsDialog
+        key={`bots-${assigningBots?.id ?? 0}`}
+        me={me}
+        user={assigningBots}
+        onClose={() => setAssigningBots(null)}
+      />
       <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />
     </Card>
   );
 }
 
-type RowProps = { user: User; isMe: boolean; onAssign: (u: User) => void; onDelete: (u: User) => void };
+type RowProps = {
+  user: User;
+  isMe: boolean;
+  onAssign: (u: User) => void;
+  onAssignBots: (u: User) => void;
+  onDelete: (u: User) => void;
+};
 
 function RoleChips({ user }: { user: User }) {
   return (
@@ -97,7 +113,7 @@ function RoleChips({ user }: { user: User }) {
   );
 }
 
-function UserRow({ user, isMe, onAssign, onDelete }: RowProps) {
+function UserRow({ user, isMe, onAssign, onAssignBots, onDelete }: RowProps) {
   const name = `${user.first_name} ${user.last_name}`.trim();
   return (
     <TableRow data-testid={`user-row-${user.email}`}>
@@ -123,6 +139,11 @@ function UserRow({ user, isMe, onAssign, onDelete }: RowProps) {
           <Tooltip title="Assign role">
             <IconButton aria-label={`Assign a role to ${user.email}`} onClick={() => onAssign(user)}>
               <ManageAccountsOutlined />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title="Assign bots">
+            <IconButton aria-label={`Assign bots to ${user.email}`} onClick={() => onAssignBots(user)}>
+              <SmartToyOutlined />
             </IconButton>
           </Tooltip>
           <Tooltip title={isMe ? 'You cannot delete yourself' : 'Delete user'}>
