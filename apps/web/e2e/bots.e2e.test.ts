@@ -24,6 +24,8 @@ describe('bots', () => {
 
     await page.goto('/bot');
     await page.getByRole('heading', { name: 'Manage Bots' }).waitFor();
+    // A new workspace has used none of this month's bot messages.
+    await page.getByText('Bot messages this month: 0 of 10,000').waitFor();
     await page.getByText('No bots yet').waitFor();
     await page.getByRole('link', { name: 'Create bot' }).first().click();
     await page.waitForURL('**/bot/new');

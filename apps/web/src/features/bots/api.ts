@@ -1,4 +1,4 @@
-import type { AssignBotsBody, Bot, BotInput, MessageResponse } from '@parley/contracts';
+import type { AssignBotsBody, Bot, BotInput, MessageLimit, MessageResponse } from '@parley/contracts';
 import { botFormData } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
@@ -44,6 +44,11 @@ export const botsApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: ['Bots'],
     }),
+    /** Bot answers used this month against the workspace's allowance. */
+    messageLimit: build.query<MessageLimit, number>({
+      query: (tenantId) => `/chat/message-limit/${tenantId}`,
+      extraOptions: { silent: true },
+    }),
     botsAssigned: build.query<Bot[], { userId: number; tenantId: number }>({
       query: ({ userId, tenantId }) => `/auth/bots-assigned/${userId}/tenant/${tenantId}`,
       providesTags: ['AssignedBots'],
@@ -64,5 +69,6 @@ export const {
   useUpdateBotMutation,
   useDeleteBotMutation,
   useBotsAssignedQuery,
+  useMessageLimitQuery,
   useAssignBotsMutation,
 } = botsApi;

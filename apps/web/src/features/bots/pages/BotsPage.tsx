@@ -12,6 +12,7 @@ import { useAbility } from '../../permissions/hooks/useAbility';
 import { useBotsOfUserQuery } from '../api';
 import { BotCard } from '../components/BotCard';
 import { BotsEmptyState } from '../components/BotsEmptyState';
+import { MessageUsage } from '../components/MessageUsage';
 import { createdBotListLoaded, useCreatedBot } from '../created-bot';
 import { useCompanyModels } from '../hooks/useCompanyModels';
 import { useDeleteBot } from '../hooks/useDeleteBot';
@@ -61,6 +62,7 @@ export function BotsPage() {
           </>
         }
       />
+      {me ? <MessageUsage tenantId={me.tenant_id} /> : null}
       {bots.isLoading ? <CircularProgress aria-label="Loading bots" /> : null}
       {bots.isError ? <Alert severity="error">The bots could not be loaded.</Alert> : null}
       {bots.data && bots.data.length === 0 ? <BotsEmptyState canCreate={canCreate} /> : null}
