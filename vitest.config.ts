@@ -20,6 +20,7 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'apps/widget/src/**/*.test.{ts,tsx}',
           ],
           exclude: [...apiTests, '**/node_modules/**', '**/dist/**'],
           environment: 'node',

@@ -50,5 +50,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 600,
+    // No preload map of every lazy page's dependencies in the entry chunk (about 1.5 KB gzip of /login's
+    // 250 KB budget). A page's chunks still load in parallel once its own chunk is parsed.
+    modulePreload: false,
   },
 });

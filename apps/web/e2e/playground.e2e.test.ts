@@ -1,20 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { type Bot, LEAD_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Harness,
-  person,
-  REPO_ROOT,
-  screenshot,
-  screenshotOnFailure,
-  signUp,
-  startHarness,
-} from './harness';
+import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
 
 const QUESTION = 'Do you ship abroad?';
 const ANSWER = 'Yes, we ship to 40 countries.';
@@ -77,7 +64,7 @@ async function seedBot(h: Harness, page: Page): Promise<Bot> {
   return bot;
 }
 
-describe('bot playground and website widget', () => {
+describe('bot playground and full-page chat', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -86,7 +73,7 @@ describe('bot playground and website widget', () => {
     await h?.close();
   });
 
-  it('answers in the playground with sources, then over the widget socket, once after a reload', async () => {
+  it('answers in the playground with sources, then on the public full-page chat over the socket, once after a reload', async () => {
     const { page } = await h.newPage();
     screenshotOnFailure(page, 'playground');
     await signUp(page, person('player'));
@@ -133,10 +120,10 @@ describe('bot playground and website widget', () => {
     await expect.poll(() => answers.count()).toBe(0);
     await page.getByRole('group', { name: 'Suggested questions' }).waitFor();
 
-    // The widget, as a visitor without login, over the WebSocket.
+    // The public full-page chat, as a visitor without login, over the WebSocket.
     const { page: visitor } = await h.newPage({ width: 420, height: 720 });
-    screenshotOnFailure(visitor, 'widget');
-    await visitor.goto(`/widget/${bot.uuid}`);
+    screenshotOnFailure(visitor, 'full-page-chat');
+    await visitor.goto(`/chat/${bot.uuid}`);
     await visitor.getByRole('heading', { name: 'Shipping helper' }).waitFor();
     await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
     // The booking card and the lead form, checked before sending.
@@ -160,7 +147,7 @@ describe('bot playground and website widget', () => {
     await input.press('Enter');
     const widgetAnswers = visitor.getByTestId('bot-message');
     await widgetAnswers.filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
-    await screenshot(visitor, 'widget-answer');
+    await screenshot(visitor, 'full-page-chat-answer');
 
     // A reload resumes the same conversation: its history once, no doubles.
     await visitor.reload();
@@ -171,50 +158,5 @@ describe('bot playground and website widget', () => {
     expect(await visitor.getByTestId('user-message').count()).toBe(1);
     // The welcome the server stored as the conversation's first message shows once, as the welcome.
     expect(await visitor.getByTestId('welcome-message').count()).toBe(1);
-  });
-
-  it('widget.js adds a launcher that toggles the chat iframe of the script origin', async () => {
-    const uuid = randomUUID();
-    // A customer's page with the loader. The script is served by this page's own server: Parley's
-    // secure headers (CORP same-origin, frame-ancestors 'none') would block a cross-origin load.
-    const loader = readFileSync(path.join(REPO_ROOT, 'apps/web/dist/widget.js'), 'utf8');
-    const site = http.createServer((req, res) => {
-      if (req.url === '/widget.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(loader);
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        `<!doctype html><html><body><h1>Shop</h1><script src="/widget.js" data-bot="${uuid}" defer></script></body></html>`,
-      );
-    });
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-    try {
-      const { page } = await h.newPage();
-      screenshotOnFailure(page, 'widget-loader');
-      const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-      await page.goto(`${origin}/`);
-      const launcher = page.getByRole('button', { name: 'Open chat' });
-      await launcher.waitFor();
-      expect(await page.locator('iframe').count()).toBe(0);
-      await launcher.click();
-      const frame = page.locator('iframe#parley-widget-frame');
-      await frame.waitFor();
-      expect(await frame.getAttribute('src')).toBe(`${origin}/widget/${uuid}`);
-      expect(await frame.getAttribute('title')).toBeTruthy();
-      const sandbox = (await frame.getAttribute('sandbox'))?.split(' ') ?? [];
-      for (const token of ['allow-scripts', 'allow-same-origin', 'allow-forms', 'allow-popups']) {
-        expect(sandbox).toContain(token);
-      }
-      await page.getByRole('button', { name: 'Close chat' }).click();
-      await frame.waitFor({ state: 'hidden' });
-      // One namespaced global, nothing else.
-      expect(
-        await page.evaluate(() => typeof (window as unknown as { ParleyWidget?: unknown }).ParleyWidget),
-      ).toBe('object');
-    } finally {
-      await new Promise<void>((r) => site.close(() => r()));
-    }
   });
 });

@@ -54,8 +54,8 @@ const blankRoutes: RouteObject[] = [
     () => import('../features/public/pages/PrivacyPage'),
     'PrivacyPage',
   ),
-  // The chat a website embeds (iframe of the widget script): no login, the bot by its uuid.
-  page('widget/:uuid', open('Chat'), () => import('../features/widget/pages/WidgetPage'), 'WidgetPage'),
+  // A bot's public full-page chat: no login, the bot by its uuid.
+  page('chat/:uuid', open('Chat'), () => import('../features/widget/pages/WidgetPage'), 'WidgetPage'),
   page('terms', open('Terms'), () => import('../features/public/pages/TermsPage'), 'TermsPage'),
   page('404', open('Page not found'), () => import('../features/errors/pages/NotFoundPage'), 'NotFoundPage'),
   page(

@@ -1,4 +1,4 @@
-import type { NoticeKind } from './socket/chat-socket';
+import type { NoticeKind } from '@parley/chat-client';
 
 /** A frame shown inline in the chat (console.md section 8 Frames in chat). */
 export type ChatFrame = { id: number; kind: 'error' | NoticeKind; message: string };

@@ -2,7 +2,7 @@ import EventAvailable from '@mui/icons-material/EventAvailable';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { safeUrl } from '../safe-url';
+import { safeUrl } from '@parley/chat-client';
 
 export type Booking = { title: string; message: string; url: string };
 

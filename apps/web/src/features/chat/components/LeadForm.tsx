@@ -4,9 +4,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { leadValues, validateLead } from '@parley/chat-client';
 import type { LeadFormConfig } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
-import { leadValues, validateLead } from '../lead-form';
 
 type Props = {
   config: LeadFormConfig;

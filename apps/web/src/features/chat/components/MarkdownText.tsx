@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
+import { safeUrl } from '@parley/chat-client';
 import Markdown, { type Components } from 'react-markdown';
-import { safeUrl } from '../safe-url';
 
 const components: Components = {
   a: ({ href, children }) => {

@@ -2,8 +2,8 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { safeUrl } from '@parley/chat-client';
 import type { ChatMessage, MessageSourceRef } from '@parley/contracts';
-import { safeUrl } from '../safe-url';
 
 function sourceKey(source: MessageSourceRef): string {
   return [source.source_type, source.page_url, source.page_title, source.page_number].join('|');

@@ -1,3 +1,4 @@
+import { createChunkBatcher, mergeMessages } from '@parley/chat-client';
 import { type ChatMessage, ChatRequest, MESSAGES, type StreamEvent } from '@parley/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/store';
@@ -5,9 +6,7 @@ import { readAccessToken } from '../../../shared/lib/session-storage';
 import { browserStore } from '../../../shared/lib/storage';
 import { refreshSession } from '../../auth/refresh';
 import { useLazyConversationQuery } from '../api';
-import { createChunkBatcher } from '../chunk-batcher';
 import { type ChatFrame, makeFrame } from '../frames';
-import { mergeMessages } from '../messages';
 import { StreamHttpError, streamChat } from '../stream';
 
 const storageKey = (botId: number) => `parley.playground.${botId}`;

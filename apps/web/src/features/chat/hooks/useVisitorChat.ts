@@ -1,10 +1,3 @@
-import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
-import { browserStore } from '../../../shared/lib/storage';
-import { createChunkBatcher } from '../chunk-batcher';
-import { type ChatFrame, makeFrame } from '../frames';
-import { mergeMessages } from '../messages';
 import {
   bindReconnectTriggers,
   browserSocket,
@@ -12,7 +5,14 @@ import {
   type ChatSocketEvent,
   type ChatSocketStatus,
   chatSocketUrl,
-} from '../socket/chat-socket';
+  createChunkBatcher,
+  mergeMessages,
+} from '@parley/chat-client';
+import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { browserStore } from '../../../shared/lib/storage';
+import { type ChatFrame, makeFrame } from '../frames';
 
 /** A reply that never comes (an agent holds the chat, say) must not lock the composer for ever. */
 const THINKING_LIMIT_MS = 60_000;

@@ -5,6 +5,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import type { ChatSocketStatus } from '@parley/chat-client';
 import { BOT, type PublicBot } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
@@ -16,9 +17,8 @@ import { ChatPanel } from '../../chat/components/ChatPanel';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useVisitorChat } from '../../chat/hooks/useVisitorChat';
-import type { ChatSocketStatus } from '../../chat/socket/chat-socket';
 
-/** The whole viewport (the widget lives in an iframe): covers the blank layout's footer. */
+/** The whole viewport: covers the blank layout's footer. */
 function Frame({ children }: { children: ReactNode }) {
   return (
     <Box
@@ -36,7 +36,7 @@ function Frame({ children }: { children: ReactNode }) {
   );
 }
 
-/** /widget/:uuid: a visitor's chat with a public bot, no login (the page the widget script frames). */
+/** /chat/:uuid: a visitor's full-page chat with a public bot, no login. */
 export function WidgetPage() {
   const uuid = useParams().uuid ?? '';
   const bot = usePublicBotQuery(uuid, { skip: !uuid });

@@ -25,6 +25,8 @@ export type ChatSocketEvent =
   | { type: 'chunk'; conversationId: number | null; data: string }
   | { type: 'notice'; kind: NoticeKind; message: string; conversationId: number | null }
   | { type: 'error'; error: string; conversationId: number | null }
+  /** Whether a human agent is available (the help desk's `{type: 'presence', agents_online}` frame). */
+  | { type: 'presence'; agentsOnline: boolean }
   /** The socket did not open within the open time-out. */
   | { type: 'timeout' }
   /** The last of the reconnect attempts failed: the client stops until `online()` or `nudge()`. */
@@ -64,6 +66,12 @@ export function chatSocketUrl(
 }
 
 type Tracked = { seen: Set<number>; contiguous: number };
+
+/** A server frame, plus the help desk's presence frame (`{type: 'presence', agents_online}`). */
+type IncomingFrame = Omit<ServerFrame, 'type'> & {
+  type?: ServerFrame['type'] | 'presence';
+  agents_online?: unknown;
+};
 
 /**
  * The user channel of the chat (console.md sections 7 Real-time and 9): connects, says hello,
@@ -256,9 +264,9 @@ export class ChatSocket {
   }
 
   private received(data: string): void {
-    let frame: ServerFrame;
+    let frame: IncomingFrame;
     try {
-      frame = JSON.parse(data) as ServerFrame;
+      frame = JSON.parse(data) as IncomingFrame;
     } catch {
       return;
     }
@@ -277,6 +285,9 @@ export class ChatSocket {
         return;
       case 'connected':
         this.options.onEvent({ type: 'connected', message: frame.message ?? '' });
+        return;
+      case 'presence':
+        this.options.onEvent({ type: 'presence', agentsOnline: frame.agents_online === true });
         return;
       case 'warning':
       case 'confirmation':

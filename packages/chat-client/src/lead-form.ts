@@ -1,4 +1,4 @@
-import type { LeadFormField } from '@parley/contracts';
+import type { ChatMessage, LeadFormConfig, LeadFormField } from '@parley/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -31,4 +31,24 @@ export function leadValues(
     if (value) out[field.name] = value;
   }
   return out;
+}
+
+/**
+ * Whether a chat has reached the moment its bot's lead form asks for (`show_when`): at once
+ * ('before_chat'), once the visitor has sent `after_messages` messages, or once an answer of the
+ * conversation found nothing ('no_answer'). A disabled form, or one without fields, is never due.
+ */
+export function leadFormDue(
+  config: LeadFormConfig | null | undefined,
+  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode'>[],
+): boolean {
+  if (!config?.enabled || config.fields.length === 0) return false;
+  switch (config.show_when) {
+    case 'before_chat':
+      return true;
+    case 'after_messages':
+      return messages.filter((m) => m.message_type === 'user').length >= config.after_messages;
+    case 'no_answer':
+      return messages.some((m) => m.message_type !== 'user' && m.answer_mode === 'not_found');
+  }
 }

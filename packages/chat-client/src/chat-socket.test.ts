@@ -8,7 +8,7 @@ import {
   type ChatSocketEvent,
   chatSocketUrl,
   type SocketHandlers,
-} from './chat-socket';
+} from './chat-socket.js';
 
 /** A socket the test opens, closes and speaks for. */
 class FakeSocket {
@@ -160,6 +160,21 @@ describe('ChatSocket', () => {
       { type: 'notice', kind: 'warning', message: 'Slow down', conversationId: 7 },
       { type: 'notice', kind: 'helpdesk_control', message: 'An agent joined', conversationId: null },
       { type: 'error', error: 'Bad thing', conversationId: 7 },
+    ]);
+  });
+
+  it('reports whether a human is available from presence frames', async () => {
+    const { client, last, events } = setup();
+    client.connect();
+    await settle();
+    last().open();
+    last().receive({ type: 'presence', agents_online: true });
+    last().receive({ type: 'presence', agents_online: false });
+    last().receive({ type: 'presence' });
+    expect(events.filter((e) => e.type === 'presence')).toEqual([
+      { type: 'presence', agentsOnline: true },
+      { type: 'presence', agentsOnline: false },
+      { type: 'presence', agentsOnline: false },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeUrl } from './safe-url';
+import { safeUrl } from './safe-url.js';
 
 describe('safeUrl', () => {
   it('keeps http, https and mailto addresses', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createChunkBatcher } from './chunk-batcher';
+import { createChunkBatcher } from './chunk-batcher.js';
 
 describe('createChunkBatcher', () => {
   beforeEach(() => {

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { lastSeq, mergeMessages } from './messages';
+import { lastSeq, mergeMessages } from './messages.js';
 
 const m = (conversation_id: number, seq: number, message = `m${seq}`) =>
   ({ conversation_id, seq, message }) as ChatMessage;

@@ -1,0 +1,262 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LEAD_TEXTS } from '@parley/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+const QUESTION = 'Do you ship abroad?';
+const ANSWER = 'Yes, we ship to 40 countries.';
+const WELCOME = 'Hi! Ask me anything about Acme.';
+const BOOKING_URL = 'https://cal.com/acme/demo';
+const BRAND = '#1a56db';
+/** A 1×1 PNG, for the bot's profile image. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function api<T>(h: Harness, token: string | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(`${h.baseUrl}/api${path}`, { method, headers, body: payload });
+  if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * A public bot with a suggested question, a trained Q&A pair, a lead form shown when it cannot
+ * answer, and a calendar booking, made through the API as its owner.
+ */
+async function seedBot(h: Harness, owner: Page, token: string): Promise<{ bot_id: number; uuid: string }> {
+  const bot = await createBotViaApi(h, owner, {
+    bot_name: 'Acme helper',
+    is_public: 'true',
+    brand_color: BRAND,
+    welcome_message: WELCOME,
+    suggestion_questions: JSON.stringify([QUESTION]),
+  });
+  await api(h, token, 'POST', '/qna/', { bot_id: bot.bot_id, question: QUESTION, answer: ANSWER });
+  const { task_id } = await api<{ task_id: string }>(h, token, 'POST', `/training/train/qna/${bot.bot_id}`);
+  await expect
+    .poll(
+      async () =>
+        (await api<{ status: string }>(h, token, 'GET', `/training/train/progress/${task_id}`)).status,
+      { timeout: 30_000, interval: 250 },
+    )
+    .toBe('completed');
+  const update = new FormData();
+  update.set(
+    'lead_form_config',
+    JSON.stringify({
+      enabled: true,
+      title: 'Leave your details',
+      show_when: 'no_answer',
+      after_messages: 3,
+      fields: [
+        { name: 'name', label: 'Name', type: 'text', required: true },
+        { name: 'email', label: 'Email', type: 'email', required: true },
+      ],
+    }),
+  );
+  update.set('profile_image', new Blob([PNG], { type: 'image/png' }), 'logo.png');
+  await api(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, update);
+  await api(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
+    provider: 'cal',
+    title: 'Book a demo',
+    url: BOOKING_URL,
+    message: 'Pick a time that suits you.',
+  });
+  return bot;
+}
+
+/**
+ * A customer's static page on another loopback port (so another origin), embedding the widget
+ * from Parley's host. Its CSS is hostile on purpose: the widget lives in a shadow root and must
+ * not be touched by it.
+ */
+async function customerSite(
+  scriptSrc: string,
+  uuid: string,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  const html = `<!doctype html>
+<html><head><title>Acme shop</title>
+<style>button { display: none !important; } * { color: rgb(255, 0, 0) !important; font-size: 40px !important; }</style>
+</head><body><h1>Acme shop</h1><p>Our products.</p>
+<script src="${scriptSrc}" data-bot="${uuid}" defer></script>
+</body></html>`;
+  const site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
+}
+
+async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<void> {
+  const box = chat.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+describe('website widget', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('embedded on another origin: answers with sources, shows the lead form and the booking button, keeps the chat across reloads', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-owner');
+    await signUp(owner, person('embedder'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await seedBot(h, owner, token!);
+
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget');
+      const failedRequests: string[] = [];
+      page.on('requestfailed', (request) => failedRequests.push(request.url()));
+      await page.goto(`${site.origin}/`);
+      expect(new URL(page.url()).origin).not.toBe(new URL(h.baseUrl).origin);
+
+      // The launcher, in the brand colour with white on it, untouched by the site's `button { display: none }`.
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await launcher.waitFor();
+      const look = await launcher.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { background: style.backgroundColor, color: style.color };
+      });
+      expect(look).toEqual({ background: 'rgb(26, 86, 219)', color: 'rgb(255, 255, 255)' });
+      expect(await page.locator('parley-widget').count()).toBe(1);
+
+      // Open: a dialog with the bot's name, the composer focused, the welcome message, online.
+      await launcher.click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Acme helper' });
+      await chat.waitFor();
+      await expect
+        .poll(() =>
+          page.evaluate(() => document.querySelector('parley-widget')?.shadowRoot?.activeElement?.ariaLabel),
+        )
+        .toBe('Message');
+      await chat.getByRole('heading', { name: 'Acme helper' }).waitFor();
+      // The bot's image, from the API host, loads on the customer's origin.
+      const avatar = chat.locator('img.avatar');
+      await expect
+        .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+          timeout: 10_000,
+        })
+        .toBe(1);
+      await chat.getByTestId('welcome-message').getByText(WELCOME).waitFor();
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      // The booking card, before the chat starts.
+      const card = chat.getByRole('region', { name: 'Book a meeting' });
+      await card.getByText('Book a demo').waitFor();
+      await screenshot(page, 'widget-open');
+      // Bot text in the widget is not in the site's red.
+      expect(await chat.getByTestId('welcome-message').evaluate((el) => getComputedStyle(el).color)).not.toBe(
+        'rgb(255, 0, 0)',
+      );
+
+      // A suggested question: the Q&A answer with its source.
+      await chat
+        .getByRole('group', { name: 'Suggested questions' })
+        .getByRole('button', { name: QUESTION })
+        .click();
+      const answers = chat.getByTestId('bot-message');
+      const shipping = answers.filter({ hasText: ANSWER });
+      await shipping.waitFor({ timeout: 30_000 });
+      const sources = shipping.getByTestId('message-sources');
+      await sources.getByText(QUESTION).waitFor();
+      await sources.getByText('Q&A', { exact: true }).waitFor();
+      expect(await chat.getByTestId('user-message').filter({ hasText: QUESTION }).count()).toBe(1);
+      await chat.getByRole('group', { name: 'Suggested questions' }).waitFor({ state: 'detached' });
+
+      // Something it does not know: the not-found answer, then the lead form (show_when no_answer).
+      const leadForm = chat.getByRole('form', { name: 'Leave your details' });
+      expect(await leadForm.count()).toBe(0);
+      await ask(chat, 'What is the capital of Peru?');
+      await expect.poll(() => answers.count(), { timeout: 30_000 }).toBe(2);
+      expect(await answers.nth(1).getAttribute('data-answer-mode')).toBe('not_found');
+      await leadForm.waitFor();
+      await leadForm.getByRole('button', { name: 'Send', exact: true }).click();
+      await leadForm.getByText('Name is required').waitFor();
+      await leadForm.getByRole('textbox', { name: 'Name' }).fill('Ana Visitor');
+      await leadForm.getByRole('textbox', { name: 'Email' }).fill('ana@example.com');
+      await leadForm.getByRole('button', { name: 'Send', exact: true }).click();
+      await chat.getByText(LEAD_TEXTS.received).waitFor();
+      await leadForm.waitFor({ state: 'detached' });
+      await screenshot(page, 'widget-lead-sent');
+
+      // Asking to book: the answer carries the booking button to the calendar.
+      await ask(chat, 'Can I book a demo?');
+      await expect.poll(() => answers.count(), { timeout: 30_000 }).toBe(3);
+      const booking = answers.nth(2).getByRole('link', { name: 'Book a demo' });
+      await booking.waitFor();
+      expect(await booking.getAttribute('href')).toBe(BOOKING_URL);
+      expect(await booking.getAttribute('target')).toBe('_blank');
+      expect(await booking.getAttribute('rel')).toContain('noopener');
+      await screenshot(page, 'widget-booking');
+
+      // The site's storage holds only the widget's keys, under its prefix.
+      const keys = await page.evaluate(() => Object.keys(localStorage));
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.every((key) => key.startsWith('parley:'))).toBe(true);
+
+      // A reload: the chat is open again with its history, each message once, and no lead form.
+      await page.reload();
+      await chat.waitFor();
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      await answers.nth(2).getByRole('link', { name: 'Book a demo' }).waitFor({ timeout: 15_000 });
+      await page.waitForTimeout(1000);
+      expect(await answers.count()).toBe(3);
+      expect(await chat.getByTestId('user-message').count()).toBe(3);
+      expect(await chat.getByTestId('welcome-message').count()).toBe(1);
+      expect(await chat.getByTestId('welcome-message').innerText()).toContain(WELCOME);
+      expect(await leadForm.count()).toBe(0);
+
+      // Escape closes it and gives the focus back to the launcher.
+      await chat.getByRole('textbox', { name: 'Message' }).press('Escape');
+      await chat.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      expect(failedRequests).toEqual([]);
+
+      // A bot that lists the sites allowed to embed it: this one is not, and the widget says so.
+      const restrict = new FormData();
+      restrict.set('allowed_origins', JSON.stringify(['https://shop.example']));
+      await api(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, restrict);
+      const { page: elsewhere } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(elsewhere, 'widget-not-allowed');
+      await elsewhere.goto(`${site.origin}/`);
+      await elsewhere.getByRole('button', { name: 'Open chat' }).click();
+      await elsewhere
+        .getByRole('dialog', { name: 'Chat with Acme helper' })
+        .getByRole('alert')
+        .getByText('This site is not allowed to embed this bot')
+        .waitFor({ timeout: 20_000 });
+    } finally {
+      await site.close();
+    }
+  });
+});

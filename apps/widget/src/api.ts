@@ -1,0 +1,74 @@
+import type { PublicBot, VisitorIdentity } from '@parley/contracts';
+
+/** A failed call: the HTTP status (0 when the network failed) and the server's `detail`, if any. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Calls to the widget's public endpoints: cross-origin, without cookies. */
+async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, credentials: 'omit', mode: 'cors' });
+  } catch {
+    throw new ApiError(0, 'The chat could not be reached. Please try again later.');
+  }
+  const body = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok) {
+    const detail =
+      body && typeof body === 'object' && 'detail' in body && typeof body.detail === 'string'
+        ? body.detail
+        : `Request failed (${response.status})`;
+    throw new ApiError(response.status, detail);
+  }
+  return body as T;
+}
+
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export function fetchBot(apiBase: string, uuid: string): Promise<PublicBot> {
+  return call<PublicBot>(`${apiBase}/api/auth/bot/uuid/${encodeURIComponent(uuid)}`);
+}
+
+/** A signed visitor identity for the bot, renewed when the previous token is given and still valid. */
+export function requestIdentity(
+  apiBase: string,
+  uuid: string,
+  previousToken: string | null,
+): Promise<VisitorIdentity> {
+  return call<VisitorIdentity>(
+    `${apiBase}/api/chat/visitor`,
+    json({ bot_uuid: uuid, ...(previousToken ? { visitor_token: previousToken } : {}) }),
+  );
+}
+
+export function submitLead(
+  apiBase: string,
+  uuid: string,
+  fields: Record<string, string>,
+  conversationId: number | null,
+): Promise<{ id: number; message: string }> {
+  return call(
+    `${apiBase}/api/auth/bot/uuid/${encodeURIComponent(uuid)}/lead`,
+    json({ fields, ...(conversationId ? { conversation_id: conversationId } : {}) }),
+  );
+}
+
+/** A profile image path on the API host as an absolute address; anything not http(s) is dropped. */
+export function imageUrl(apiBase: string, path: string | null): string | null {
+  if (!path) return null;
+  try {
+    const url = new URL(path, apiBase);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,125 @@
+import type { MarkdownOptions } from '@parley/chat-client/markdown';
+import { BOT, type PublicBot } from '@parley/contracts';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { submitLead } from '../api';
+import { palette } from '../colour';
+import { imageHosts, type WidgetConfig } from '../config';
+import { type SessionState, VisitorSession } from '../session';
+import { botStore } from '../storage';
+import { ChatIcon, CloseIcon } from './icons';
+import { closeOnEscape, type LeadState, Panel } from './Panel';
+
+/** How the page's script (window.ParleyWidget) opens and closes a mounted widget. */
+export type WidgetControls = { setOpen: ((open: boolean | ((was: boolean) => boolean)) => void) | null };
+
+type Props = { config: WidgetConfig; bot: PublicBot; controls: WidgetControls };
+
+function useSessionState(session: VisitorSession): SessionState {
+  const [state, setState] = useState(session.getState());
+  useEffect(() => session.subscribe(setState), [session]);
+  return state;
+}
+
+/**
+ * The widget: a launcher in the bot's brand colour and the chat panel it opens. The socket connects
+ * when the chat first opens (or at once when it was left open, or `data-open="true"`).
+ */
+export function App({ config, bot, controls }: Props) {
+  const { apiBase, uuid } = config;
+  const store = useMemo(() => botStore(uuid), [uuid]);
+  const session = useMemo(
+    () => new VisitorSession({ apiBase, uuid, botId: bot.bot_id, store }),
+    [apiBase, uuid, bot.bot_id, store],
+  );
+  const state = useSessionState(session);
+  const [open, setOpen] = useState(() => config.openAtStart || store.get('open') === 'true');
+  const [lead, setLead] = useState<LeadState>(() => {
+    const kept = store.get('lead');
+    return kept === 'sent' || kept === 'dismissed' ? kept : 'form';
+  });
+  const [leadSentAfter, setLeadSentAfter] = useState<number | null>(null);
+  const launcher = useRef<HTMLButtonElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const wasOpen = useRef(open);
+  const markdown = useMemo<MarkdownOptions>(
+    () => ({ imageHosts: imageHosts(apiBase), baseUrl: apiBase }),
+    [apiBase],
+  );
+  const colours = palette(bot.brand_color || BOT.defaultBrandColor);
+
+  useEffect(() => () => session.dispose(), [session]);
+  useEffect(() => {
+    controls.setOpen = setOpen;
+    return () => {
+      controls.setOpen = null;
+    };
+  }, [controls]);
+  useEffect(() => {
+    if (open) session.start();
+    store.set('open', String(open));
+    // Focus follows the chat: into the composer when it opens, back to the launcher when it closes.
+    if (open) input.current?.focus();
+    else if (wasOpen.current) launcher.current?.focus();
+    wasOpen.current = open;
+  }, [open, session, store]);
+
+  const finishLead = (next: 'sent' | 'dismissed') => {
+    store.set('lead', next);
+    setLead(next);
+    if (next === 'sent') setLeadSentAfter(state.messages.at(-1)?.seq ?? 0);
+  };
+
+  return (
+    <div
+      class="root"
+      style={{
+        '--brand': colours.brand,
+        '--on-brand': colours.onBrand,
+        '--accent': colours.accent,
+        '--link': '#1d4ed8',
+      }}
+    >
+      <Panel
+        apiBase={apiBase}
+        bot={bot}
+        state={state}
+        open={open}
+        markdown={markdown}
+        inputRef={input}
+        lead={lead}
+        leadSentAfter={leadSentAfter}
+        onSend={(text) => session.send(text)}
+        onLead={async (fields) => {
+          try {
+            await submitLead(apiBase, uuid, fields, state.conversationId);
+          } catch (error) {
+            return error instanceof Error
+              ? error.message
+              : 'The details could not be sent. Please try again.';
+          }
+          finishLead('sent');
+          return null;
+        }}
+        onLeadDismiss={() => finishLead('dismissed')}
+        onNewChat={() => {
+          session.newChat();
+          setLeadSentAfter(null);
+          input.current?.focus();
+        }}
+        onClose={() => setOpen(false)}
+      />
+      <button
+        ref={launcher}
+        class={`launcher${open ? ' open' : ''}`}
+        type="button"
+        aria-label={open ? 'Close chat' : 'Open chat'}
+        aria-expanded={open}
+        aria-controls="parley-chat-panel"
+        onClick={() => setOpen((was) => !was)}
+        onKeyDown={open ? closeOnEscape(() => setOpen(false)) : undefined}
+      >
+        {open ? <CloseIcon /> : <ChatIcon />}
+      </button>
+    </div>
+  );
+}

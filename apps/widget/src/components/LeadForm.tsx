@@ -1,0 +1,83 @@
+import { leadValues, validateLead } from '@parley/chat-client';
+import type { LeadFormConfig } from '@parley/contracts';
+import { useState } from 'preact/hooks';
+
+type Props = {
+  config: LeadFormConfig;
+  /** Sends the answers; resolves to the server's error text, or null when they were received. */
+  onSubmit: (fields: Record<string, string>) => Promise<string | null>;
+  onDismiss: () => void;
+};
+
+/** The bot's lead form, built from its configuration, with required and email checks before sending. */
+export function LeadForm({ config, onSubmit, onDismiss }: Props) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const found = validateLead(config.fields, values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    setServerError(null);
+    try {
+      setServerError(await onSubmit(leadValues(config.fields, values)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" noValidate onSubmit={submit} aria-label={config.title} data-testid="lead-form">
+      <h3>{config.title}</h3>
+      {config.fields.map((field) => {
+        const id = `pw-lead-${field.name}`;
+        const error = errors[field.name];
+        return (
+          <div class="field" key={field.name}>
+            <label for={id}>
+              {field.label}
+              {field.required ? ' *' : ''}
+            </label>
+            <input
+              id={id}
+              name={field.name}
+              type={field.type}
+              required={field.required}
+              maxLength={500}
+              autoComplete={field.type === 'email' ? 'email' : field.type === 'tel' ? 'tel' : undefined}
+              value={values[field.name] ?? ''}
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onInput={(event) => {
+                const value = (event.currentTarget as HTMLInputElement).value;
+                setValues((v) => ({ ...v, [field.name]: value }));
+              }}
+            />
+            {error ? (
+              <span class="field-error" id={`${id}-error`}>
+                {error}
+              </span>
+            ) : null}
+          </div>
+        );
+      })}
+      {serverError ? (
+        <p class="frame error" role="alert">
+          {serverError}
+        </p>
+      ) : null}
+      <div class="actions">
+        <button class="btn" type="submit" disabled={busy}>
+          Send
+        </button>
+        <button class="btn plain" type="button" onClick={onDismiss}>
+          Not now
+        </button>
+      </div>
+    </form>
+  );
+}

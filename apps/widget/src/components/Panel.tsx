@@ -1,0 +1,238 @@
+import { type ChatSocketStatus, leadFormDue } from '@parley/chat-client';
+import type { MarkdownOptions } from '@parley/chat-client/markdown';
+import { BOT, type ChatMessage, MESSAGES, type PublicBot } from '@parley/contracts';
+import { Fragment, type Ref } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { imageUrl } from '../api';
+import type { SessionState } from '../session';
+import { Composer } from './Composer';
+import { CloseIcon, NewChatIcon } from './icons';
+import { LeadForm } from './LeadForm';
+import { Markdown } from './Markdown';
+import { BookingButton, Message } from './Message';
+
+export type LeadState = 'form' | 'sent' | 'dismissed';
+
+type Props = {
+  apiBase: string;
+  bot: PublicBot;
+  state: SessionState;
+  open: boolean;
+  markdown: MarkdownOptions;
+  inputRef: Ref<HTMLTextAreaElement>;
+  lead: LeadState;
+  /** The lead was sent during this page's life, after the message with this seq (0: before any). */
+  leadSentAfter: number | null;
+  onSend: (text: string) => boolean;
+  onLead: (fields: Record<string, string>) => Promise<string | null>;
+  onLeadDismiss: () => void;
+  onNewChat: () => void;
+  onClose: () => void;
+};
+
+/** Escape closes the chat, wherever the focus is inside it. */
+export function closeOnEscape(onClose: () => void) {
+  return (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    onClose();
+  };
+}
+
+/**
+ * LEAD_TEXTS.received of the contracts, written out: importing it would bring the leads schemas and
+ * zod into the widget (+25 KB gzip). The widget's browser test checks the two stay the same.
+ */
+const THANKS = 'Thank you! Your details have been received.';
+const FRAME_CLASS = {
+  error: 'error',
+  warning: 'warning',
+  confirmation: 'success',
+  helpdesk_control: 'success',
+};
+
+/** The bot's welcome message a conversation starts with (seq 1). */
+const isSeededWelcome = (m: ChatMessage) => m.seq === 1 && m.message_type === 'bot';
+
+function statusText(status: ChatSocketStatus, gaveUp: boolean): string {
+  if (status === 'open') return 'Online';
+  if (status === 'failed' || gaveUp) return 'Offline';
+  return status === 'closed' ? 'Reconnecting…' : 'Connecting…';
+}
+
+function Avatar({ apiBase, bot }: { apiBase: string; bot: PublicBot }) {
+  const [broken, setBroken] = useState(false);
+  const src = imageUrl(apiBase, bot.profile_image);
+  if (src && !broken) return <img class="avatar" src={src} alt="" onError={() => setBroken(true)} />;
+  return (
+    <span class="avatar" aria-hidden="true">
+      {(bot.bot_name.trim()[0] ?? '?').toUpperCase()}
+    </span>
+  );
+}
+
+/** The chat panel: header, messages with the intro (suggestions, booking, lead form), composer. */
+export function Panel(props: Props) {
+  const { apiBase, bot, state, open, markdown, lead, leadSentAfter } = props;
+  const body = useRef<HTMLDivElement>(null);
+  const seeded = state.messages.find(isSeededWelcome);
+  const shown = seeded ? state.messages.filter((m) => m !== seeded) : state.messages;
+  const started = state.messages.some((m) => m.message_type === 'user');
+  const connected = state.status === 'open';
+  const config = bot.lead_form_config;
+  const leadDue = lead === 'form' && leadFormDue(config, state.messages);
+  const leadBeforeChat = config?.show_when === 'before_chat';
+  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+
+  const leadBlock =
+    leadDue && config ? (
+      <li class="row" style={{ alignItems: 'stretch' }}>
+        <LeadForm config={config} onSubmit={props.onLead} onDismiss={props.onLeadDismiss} />
+      </li>
+    ) : null;
+  // The thank-you stays where the form was: after the message that was last when it was sent.
+  const thanks = (
+    <li class="frame success" role="status">
+      {THANKS}
+    </li>
+  );
+  const thanksAfter =
+    leadSentAfter !== null && shown.some((m) => m.seq === leadSentAfter) ? leadSentAfter : null;
+
+  // Keeps the newest content in view as it grows.
+  useEffect(() => {
+    const element = body.current;
+    if (element && open) element.scrollTop = element.scrollHeight;
+  }, [open, state.messages.length, state.draft, state.thinking, state.frames.length, leadDue, leadSentAfter]);
+
+  const questions = bot.suggestion_questions.filter((q) => q.trim());
+  return (
+    <section
+      id="parley-chat-panel"
+      class="panel"
+      role="dialog"
+      aria-modal="false"
+      aria-label={`Chat with ${bot.bot_name}`}
+      hidden={!open}
+      onKeyDown={closeOnEscape(props.onClose)}
+    >
+      <header class="header">
+        <Avatar apiBase={apiBase} bot={bot} />
+        <div class="title">
+          <h2 class="name">{bot.bot_name}</h2>
+          <div class="status" data-testid="connection-status" data-status={state.status}>
+            <span
+              class={`dot ${state.status === 'open' ? 'open' : state.gaveUp ? 'failed' : state.status}`}
+            />
+            {state.blocked ? 'Unavailable' : statusText(state.status, state.gaveUp)}
+          </div>
+        </div>
+        <button
+          class="icon-btn"
+          type="button"
+          aria-label="New chat"
+          title="New chat"
+          onClick={props.onNewChat}
+        >
+          <NewChatIcon />
+        </button>
+        <button class="icon-btn" type="button" aria-label="Close chat" title="Close" onClick={props.onClose}>
+          <CloseIcon size={20} />
+        </button>
+      </header>
+      {state.agentsOnline ? (
+        <div class="human" role="status">
+          A human is available
+        </div>
+      ) : null}
+      <div class="body" ref={body}>
+        <ol class="list" aria-label="Messages" aria-live="polite">
+          <li class="row" data-testid="welcome-message">
+            <div class="bubble">
+              <Markdown text={seeded?.message ?? welcome} options={markdown} />
+            </div>
+          </li>
+          {!started && questions.length ? (
+            <li>
+              <fieldset class="chips" aria-label="Suggested questions">
+                {questions.map((question) => (
+                  <button
+                    key={question}
+                    class="chip"
+                    type="button"
+                    disabled={!connected || state.thinking}
+                    onClick={() => props.onSend(question)}
+                  >
+                    {question}
+                  </button>
+                ))}
+              </fieldset>
+            </li>
+          ) : null}
+          {!started && bot.booking ? (
+            <li>
+              <section class="card" aria-label="Book a meeting">
+                <h3>{bot.booking.title}</h3>
+                {bot.booking.message ? <p>{bot.booking.message}</p> : null}
+                <BookingButton action={{ title: 'Book a time', url: bot.booking.url }} />
+              </section>
+            </li>
+          ) : null}
+          {leadBeforeChat ? leadBlock : null}
+          {leadSentAfter !== null && thanksAfter === null ? thanks : null}
+          {shown.map((message) => (
+            <Fragment key={`${message.conversation_id}:${message.seq}`}>
+              <Message message={message} markdown={markdown} />
+              {message.seq === thanksAfter ? thanks : null}
+            </Fragment>
+          ))}
+          {leadBeforeChat ? null : leadBlock}
+          {state.draft ? (
+            <li class="row" data-testid="streaming-message">
+              <div class="bubble">
+                <Markdown text={state.draft} options={markdown} />
+              </div>
+            </li>
+          ) : state.thinking ? (
+            <li class="row">
+              <div class="bubble typing" role="status" aria-label="The bot is thinking">
+                <i />
+                <i />
+                <i />
+              </div>
+            </li>
+          ) : null}
+          {state.frames.map((frame) => (
+            <li
+              key={frame.id}
+              class={`frame ${FRAME_CLASS[frame.kind]}`}
+              role={frame.kind === 'error' ? 'alert' : 'status'}
+              data-testid="chat-frame"
+              data-kind={frame.kind}
+            >
+              {frame.message}
+            </li>
+          ))}
+        </ol>
+      </div>
+      {state.blocked ? (
+        <div class="conn failed" role="alert">
+          {state.blocked}
+        </div>
+      ) : connected ? null : (
+        <div class={`conn${state.gaveUp ? ' failed' : ''}`} role="status">
+          {state.gaveUp
+            ? MESSAGES.realtime.unableToEstablish
+            : state.status === 'closed'
+              ? 'Connection lost. Reconnecting…'
+              : 'Connecting…'}
+        </div>
+      )}
+      <Composer
+        inputRef={props.inputRef}
+        onSend={props.onSend}
+        disabled={!connected || state.thinking || state.blocked !== null}
+      />
+    </section>
+  );
+}
