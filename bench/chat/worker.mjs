@@ -1,0 +1,227 @@
+// bench/chat child: one server in its own process, so its memory and CPU are its own.
+//   BENCH_CHAT_ROLE=parley  the built Parley server as npm start runs it (API and workers in one
+//                           process), configured from the environment; it also loads knowledge in
+//                           bulk when asked ({ seed: { tenantId, userId, size } }).
+//   BENCH_CHAT_ROLE=bare    the baseline: a bare `ws` server that, for each message, makes the same
+//                           streaming request to the model (global fetch, as the AI SDK does) and
+//                           relays each chunk as a frame: the same network path without Parley.
+// Over IPC: { port } once listening; 'memory' → { memory } (after a full GC); 'cpu' → { cpu }.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dist = (file) => pathToFileURL(path.join(root, 'apps/server/dist', file)).href;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+const role = process.env.BENCH_CHAT_ROLE;
+const handlers = {
+  memory,
+  // Without a GC, cheap enough to sample during the load test.
+  rss: () => ({ rss: process.memoryUsage.rss() }),
+  cpu: () => ({ cpu: process.cpuUsage() }),
+};
+
+async function memory() {
+  // Twice: the first pass frees what finalizers release.
+  gc();
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  return { memory: { rss, heapUsed, external, arrayBuffers } };
+}
+
+process.on('message', (message) => {
+  const key = typeof message === 'string' ? message : Object.keys(message)[0];
+  const handler = handlers[key];
+  if (!handler) return;
+  Promise.resolve(handler(message[key]))
+    .then((answer) => process.send?.(answer))
+    .catch((error) => process.send?.({ error: error.stack ?? String(error) }));
+});
+
+if (role === 'parley') {
+  const { createParley } = await import(dist('app.js'));
+  const { loadConfig } = await import(dist('config.js'));
+  const { openDatabase } = await import(dist('core/db/database.js'));
+  const config = loadConfig();
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: `${config.DATA_DIR}/pgdata` },
+  );
+  const parley = await createParley(config, database, 'all');
+  parley.startWorkers();
+  await parley.app.listen({ port: 0, host: '127.0.0.1' });
+
+  // CHAT_BENCH_TRACE: every statement the server sends while tracing is on, with its start (wall
+  // clock, comparable across processes) and duration; { trace: true } starts, { trace: false }
+  // stops and answers the list.
+  let traced = null;
+  const traceQuery = (original) =>
+    async function (...args) {
+      if (!traced) return original.apply(this, args);
+      const start = performance.now();
+      const list = traced;
+      const record = () => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '?');
+        list.push({
+          at: performance.timeOrigin + start,
+          ms: performance.now() - start,
+          sql: text.replace(/\s+/g, ' ').slice(0, 110),
+        });
+      };
+      // pg's Pool hands its client a callback; PGlite and direct calls use the promise.
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last];
+        args[last] = (...results) => {
+          record();
+          return callback(...results);
+        };
+        return original.apply(this, args);
+      }
+      try {
+        return await original.apply(this, args);
+      } finally {
+        record();
+      }
+    };
+  if (process.env.CHAT_BENCH_TRACE) {
+    // Frames too: when the server hands each one to its socket (ws.send), with its start.
+    const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+    const { default: ws } = await import(pathToFileURL(serverRequire.resolve('ws')).href);
+    const send = ws.prototype.send;
+    ws.prototype.send = function (data, ...rest) {
+      if (traced) {
+        const text = String(data);
+        traced.push({
+          at: performance.timeOrigin + performance.now(),
+          ms: 0,
+          sql: `ws.send ${text.slice(0, 90)}`,
+        });
+      }
+      return send.call(this, data, ...rest);
+    };
+    // The model's answer reaching the server: fetch (undici) has its response headers, which the
+    // fake sends in one write with the first token.
+    const { subscribe } = await import('node:diagnostics_channel');
+    subscribe('undici:request:headers', ({ request }) => {
+      if (traced && String(request.path).includes('chat/completions')) {
+        traced.push({
+          at: performance.timeOrigin + performance.now(),
+          ms: 0,
+          sql: 'fetch: model response headers',
+        });
+      }
+    });
+    const client = database.db.$client;
+    if (database.kind === 'pglite') {
+      client.query = traceQuery(client.query);
+      const transaction = client.transaction;
+      client.transaction = function (fn) {
+        return transaction.call(this, (tx) => {
+          tx.query = traceQuery(tx.query);
+          return fn(tx);
+        });
+      };
+    } else {
+      const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+      const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+      pg.Client.prototype.query = traceQuery(pg.Client.prototype.query);
+    }
+  }
+  handlers.trace = (on) => {
+    if (on) {
+      traced = [];
+      return { trace: [] };
+    }
+    const list = traced ?? [];
+    traced = null;
+    return { trace: list };
+  };
+
+  let loader = null;
+  handlers.seed = async ({ tenantId, userId, size }) => {
+    const { knowledgeLoader } = await import('./seed.mjs');
+    loader ??= await knowledgeLoader(database.db, { tenantId, userId });
+    const started = performance.now();
+    const result = await loader.fill(size);
+    return { seeded: { ...result, ms: performance.now() - started } };
+  };
+  const stop = async () => {
+    await parley.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('disconnect', () => void stop());
+  process.send?.({ port: parley.app.server.address().port, database: database.kind });
+} else if (role === 'bare') {
+  const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+  const { default: ws } = await import(pathToFileURL(serverRequire.resolve('ws')).href);
+  const { WebSocketServer } = ws;
+  const modelUrl = `${process.env.BENCH_CHAT_MODEL_URL}/chat/completions`;
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/chat/stream' });
+  let conversations = 0;
+
+  wss.on('connection', (socket) => {
+    const send = (frame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
+    socket.on('message', (raw) => {
+      void relay(JSON.parse(raw.toString())).catch((error) => send({ error: String(error.message) }));
+    });
+    async function relay(frame) {
+      const { content } = frame;
+      const conversationId = content.conversation_id || ++conversations;
+      const response = await fetch(modelUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+        body: JSON.stringify({
+          model: 'bench',
+          stream: true,
+          messages: [{ role: 'user', content: content.message }],
+        }),
+      });
+      if (!response.ok) throw new Error(`model answered ${response.status}`);
+      const decoder = new TextDecoder();
+      let buffer = '';
+      let text = '';
+      for await (const bytes of response.body) {
+        buffer += decoder.decode(bytes, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+          const piece = JSON.parse(line.slice(6)).choices[0]?.delta?.content;
+          if (piece) {
+            text += piece;
+            send({ conversation_id: conversationId, data: piece });
+          }
+        }
+      }
+      // The stored answer, as Parley sends it once the stream ends (here: nothing stored).
+      send({
+        conversation_id: conversationId,
+        final_result_object: { conversation_id: conversationId, message_type: 'bot', message: text },
+      });
+    }
+  });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  const stop = () => {
+    for (const client of wss.clients) client.terminate();
+    wss.close(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+  process.send?.({ port: wss.address().port });
+} else {
+  throw new Error(`BENCH_CHAT_ROLE must be parley or bare, not ${role}`);
+}
