@@ -32,6 +32,7 @@ import { registerWidgetScript } from './modules/chat/widget-script.js';
 import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { helpdeskModule } from './modules/helpdesk/helpdesk.module.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { embedderFromConfig } from './modules/knowledge/embeddings.js';
 import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
@@ -55,6 +56,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   knowledgeModule,
   botsModule,
   chatModule,
+  helpdeskModule,
   llmModule,
   calendarModule,
   leadsModule,

@@ -6,6 +6,7 @@ export * from './common.js';
 export * from './constants.js';
 export * from './crawler.js';
 export * from './files.js';
+export * from './helpdesk.js';
 export * from './knowledge.js';
 export * from './leads.js';
 export * from './llm.js';

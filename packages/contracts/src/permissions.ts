@@ -4,6 +4,7 @@ import { CALENDAR_ROUTE_RULES } from './calendar.js';
 import { CHAT_ROUTE_RULES } from './chat.js';
 import { CRAWLER_ROUTE_RULES } from './crawler.js';
 import { FILE_ROUTE_RULES } from './files.js';
+import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
 import { KNOWLEDGE_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
@@ -89,6 +90,7 @@ export const ROUTE_RULES = {
   ...KNOWLEDGE_ROUTE_RULES,
   ...BOT_ROUTE_RULES,
   ...CHAT_ROUTE_RULES,
+  ...HELPDESK_ROUTE_RULES,
   ...LLM_ROUTE_RULES,
   ...CALENDAR_ROUTE_RULES,
   ...LEAD_ROUTE_RULES,

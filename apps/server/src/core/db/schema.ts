@@ -244,6 +244,7 @@ export * from '../../modules/bots/bots.schema.js';
 export * from '../../modules/chat/chat.schema.js';
 export * from '../../modules/crawler/crawler.schema.js';
 export * from '../../modules/files/files.schema.js';
+export * from '../../modules/helpdesk/helpdesk.schema.js';
 export * from '../../modules/knowledge/knowledge.schema.js';
 export * from '../../modules/llm/llm.schema.js';
 export * from '../../modules/notion/notion.schema.js';

@@ -8,6 +8,7 @@ import {
   CRAWLER_ROUTE_RULES,
   type Feature,
   FILE_ROUTE_RULES,
+  HELPDESK_ROUTE_RULES,
   KNOWLEDGE_ROUTE_RULES,
   LEAD_ROUTE_RULES,
   LLM_ROUTE_RULES,
@@ -189,6 +190,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [LLM_ROUTE_RULES, '../../modules/llm/llm.api.test.ts'],
   [BOT_ROUTE_RULES, '../../modules/bots/bots.api.test.ts'],
   [CHAT_ROUTE_RULES, '../../modules/chat/chat.api.test.ts'],
+  [HELPDESK_ROUTE_RULES, '../../modules/helpdesk/helpdesk.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

@@ -1,63 +1,211 @@
-import type { ChatMessage } from '@parley/contracts';
-import { eq } from 'drizzle-orm';
+import {
+  type ChatMessage,
+  HELPDESK_TEXTS,
+  type HelpdeskControlStatus,
+  type HelpdeskFrame,
+  type Presence,
+} from '@parley/contracts';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import type { EventBus } from '../../core/events/bus.js';
 import { toMessage } from './chat.queries.js';
-import { messages } from './chat.schema.js';
+import { conversations, messages } from './chat.schema.js';
 
 export const MESSAGE_STORED = 'chat.message';
 /** Only ids cross nodes (NOTIFY payloads are small); each node loads the message once. */
 export type MessageStored = { tenantId: number; conversationId: number; messageId: number };
 
+/** Who holds a conversation changed: an agent joined, handed it back, or was away too long. */
+export const CONTROL_CHANGED = 'chat.control';
+export type ControlChange = 'joined' | 'back' | 'away';
+export type ControlChanged = { tenantId: number; conversationId: number; change: ControlChange };
+
+/** An agent's help-desk sockets opened or closed somewhere: each node recounts for its listeners. */
+export const PRESENCE_CHANGED = 'chat.presence';
+export type PresenceChanged = { tenantId: number };
+
+/** A conversation's unread count was reset (mark read). New visitor messages carry their own. */
+export const UNREAD_CHANGED = 'chat.unread';
+export type UnreadChanged = { tenantId: number; conversationId: number; botId: number; unreadCount: number };
+
+/** A conversation was created or deleted (the inbox lists it or drops it). */
+export const CONVERSATION_CHANGED = 'chat.conversation';
+export type ConversationChanged = {
+  tenantId: number;
+  conversationId: number;
+  botId: number;
+  deleted: boolean;
+};
+
 type Listener = (message: ChatMessage) => void;
+export type ControlFrame = { conversationId: number; status: HelpdeskControlStatus; message: string };
+type ControlListener = (frame: ControlFrame) => void;
+type PresenceListener = (presence: Presence) => void;
+type InboxListener = (frame: HelpdeskFrame) => void;
 
 /**
- * This node's listeners per conversation (open sockets). Stored messages arrive from any node over
- * the event bus; a message is loaded only when someone here listens to its conversation.
+ * This node's listeners (open sockets): visitors per conversation, and agents per tenant (the
+ * help-desk channel). Events arrive from any node over the event bus carrying ids only; the data is
+ * loaded once per node, and only when someone here listens.
  */
 export class ChatHub {
   private readonly byConversation = new Map<number, Set<Listener>>();
-  private readonly byTenant = new Map<number, Set<Listener>>();
-  private readonly unsubscribe: () => void;
+  private readonly controlByConversation = new Map<number, Set<ControlListener>>();
+  private readonly presenceByTenant = new Map<number, Set<PresenceListener>>();
+  private readonly inboxByTenant = new Map<number, Set<InboxListener>>();
+  private readonly unsubscribe: Array<() => void>;
 
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    private readonly presenceOf: (tenantId: number) => Promise<Presence>,
   ) {
-    this.unsubscribe = events.subscribe<MessageStored>(MESSAGE_STORED, (event) => this.deliver(event));
+    this.unsubscribe = [
+      events.subscribe<MessageStored>(MESSAGE_STORED, (event) => this.deliver(event)),
+      events.subscribe<ControlChanged>(CONTROL_CHANGED, (event) => this.deliverControl(event)),
+      events.subscribe<PresenceChanged>(PRESENCE_CHANGED, (event) => this.deliverPresence(event)),
+      events.subscribe<UnreadChanged>(UNREAD_CHANGED, (event) =>
+        this.toInbox(event.tenantId, {
+          type: 'unread',
+          conversation_id: event.conversationId,
+          bot_id: event.botId,
+          unread_count: event.unreadCount,
+        }),
+      ),
+      events.subscribe<ConversationChanged>(CONVERSATION_CHANGED, (event) =>
+        this.toInbox(event.tenantId, {
+          type: 'conversation',
+          conversation_id: event.conversationId,
+          bot_id: event.botId,
+          ...(event.deleted ? { deleted: true } : {}),
+        }),
+      ),
+    ];
   }
 
   async stored(event: MessageStored): Promise<void> {
     await this.events.publish(MESSAGE_STORED, event);
   }
 
+  async controlChanged(event: ControlChanged): Promise<void> {
+    await this.events.publish(CONTROL_CHANGED, event);
+  }
+
+  async presenceChanged(tenantId: number): Promise<void> {
+    await this.events.publish<PresenceChanged>(PRESENCE_CHANGED, { tenantId });
+  }
+
+  async unreadChanged(event: UnreadChanged): Promise<void> {
+    await this.events.publish(UNREAD_CHANGED, event);
+  }
+
+  async conversationChanged(event: ConversationChanged): Promise<void> {
+    await this.events.publish(CONVERSATION_CHANGED, event);
+  }
+
+  /** Stored messages of one conversation (a visitor's or a user's chat socket). */
   listen(conversationId: number, listener: Listener): () => void {
     return add(this.byConversation, conversationId, listener);
   }
 
-  /** Every message of a tenant's conversations (the help-desk channel). */
-  listenTenant(tenantId: number, listener: Listener): () => void {
-    return add(this.byTenant, tenantId, listener);
+  /** Control changes of one conversation (the visitor's green notices). */
+  listenControl(conversationId: number, listener: ControlListener): () => void {
+    return add(this.controlByConversation, conversationId, listener);
+  }
+
+  /** Whether an agent of the tenant is online (visitors' chat sockets). */
+  listenPresence(tenantId: number, listener: PresenceListener): () => void {
+    return add(this.presenceByTenant, tenantId, listener);
+  }
+
+  /**
+   * Everything the help desk shows of a tenant: every new message on every channel (a visitor's
+   * followed by its conversation's unread count), control changes, presence, new and deleted
+   * conversations, unread resets.
+   */
+  listenInbox(tenantId: number, listener: InboxListener): () => void {
+    return add(this.inboxByTenant, tenantId, listener);
   }
 
   close(): void {
-    this.unsubscribe();
+    for (const stop of this.unsubscribe) stop();
   }
 
   private async deliver(event: MessageStored): Promise<void> {
-    const listeners = [
-      ...(this.byConversation.get(event.conversationId) ?? []),
-      ...(this.byTenant.get(event.tenantId) ?? []),
-    ];
-    if (listeners.length === 0) return;
+    const listeners = [...(this.byConversation.get(event.conversationId) ?? [])];
+    const inbox = [...(this.inboxByTenant.get(event.tenantId) ?? [])];
+    if (listeners.length === 0 && inbox.length === 0) return;
     const [row] = await this.db.select().from(messages).where(eq(messages.id, event.messageId));
     if (!row || row.tenantId !== event.tenantId) return;
     const message = toMessage(row);
     for (const listener of listeners) listener(message);
+    if (inbox.length === 0) return;
+    const frames: HelpdeskFrame[] = [
+      {
+        type: 'message',
+        conversation_id: row.conversationId,
+        bot_id: row.botId,
+        final_result_object: message,
+      },
+    ];
+    if (row.messageType === 'user') {
+      const [conversation] = await this.db
+        .select({ unreadCount: conversations.unreadCount })
+        .from(conversations)
+        .where(eq(conversations.id, row.conversationId));
+      if (conversation) {
+        frames.push({
+          type: 'unread',
+          conversation_id: row.conversationId,
+          bot_id: row.botId,
+          unread_count: conversation.unreadCount,
+        });
+      }
+    }
+    for (const frame of frames) for (const listener of inbox) listener(frame);
+  }
+
+  private async deliverControl(event: ControlChanged): Promise<void> {
+    const listeners = [...(this.controlByConversation.get(event.conversationId) ?? [])];
+    const inbox = [...(this.inboxByTenant.get(event.tenantId) ?? [])];
+    if (listeners.length === 0 && inbox.length === 0) return;
+    const [row] = await this.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, event.conversationId), eq(conversations.tenantId, event.tenantId)));
+    if (!row) return;
+    const status: HelpdeskControlStatus = {
+      conversation_id: row.id,
+      is_helpdesk_in_control: row.isHelpdeskInControl,
+      admin_id: row.adminId,
+      admin_name: row.adminName,
+    };
+    const message =
+      event.change === 'joined'
+        ? HELPDESK_TEXTS.agentJoined(row.adminName ?? 'An agent')
+        : event.change === 'away'
+          ? HELPDESK_TEXTS.agentAway
+          : HELPDESK_TEXTS.botBack;
+    for (const listener of listeners) listener({ conversationId: row.id, status, message });
+    for (const listener of inbox)
+      listener({ type: 'helpdesk_control', conversation_id: row.id, content: status, message });
+  }
+
+  private async deliverPresence(event: PresenceChanged): Promise<void> {
+    const listeners = [...(this.presenceByTenant.get(event.tenantId) ?? [])];
+    const inbox = [...(this.inboxByTenant.get(event.tenantId) ?? [])];
+    if (listeners.length === 0 && inbox.length === 0) return;
+    const presence = await this.presenceOf(event.tenantId);
+    for (const listener of listeners) listener(presence);
+    for (const listener of inbox) listener({ type: 'presence', ...presence });
+  }
+
+  private toInbox(tenantId: number, frame: HelpdeskFrame): void {
+    for (const listener of [...(this.inboxByTenant.get(tenantId) ?? [])]) listener(frame);
   }
 }
 
-function add<K>(map: Map<K, Set<Listener>>, key: K, listener: Listener): () => void {
+function add<K, L>(map: Map<K, Set<L>>, key: K, listener: L): () => void {
   let set = map.get(key);
   if (!set) {
     set = new Set();

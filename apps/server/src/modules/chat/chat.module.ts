@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { presenceOf } from '../helpdesk/presence.queries.js';
 import { RetrievalService } from '../knowledge/retrieval.service.js';
 import { embedderOf } from '../knowledge/vectors.js';
 import { LlmService } from '../llm/llm.service.js';
@@ -35,9 +36,24 @@ import { requireOrigin } from './widget-origins.js';
 
 const tags = ['Chat'];
 
-/** Each process's chat services (one hub per process: it holds the open sockets' listeners). */
-function services(deps: ModuleDeps) {
-  const hub = new ChatHub(deps.db, deps.events);
+export type ChatServices = { hub: ChatHub; chat: ChatService; visitors: VisitorTokens };
+const made = new WeakMap<ModuleDeps, ChatServices>();
+
+/**
+ * Each process's chat services, shared by the chat and help-desk modules (one hub per process: it
+ * holds the open sockets' listeners).
+ */
+export function chatServices(deps: ModuleDeps): ChatServices {
+  let services = made.get(deps);
+  if (!services) {
+    services = makeServices(deps);
+    made.set(deps, services);
+  }
+  return services;
+}
+
+function makeServices(deps: ModuleDeps): ChatServices {
+  const hub = new ChatHub(deps.db, deps.events, (tenantId) => presenceOf(deps.db, tenantId));
   const retrieval = new RetrievalService(deps.db, embedderOf(deps), (details, message) =>
     deps.log.warn(details, message),
   );
@@ -48,7 +64,7 @@ function services(deps: ModuleDeps) {
   });
   const chat = new ChatService(deps.db, hub, answers, {
     monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
-    agentOnline: () => false,
+    agentOnline: async (tenantId) => (await presenceOf(deps.db, tenantId)).agents_online,
   });
   return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret) };
 }
@@ -56,7 +72,7 @@ function services(deps: ModuleDeps) {
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub, chat, visitors } = services(deps);
+    const { hub, chat, visitors } = chatServices(deps);
     const ownOrigin = new URL(deps.config.publicUrl).origin;
     app.addHook('onClose', async () => hub.close());
     await app.register(fastifyMultipart);
@@ -313,6 +329,7 @@ const routes =
       visitors,
       authenticate: deps.authenticate,
       visitorMessagesPerMinute: deps.config.VISITOR_MESSAGES_PER_MINUTE,
+      presenceOf: (tenantId) => presenceOf(deps.db, tenantId),
       log: deps.log,
     });
     app.get(

@@ -60,7 +60,11 @@ export class ChatService {
     private readonly db: Db,
     private readonly hub: ChatHub,
     private readonly answers: AnswerService,
-    private readonly options: { monthlyLimit: number; agentOnline: (tenantId: number) => boolean },
+    private readonly options: {
+      monthlyLimit: number;
+      /** Whether a human agent of the tenant is online (offered when the sources say nothing). */
+      agentOnline: (tenantId: number) => Promise<boolean>;
+    },
   ) {}
 
   async send(actor: Actor, request: SendRequest, hooks: SendHooks = {}): Promise<ChatExchange> {
@@ -84,7 +88,15 @@ export class ChatService {
     const userMessage = toMessage(userRow);
     hooks.onConversation?.(conversation, userMessage);
     // Announced once the caller listens, so its own socket gets the welcome and the question too.
-    if (started) await this.announce(started.welcome);
+    if (started) {
+      await this.announce(started.welcome);
+      await this.hub.conversationChanged({
+        tenantId: conversation.tenantId,
+        conversationId: conversation.id,
+        botId: conversation.botId,
+        deleted: false,
+      });
+    }
     await this.announce(userRow);
 
     // A human holds it: the bot stays silent on every channel (issue 6).
@@ -123,8 +135,14 @@ export class ChatService {
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
-    await requireConversation(this.db, auth.tenantId, id);
+    const row = await requireConversation(this.db, auth.tenantId, id);
     await this.db.delete(conversations).where(eq(conversations.id, id));
+    await this.hub.conversationChanged({
+      tenantId: row.tenantId,
+      conversationId: row.id,
+      botId: row.botId,
+      deleted: true,
+    });
   }
 
   async messageLimit(tenantId: number): Promise<MessageLimit> {
@@ -196,7 +214,7 @@ export class ChatService {
       bot,
       question: question.message,
       history,
-      agentOnline: this.options.agentOnline(bot.tenantId),
+      agentOnline: await this.options.agentOnline(bot.tenantId),
       booking: await bookingOfBot(this.db, bot.id),
       onChunk: (text) => hooks.onChunk?.(text),
       signal: hooks.signal,

@@ -1,4 +1,4 @@
-import { ClientFrame, type ServerFrame } from '@parley/contracts';
+import { ClientFrame, type Presence, type ServerFrame, type VisitorPresenceFrame } from '@parley/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { WebSocket } from 'ws';
@@ -20,6 +20,8 @@ export type SocketDeps = {
   visitors: VisitorTokens;
   authenticate: (token: string) => Promise<AuthContext | null>;
   visitorMessagesPerMinute: number;
+  /** Whether an agent of the tenant is online (sent after the opening frame, then on every change). */
+  presenceOf: (tenantId: number) => Promise<Presence>;
   log: FastifyBaseLogger;
 };
 
@@ -36,20 +38,29 @@ export function chatSocketHandler(deps: SocketDeps) {
   const limiter = new RateLimiterMemory({ points: deps.visitorMessagesPerMinute, duration: 60 });
 
   return (socket: WebSocket, query: SocketQuery) => {
-    const send = (frame: ServerFrame) => {
+    const send = (frame: ServerFrame | VisitorPresenceFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
     };
     const listening = new Map<number, () => void>();
     const pending = new Set<AbortController>();
+    let stopPresence: (() => void) | undefined;
+    let closed = false;
     socket.on('close', () => {
+      closed = true;
       for (const stop of listening.values()) stop();
       for (const controller of pending) controller.abort();
+      stopPresence?.();
     });
     // Frames may arrive before the identity is checked: each waits for it, none is dropped.
     const ready = identify(deps, query).then((actor) => {
       if (!actor) {
         send({ error: 'Not authenticated' });
         socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      } else if (!closed) {
+        // The widget shows whether a human can take over: told on every change of the tenant's agents.
+        stopPresence = deps.hub.listenPresence(actor.tenantId, (presence) =>
+          send({ type: 'presence', agents_online: presence.agents_online }),
+        );
       }
       return actor;
     });
@@ -65,13 +76,23 @@ export function chatSocketHandler(deps: SocketDeps) {
         });
     });
     const follow = (conversationId: number) => {
-      if (listening.has(conversationId)) return;
-      listening.set(
-        conversationId,
-        deps.hub.listen(conversationId, (message) =>
-          send({ conversation_id: conversationId, final_result_object: message }),
-        ),
+      if (listening.has(conversationId) || closed) return;
+      const stopMessages = deps.hub.listen(conversationId, (message) =>
+        send({ conversation_id: conversationId, final_result_object: message }),
       );
+      // An agent joined or left: a green notice (console.md section 8 Frames in chat).
+      const stopControl = deps.hub.listenControl(conversationId, (change) =>
+        send({
+          type: 'helpdesk_control',
+          conversation_id: conversationId,
+          message: change.message,
+          content: change.status,
+        }),
+      );
+      listening.set(conversationId, () => {
+        stopMessages();
+        stopControl();
+      });
     };
 
     async function handle(actor: Actor, raw: string) {
@@ -102,7 +123,11 @@ export function chatSocketHandler(deps: SocketDeps) {
       if (!('content' in frame)) return;
       const { content } = frame;
       // The opening frame (bot_id 0, conversation_id 0) only announces the connection.
-      if (content.bot_id === 0) return send({ type: 'connected', message: 'Connected' });
+      if (content.bot_id === 0) {
+        send({ type: 'connected', message: 'Connected' });
+        const presence = await deps.presenceOf(actor.tenantId);
+        return send({ type: 'presence', agents_online: presence.agents_online });
+      }
       if (content.message.trim() === '') return send({ error: 'Message is required' });
       if (actor.kind === 'visitor' && !(await allowed(limiter, actor.visitorId))) {
         return send({

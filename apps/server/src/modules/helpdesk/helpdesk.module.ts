@@ -1,0 +1,284 @@
+import {
+  BotUuidParams,
+  BulkControlBody,
+  ChatMessage,
+  DisconnectBody,
+  GroupedChat,
+  GroupedQuery,
+  HelpdeskConflict,
+  HelpdeskControlBody,
+  HelpdeskControlStatus,
+  HelpdeskConversation,
+  HelpdeskSocketQuery,
+  IdParams,
+  MessageResponse,
+  NewChatBody,
+  Presence,
+  ReplyBody,
+  TenantIdParams,
+  TenantQuery,
+  UnreadConversations,
+} from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../core/errors.js';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { chatServices } from '../chat/chat.module.js';
+import { botByUuid } from '../chat/chat.service.js';
+import { HeldByAnother, HelpdeskService } from './helpdesk.service.js';
+import { helpdeskSocketHandler } from './helpdesk.socket.js';
+import { HEARTBEAT_MS } from './presence.queries.js';
+
+const tags = ['Help desk'];
+/** Server-side pings of help-desk sockets: one unanswered for this long drops the socket. */
+const SOCKET_PING_MS = 30_000;
+
+const routes =
+  (deps: ModuleDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { hub } = chatServices(deps);
+    const helpdesk = new HelpdeskService(deps.db, hub, { awaySeconds: deps.config.HELPDESK_AWAY_SECONDS });
+    const nodeId = deps.events.origin;
+    const warn = (message: string) => (error: unknown) => deps.log.warn({ err: error }, message);
+
+    // Every node keeps its agents' presence fresh and sweeps for agents gone too long.
+    const heartbeat = setInterval(() => {
+      helpdesk.heartbeat(nodeId).catch(warn('help desk: presence heartbeat failed'));
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    let sweeping = false;
+    const sweeper = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      helpdesk
+        .sweep()
+        .catch(warn('help desk: away sweep failed'))
+        .finally(() => {
+          sweeping = false;
+        });
+    }, deps.config.HELPDESK_SWEEP_MS);
+    sweeper.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(heartbeat);
+      clearInterval(sweeper);
+      await helpdesk.nodeStopped(nodeId).catch(warn('help desk: presence not cleared at shutdown'));
+    });
+
+    app.patch(
+      '/chat/conversations/:id/helpdesk-control',
+      {
+        schema: {
+          tags,
+          summary: 'Take a conversation over from the bot, or hand it back (409: another agent holds it)',
+          params: IdParams,
+          body: HelpdeskControlBody,
+          response: { 200: HelpdeskControlStatus, 409: HelpdeskConflict },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return await helpdesk.setControl(requireAuth(request), request.params.id, request.body);
+        } catch (error) {
+          if (!(error instanceof HeldByAnother)) throw error;
+          return reply
+            .status(409)
+            .send({ detail: error.detail, admin_id: error.adminId, admin_name: error.adminName });
+        }
+      },
+    );
+    app.get(
+      '/chat/conversations/:id/helpdesk-control-status',
+      {
+        schema: {
+          tags,
+          summary: 'Who holds a conversation: the bot or an agent',
+          params: IdParams,
+          querystring: TenantQuery,
+          response: { 200: HelpdeskControlStatus },
+        },
+      },
+      async (request) =>
+        helpdesk.controlStatus(requireAuth(request), request.query.tenant_id, request.params.id),
+    );
+    app.post(
+      '/chat/conversations/bulk-helpdesk-control-status',
+      {
+        schema: {
+          tags,
+          summary: 'Who holds each of these conversations (ids of other workspaces are left out)',
+          body: BulkControlBody,
+          response: { 200: z.array(HelpdeskControlStatus) },
+        },
+      },
+      async (request) =>
+        helpdesk.bulkStatus(requireAuth(request), request.body.tenant_id, request.body.conversation_ids),
+    );
+    app.get(
+      '/chat/helpdesk/unread-conversations/:tenantId',
+      {
+        schema: {
+          tags,
+          summary: 'Unread counts per conversation and per bot, and the total',
+          params: TenantIdParams,
+          response: { 200: UnreadConversations },
+        },
+      },
+      async (request) => helpdesk.unread(requireAuth(request), request.params.tenantId),
+    );
+    app.post(
+      '/chat/helpdesk/mark-conversation-read/:id',
+      {
+        schema: {
+          tags,
+          summary: "Reset a conversation's unread count (announced to the workspace's agents)",
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await helpdesk.markRead(requireAuth(request), request.params.id);
+        return { message: 'Conversation marked as read' };
+      },
+    );
+    app.get(
+      '/chat/helpdesk/grouped/:tenantId',
+      {
+        schema: {
+          tags,
+          summary:
+            'Conversations per bot, most recent first (channel, holder bot|human, search over names and messages, limit per bot)',
+          params: TenantIdParams,
+          querystring: GroupedQuery,
+          response: { 200: z.array(GroupedChat) },
+        },
+      },
+      async (request) => helpdesk.grouped(requireAuth(request), request.params.tenantId, request.query),
+    );
+    app.get(
+      '/chat/helpdesk/conversations/:id',
+      {
+        schema: {
+          tags,
+          summary: 'A conversation with its messages',
+          params: IdParams,
+          response: { 200: HelpdeskConversation },
+        },
+      },
+      async (request) => helpdesk.conversation(requireAuth(request), request.params.id),
+    );
+    app.post(
+      '/chat/helpdesk/conversations/:id/reply',
+      {
+        schema: {
+          tags,
+          summary: "An agent's message (409 unless the caller holds the conversation)",
+          params: IdParams,
+          body: ReplyBody,
+          response: { 201: ChatMessage },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await helpdesk.reply(requireAuth(request), request.params.id, request.body.message)),
+    );
+    app.delete(
+      '/chat/helpdesk/conversations/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a conversation and its messages',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await helpdesk.remove(requireAuth(request), request.params.id);
+        return { message: 'Conversation deleted successfully' };
+      },
+    );
+    app.post(
+      '/chat/helpdesk/new-chat',
+      {
+        schema: {
+          tags,
+          summary: "A conversation named 'New Chat' with a bot, seeded with its welcome message",
+          body: NewChatBody,
+          response: { 201: HelpdeskConversation },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await helpdesk.newChat(requireAuth(request), request.body.bot_id)),
+    );
+    app.post(
+      '/chat/websocket/disconnect',
+      {
+        schema: {
+          tags,
+          summary: 'The caller closes their real-time connection: with is_admin, offline on every node now',
+          body: DisconnectBody,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await helpdesk.disconnect(requireAuth(request), request.body);
+        return { message: 'Disconnected' };
+      },
+    );
+    app.get(
+      '/chat/helpdesk/presence/:tenantId',
+      {
+        schema: {
+          tags,
+          summary: 'Whether an agent of the workspace is online (Helpdesk Online / Offline)',
+          params: TenantIdParams,
+          response: { 200: Presence },
+        },
+      },
+      async (request) => helpdesk.ownPresence(requireAuth(request), request.params.tenantId),
+    );
+    app.get(
+      '/auth/bot/uuid/:uuid/presence',
+      {
+        schema: {
+          tags: ['Public bots'],
+          summary: "Whether a human agent of the bot's workspace is online (the widget)",
+          params: BotUuidParams,
+          response: { 200: Presence },
+        },
+      },
+      async (request) => {
+        const bot = await botByUuid(deps.db, request.params.uuid);
+        if (!bot) throw notFound('Bot not found');
+        return helpdesk.presence(bot.tenantId);
+      },
+    );
+
+    const onSocket = helpdeskSocketHandler({
+      hub,
+      helpdesk,
+      authenticate: deps.authenticate,
+      nodeId,
+      pingMs: SOCKET_PING_MS,
+      log: deps.log,
+    });
+    app.get(
+      '/chat/helpdesk',
+      {
+        websocket: true,
+        schema: {
+          tags,
+          summary:
+            'WebSocket: the help-desk channel (?token=<access token>&tenant_id=&user_id=); see docs/realtime.md',
+          querystring: HelpdeskSocketQuery,
+        },
+      },
+      (socket, request) => {
+        onSocket(socket, request.query as z.infer<typeof HelpdeskSocketQuery>);
+      },
+    );
+  };
+
+/** The support inbox: control, agent replies, unread state, presence and the help-desk socket. */
+export const helpdeskModule: FeatureModule = { routes };

@@ -1,0 +1,537 @@
+import {
+  BOT,
+  type ChatMessage,
+  type ConversationWithMessages,
+  type GroupedChat,
+  type GroupedConversation,
+  HELPDESK_TEXTS,
+  type HelpdeskControlBody,
+  type HelpdeskControlStatus,
+  type Presence,
+  type UnreadConversations,
+  type UserProfile,
+} from '@parley/contracts';
+import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { users } from '../../core/db/schema.js';
+import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { requireBot } from '../bots/bots.queries.js';
+import { bots } from '../bots/bots.schema.js';
+import type { ChatHub } from '../chat/chat.hub.js';
+import {
+  appendMessage,
+  type ConversationRow,
+  type MessageRow,
+  messagesAfter,
+  requireConversation,
+  startConversation,
+  toConversation,
+  toMessage,
+} from '../chat/chat.queries.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import { agentPresence } from './helpdesk.schema.js';
+import {
+  agentGone,
+  expireDeadNodes,
+  heartbeat,
+  nodeStopped,
+  ONLINE_SECONDS,
+  type PresenceKey,
+  presenceOf,
+  socketClosed,
+  socketOpened,
+} from './presence.queries.js';
+
+/** 409: another agent holds the conversation; the inbox says who. */
+export class HeldByAnother extends AppError {
+  constructor(
+    readonly adminId: number | null,
+    readonly adminName: string | null,
+  ) {
+    super('conflict', HELPDESK_TEXTS.heldBy(adminName ?? 'another agent'));
+  }
+}
+
+export type GroupedFilter = {
+  channel?: string;
+  holder?: 'bot' | 'human';
+  search?: string;
+  limit: number;
+};
+
+/** Taken by the away sweep on every node; only one node sweeps at a time. */
+const SWEEP_LOCK_KEY = 72_541_006;
+
+const statusOf = (row: ConversationRow): HelpdeskControlStatus => ({
+  conversation_id: row.id,
+  is_helpdesk_in_control: row.isHelpdeskInControl,
+  admin_id: row.adminId,
+  admin_name: row.adminName,
+});
+
+const agentName = (auth: AuthContext) =>
+  `${auth.user.first_name} ${auth.user.last_name}`.replace(/\s+/g, ' ').trim() || auth.user.email;
+
+const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_owner);
+
+/**
+ * The support inbox (console.md sections 3 and 4, issue 6): agents take a conversation over from
+ * the bot and hand it back, reply while they hold it, see unread counts and each other's presence.
+ * Every change is stored first, then announced on the event bus (ids only) to every node's sockets.
+ */
+export class HelpdeskService {
+  constructor(
+    private readonly db: Db,
+    private readonly hub: ChatHub,
+    private readonly options: { awaySeconds: number },
+  ) {}
+
+  // Control -------------------------------------------------------------------------------------
+
+  async controlStatus(auth: AuthContext, tenantId: number, id: number): Promise<HelpdeskControlStatus> {
+    requireOwnTenant(auth, tenantId);
+    return statusOf(await requireConversation(this.db, auth.tenantId, id));
+  }
+
+  async bulkStatus(auth: AuthContext, tenantId: number, ids: number[]): Promise<HelpdeskControlStatus[]> {
+    requireOwnTenant(auth, tenantId);
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.tenantId, auth.tenantId), inArray(conversations.id, ids)))
+      .orderBy(conversations.id);
+    return rows.map(statusOf);
+  }
+
+  /**
+   * Take over or hand back. Taking over is one conditional UPDATE, so of two agents at once exactly
+   * one wins; the other is told who holds it. Handing back is for the holder (or a workspace owner).
+   */
+  async setControl(auth: AuthContext, id: number, body: HelpdeskControlBody): Promise<HelpdeskControlStatus> {
+    requireOwnTenant(auth, body.tenant_id);
+    return body.is_helpdesk_in_control ? this.take(auth, id) : this.release(auth, id);
+  }
+
+  private async take(auth: AuthContext, id: number): Promise<HelpdeskControlStatus> {
+    const [taken] = await this.db
+      .update(conversations)
+      .set({
+        isHelpdeskInControl: true,
+        adminId: auth.userId,
+        adminName: agentName(auth),
+        controlTakenAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(conversations.id, id),
+          eq(conversations.tenantId, auth.tenantId),
+          eq(conversations.isHelpdeskInControl, false),
+        ),
+      )
+      .returning();
+    if (taken) {
+      await this.hub.controlChanged({ tenantId: taken.tenantId, conversationId: taken.id, change: 'joined' });
+      return statusOf(taken);
+    }
+    const row = await requireConversation(this.db, auth.tenantId, id);
+    // Already ours: nothing changes and nobody is told again.
+    if (row.isHelpdeskInControl && row.adminId === auth.userId) return statusOf(row);
+    throw new HeldByAnother(row.adminId, row.adminName);
+  }
+
+  private async release(auth: AuthContext, id: number): Promise<HelpdeskControlStatus> {
+    const [released] = await this.db
+      .update(conversations)
+      .set({ isHelpdeskInControl: false, adminId: null, adminName: null, controlTakenAt: null })
+      .where(
+        and(
+          eq(conversations.id, id),
+          eq(conversations.tenantId, auth.tenantId),
+          eq(conversations.isHelpdeskInControl, true),
+          isOwner(auth)
+            ? undefined
+            : or(eq(conversations.adminId, auth.userId), isNull(conversations.adminId)),
+        ),
+      )
+      .returning();
+    if (released) {
+      await this.hub.controlChanged({
+        tenantId: released.tenantId,
+        conversationId: released.id,
+        change: 'back',
+      });
+      return statusOf(released);
+    }
+    const row = await requireConversation(this.db, auth.tenantId, id);
+    if (!row.isHelpdeskInControl) return statusOf(row);
+    throw new HeldByAnother(row.adminId, row.adminName);
+  }
+
+  /** An agent's message: stored as message_type helpdesk, then delivered like any stored message. */
+  async reply(auth: AuthContext, id: number, text: string): Promise<ChatMessage> {
+    const conversation = await requireConversation(this.db, auth.tenantId, id);
+    if (!conversation.isHelpdeskInControl || conversation.adminId !== auth.userId) {
+      throw conflict(HELPDESK_TEXTS.notHolding);
+    }
+    const row = await appendMessage(this.db, conversation, {
+      messageType: 'helpdesk',
+      messageSource: conversation.channel,
+      message: text.trim(),
+      senderId: String(auth.userId),
+      recipientId: conversation.visitorId ?? (conversation.userId ? String(conversation.userId) : null),
+      metadata: { user_id: auth.userId, answer_mode: 'helpdesk' },
+    });
+    await this.announce(row);
+    return toMessage(row);
+  }
+
+  /**
+   * Agents gone too long: a conversation whose holder has had no help-desk socket (on any node) for
+   * awaySeconds goes back to the bot, with a stored notice and a control frame. Run by every node on
+   * a timer; a transaction-level advisory lock lets one node at a time do it.
+   */
+  async sweep(): Promise<{ released: number[] }> {
+    const result = await this.db.transaction(async (tx) => {
+      // Both drivers (node-postgres, PGlite) answer raw SQL with { rows }.
+      const locked = (await tx.execute(
+        sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok`,
+      )) as unknown as {
+        rows: Array<{ ok: boolean }>;
+      };
+      const lock = locked.rows[0];
+      if (!lock?.ok) return null;
+      const deadTenants = await expireDeadNodes(tx);
+      const away = sql`now() - make_interval(secs => ${this.options.awaySeconds})`;
+      const released = await tx
+        .update(conversations)
+        .set({ isHelpdeskInControl: false, adminId: null, adminName: null, controlTakenAt: null })
+        .where(
+          and(
+            eq(conversations.isHelpdeskInControl, true),
+            sql`not exists (select 1 from ${agentPresence} p where p.user_id = ${conversations.adminId}
+              and p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))`,
+            sql`greatest(${conversations.controlTakenAt},
+              (select max(p.last_seen) from ${agentPresence} p where p.user_id = ${conversations.adminId})) < ${away}`,
+          ),
+        )
+        .returning();
+      const notices: MessageRow[] = [];
+      for (const row of released) {
+        notices.push(
+          await appendMessage(tx, row, {
+            messageType: 'bot',
+            messageSource: row.channel,
+            message: HELPDESK_TEXTS.agentAway,
+            senderId: String(row.botId),
+            recipientId: row.visitorId ?? (row.userId ? String(row.userId) : null),
+            metadata: { answer_mode: 'helpdesk' },
+          }),
+        );
+      }
+      return { released, notices, deadTenants };
+    });
+    if (!result) return { released: [] };
+    for (const tenantId of result.deadTenants) await this.hub.presenceChanged(tenantId);
+    for (const notice of result.notices) await this.announce(notice);
+    for (const row of result.released) {
+      await this.hub.controlChanged({ tenantId: row.tenantId, conversationId: row.id, change: 'away' });
+    }
+    return { released: result.released.map((row) => row.id) };
+  }
+
+  // Conversations ---------------------------------------------------------------------------------
+
+  async conversation(auth: AuthContext, id: number): Promise<ConversationWithMessages> {
+    const row = await requireConversation(this.db, auth.tenantId, id);
+    return { ...toConversation(row), messages: (await messagesAfter(this.db, id)).map(toMessage) };
+  }
+
+  async history(auth: AuthContext, id: number, afterSeq: number): Promise<ChatMessage[]> {
+    await requireConversation(this.db, auth.tenantId, id);
+    return (await messagesAfter(this.db, id, afterSeq)).map(toMessage);
+  }
+
+  /** 'New Chat' with a bot, seeded with its welcome message, announced to the inbox. */
+  async newChat(auth: AuthContext, botId: number): Promise<ConversationWithMessages> {
+    const bot = await requireBot(this.db, auth.tenantId, botId);
+    const { conversation, welcome } = await startConversation(
+      this.db,
+      { tenantId: auth.tenantId, botId: bot.id, userId: auth.userId, visitorId: null, channel: 'bot' },
+      bot.welcomeMessage,
+    );
+    await this.hub.conversationChanged({
+      tenantId: conversation.tenantId,
+      conversationId: conversation.id,
+      botId: conversation.botId,
+      deleted: false,
+    });
+    await this.announce(welcome);
+    return { ...toConversation(conversation), messages: [toMessage(welcome)] };
+  }
+
+  async remove(auth: AuthContext, id: number): Promise<void> {
+    const row = await requireConversation(this.db, auth.tenantId, id);
+    await this.db
+      .delete(conversations)
+      .where(and(eq(conversations.id, id), eq(conversations.tenantId, auth.tenantId)));
+    await this.hub.conversationChanged({
+      tenantId: row.tenantId,
+      conversationId: row.id,
+      botId: row.botId,
+      deleted: true,
+    });
+  }
+
+  /**
+   * Per bot, its conversations (most recent first, at most `limit` per bot), bots ordered by their
+   * latest message. Without filters, bots with no conversation yet follow, by name.
+   */
+  async grouped(auth: AuthContext, tenantId: number, filter: GroupedFilter): Promise<GroupedChat[]> {
+    requireOwnTenant(auth, tenantId);
+    const conditions: Array<SQL | undefined> = [eq(conversations.tenantId, auth.tenantId)];
+    if (filter.channel) conditions.push(eq(conversations.channel, filter.channel));
+    if (filter.holder) conditions.push(eq(conversations.isHelpdeskInControl, filter.holder === 'human'));
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conditions.push(
+        or(
+          sql`${conversations.name} ilike ${pattern}`,
+          sql`exists (select 1 from ${messages} m where m.conversation_id = ${conversations.id} and m.message ilike ${pattern})`,
+        ),
+      );
+    }
+    const ranked = this.db
+      .select({
+        id: conversations.id,
+        rank: sql<number>`row_number() over (partition by ${conversations.botId} order by ${conversations.lastMessageAt} desc, ${conversations.id} desc)`.as(
+          'rank',
+        ),
+      })
+      .from(conversations)
+      .where(and(...conditions))
+      .as('ranked');
+    const ids = (
+      await this.db.select({ id: ranked.id }).from(ranked).where(lte(ranked.rank, filter.limit))
+    ).map((r) => r.id);
+    const [rows, firstTwo, lasts, botRows] = await Promise.all([
+      ids.length
+        ? this.db
+            .select()
+            .from(conversations)
+            .where(inArray(conversations.id, ids))
+            .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+        : [],
+      ids.length
+        ? this.db
+            .select()
+            .from(messages)
+            .where(and(inArray(messages.conversationId, ids), lte(messages.seq, 2)))
+        : [],
+      ids.length
+        ? this.db
+            .select({ message: messages })
+            .from(messages)
+            .innerJoin(
+              conversations,
+              and(eq(messages.conversationId, conversations.id), eq(messages.seq, conversations.lastSeq)),
+            )
+            .where(inArray(conversations.id, ids))
+        : [],
+      this.db
+        .select({ id: bots.id, name: bots.botName, welcome: bots.welcomeMessage })
+        .from(bots)
+        .where(eq(bots.tenantId, auth.tenantId))
+        .orderBy(bots.botName),
+    ]);
+    const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
+    const people = userIds.length
+      ? await this.db
+          .select({ id: users.id, first: users.firstName, last: users.lastName })
+          .from(users)
+          .where(and(inArray(users.id, userIds), eq(users.tenantId, auth.tenantId)))
+      : [];
+    const nameOfUser = new Map(people.map((p) => [p.id, `${p.first} ${p.last}`.trim()]));
+    const lastOf = new Map(lasts.map((l) => [l.message.conversationId, toMessage(l.message)]));
+    const openingOf = new Map<number, MessageRow[]>();
+    for (const m of firstTwo)
+      openingOf.set(m.conversationId, [...(openingOf.get(m.conversationId) ?? []), m]);
+    const botsById = new Map(botRows.map((b) => [b.id, b]));
+
+    const groups = new Map<number, GroupedChat>();
+    for (const row of rows) {
+      const bot = botsById.get(row.botId);
+      if (!bot) continue;
+      let group = groups.get(bot.id);
+      if (!group) {
+        group = { bot_id: bot.id, bot_name: bot.name, unread: false, conversations: [] };
+        groups.set(bot.id, group);
+      }
+      const opening = (openingOf.get(row.id) ?? []).sort((x, y) => x.seq - y.seq);
+      group.unread ||= row.unreadCount > 0;
+      group.conversations.push(
+        grouped(row, convName(row, opening, bot.welcome), lastOf.get(row.id) ?? null, nameOfUser),
+      );
+    }
+    const result = [...groups.values()];
+    const unfiltered = !filter.channel && !filter.holder && !filter.search;
+    if (unfiltered) {
+      for (const bot of botRows) {
+        if (!groups.has(bot.id))
+          result.push({ bot_id: bot.id, bot_name: bot.name, unread: false, conversations: [] });
+      }
+    }
+    return result;
+  }
+
+  // Unread ----------------------------------------------------------------------------------------
+
+  async unread(auth: AuthContext, tenantId: number): Promise<UnreadConversations> {
+    requireOwnTenant(auth, tenantId);
+    const [rows, botRows] = await Promise.all([
+      this.db
+        .select({ id: conversations.id, botId: conversations.botId, unread: conversations.unreadCount })
+        .from(conversations)
+        .where(and(eq(conversations.tenantId, auth.tenantId), sql`${conversations.unreadCount} > 0`))
+        .orderBy(desc(conversations.lastMessageAt)),
+      this.db.select({ id: bots.id }).from(bots).where(eq(bots.tenantId, auth.tenantId)).orderBy(bots.id),
+    ]);
+    const perBot = new Map<number, number>();
+    for (const row of rows) perBot.set(row.botId, (perBot.get(row.botId) ?? 0) + row.unread);
+    return {
+      conversations: rows.map((r) => ({ conversation_id: r.id, bot_id: r.botId, unread_count: r.unread })),
+      bots: botRows.map((b) => ({
+        bot_id: b.id,
+        unread: (perBot.get(b.id) ?? 0) > 0,
+        unread_count: perBot.get(b.id) ?? 0,
+      })),
+      total: rows.reduce((sum, r) => sum + r.unread, 0),
+    };
+  }
+
+  async markRead(auth: AuthContext, id: number): Promise<void> {
+    const [row] = await this.db
+      .update(conversations)
+      .set({ unreadCount: 0 })
+      .where(and(eq(conversations.id, id), eq(conversations.tenantId, auth.tenantId)))
+      .returning({ id: conversations.id, botId: conversations.botId });
+    if (!row) throw notFound('Conversation not found');
+    await this.hub.unreadChanged({
+      tenantId: auth.tenantId,
+      conversationId: row.id,
+      botId: row.botId,
+      unreadCount: 0,
+    });
+  }
+
+  // Presence --------------------------------------------------------------------------------------
+
+  presence(tenantId: number): Promise<Presence> {
+    return presenceOf(this.db, tenantId);
+  }
+
+  async ownPresence(auth: AuthContext, tenantId: number): Promise<Presence> {
+    requireOwnTenant(auth, tenantId);
+    return presenceOf(this.db, auth.tenantId);
+  }
+
+  /** POST /chat/websocket/disconnect: the caller (only) is offline now, on every node. */
+  async disconnect(auth: AuthContext, body: { user_id: number; tenant_id: number; is_admin: boolean }) {
+    requireOwnTenant(auth, body.tenant_id);
+    if (body.user_id !== auth.userId) throw forbidden('You can only disconnect yourself');
+    if (!body.is_admin) return;
+    await agentGone(this.db, auth.tenantId, auth.userId);
+    await this.hub.presenceChanged(auth.tenantId);
+  }
+
+  async socketOpened(key: PresenceKey): Promise<void> {
+    await socketOpened(this.db, key);
+    await this.hub.presenceChanged(key.tenantId);
+  }
+
+  async socketClosed(key: PresenceKey): Promise<void> {
+    await socketClosed(this.db, key);
+    await this.hub.presenceChanged(key.tenantId);
+  }
+
+  heartbeat(nodeId: string): Promise<void> {
+    return heartbeat(this.db, nodeId);
+  }
+
+  async nodeStopped(nodeId: string): Promise<void> {
+    for (const tenantId of await nodeStopped(this.db, nodeId)) await this.hub.presenceChanged(tenantId);
+  }
+
+  private announce(row: MessageRow) {
+    return this.hub.stored({ tenantId: row.tenantId, conversationId: row.conversationId, messageId: row.id });
+  }
+}
+
+/** A tenant id in a path, query or body that is not the caller's: as if it did not exist. */
+function requireOwnTenant(auth: AuthContext, tenantId: number): void {
+  if (tenantId !== auth.tenantId) throw notFound('Tenant not found');
+}
+
+/** The first message, or the second when the first is the bot's welcome (section 3 Grouped chat). */
+function convName(row: ConversationRow, opening: MessageRow[], welcome: string | null): string {
+  const [first, second] = opening;
+  if (!first) return row.name;
+  const welcomes = new Set([BOT.welcomeMessage, welcome?.trim()].filter(Boolean));
+  const isWelcome = first.seq === 1 && first.messageType === 'bot' && welcomes.has(first.message.trim());
+  const chosen = isWelcome ? second : first;
+  return chosen ? chosen.message.replace(/\s+/g, ' ').trim().slice(0, 120) : row.name;
+}
+
+function grouped(
+  row: ConversationRow,
+  name: string,
+  last: ChatMessage | null,
+  nameOfUser: Map<number, string>,
+): GroupedConversation {
+  return {
+    conversation_id: row.id,
+    convName: name,
+    channel: row.channel,
+    instagram_account_id: row.instagramAccountId,
+    messenger_account_id: row.messengerAccountId,
+    whatsapp_phone_number_id: row.whatsappPhoneNumberId,
+    user_profile: profileOf(row, nameOfUser),
+    last_message: last,
+    last_message_at: row.lastMessageAt.toISOString(),
+    unread_count: row.unreadCount,
+    is_helpdesk_in_control: row.isHelpdeskInControl,
+    admin_id: row.adminId,
+    admin_name: row.adminName,
+  };
+}
+
+/** The visitor as the inbox shows them: the channel's stored profile, else what the conversation knows. */
+function profileOf(row: ConversationRow, nameOfUser: Map<number, string>): UserProfile {
+  const stored = (row.userProfile ?? {}) as Record<string, unknown>;
+  const text = (...keys: string[]) => {
+    for (const key of keys) {
+      const value = stored[key];
+      if (typeof value === 'string' && value.trim()) return value.trim();
+    }
+    return null;
+  };
+  const first = text('first_name');
+  const last = text('last_name');
+  const name =
+    text('name', 'full_name', 'profile_name') ??
+    ([first, last].filter(Boolean).join(' ') || null) ??
+    (row.userId ? (nameOfUser.get(row.userId) ?? null) : null);
+  return {
+    name: name ?? (row.userId ? (nameOfUser.get(row.userId) ?? null) : null),
+    profilePicture: text('profile_picture_url', 'profile_picture', 'picture'),
+    platform: row.channel === 'bot' ? 'web' : row.channel,
+    phoneNumber: text('phone', 'phone_number', 'wa_id'),
+    userId:
+      text('instagram_user_id', 'messenger_user_id', 'wa_id') ??
+      row.visitorId ??
+      (row.userId ? String(row.userId) : null),
+    lastUpdated: row.lastMessageAt.toISOString(),
+    source: row.channel,
+  };
+}

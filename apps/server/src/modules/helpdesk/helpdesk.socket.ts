@@ -1,0 +1,148 @@
+import { HelpdeskClientFrame, type HelpdeskFrame, MESSAGES } from '@parley/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import { AppError } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { ChatHub } from '../chat/chat.hub.js';
+import type { HelpdeskService } from './helpdesk.service.js';
+
+export type HelpdeskSocketQuery = { token?: string; tenant_id?: string; user_id?: string };
+
+export type HelpdeskSocketDeps = {
+  hub: ChatHub;
+  helpdesk: HelpdeskService;
+  authenticate: (token: string) => Promise<AuthContext | null>;
+  /** This process, in the presence table. */
+  nodeId: string;
+  /** A socket that has not answered a ping for this long is dropped (its agent goes offline). */
+  pingMs: number;
+  log: FastifyBaseLogger;
+};
+
+export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_FORBIDDEN = 4403;
+export const IDS_REQUIRED = 'tenant_id and user_id are required';
+
+type Refusal = { error: string; code: number };
+
+/**
+ * The admin (help-desk) channel /api/chat/helpdesk (console.md sections 5, 7, 9; docs/realtime.md):
+ * an agent of the tenant with read on Inbox gets every new message of the tenant's conversations,
+ * control changes, presence, unread counts and new or deleted conversations; replies while holding
+ * a conversation; resumes a conversation after a reconnect. An open socket makes its agent online.
+ */
+export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
+  return (socket: WebSocket, query: HelpdeskSocketQuery) => {
+    const send = (frame: HelpdeskFrame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
+    let closed = false;
+    let stopInbox: (() => void) | undefined;
+    let alive = true;
+    const pinger = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, deps.pingMs);
+    pinger.unref();
+    socket.on('pong', () => {
+      alive = true;
+    });
+
+    const ready = identify(deps, query).then(async (result) => {
+      if ('error' in result) {
+        send({ error: result.error });
+        socket.close(result.code, result.code === CLOSE_FORBIDDEN ? 'forbidden' : 'unauthorized');
+        return null;
+      }
+      if (closed) return null;
+      // Listen before announcing presence, so this agent sees its own presence frame too.
+      stopInbox = deps.hub.listenInbox(result.tenantId, send);
+      await deps.helpdesk.socketOpened(keyOf(deps, result));
+      return result;
+    });
+
+    socket.on('close', () => {
+      closed = true;
+      clearInterval(pinger);
+      stopInbox?.();
+      void ready
+        .then((auth) => (auth ? deps.helpdesk.socketClosed(keyOf(deps, auth)) : undefined))
+        .catch((error) => deps.log.warn({ err: error }, 'help-desk socket: presence not recorded on close'));
+    });
+
+    socket.on('message', (raw) => {
+      void ready
+        .then((auth) => (auth ? handle(auth, raw.toString()) : undefined))
+        .catch((error) => {
+          if (error instanceof AppError) send({ error: error.detail });
+          else {
+            deps.log.error({ err: error }, 'help-desk socket: frame failed');
+            send({ error: 'Failed to send message. Please try again.' });
+          }
+        });
+    });
+
+    async function handle(auth: AuthContext, raw: string) {
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return send({ error: 'Frames must be JSON' });
+      }
+      const parsed = HelpdeskClientFrame.safeParse(json);
+      if (!parsed.success) return send({ error: 'Invalid frame' });
+      const frame = parsed.data;
+      if ('type' in frame && frame.type === 'ping') return send({ type: 'pong' });
+      if ('type' in frame && frame.type === 'resume') {
+        // The inbox listener has been on since the socket opened: a message stored while this
+        // reads may arrive twice (the client keeps each seq once), never zero times.
+        for (const message of await deps.helpdesk.history(auth, frame.conversation_id, frame.after_seq)) {
+          send({
+            type: 'message',
+            conversation_id: message.conversation_id,
+            bot_id: message.bot_id,
+            final_result_object: message,
+          });
+        }
+        return;
+      }
+      if (!('content' in frame)) return;
+      const { content } = frame;
+      if (content.conversation_id === 0) {
+        send({ type: 'connected', message: 'Connected' });
+        return send({ type: 'presence', ...(await deps.helpdesk.presence(auth.tenantId)) });
+      }
+      if (content.message_type !== 'helpdesk') return send({ error: 'Invalid frame' });
+      if (!auth.ability.can('write', 'Inbox')) return send({ error: MESSAGES.auth.forbidden });
+      if (content.message.trim() === '') return send({ error: 'Message is required' });
+      // Stored and announced: it comes back on this socket like every other message.
+      await deps.helpdesk.reply(auth, content.conversation_id, content.message);
+    }
+  };
+}
+
+const keyOf = (deps: HelpdeskSocketDeps, auth: AuthContext) => ({
+  tenantId: auth.tenantId,
+  userId: auth.userId,
+  nodeId: deps.nodeId,
+});
+
+/** Section 5: without both ids nothing is served; the token must be of that very user and tenant. */
+async function identify(
+  deps: HelpdeskSocketDeps,
+  query: HelpdeskSocketQuery,
+): Promise<AuthContext | Refusal> {
+  const tenantId = Number(query.tenant_id);
+  const userId = Number(query.user_id);
+  if (!query.tenant_id || !query.user_id || !Number.isInteger(tenantId) || !Number.isInteger(userId)) {
+    return { error: IDS_REQUIRED, code: CLOSE_UNAUTHORIZED };
+  }
+  const auth = query.token ? await deps.authenticate(query.token) : null;
+  if (!auth) return { error: MESSAGES.auth.notAuthenticated, code: CLOSE_UNAUTHORIZED };
+  if (auth.tenantId !== tenantId || auth.userId !== userId) {
+    return { error: MESSAGES.auth.forbidden, code: CLOSE_FORBIDDEN };
+  }
+  if (!auth.ability.can('read', 'Inbox')) return { error: MESSAGES.auth.forbidden, code: CLOSE_FORBIDDEN };
+  return auth;
+}
