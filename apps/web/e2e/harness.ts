@@ -217,3 +217,48 @@ export async function createBotViaApi(
   if (!response.ok) throw new Error(`POST /api/chat/bots: ${response.status} ${await response.text()}`);
   return (await response.json()) as { bot_id: number; uuid: string };
 }
+
+/** A call to the API as a user (JSON or multipart body); anything but 2xx throws with the answer. */
+export async function apiCall<T = unknown>(
+  h: Harness,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(`${h.baseUrl}/api${path}`, { method, headers, body: payload });
+  if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Adds a Q&A pair to a bot and trains it, waiting until the training job completes. */
+export async function addTrainedQna(
+  h: Harness,
+  token: string | null,
+  botId: number,
+  pair: { question: string; answer: string },
+): Promise<void> {
+  await apiCall(h, token, 'POST', '/qna/', { bot_id: botId, ...pair });
+  const { task_id } = await apiCall<{ task_id: string }>(h, token, 'POST', `/training/train/qna/${botId}`);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const progress = await apiCall<{ status: string }>(
+      h,
+      token,
+      'GET',
+      `/training/train/progress/${task_id}`,
+    );
+    if (progress.status === 'completed') return;
+    if (progress.status === 'failed') throw new Error(`Q&A training failed for bot ${botId}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Q&A training of bot ${botId} did not finish in 30 s`);
+}

@@ -1,31 +1,21 @@
 import { type Bot, LEAD_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+import {
+  addTrainedQna,
+  apiCall,
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
 
 const QUESTION = 'Do you ship abroad?';
 const ANSWER = 'Yes, we ship to 40 countries.';
 const BOOKING_URL = 'https://cal.example.com/shipping-helper';
-
-async function api<T>(
-  h: Harness,
-  token: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await fetch(`${h.baseUrl}/api${path}`, { method, headers, body: payload });
-  if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** A public bot with one suggested question and one trained Q&A pair, made through the API. */
 async function seedBot(h: Harness, page: Page): Promise<Bot> {
@@ -39,28 +29,21 @@ async function seedBot(h: Harness, page: Page): Promise<Bot> {
     JSON.stringify({
       enabled: true,
       title: 'Leave your details',
+      show_when: 'before_chat',
       fields: [
         { name: 'name', label: 'Name', type: 'text', required: true },
         { name: 'email', label: 'Email', type: 'email', required: true },
       ],
     }),
   );
-  const bot = await api<Bot>(h, token, 'POST', '/chat/bots', form);
-  await api(h, token, 'POST', '/qna/', { bot_id: bot.bot_id, question: QUESTION, answer: ANSWER });
-  await api(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
+  const bot = await apiCall<Bot>(h, token, 'POST', '/chat/bots', form);
+  await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+  await apiCall(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
     title: 'Book a demo',
     message: 'Pick a time that suits you.',
     provider: 'cal',
     url: BOOKING_URL,
   });
-  const { task_id } = await api<{ task_id: string }>(h, token, 'POST', `/training/train/qna/${bot.bot_id}`);
-  await expect
-    .poll(
-      async () =>
-        (await api<{ status: string }>(h, token, 'GET', `/training/train/progress/${task_id}`)).status,
-      { timeout: 30_000, interval: 250 },
-    )
-    .toBe('completed');
   return bot;
 }
 
@@ -158,5 +141,53 @@ describe('bot playground and full-page chat', () => {
     expect(await visitor.getByTestId('user-message').count()).toBe(1);
     // The welcome the server stored as the conversation's first message shows once, as the welcome.
     expect(await visitor.getByTestId('welcome-message').count()).toBe(1);
+  });
+
+  it('answers from an attached file, streaming, with the file as its source', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'playground-file');
+    await signUp(page, person('filer'));
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    const me = await apiCall<{ id: number }>(h, token, 'GET', '/auth/user');
+    const upload = new FormData();
+    upload.set('group_name', 'policies');
+    upload.set('user_id', String(me.id));
+    upload.append(
+      'files',
+      new Blob([
+        'Returns policy\n\nUnworn shoes can be returned within 30 days of delivery for a full refund.',
+      ]),
+      'returns-policy.txt',
+    );
+    const group = await apiCall<{ id: number }>(h, token, 'POST', '/file/upload-multiple', upload);
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiCall<Array<{ id: number; files: Array<{ trained: boolean }> }>>(
+              h,
+              token,
+              'GET',
+              `/file/file-groups/user/${me.id}`,
+            )
+          )
+            .find((g) => g.id === group.id)
+            ?.files.every((f) => f.trained),
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(true);
+    const bot = await createBotViaApi(h, page, {
+      bot_name: 'Policy helper',
+      file_group_ids: JSON.stringify([group.id]),
+    });
+
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Can I return shoes for a refund?');
+    await box.press('Enter');
+    const answer = page.getByTestId('bot-message').filter({ hasText: 'within 30 days' });
+    await answer.waitFor({ timeout: 30_000 });
+    await answer.getByText('returns-policy.txt', { exact: false }).first().waitFor();
+    await screenshot(page, 'playground-file-answer');
   });
 });

@@ -4,6 +4,8 @@ import { LEAD_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addTrainedQna,
+  apiCall,
   createBotViaApi,
   type Harness,
   person,
@@ -24,20 +26,6 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function api<T>(h: Harness, token: string | null, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await fetch(`${h.baseUrl}/api${path}`, { method, headers, body: payload });
-  if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /**
  * A public bot with a suggested question, a trained Q&A pair, a lead form shown when it cannot
  * answer, and a calendar booking, made through the API as its owner.
@@ -50,15 +38,7 @@ async function seedBot(h: Harness, owner: Page, token: string): Promise<{ bot_id
     welcome_message: WELCOME,
     suggestion_questions: JSON.stringify([QUESTION]),
   });
-  await api(h, token, 'POST', '/qna/', { bot_id: bot.bot_id, question: QUESTION, answer: ANSWER });
-  const { task_id } = await api<{ task_id: string }>(h, token, 'POST', `/training/train/qna/${bot.bot_id}`);
-  await expect
-    .poll(
-      async () =>
-        (await api<{ status: string }>(h, token, 'GET', `/training/train/progress/${task_id}`)).status,
-      { timeout: 30_000, interval: 250 },
-    )
-    .toBe('completed');
+  await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
   const update = new FormData();
   update.set(
     'lead_form_config',
@@ -74,8 +54,8 @@ async function seedBot(h: Harness, owner: Page, token: string): Promise<{ bot_id
     }),
   );
   update.set('profile_image', new Blob([PNG], { type: 'image/png' }), 'logo.png');
-  await api(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, update);
-  await api(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
+  await apiCall(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, update);
+  await apiCall(h, token, 'POST', `/bots/${bot.bot_id}/calendar-booking`, {
     provider: 'cal',
     title: 'Book a demo',
     url: BOOKING_URL,
@@ -245,7 +225,7 @@ describe('website widget', () => {
       // A bot that lists the sites allowed to embed it: this one is not, and the widget says so.
       const restrict = new FormData();
       restrict.set('allowed_origins', JSON.stringify(['https://shop.example']));
-      await api(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, restrict);
+      await apiCall(h, token, 'PUT', `/chat/bots/${bot.bot_id}`, restrict);
       const { page: elsewhere } = await h.newPage({ width: 1200, height: 850 });
       screenshotOnFailure(elsewhere, 'widget-not-allowed');
       await elsewhere.goto(`${site.origin}/`);

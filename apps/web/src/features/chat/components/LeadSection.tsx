@@ -1,12 +1,19 @@
 import Alert from '@mui/material/Alert';
-import { LEAD_TEXTS, type LeadFormConfig } from '@parley/contracts';
+import { leadFormDue } from '@parley/chat-client';
+import { type ChatMessage, LEAD_TEXTS, type LeadFormConfig } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { browserStore } from '../../../shared/lib/storage';
 import { useSubmitLeadMutation } from '../api';
 import { LeadForm } from './LeadForm';
 
-type Props = { uuid: string; config: LeadFormConfig | null; conversationId: number | null };
+type Props = {
+  uuid: string;
+  config: LeadFormConfig | null;
+  conversationId: number | null;
+  /** The conversation so far: the form shows when its trigger says (before the chat, after N messages, no answer). */
+  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode'>[];
+};
 
 const doneKey = (uuid: string) => `parley.lead.${uuid}`;
 
@@ -14,13 +21,14 @@ const doneKey = (uuid: string) => `parley.lead.${uuid}`;
  * The bot's lead form when it is enabled, sent to POST /auth/bot/uuid/{uuid}/lead with the current
  * conversation. Once sent (or dismissed) it gives way to a thank-you line and stays away on reload.
  */
-export function LeadSection({ uuid, config, conversationId }: Props) {
+export function LeadSection({ uuid, config, conversationId, messages }: Props) {
   const [submitLead] = useSubmitLeadMutation();
   const [state, setState] = useState<'form' | 'sent' | 'dismissed'>(() => {
     const stored = browserStore().getItem(doneKey(uuid));
     return stored === 'sent' || stored === 'dismissed' ? stored : 'form';
   });
   if (!config?.enabled || config.fields.length === 0 || state === 'dismissed') return null;
+  if (state === 'form' && !leadFormDue(config, messages)) return null;
   if (state === 'sent') return <Alert severity="success">{LEAD_TEXTS.received}</Alert>;
 
   const finish = (next: 'sent' | 'dismissed') => {

@@ -67,7 +67,12 @@ function Playground({ bot }: { bot: Bot }) {
           disabled={chat.thinking}
         />
       )}
-      <LeadSection uuid={bot.uuid} config={bot.lead_form_config} conversationId={chat.conversationId} />
+      <LeadSection
+        uuid={bot.uuid}
+        config={bot.lead_form_config}
+        conversationId={chat.conversationId}
+        messages={chat.messages}
+      />
       {booking.data ? <BookingCard booking={booking.data} /> : null}
     </Stack>
   );

@@ -104,7 +104,12 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
       {started ? null : (
         <SuggestedQuestions questions={bot.suggestion_questions} onPick={chat.send} disabled={!canSend} />
       )}
-      <LeadSection uuid={bot.uuid} config={bot.lead_form_config} conversationId={chat.conversationId} />
+      <LeadSection
+        uuid={bot.uuid}
+        config={bot.lead_form_config}
+        conversationId={chat.conversationId}
+        messages={chat.messages}
+      />
       {bot.booking ? <BookingCard booking={bot.booking} /> : null}
     </Stack>
   );
