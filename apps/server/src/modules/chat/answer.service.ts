@@ -3,7 +3,7 @@ import { type ModelMessage, streamText, tool } from 'ai';
 import { z } from 'zod';
 import type { BotRow } from '../bots/bots.queries.js';
 import type { RetrievalService } from '../knowledge/retrieval.service.js';
-import type { LlmService } from '../llm/llm.service.js';
+import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 
 /** What the bot wrote, where it came from and what it cost. */
@@ -19,14 +19,15 @@ export type Answer = {
 /** The bot's calendar booking configuration, when it has one. */
 export type Booking = { title: string; message: string; url: string; provider: string };
 
+export type Prepared = { model: ResolvedModel | null; found: SearchResult; booking: Booking | null };
+
 export type AnswerInput = {
   bot: BotRow;
   question: string;
   /** Earlier messages of the conversation, oldest first (the question not included). */
   history: MessageRow[];
-  /** Whether an agent could take over now (offered when the sources say nothing). */
-  agentOnline: boolean;
-  booking: Booking | null;
+  /** Whether an agent could take over now (asked only when the sources say nothing). */
+  agentOnline: () => Promise<boolean>;
   onChunk: (text: string) => void;
   signal?: AbortSignal;
 };
@@ -60,38 +61,42 @@ export class AnswerService {
     private readonly retrieval: RetrievalService,
     private readonly llms: LlmService,
     private readonly options: {
-      historyTurns: number;
       /** A model slower than this is given up on; the visitor gets the quoted passages instead. */
       timeoutMs: number;
       log?: (error: unknown, message: string) => void;
     },
   ) {}
 
-  async answer(input: AnswerInput): Promise<Answer> {
-    const model = input.bot.llmModel
-      ? await this.llms.resolve(input.bot.tenantId, Number(input.bot.llmModel))
-      : null;
+  /**
+   * What an answer needs that does not depend on the question being stored: the bot's model, its
+   * booking and the retrieval. The chat starts it beside the message's writes, so the model is asked
+   * as soon as possible.
+   */
+  async prepare(bot: BotRow, question: string, booking: Promise<Booking | null>): Promise<Prepared> {
+    const [model, found, bookingRow] = await Promise.all([
+      bot.llmModel ? this.llms.resolve(bot.tenantId, Number(bot.llmModel)) : null,
+      this.retrieval.search(bot.tenantId, bot.id, question, PASSAGES_FOR_MODEL),
+      booking,
+    ]);
+    return { model, found, booking: bookingRow };
+  }
+
+  async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
+    const { model, found, booking } = prepared;
     // Without a model, intent phrases decide; with one, the model calls the booking tool itself.
-    if (input.booking && !model && BOOKING_INTENT.test(input.question)) {
-      return this.say(input, bookingAnswer(input.booking, ''));
+    if (booking && !model && BOOKING_INTENT.test(input.question)) {
+      return this.say(input, bookingAnswer(booking, ''));
     }
-    const found = await this.retrieval.search(
-      input.bot.tenantId,
-      input.bot.id,
-      input.question,
-      PASSAGES_FOR_MODEL,
-    );
     if (found.qna_match) return this.say(input, qnaAnswer(found.qna_match));
     const passages = relevant(found);
     if (passages.length === 0) {
-      if (input.booking && BOOKING_INTENT.test(input.question))
-        return this.say(input, bookingAnswer(input.booking, ''));
-      return this.say(input, notFound(input));
+      if (booking && BOOKING_INTENT.test(input.question)) return this.say(input, bookingAnswer(booking, ''));
+      return this.say(input, notFound(input, await input.agentOnline()));
     }
 
     if (!model) return this.say(input, extractive(passages, TEXTS.extractive));
     try {
-      return await this.generate(input, model.model, passages);
+      return await this.generate(input, model.model, passages, booking);
     } catch (error) {
       if (input.signal?.aborted) throw error;
       this.options.log?.(error, 'language model failed; answering with quoted passages');
@@ -103,31 +108,35 @@ export class AnswerService {
     input: AnswerInput,
     model: Parameters<typeof streamText>[0]['model'],
     passages: SearchHit[],
+    booking: Booking | null,
   ) {
+    let text = '';
     const result = streamText({
       model,
-      system: systemPrompt(input.bot, passages, input.booking !== null),
-      tools: input.booking ? { [BOOKING_TOOL]: bookingTool } : undefined,
-      messages: [
-        ...historyMessages(input.history, this.options.historyTurns),
-        { role: 'user', content: input.question },
-      ],
+      system: systemPrompt(input.bot, passages, booking !== null),
+      tools: booking ? { [BOOKING_TOOL]: bookingTool } : undefined,
+      messages: [...historyMessages(input.history), { role: 'user', content: input.question }],
       temperature: input.bot.temperature,
       abortSignal: input.signal
         ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
         : AbortSignal.timeout(this.options.timeoutMs),
       maxRetries: 1,
+      // Forwarded from the SDK's first transform: the text reaches the visitor before the stream's
+      // later stages have run.
+      onChunk: ({ chunk }) => {
+        if (chunk.type !== 'text-delta') return;
+        text += chunk.text;
+        input.onChunk(chunk.text);
+      },
     });
-    let text = '';
-    for await (const delta of result.textStream) {
-      text += delta;
-      input.onChunk(delta);
+    // Drives the stream to its end and throws its error (a failed or too slow model).
+    for await (const _delta of result.textStream) {
     }
     const usage = await result.usage;
     const calls = await result.toolCalls;
     const usageOf = { promptTokens: usage.inputTokens ?? 0, completionTokens: usage.outputTokens ?? 0 };
-    if (input.booking && calls.some((call) => call.toolName === BOOKING_TOOL)) {
-      const answer = bookingAnswer(input.booking, text.trim());
+    if (booking && calls.some((call) => call.toolName === BOOKING_TOOL)) {
+      const answer = bookingAnswer(booking, text.trim());
       if (!text.trim()) input.onChunk(answer.text);
       return { ...answer, usage: usageOf };
     }
@@ -181,9 +190,9 @@ function qnaAnswer(match: NonNullable<SearchResult['qna_match']>): Answer {
   };
 }
 
-function notFound(input: AnswerInput): Answer {
+function notFound(input: AnswerInput, agentOnline: boolean): Answer {
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
-  const offer = input.agentOnline ? TEXTS.offerHuman : lead ? TEXTS.offerLead : TEXTS.offerRephrase;
+  const offer = agentOnline ? TEXTS.offerHuman : lead ? TEXTS.offerLead : TEXTS.offerRephrase;
   return {
     text: TEXTS.notFound + offer,
     mode: 'not_found',
@@ -271,8 +280,8 @@ export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false
 }
 
 /** The last turns of the conversation as model messages: agents and the bot speak as the assistant. */
-function historyMessages(history: MessageRow[], turns: number): ModelMessage[] {
-  return history.slice(-turns * 2).map((row) => ({
+function historyMessages(history: MessageRow[]): ModelMessage[] {
+  return history.map((row) => ({
     role: row.messageType === 'user' ? ('user' as const) : ('assistant' as const),
     content: row.message,
   }));

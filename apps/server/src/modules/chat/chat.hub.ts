@@ -49,6 +49,7 @@ type InboxListener = (frame: HelpdeskFrame) => void;
  * loaded once per node, and only when someone here listens.
  */
 export class ChatHub {
+  private readonly queues = new Map<number, Promise<void>>();
   private readonly byConversation = new Map<number, Set<Listener>>();
   private readonly controlByConversation = new Map<number, Set<ControlListener>>();
   private readonly presenceByTenant = new Map<number, Set<PresenceListener>>();
@@ -61,7 +62,9 @@ export class ChatHub {
     private readonly presenceOf: (tenantId: number) => Promise<Presence>,
   ) {
     this.unsubscribe = [
-      events.subscribe<MessageStored>(MESSAGE_STORED, (event) => this.deliver(event)),
+      events.subscribe<MessageStored>(MESSAGE_STORED, (event) =>
+        this.inOrder(event.conversationId, () => this.deliver(event)),
+      ),
       events.subscribe<ControlChanged>(CONTROL_CHANGED, (event) => this.deliverControl(event)),
       events.subscribe<PresenceChanged>(PRESENCE_CHANGED, (event) => this.deliverPresence(event)),
       events.subscribe<UnreadChanged>(UNREAD_CHANGED, (event) =>
@@ -81,6 +84,22 @@ export class ChatHub {
         }),
       ),
     ];
+  }
+
+  /**
+   * Runs deliveries of one conversation one after another: each loads its message from the
+   * database, and without a queue a later message could overtake an earlier one on the way out.
+   */
+  private inOrder(conversationId: number, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(conversationId) ?? Promise.resolve();
+    // The bus logs a failed delivery (the returned promise); the queue goes on past it.
+    const next = previous.then(work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.queues.get(conversationId) === settled) this.queues.delete(conversationId);
+    });
+    return next;
   }
 
   async stored(event: MessageStored): Promise<void> {

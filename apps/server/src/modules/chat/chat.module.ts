@@ -58,12 +58,12 @@ function makeServices(deps: ModuleDeps): ChatServices {
     deps.log.warn(details, message),
   );
   const answers = new AnswerService(retrieval, new LlmService(deps.db, deps.config.appSecret), {
-    historyTurns: deps.config.CHAT_HISTORY_TURNS,
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),
   });
   const chat = new ChatService(deps.db, hub, answers, {
     monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
+    historyTurns: deps.config.CHAT_HISTORY_TURNS,
     agentOnline: async (tenantId) => (await presenceOf(deps.db, tenantId)).agents_online,
   });
   return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret) };

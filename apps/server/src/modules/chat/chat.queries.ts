@@ -1,8 +1,8 @@
 import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
-import { conversations, messages } from './chat.schema.js';
+import { conversations, messages, messageUsage } from './chat.schema.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -137,20 +137,38 @@ export async function startConversation(
   });
 }
 
-/** Messages the tenant's bots wrote this calendar month (UTC): what the plan's credits count. */
+const monthOf = (now: Date) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
+
+/** Bot answers of the tenant this calendar month (UTC): what the plan's credits count. */
 export async function botMessagesThisMonth(db: DbOrTx, tenantId: number, now = new Date()) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.tenantId, tenantId),
-        eq(messages.messageType, 'bot'),
-        sql`${messages.createdAt} >= ${start.toISOString()} and ${messages.createdAt} < ${end.toISOString()}`,
-        sql`${messages.seq} > 1`,
-      ),
-    );
+    .select({ n: messageUsage.botMessages })
+    .from(messageUsage)
+    .where(and(eq(messageUsage.tenantId, tenantId), eq(messageUsage.month, monthOf(now))));
   return { used: row?.n ?? 0, start, end };
+}
+
+/** Counts one bot answer against this month's credits. */
+export async function countBotAnswer(db: DbOrTx, tenantId: number, now = new Date()): Promise<void> {
+  await db
+    .insert(messageUsage)
+    .values({ tenantId, month: monthOf(now), botMessages: 1 })
+    .onConflictDoUpdate({
+      target: [messageUsage.tenantId, messageUsage.month],
+      set: { botMessages: sql`${messageUsage.botMessages} + 1` },
+    });
+}
+
+/** The last `limit` messages before a sequence number, oldest first (the model's history). */
+export async function messagesBefore(db: DbOrTx, conversationId: number, beforeSeq: number, limit: number) {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), lt(messages.seq, beforeSeq)))
+    .orderBy(desc(messages.seq))
+    .limit(limit);
+  return rows.reverse();
 }

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -91,4 +92,21 @@ export const messages = pgTable(
     uniqueIndex('messages_conversation_seq_key').on(t.conversationId, t.seq),
     index('messages_tenant_month_idx').on(t.tenantId, t.createdAt),
   ],
+);
+
+/**
+ * Bot answers per workspace per calendar month (UTC), bumped with each answer: the plan's credits
+ * are checked with one row read instead of counting the month's messages on every message.
+ */
+export const messageUsage = pgTable(
+  'message_usage',
+  {
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** First day of the month, 'YYYY-MM-01'. */
+    month: text('month').notNull(),
+    botMessages: integer('bot_messages').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
 );

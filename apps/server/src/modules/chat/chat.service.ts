@@ -13,14 +13,16 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { type BotRow, requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
-import type { AnswerService } from './answer.service.js';
+import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
 import {
   appendMessage,
   botMessagesThisMonth,
   type ConversationRow,
+  countBotAnswer,
   type MessageRow,
   messagesAfter,
+  messagesBefore,
   requireConversation,
   startConversation,
   toConversation,
@@ -62,6 +64,8 @@ export class ChatService {
     private readonly answers: AnswerService,
     private readonly options: {
       monthlyLimit: number;
+      /** Earlier exchanges of the conversation given to the model with each question. */
+      historyTurns: number;
       /** Whether a human agent of the tenant is online (offered when the sources say nothing). */
       agentOnline: (tenantId: number) => Promise<boolean>;
     },
@@ -76,6 +80,11 @@ export class ChatService {
     if (actor.kind === 'user' && conversation.userId !== actor.userId)
       throw notFound('Conversation not found');
 
+    // Retrieval, the model and the booking do not need the question stored: they start now, beside
+    // the writes and announcements below (bench/chat measures the time to the model request).
+    const preparing = conversation.isHelpdeskInControl
+      ? null
+      : settle(this.answers.prepare(bot, request.message, bookingOfBot(this.db, bot.id)));
     const userRow = await appendMessage(this.db, conversation, {
       messageType: 'user',
       message: request.message,
@@ -88,22 +97,16 @@ export class ChatService {
     const userMessage = toMessage(userRow);
     hooks.onConversation?.(conversation, userMessage);
     // Announced once the caller listens, so its own socket gets the welcome and the question too.
-    if (started) {
-      await this.announce(started.welcome);
-      await this.hub.conversationChanged({
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        botId: conversation.botId,
-        deleted: false,
-      });
-    }
-    await this.announce(userRow);
+    // Local listeners hear at once; the wait for other processes' NOTIFY runs beside the answer.
+    const announced = this.announceQuestion(conversation, started?.welcome ?? null, userRow);
 
     // A human holds it: the bot stays silent on every channel (issue 6).
-    if (conversation.isHelpdeskInControl) {
+    if (!preparing) {
+      await announced;
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
-    const botRow = await this.reply(actor, bot, conversation, userRow, hooks);
+    const botRow = await this.reply(actor, bot, conversation, userRow, hooks, preparing);
+    await announced;
     return { conversation_id: conversation.id, user_message: userMessage, bot_message: toMessage(botRow) };
   }
 
@@ -194,44 +197,61 @@ export class ChatService {
     conversation: ConversationRow,
     question: MessageRow,
     hooks: SendHooks,
+    preparing: Promise<Settled<Prepared>>,
   ) {
     const recipientId = actor.kind === 'user' ? String(actor.userId) : actor.visitorId;
-    const { used } = await botMessagesThisMonth(this.db, bot.tenantId);
-    if (used >= this.options.monthlyLimit) {
-      hooks.onChunk?.(LIMIT_TEXT);
-      const row = await appendMessage(this.db, conversation, {
+    const [{ used }, history] = await Promise.all([
+      botMessagesThisMonth(this.db, bot.tenantId),
+      messagesBefore(this.db, conversation.id, question.seq, this.options.historyTurns * 2),
+    ]);
+    const answer =
+      used >= this.options.monthlyLimit
+        ? limitAnswer(hooks)
+        : await this.answers.answer(
+            {
+              bot,
+              question: question.message,
+              history,
+              agentOnline: () => this.options.agentOnline(bot.tenantId),
+              onChunk: (text) => hooks.onChunk?.(text),
+              signal: hooks.signal,
+            },
+            unwrap(await preparing),
+          );
+    const row = await this.db.transaction(async (tx) => {
+      const stored = await appendMessage(tx, conversation, {
         messageType: 'bot',
-        message: LIMIT_TEXT,
+        message: answer.text,
         senderId: String(bot.id),
         recipientId,
-        metadata: { answer_mode: 'limit' },
+        sources: answer.sources,
+        qnaId: answer.qnaId,
+        promptTokens: answer.usage?.promptTokens ?? null,
+        completionTokens: answer.usage?.completionTokens ?? null,
+        metadata: { answer_mode: answer.mode, actions: answer.actions },
       });
-      await this.announce(row);
-      return row;
-    }
-    const history = (await messagesAfter(this.db, conversation.id)).filter((row) => row.seq < question.seq);
-    const answer = await this.answers.answer({
-      bot,
-      question: question.message,
-      history,
-      agentOnline: await this.options.agentOnline(bot.tenantId),
-      booking: await bookingOfBot(this.db, bot.id),
-      onChunk: (text) => hooks.onChunk?.(text),
-      signal: hooks.signal,
-    });
-    const row = await appendMessage(this.db, conversation, {
-      messageType: 'bot',
-      message: answer.text,
-      senderId: String(bot.id),
-      recipientId,
-      sources: answer.sources,
-      qnaId: answer.qnaId,
-      promptTokens: answer.usage?.promptTokens ?? null,
-      completionTokens: answer.usage?.completionTokens ?? null,
-      metadata: { answer_mode: answer.mode, actions: answer.actions },
+      await countBotAnswer(tx, bot.tenantId);
+      return stored;
     });
     await this.announce(row);
     return row;
+  }
+
+  private async announceQuestion(
+    conversation: ConversationRow,
+    welcome: MessageRow | null,
+    question: MessageRow,
+  ) {
+    if (welcome) {
+      await this.announce(welcome);
+      await this.hub.conversationChanged({
+        tenantId: conversation.tenantId,
+        conversationId: conversation.id,
+        botId: conversation.botId,
+        deleted: false,
+      });
+    }
+    await this.announce(question);
   }
 
   /** 'New Chat' until the first question, which then names it (the inbox shows it). */
@@ -255,4 +275,25 @@ export class ChatService {
 export async function botByUuid(db: Db, uuid: string): Promise<BotRow | null> {
   const [row] = await db.select().from(bots).where(eq(bots.uuid, uuid));
   return row ?? null;
+}
+
+/** Past the month's credits: a notice instead of an answer (agents can still write). */
+function limitAnswer(hooks: SendHooks): Answer {
+  hooks.onChunk?.(LIMIT_TEXT);
+  return { text: LIMIT_TEXT, mode: 'limit', sources: [], qnaId: null, usage: null, actions: [] };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise started early whose failure must surface where it is awaited, not as an unhandled rejection. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+function unwrap<T>(settled: Settled<T>): T {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
 }

@@ -76,6 +76,10 @@ function failureText(error: unknown, apiKey: string | null): string {
  * LLM settings of a tenant (console.md section 7): the models its bots may answer with. Keys are
  * sealed with AES-256-GCM under a key derived from APP_SECRET and only ever leave masked.
  */
+/** Models built from settings, by setting id and version, shared by this process's services. */
+const built = new Map<string, ResolvedModel>();
+const MAX_BUILT = 500;
+
 export class LlmService {
   private readonly key: Buffer;
   private readonly fetch?: typeof fetch;
@@ -186,16 +190,23 @@ export class LlmService {
     if (!Number.isSafeInteger(llmId) || llmId <= 0) return null;
     const row = await q.findSetting(this.db, tenantId, llmId);
     if (!row?.isActive) return null;
+    // Built once per version of the setting: an edit changes updated_at, so a stale model is never used.
+    const version = `${row.id}:${row.updatedAt.getTime()}`;
+    const cached = built.get(version);
+    if (cached) return cached;
     let apiKey: string | null;
     try {
       apiKey = this.keyOf(row);
     } catch {
       throw new AppError('unavailable', `LLM "${row.name}": ${UNREADABLE_KEY}`);
     }
-    return {
+    const resolved: ResolvedModel = {
       model: this.modelOf(row, apiKey),
       setting: { id: row.id, name: row.name, provider: row.provider as LlmProvider, model: row.model },
     };
+    if (built.size >= MAX_BUILT) built.delete(built.keys().next().value ?? '');
+    built.set(version, resolved);
+    return resolved;
   }
 
   private async row(tenantId: number, id: number): Promise<q.LlmRow> {
