@@ -45,6 +45,15 @@ export type ChatSocketOptions = {
   random?: () => number;
   /** Give up on an attempt that has not opened by then (0: wait for the browser). */
   openTimeoutMs?: number;
+  /** After a normal close: reconnect after this delay (the user channel's 3 s), or back off. */
+  normalCloseDelayMs?: number | 'backoff';
+  /**
+   * After a reconnect, ask for the missed messages of every conversation seen (true, the user
+   * channel) or only of those followed with `watch` (false, the help desk's open conversations).
+   */
+  resumeUnwatched?: boolean;
+  /** Frames a channel handles itself (the help desk's control, unread...): true when handled. */
+  onFrame?: (frame: Record<string, unknown>) => boolean;
 };
 
 /** Normal closure: the server ended the connection on purpose. */
@@ -56,16 +65,18 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   return Math.min(SOCKET.backoffCapMs, exponential + random() * SOCKET.backoffJitterMs);
 }
 
-/** ws: or wss: on the page's own host, the chat stream path and the given query. */
+/** ws: or wss: on the page's own host, the chat stream path (or another) and the given query. */
 export function chatSocketUrl(
   location: Pick<Location, 'protocol' | 'host'>,
   query: Record<string, string>,
+  path = '/api/chat/stream',
 ): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/api/chat/stream?${new URLSearchParams(query).toString()}`;
+  return `${scheme}://${location.host}${path}?${new URLSearchParams(query).toString()}`;
 }
 
-type Tracked = { seen: Set<number>; contiguous: number };
+/** What is held of a conversation: seqs past the last one without a gap, and whether it is followed. */
+type Tracked = { seen: Set<number>; contiguous: number; watched: boolean };
 
 /** A server frame, plus the help desk's presence frame (`{type: 'presence', agents_online}`). */
 type IncomingFrame = Omit<ServerFrame, 'type'> & {
@@ -138,7 +149,15 @@ export class ChatSocket {
    */
   watch(conversationId: number, afterSeq = 0): void {
     const tracked = this.track(conversationId, afterSeq);
+    if (afterSeq > tracked.contiguous) tracked.contiguous = afterSeq;
+    tracked.watched = true;
     if (this.status === 'open') this.sendResume(conversationId, tracked.contiguous);
+  }
+
+  /** Stops asking for a conversation's missed messages after reconnects (its seqs stay deduplicated). */
+  unwatch(conversationId: number): void {
+    const tracked = this.conversations.get(conversationId);
+    if (tracked) tracked.watched = false;
   }
 
   /** The last seq of a conversation held without a gap. */
@@ -231,8 +250,9 @@ export class ChatSocket {
     });
     this.stopPing();
     this.pingTimer = setInterval(() => this.sendFrame({ type: 'ping' }), SOCKET.pingIntervalMs);
+    const all = this.options.resumeUnwatched ?? true;
     for (const [conversationId, tracked] of this.conversations) {
-      this.sendResume(conversationId, tracked.contiguous);
+      if (all || tracked.watched) this.sendResume(conversationId, tracked.contiguous);
     }
   }
 
@@ -253,8 +273,11 @@ export class ChatSocket {
       return;
     }
     this.setStatus('closed');
+    const normalDelay = this.options.normalCloseDelayMs ?? SOCKET.userReconnectDelayMs;
     const delay =
-      code === NORMAL_CLOSE ? SOCKET.userReconnectDelayMs : backoffDelay(this.attempts, this.random);
+      code === NORMAL_CLOSE && normalDelay !== 'backoff'
+        ? normalDelay
+        : backoffDelay(this.attempts, this.random);
     this.attempts += 1;
     this.clearReconnect();
     this.reconnectTimer = setTimeout(() => {
@@ -271,6 +294,7 @@ export class ChatSocket {
       return;
     }
     if (!frame || typeof frame !== 'object') return;
+    if (this.options.onFrame?.(frame as Record<string, unknown>)) return;
     const conversationId = typeof frame.conversation_id === 'number' ? frame.conversation_id : null;
     if (frame.final_result_object) {
       this.accept(frame.final_result_object);
@@ -319,7 +343,7 @@ export class ChatSocket {
   private track(conversationId: number, afterSeq: number): Tracked {
     let tracked = this.conversations.get(conversationId);
     if (!tracked) {
-      tracked = { seen: new Set(), contiguous: afterSeq };
+      tracked = { seen: new Set(), contiguous: afterSeq, watched: false };
       this.conversations.set(conversationId, tracked);
     }
     return tracked;

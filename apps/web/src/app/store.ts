@@ -7,14 +7,17 @@ import { api } from '../shared/api/base-api';
 import { browserStore, STORAGE_KEYS } from '../shared/lib/storage';
 import { uiSlice } from './ui-slice';
 
+/** The reducers every page has; lazily loaded features (the inbox) add theirs beside these. */
+export const rootReducers = {
+  [api.reducerPath]: api.reducer,
+  session: sessionSlice.reducer,
+  settings: settingsSlice.reducer,
+  ui: uiSlice.reducer,
+};
+
 export function makeStore() {
   const store = configureStore({
-    reducer: {
-      [api.reducerPath]: api.reducer,
-      session: sessionSlice.reducer,
-      settings: settingsSlice.reducer,
-      ui: uiSlice.reducer,
-    },
+    reducer: rootReducers,
     middleware: (getDefault) => getDefault().concat(api.middleware),
   });
   persistSettings(store);

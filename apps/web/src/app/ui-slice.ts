@@ -47,6 +47,13 @@ export const uiSlice = createSlice({
     notificationsReset: (state) => {
       state.notificationCount = 0;
     },
+    /** A new message, warning or confirmation (spec sections 4 and 8). */
+    notificationsAdded: (state, action: PayloadAction<number | undefined>) => {
+      state.notificationCount += action.payload ?? 1;
+    },
+    agentOnlineSet: (state, action: PayloadAction<boolean>) => {
+      state.agentOnline = action.payload;
+    },
     noticeAdded: {
       reducer: (state, action: PayloadAction<Notice>) => {
         state.notices.push(action.payload);
@@ -65,6 +72,8 @@ export const {
   chatFullScreenSet,
   layoutRefreshed,
   notificationsReset,
+  notificationsAdded,
+  agentOnlineSet,
   noticeAdded,
   noticeExpired,
 } = uiSlice.actions;

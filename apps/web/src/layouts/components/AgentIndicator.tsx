@@ -1,9 +1,26 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import { useAppSelector } from '../../app/store';
+import { SOCKET } from '@parley/contracts';
+import { useEffect } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { agentOnlineSet } from '../../app/ui-slice';
+import { useHelpdeskPresenceQuery } from '../../features/inbox/presence-api';
 
-/** 'Helpdesk Online' or 'Offline' (spec section 2); the inbox issue connects the presence poll. */
+/**
+ * 'Helpdesk Online' or 'Offline' (spec sections 2 and 4 Agent indicator): whether an agent of the
+ * workspace is connected, polled every 5 s (the admin channel's presence frames update it between).
+ */
 export function AgentIndicator() {
+  const dispatch = useAppDispatch();
+  const tenantId = useAppSelector((state) => state.session.user?.tenant_id);
+  const { data, isError } = useHelpdeskPresenceQuery(tenantId ?? 0, {
+    skip: !tenantId,
+    pollingInterval: SOCKET.presencePollMs,
+  });
+  const polled = isError ? false : data?.agents_online;
+  useEffect(() => {
+    if (polled !== undefined) dispatch(agentOnlineSet(polled));
+  }, [polled, dispatch]);
   const online = useAppSelector((state) => state.ui.agentOnline);
   const label = online ? 'Helpdesk Online' : 'Offline';
   return (
@@ -12,6 +29,7 @@ export function AgentIndicator() {
       variant="outlined"
       label={label}
       data-testid="agent-indicator"
+      data-online={online}
       icon={
         <Box
           component="span"

@@ -1,0 +1,164 @@
+import AttachFile from '@mui/icons-material/AttachFile';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { safeUrl } from '@parley/chat-client';
+import { BOT, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
+import { Composer } from '../../chat/components/Composer';
+import { MessageList } from '../../chat/components/MessageList';
+import type { ChatFrame } from '../../chat/frames';
+import { ChannelIcon } from './ChannelIcon';
+import { holderLabel } from './ConversationPane';
+import { PaneTitle } from './PaneTitle';
+
+type Props = {
+  title: string;
+  channel: string;
+  conversation: ConversationWithMessages | undefined;
+  loading: boolean;
+  userId: number;
+  brandColor: string;
+  welcome: string;
+  frames: readonly ChatFrame[];
+  /** Why the last take-over failed (the server's detail: who holds it). */
+  conflict: string | null;
+  controlBusy: boolean;
+  replyBusy: boolean;
+  onTakeOver: () => void;
+  onHandBack: () => void;
+  onReply: (text: string) => void;
+  onDelete: () => void;
+};
+
+/**
+ * The open conversation: its messages with sources and attachments (the chat's own components;
+ * agent replies labelled "Agent"), frames in their colours, take over / hand back, and the reply
+ * box, usable only while this agent holds the conversation.
+ */
+export function ThreadPane({
+  title,
+  channel,
+  conversation,
+  loading,
+  userId,
+  brandColor,
+  welcome,
+  frames,
+  conflict,
+  controlBusy,
+  replyBusy,
+  onTakeOver,
+  onHandBack,
+  onReply,
+  onDelete,
+}: Props) {
+  if (!conversation) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', height: '100%', minHeight: 240, p: 3 }}>
+        <Typography color="text.secondary">{loading ? 'Loading…' : 'Select a conversation'}</Typography>
+      </Box>
+    );
+  }
+  const human = conversation.is_helpdesk_in_control;
+  const mine = human && conversation.admin_id === userId;
+  const attachments = conversation.messages.flatMap((m) => m.attachments.map((a) => ({ ...a, seq: m.seq })));
+  return (
+    <Box
+      sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, height: '100%' }}
+      data-testid="inbox-thread"
+    >
+      <PaneTitle
+        title={
+          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <ChannelIcon channel={channel} fontSize="small" />
+            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {title}
+            </Box>
+          </Box>
+        }
+      >
+        <Chip
+          size="small"
+          label={mine ? 'You' : holderLabel(conversation)}
+          color={human ? 'success' : 'default'}
+          data-testid="thread-holder"
+        />
+        {mine ? (
+          <Button size="small" variant="outlined" onClick={onHandBack} disabled={controlBusy}>
+            Hand back
+          </Button>
+        ) : (
+          <Button size="small" variant="contained" onClick={onTakeOver} disabled={controlBusy}>
+            Take over
+          </Button>
+        )}
+        <Tooltip title="Delete conversation">
+          <IconButton size="small" aria-label="Delete this conversation" onClick={onDelete}>
+            <DeleteOutline fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </PaneTitle>
+      {conflict ? (
+        <Alert severity="warning" sx={{ m: 1 }} data-testid="control-conflict">
+          {conflict}
+        </Alert>
+      ) : null}
+      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <MessageList
+          messages={conversation.messages}
+          welcome={welcome || BOT.welcomeMessage}
+          brandColor={brandColor}
+          draft={null}
+          thinking={false}
+          frames={frames}
+        />
+      </Box>
+      {attachments.length > 0 ? (
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ px: 2, py: 1, flexWrap: 'wrap', borderTop: 1, borderColor: 'divider' }}
+        >
+          {attachments.map((a) => {
+            const href = safeUrl(new URL(a.url, window.location.origin).toString());
+            return (
+              <Chip
+                key={`${a.seq}:${a.url}`}
+                icon={<AttachFile />}
+                size="small"
+                label={
+                  href ? (
+                    <Link href={href} target="_blank" rel="noopener noreferrer" underline="hover">
+                      {a.name}
+                    </Link>
+                  ) : (
+                    a.name
+                  )
+                }
+              />
+            );
+          })}
+        </Stack>
+      ) : null}
+      {mine ? (
+        <Composer onSend={onReply} disabled={replyBusy} placeholder="Reply to the visitor…" />
+      ) : (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider' }}
+          data-testid="reply-locked"
+        >
+          {HELPDESK_TEXTS.notHolding}
+        </Typography>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,239 @@
+import { browserSocket, HelpdeskSocket, type HelpdeskSocketEvent, mergeMessages } from '@parley/chat-client';
+import { MESSAGES } from '@parley/contracts';
+import toast from 'react-hot-toast';
+import type { AppStore } from '../../app/store';
+import { agentOnlineSet, notificationsAdded } from '../../app/ui-slice';
+import { readAccessToken } from '../../shared/lib/session-storage';
+import { inboxApi } from './api';
+import {
+  connectionChanged,
+  conversationRemoved,
+  messageReceived,
+  selectInbox,
+  unreadLoaded,
+  unreadSet,
+  type WithInbox,
+} from './inbox-slice';
+import { playNotificationSound } from './sound';
+
+type Listener = (event: HelpdeskSocketEvent) => void;
+
+/** Lists are reloaded at most this often while messages pour in. */
+const REFRESH_DEBOUNCE_MS = 250;
+
+type Live = {
+  key: string;
+  socket: HelpdeskSocket;
+  stop: () => void;
+};
+
+let live: Live | null = null;
+const listeners = new Set<Listener>();
+/** Conversations open on screen and the last seq held: resumed after every reconnect. */
+const watched = new Map<number, number>();
+
+/** The screen listens to the admin channel's events (frames for the open thread, control changes). */
+export function onInboxEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Follows an open conversation: after a reconnect, what was missed after `afterSeq` is asked for. */
+export function watchConversation(conversationId: number, afterSeq: number): void {
+  watched.set(conversationId, afterSeq);
+  live?.socket.watch(conversationId, afterSeq);
+}
+
+export function unwatchConversation(conversationId: number): void {
+  watched.delete(conversationId);
+  live?.socket.unwatch(conversationId);
+}
+
+export function inboxConnectionStatus() {
+  return live?.socket.getStatus() ?? 'idle';
+}
+
+/**
+ * The admin (help-desk) channel for the signed-in agent, one per tab. The inbox screen opens it
+ * (its code loads only with that screen) and it stays open when the agent moves to another page,
+ * until the session ends: every new message of the workspace updates the thread in the cache, the unread state, the bell
+ * (with a chime) and the lists; control changes, presence and failures are reported (console.md
+ * sections 4 and 8). Without a tenant id and a user id nothing happens. Returns the stop function.
+ */
+export function startInboxConnection(
+  store: AppStore,
+  user: { id: number | null | undefined; tenant_id: number | null | undefined },
+): () => void {
+  const key = `${user.tenant_id}:${user.id}`;
+  if (live?.key === key) {
+    // Back on the inbox after the attempts ran out: try again at once.
+    if (live.socket.getStatus() === 'failed') live.socket.online();
+    return live.stop;
+  }
+  live?.stop();
+  const tenantId = user.tenant_id;
+  if (typeof tenantId !== 'number' || typeof user.id !== 'number') return () => undefined;
+
+  const dispatch = store.dispatch;
+  const state = () => store.getState() as ReturnType<AppStore['getState']> & WithInbox;
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  let everOpened = false;
+  const markRead = debouncePerConversation((id) => {
+    void dispatch(inboxApi.endpoints.markRead.initiate(id));
+  });
+
+  const refreshLists = () => {
+    if (refreshTimer !== null) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped']));
+    }, REFRESH_DEBOUNCE_MS);
+  };
+  const loadUnread = async () => {
+    const request = dispatch(inboxApi.endpoints.unread.initiate(tenantId, { forceRefetch: true }));
+    try {
+      dispatch(unreadLoaded(await request.unwrap()));
+    } catch {
+      // Shown by the shared error toast.
+    } finally {
+      request.unsubscribe();
+    }
+  };
+  const isOpen = (conversationId: number) => {
+    const inbox = selectInbox(state());
+    return inbox.viewing && inbox.selectedConversationId === conversationId;
+  };
+
+  const onEvent = (event: HelpdeskSocketEvent) => {
+    switch (event.type) {
+      case 'status':
+        dispatch(connectionChanged(event.status));
+        if (event.status === 'open') everOpened = true;
+        break;
+      case 'message': {
+        const { message, botId } = event;
+        const fromVisitor = message.message_type === 'user';
+        dispatch(messageReceived({ conversationId: message.conversation_id, botId, fromVisitor }));
+        dispatch(
+          inboxApi.util.updateQueryData('helpdeskConversation', message.conversation_id, (draft) => {
+            draft.messages = mergeMessages(draft.messages, [message]);
+            draft.last_seq = Math.max(draft.last_seq, message.seq);
+          }),
+        );
+        if (watched.has(message.conversation_id)) {
+          watched.set(
+            message.conversation_id,
+            Math.max(watched.get(message.conversation_id) ?? 0, message.seq),
+          );
+        }
+        if (fromVisitor) {
+          if (isOpen(message.conversation_id)) markRead(message.conversation_id);
+          else dispatch(notificationsAdded(1));
+          if (message.message.trim()) playNotificationSound();
+        }
+        refreshLists();
+        break;
+      }
+      case 'control':
+        dispatch(
+          inboxApi.util.updateQueryData('helpdeskConversation', event.conversationId, (draft) => {
+            draft.is_helpdesk_in_control = event.status.is_helpdesk_in_control;
+            draft.admin_id = event.status.admin_id;
+            draft.admin_name = event.status.admin_name;
+          }),
+        );
+        refreshLists();
+        break;
+      case 'unread':
+        if (isOpen(event.conversationId)) {
+          if (event.unreadCount > 0) markRead(event.conversationId);
+        } else {
+          dispatch(
+            unreadSet({ conversationId: event.conversationId, botId: event.botId, count: event.unreadCount }),
+          );
+        }
+        break;
+      case 'conversation':
+        if (event.deleted) dispatch(conversationRemoved(event.conversationId));
+        refreshLists();
+        break;
+      case 'presence':
+        dispatch(agentOnlineSet(event.agentsOnline));
+        break;
+      case 'notice':
+        // Warnings and confirmations add to the bell (section 8 Frames in chat).
+        if (event.kind === 'warning' || event.kind === 'confirmation') dispatch(notificationsAdded(1));
+        break;
+      case 'timeout':
+        console.warn(MESSAGES.realtime.timeout);
+        toast.error(MESSAGES.realtime.issue, { id: 'helpdesk-realtime' });
+        break;
+      case 'gave-up':
+        toast.error(everOpened ? MESSAGES.realtime.lost : MESSAGES.realtime.unableToEstablish, {
+          id: 'helpdesk-realtime',
+        });
+        break;
+      case 'reconnected':
+        toast.dismiss('helpdesk-realtime');
+        dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped']));
+        void loadUnread();
+        break;
+      case 'connected':
+      case 'chunk':
+      case 'error':
+        break;
+    }
+    for (const listener of listeners) listener(event);
+  };
+
+  const socket = new HelpdeskSocket({
+    location: window.location,
+    token: readAccessToken,
+    tenantId,
+    userId: user.id,
+    createSocket: browserSocket,
+    onEvent,
+  });
+  for (const [conversationId, afterSeq] of watched) socket.watch(conversationId, afterSeq);
+  const unbind = socket.bindTriggers();
+  socket.connect();
+  void loadUnread();
+  let unsubscribe: () => void = () => undefined;
+
+  const entry: Live = {
+    key,
+    socket,
+    stop: () => {
+      if (live !== entry) return;
+      live = null;
+      unsubscribe();
+      unbind();
+      socket.close();
+      if (refreshTimer !== null) clearTimeout(refreshTimer);
+      dispatch(connectionChanged('closed'));
+    },
+  };
+  live = entry;
+  // Logging out (or another user signing in) ends the channel.
+  unsubscribe = store.subscribe(() => {
+    const current = store.getState().session.user;
+    if (!current || current.id !== user.id || current.tenant_id !== tenantId) entry.stop();
+  });
+  return entry.stop;
+}
+
+/** One call per conversation after a burst settles (many messages mark it read once). */
+function debouncePerConversation(fn: (id: number) => void): (id: number) => void {
+  const pending = new Map<number, ReturnType<typeof setTimeout>>();
+  return (id) => {
+    const timer = pending.get(id);
+    if (timer !== undefined) clearTimeout(timer);
+    pending.set(
+      id,
+      setTimeout(() => {
+        pending.delete(id);
+        fn(id);
+      }, 300),
+    );
+  };
+}
