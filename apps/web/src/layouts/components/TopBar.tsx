@@ -13,6 +13,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { customizerOpened, navOpened } from '../../app/ui-slice';
 import { useAbility } from '../../features/permissions/hooks/useAbility';
 import { settingsChanged } from '../../features/settings/settings-slice';
+import { AgentChannel } from './AgentChannel';
 import { AgentIndicator } from './AgentIndicator';
 import { Logo } from './Logo';
 import { NotificationBell } from './NotificationBell';
@@ -42,6 +43,7 @@ export function TopBar({ showMenuButton, showLogo }: Props) {
           {showLogo ? '' : title}
         </Typography>
         <AgentIndicator />
+        <AgentChannel />
         {isPartner ? null : <NotificationBell />}
         <Tooltip title={dark ? 'Light mode' : 'Dark mode'}>
           <IconButton
