@@ -159,14 +159,15 @@ export class ChatHub {
     const message = toMessage(row);
     for (const listener of listeners) listener(message);
     if (inbox.length === 0) return;
-    const frames: HelpdeskFrame[] = [
-      {
-        type: 'message',
-        conversation_id: row.conversationId,
-        bot_id: row.botId,
-        final_result_object: message,
-      },
-    ];
+    // The message goes to the agents at once; its unread count follows once read.
+    const messageFrame: HelpdeskFrame = {
+      type: 'message',
+      conversation_id: row.conversationId,
+      bot_id: row.botId,
+      final_result_object: message,
+    };
+    for (const listener of inbox) listener(messageFrame);
+    const frames: HelpdeskFrame[] = [];
     if (row.messageType === 'user') {
       const [conversation] = await this.db
         .select({ unreadCount: conversations.unreadCount })

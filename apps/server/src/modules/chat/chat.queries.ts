@@ -1,6 +1,6 @@
 import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/database.js';
+import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
 
@@ -92,31 +92,72 @@ export async function appendMessage(
   conversation: ConversationRow,
   values: NewMessage,
 ): Promise<MessageRow> {
-  return db.transaction(async (tx) => {
-    const [counter] = await tx
-      .update(conversations)
-      .set({
-        lastSeq: sql`${conversations.lastSeq} + 1`,
-        lastMessageAt: new Date(),
-        // Messages from the other side are unread until an agent opens the conversation.
-        unreadCount:
-          values.messageType === 'user' ? sql`${conversations.unreadCount} + 1` : conversations.unreadCount,
-      })
-      .where(eq(conversations.id, conversation.id))
-      .returning({ seq: conversations.lastSeq });
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        ...values,
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        botId: conversation.botId,
-        seq: counter!.seq,
-      })
-      .returning();
-    return row!;
-  });
+  // One statement, one round trip: the counter's row lock orders concurrent writers until it
+  // commits, and messages from the other side stay unread until an agent opens the conversation.
+  const unread = values.messageType === 'user' ? 1 : 0;
+  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+  const [raw] = await queryRows<RawMessage>(
+    db,
+    sql`WITH counter AS (
+          UPDATE conversations
+             SET last_seq = last_seq + 1, last_message_at = now(), unread_count = unread_count + ${unread}
+           WHERE id = ${conversation.id}
+       RETURNING id, tenant_id, bot_id, last_seq)
+        INSERT INTO messages (tenant_id, conversation_id, bot_id, seq, message_type, message_source, sender_id,
+                              recipient_id, message, sources, qna_id, attachments, metadata, prompt_tokens,
+                              completion_tokens)
+        SELECT counter.tenant_id, counter.id, counter.bot_id, counter.last_seq, ${values.messageType},
+               ${values.messageSource ?? 'bot'}, ${values.senderId ?? null}, ${values.recipientId ?? null},
+               ${values.message}, ${json(values.sources ?? [])}::jsonb, ${values.qnaId ?? null},
+               ${json(values.attachments ?? [])}::jsonb, ${json(values.metadata)}::jsonb,
+               ${values.promptTokens ?? null}, ${values.completionTokens ?? null}
+          FROM counter
+        RETURNING *`,
+  );
+  if (!raw) throw new Error(`conversation ${conversation.id} vanished while a message was stored`);
+  return fromRaw(raw);
 }
+
+type RawMessage = {
+  id: string | number;
+  tenant_id: number;
+  conversation_id: number;
+  bot_id: number;
+  seq: number;
+  message_type: string;
+  message_source: string;
+  sender_id: string | null;
+  recipient_id: string | null;
+  message: string;
+  sources: MessageRow['sources'];
+  qna_id: number | null;
+  attachments: MessageRow['attachments'];
+  metadata: MessageRow['metadata'];
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  created_at: string | Date;
+};
+
+/** A raw RETURNING row as Drizzle would have mapped it (bigint ids come back as text from pg). */
+const fromRaw = (raw: RawMessage): MessageRow => ({
+  id: Number(raw.id),
+  tenantId: raw.tenant_id,
+  conversationId: raw.conversation_id,
+  botId: raw.bot_id,
+  seq: raw.seq,
+  messageType: raw.message_type,
+  messageSource: raw.message_source,
+  senderId: raw.sender_id,
+  recipientId: raw.recipient_id,
+  message: raw.message,
+  sources: raw.sources,
+  qnaId: raw.qna_id,
+  attachments: raw.attachments,
+  metadata: raw.metadata,
+  promptTokens: raw.prompt_tokens,
+  completionTokens: raw.completion_tokens,
+  createdAt: new Date(raw.created_at),
+});
 
 /** A new conversation, seeded with the bot's welcome message (console.md section 4 New chat). */
 export async function startConversation(
