@@ -23,8 +23,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { forkWorker } from '../shared/fork-worker.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
+import { startServerChild } from '../shared/server-child.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -70,56 +70,7 @@ const loadAverage = () =>
 
 /** Forks worker.mjs in a role; resolves once it listens. `ask(message, key)` awaits the answer. */
 function startServer(label, extraEnv) {
-  return new Promise((resolve, reject) => {
-    const child = forkWorker({ dir: here, bench: 'inbox', label, env: extraEnv });
-    const waiting = [];
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${label} did not start within 120 s`));
-    }, 120_000);
-    child.on('message', (message) => {
-      if (message.port !== undefined) {
-        clearTimeout(timer);
-        server.port = message.port;
-        resolve(server);
-        return;
-      }
-      const index = waiting.findIndex((w) => message.error || w.key in message);
-      if (index >= 0) {
-        const [w] = waiting.splice(index, 1);
-        if (message.error) w.reject(new Error(`${label}: ${message.error}`));
-        else w.resolve(message[w.key]);
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      const error = new Error(`${label} exited (${signal ?? `code ${code}`})`);
-      for (const w of waiting.splice(0)) w.reject(error);
-      reject(error);
-    });
-    const server = {
-      child,
-      label,
-      port: 0,
-      ask(message, key) {
-        return new Promise((resolve, reject) => {
-          waiting.push({ key, resolve, reject });
-          child.send(message);
-        });
-      },
-      stop() {
-        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-        return new Promise((done) => {
-          const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          child.once('exit', () => {
-            clearTimeout(kill);
-            done();
-          });
-          child.kill('SIGTERM');
-        });
-      },
-    };
-  });
+  return startServerChild({ dir: here, bench: 'inbox', label, env: extraEnv });
 }
 
 function parleyEnv(dataDir, databaseUrl, appSecret, processRole) {
