@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { postgresDatabase } from '../shared/postgres.mjs';
+import { fmt, ms, printTable, summary, trio } from '../shared/report.mjs';
 import { startServerChild } from '../shared/server-child.mjs';
 import { startFakeModel } from './fake-model.mjs';
 
@@ -227,20 +228,6 @@ async function visitorUrls(target, count) {
 }
 
 // ---------------------------------------------------------------- statistics
-
-const quantile = (sorted, q) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-const summary = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50: quantile(sorted, 0.5),
-    p95: quantile(sorted, 0.95),
-    p99: quantile(sorted, 0.99),
-  };
-};
 
 // ---------------------------------------------------------------- latency: one message at a time
 
@@ -537,22 +524,8 @@ async function benchDatabase(label, databaseUrl) {
 
 // ---------------------------------------------------------------- report
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-const ms = (n) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : fmt(n));
-const trio = (s) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-function printTable(header, lines) {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells) =>
-    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  console.log(format(header));
-  console.log(
-    `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
-  );
-  for (const line of lines) console.log(format(line));
-}
 
 /** Met on Parley's own figure; else met once the bare relay's network hop is taken off; else missed. */
 function verdict(parley, bare, key, target) {

@@ -3,21 +3,18 @@
 // 10% in the file group attached to the bench bot, 20% in its tenant's other groups, 70% in other
 // tenants; multi-row inserts straight to the driver, GIN index rebuilt once, then VACUUM ANALYZE.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { corpusParagraphs } from '../ingest/make-pdf.mjs';
+import { chunkLoader } from '../shared/chunk-loader.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const dist = (file) => pathToFileURL(path.join(root, 'apps/server/dist', file)).href;
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
 
-const { queryRows } = await import(dist('core/db/database.js'));
-const { tenants, fileGroups, documents } = await import(dist('core/db/schema.js'));
+const { tenants, fileGroups } = await import(dist('core/db/schema.js'));
 const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
 const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
-const { sql } = await import(pathToFileURL(serverRequire.resolve('drizzle-orm')).href);
 
 const BOT_SHARE = 0.1;
 const OTHER_GROUPS_SHARE = 0.2;
@@ -67,7 +64,6 @@ function chunkText() {
  * the id of the file group to attach to the bot and how many chunks it holds.
  */
 export async function knowledgeLoader(db, { tenantId, userId }) {
-  const client = db.$client;
   const groups = await db
     .insert(fileGroups)
     .values([0, 1, 2, 3, 4].map((i) => ({ tenantId, userId, groupName: `bench_chat_${i}` })))
@@ -88,78 +84,19 @@ export async function knowledgeLoader(db, { tenantId, userId }) {
     return others[n % others.length];
   };
 
-  let loaded = 0;
   let botChunks = 0;
-  let sourceId = 1_000_000;
-  async function fill(total) {
-    const [gin] = await queryRows(
-      db,
-      sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_search_idx'`,
-    );
-    if (gin) await db.execute(sql`DROP INDEX chunks_search_idx`);
-    const open = new Map();
-    let rows = [];
-    const flush = async () => {
-      if (rows.length === 0) return;
-      const column = (key) => rows.map((row) => row[key]);
-      await client.query(
-        `INSERT INTO chunks (tenant_id, document_id, source_type, collection_id, chunk_index, content, page_title, page_number, token_count)
-         SELECT t, d, 'file', c, i, x, pt, pn, tc
-         FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[]) AS u(t, d, c, i, x, pt, pn, tc)`,
-        [
-          column('tenantId'),
-          column('documentId'),
-          column('collectionId'),
-          column('chunkIndex'),
-          column('content'),
-          column('pageTitle'),
-          column('pageNumber'),
-          column('tokenCount'),
-        ],
-      );
-      rows = [];
-    };
-    while (loaded < total) {
-      const place = placeOf(loaded);
-      const key = `${place.tenantId}:${place.collectionId}`;
-      let doc = open.get(key);
-      if (!doc || doc.next === CHUNKS_PER_DOCUMENT) {
-        sourceId += 1;
-        const [row] = await db
-          .insert(documents)
-          .values({
-            tenantId: place.tenantId,
-            sourceType: 'file',
-            sourceId,
-            collectionId: place.collectionId,
-            title: `document-${sourceId}.pdf`,
-            contentHash: `bench-${sourceId}`,
-            characterCount: 0,
-          })
-          .returning({ id: documents.id });
-        doc = { documentId: row.id, title: `document-${sourceId}.pdf`, next: 0 };
-        open.set(key, doc);
-      }
-      const content = chunkText();
-      rows.push({
-        tenantId: place.tenantId,
-        documentId: doc.documentId,
-        collectionId: place.collectionId,
-        chunkIndex: doc.next,
-        content,
-        pageTitle: doc.title,
-        pageNumber: doc.next + 1,
-        tokenCount: Math.round(content.length / 4),
-      });
-      doc.next += 1;
+  const loader = chunkLoader(db, {
+    placeOf,
+    chunkText,
+    chunksPerDocument: CHUNKS_PER_DOCUMENT,
+    batch: BATCH,
+    firstSourceId: 1_000_000,
+    onPlaced: (place) => {
       if (place.collectionId === groups[0].id) botChunks += 1;
-      loaded += 1;
-      if (rows.length === BATCH) await flush();
-    }
-    await flush();
-    if (gin) await db.execute(sql.raw(gin.indexdef));
-    await db.execute(sql`VACUUM ANALYZE chunks`);
-    await db.execute(sql`ANALYZE documents`);
+    },
+  });
+  async function fill(total) {
+    const loaded = await loader.fill(total);
     return { groupId: groups[0].id, botChunks, total: loaded };
   }
   return { fill };

@@ -195,8 +195,7 @@ if (role === 'parley') {
       let text = '';
       for await (const bytes of response.body) {
         buffer += decoder.decode(bytes, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const line = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;

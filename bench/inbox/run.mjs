@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { postgresDatabase } from '../shared/postgres.mjs';
+import { fmt, ms, printTable, summary, trio } from '../shared/report.mjs';
 import { startServerChild } from '../shared/server-child.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -298,21 +299,6 @@ async function parleyVisitors(parley, phase) {
 
 // ---------------------------------------------------------------- statistics
 
-const quantile = (sorted, q) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-const summary = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50: quantile(sorted, 0.5),
-    p95: quantile(sorted, 0.95),
-    p99: quantile(sorted, 0.99),
-    max: sorted.at(-1) ?? Number.NaN,
-  };
-};
-
 // ---------------------------------------------------------------- one block of load
 
 /**
@@ -451,21 +437,6 @@ async function timeline(parley, visitor) {
 }
 
 // ---------------------------------------------------------------- report
-
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-const ms = (n) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : fmt(n));
-const trio = (s) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
-
-function printTable(header, lines, leftColumns = 2) {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells) =>
-    `| ${cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  console.log(format(header));
-  console.log(
-    `|${widths.map((w, i) => (i < leftColumns ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
-  );
-  for (const line of lines) console.log(format(line));
-}
 
 // ---------------------------------------------------------------- the run
 

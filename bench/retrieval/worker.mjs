@@ -11,18 +11,18 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { corpusParagraphs } from '../ingest/make-pdf.mjs';
+import { chunkLoader } from '../shared/chunk-loader.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const dist = (file) => pathToFileURL(path.join(root, 'apps/server/dist', file)).href;
 const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
 
-const { openDatabase, queryRows } = await import(dist('core/db/database.js'));
-const { tenants, fileGroups, bots, botFileGroups, documents, qna } = await import(dist('core/db/schema.js'));
+const { openDatabase } = await import(dist('core/db/database.js'));
+const { tenants, fileGroups, bots, botFileGroups, qna } = await import(dist('core/db/schema.js'));
 const { RetrievalService } = await import(dist('modules/knowledge/retrieval.service.js'));
 const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
 const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
-const { sql } = await import(pathToFileURL(serverRequire.resolve('drizzle-orm')).href);
 const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
 
 const url = process.env.BENCH_DB_URL;
@@ -115,83 +115,17 @@ function placeOf(n) {
   return others[n % others.length];
 }
 
-let loaded = 0;
 let botChunks = 0;
-let sourceId = 0;
-/** Bulk load: documents of CHUNKS_PER_DOCUMENT chunks, multi-row inserts of BATCH rows. */
-async function fill(total) {
-  // The GIN index is built once after the load (what CREATE INDEX does better than row by row).
-  const [gin] = await queryRows(
-    db,
-    sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_search_idx'`,
-  );
-  await db.execute(sql`DROP INDEX chunks_search_idx`);
-  const open = new Map(); // place key → { documentId, next }
-  let rows = [];
-  const flush = async () => {
-    if (rows.length === 0) return;
-    const column = (key) => rows.map((row) => row[key]);
-    // One statement per batch, its columns as arrays (unnest), straight to the driver.
-    await client.query(
-      `INSERT INTO chunks (tenant_id, document_id, source_type, collection_id, chunk_index, content, page_title, page_number, token_count)
-       SELECT t, d, 'file', c, i, x, pt, pn, tc
-       FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[]) AS u(t, d, c, i, x, pt, pn, tc)`,
-      [
-        column('tenantId'),
-        column('documentId'),
-        column('collectionId'),
-        column('chunkIndex'),
-        column('content'),
-        column('pageTitle'),
-        column('pageNumber'),
-        column('tokenCount'),
-      ],
-    );
-    rows = [];
-  };
-  while (loaded < total) {
-    const place = placeOf(loaded);
-    const key = `${place.tenantId}:${place.collectionId}`;
-    let doc = open.get(key);
-    if (!doc || doc.next === CHUNKS_PER_DOCUMENT) {
-      sourceId += 1;
-      const [row] = await db
-        .insert(documents)
-        .values({
-          tenantId: place.tenantId,
-          sourceType: 'file',
-          sourceId,
-          collectionId: place.collectionId,
-          title: `document-${sourceId}.pdf`,
-          contentHash: `bench-${sourceId}`,
-          characterCount: 0,
-        })
-        .returning({ id: documents.id });
-      doc = { documentId: row.id, title: `document-${sourceId}.pdf`, next: 0 };
-      open.set(key, doc);
-    }
-    const content = chunkText();
-    rows.push({
-      tenantId: place.tenantId,
-      documentId: doc.documentId,
-      collectionId: place.collectionId,
-      chunkIndex: doc.next,
-      content,
-      pageTitle: doc.title,
-      pageNumber: doc.next + 1,
-      tokenCount: Math.round(content.length / 4),
-    });
-    doc.next += 1;
+const loader = chunkLoader(db, {
+  placeOf,
+  chunkText,
+  chunksPerDocument: CHUNKS_PER_DOCUMENT,
+  batch: BATCH,
+  onPlaced: (place) => {
     if (place.collectionId === groups[0].id && place.tenantId === tenant.id) botChunks += 1;
-    loaded += 1;
-    if (rows.length === BATCH) await flush();
-  }
-  await flush();
-  await db.execute(sql.raw(gin.indexdef));
-  // As autovacuum would have by then: statistics, GIN pending list merged, visibility map.
-  await db.execute(sql`VACUUM ANALYZE chunks`);
-  await db.execute(sql`ANALYZE documents`);
-}
+  },
+});
+const fill = (total) => loader.fill(total);
 
 // CPU of the PostgreSQL server processes serving this database (on this machine), from /proc.
 const monitor = url ? new pg.Client({ connectionString: url }) : null;

@@ -1,5 +1,6 @@
+import { readableOn } from '@parley/chat-client';
 import { describe, expect, it } from 'vitest';
-import { palette, readableOn } from './colour';
+import { palette } from './colour';
 import { imageHosts, readConfig } from './config';
 import { botStore, storageKey } from './storage';
 

@@ -5,6 +5,7 @@
  */
 export * from './chat-socket.js';
 export * from './chunk-batcher.js';
+export * from './colour.js';
 export * from './helpdesk-socket.js';
 export * from './lead-form.js';
 export * from './messages.js';

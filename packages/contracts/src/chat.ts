@@ -183,15 +183,18 @@ export const VisitorIdentity = z.object({
 });
 export type VisitorIdentity = z.infer<typeof VisitorIdentity>;
 
+export const PingFrame = z.object({ type: z.literal('ping') });
+/** Ask for every message of a conversation after a sequence number (after a reconnect). */
+export const ResumeFrame = z.object({
+  type: z.literal('resume'),
+  conversation_id: z.number().int().positive(),
+  after_seq: z.number().int().min(0),
+});
+
 /** WebSocket frames (console.md sections 7 Real-time and 9): what a client sends. */
 export const ClientFrame = z.union([
-  z.object({ type: z.literal('ping') }),
-  /** Ask for every message of a conversation after a sequence number (after a reconnect). */
-  z.object({
-    type: z.literal('resume'),
-    conversation_id: z.number().int().positive(),
-    after_seq: z.number().int().min(0),
-  }),
+  PingFrame,
+  ResumeFrame,
   z.object({
     content: z.object({
       bot_id: z.number().int().min(0),

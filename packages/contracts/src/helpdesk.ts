@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatMessage, ConversationWithMessages } from './chat.js';
+import { ChatMessage, ConversationWithMessages, PingFrame, ResumeFrame } from './chat.js';
 import { BodyId } from './common.js';
 import { need, open, type RouteRule, signedIn } from './rules.js';
 
@@ -140,12 +140,8 @@ export const HelpdeskSocketQuery = z.object({
 
 /** Frames an agent sends on the help-desk socket: ping, resume, the opening frame, a reply. */
 export const HelpdeskClientFrame = z.union([
-  z.object({ type: z.literal('ping') }),
-  z.object({
-    type: z.literal('resume'),
-    conversation_id: z.number().int().positive(),
-    after_seq: z.number().int().min(0),
-  }),
+  PingFrame,
+  ResumeFrame,
   z.object({
     content: z.object({
       bot_id: z.number().int().min(0).optional(),

@@ -1,5 +1,5 @@
 import Avatar from '@mui/material/Avatar';
-import { readableOn } from '../colour';
+import { readableOn } from '@parley/chat-client';
 
 type Props = { name: string; image: string | null; color: string; size?: number };
 

@@ -1,5 +1,5 @@
 /** Black or white, whichever reads better on a #rrggbb background (WCAG relative luminance). */
-export function readableOn(hex: string): string {
+export function readableOn(hex: string): '#000000' | '#ffffff' {
   const match = /^#([0-9a-f]{6})$/i.exec(hex);
   if (!match?.[1]) return '#000000';
   const value = Number.parseInt(match[1], 16);

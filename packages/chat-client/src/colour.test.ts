@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableOn } from './colour';
+import { readableOn } from './colour.js';
 
 describe('readableOn', () => {
   it('picks dark text on light colours and light text on dark ones', () => {
