@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 
 /** pino-compatible subset, so the app's logger can be passed as is. */
@@ -72,6 +73,21 @@ export class EventBus {
     }
     this.deliver(topic, payload);
     await this.database.notify(EVENTS_CHANNEL, message);
+  }
+
+  /**
+   * The NOTIFY of an event as an SQL expression, for the statement that makes the change itself:
+   * other processes get it exactly when that change commits (never for one rolled back), with no
+   * round trip of its own. `payload` must be a json expression whose text stays under
+   * MAX_EVENT_BYTES. This process is not told: call deliverLocally once the change has committed.
+   */
+  notification(topic: string, payload: SQL): SQL {
+    return sql`pg_notify(${EVENTS_CHANNEL}, json_build_object('topic', ${topic}::text, 'origin', ${this.origin}::text, 'payload', ${payload})::text)`;
+  }
+
+  /** This process's half of an event whose NOTIFY went out with its change (see notification). */
+  deliverLocally<T>(topic: string, payload: T): void {
+    this.deliver(topic, payload);
   }
 
   /** Returns the function that unsubscribes. */

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { badRequest } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { botCacheOf } from './bot-cache.js';
 import { BotInUseError, BotsService } from './bots.service.js';
 
 const tags = ['Bots'];
@@ -38,7 +39,7 @@ const FIELDS =
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const service = new BotsService(deps.db, deps.config.DATA_DIR);
+    const service = new BotsService(deps.db, deps.config.DATA_DIR, botCacheOf(deps));
     await app.register(fastifyMultipart);
 
     app.post(

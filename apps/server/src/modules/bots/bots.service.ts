@@ -18,6 +18,7 @@ import { fileGroups } from '../files/files.schema.js';
 import { documents } from '../knowledge/knowledge.schema.js';
 import { llmSettings } from '../llm/llm.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
+import type { BotCache } from './bot-cache.js';
 import { imageTooLarge, readBotImage, removeBotImage, storeBotImage } from './bots.images.js';
 import { type BotRow, botUsage, publicView, requireBot, withLinks } from './bots.queries.js';
 import {
@@ -50,6 +51,7 @@ export class BotsService {
   constructor(
     private readonly db: Db,
     private readonly dataDir: string,
+    private readonly cache: BotCache,
   ) {}
 
   async create(auth: AuthContext, parts: AsyncIterableIterator<Multipart>): Promise<Bot> {
@@ -101,6 +103,7 @@ export class BotsService {
         await setLinks(tx, auth.tenantId, botId, input);
         return updated!;
       });
+      await this.cache.changed(botId);
       if (image) await removeBotImage(this.dataDir, existing.profileImage);
       return this.one(row);
     } catch (error) {
@@ -180,6 +183,7 @@ export class BotsService {
         );
       await tx.delete(bots).where(eq(bots.id, botId));
     });
+    await this.cache.changed(botId);
     await removeBotImage(this.dataDir, bot.profileImage);
   }
 

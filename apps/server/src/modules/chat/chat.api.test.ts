@@ -470,12 +470,8 @@ describe('the WebSocket chat channel', () => {
     await first.close();
 
     // Meanwhile an agent writes twice (the help desk arrives with its own capability).
-    const [row] = await server.database.db
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
     for (const text of ['An agent here.', 'Anything else?']) {
-      await appendMessage(server.database.db, row!, { messageType: 'helpdesk', message: text });
+      await appendMessage(server.database.db, conversationId, { messageType: 'helpdesk', message: text });
     }
 
     const again = await connect(`visitor_token=${identity.body.visitor_token}`);

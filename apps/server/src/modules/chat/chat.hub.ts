@@ -5,15 +5,29 @@ import {
   type HelpdeskFrame,
   type Presence,
 } from '@parley/contracts';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, rowOf } from '../../core/db/database.js';
 import type { EventBus } from '../../core/events/bus.js';
-import { toMessage } from './chat.queries.js';
+import { type Appended, type ConversationRow, type StartAnnouncements, toMessage } from './chat.queries.js';
 import { conversations, messages } from './chat.schema.js';
 
 export const MESSAGE_STORED = 'chat.message';
-/** Only ids cross nodes (NOTIFY payloads are small); each node loads the message once. */
-export type MessageStored = { tenantId: number; conversationId: number; messageId: number };
+/**
+ * A stored message, announced by the statement that stores it. It carries the row itself, so no
+ * node reads it back, unless the row is too big for a NOTIFY: then only ids, and each node where
+ * someone listens loads it once.
+ */
+export type MessageStored = {
+  tenantId: number;
+  conversationId: number;
+  messageId: number;
+  /** The conversation's unread count right after this message. */
+  unreadCount: number;
+  /** The stored row in raw form (column names, driver values), or null when too big to carry. */
+  row: Record<string, unknown> | null;
+};
+/** The largest row carried in the event; the envelope and ids stay well under the NOTIFY limit. */
+const CARRIED_ROW_BYTES = 7000;
 
 /** Who holds a conversation changed: an agent joined, handed it back, or was away too long. */
 export const CONTROL_CHANGED = 'chat.control';
@@ -87,8 +101,8 @@ export class ChatHub {
   }
 
   /**
-   * Runs deliveries of one conversation one after another: each loads its message from the
-   * database, and without a queue a later message could overtake an earlier one on the way out.
+   * Runs deliveries of one conversation one after another: a message too big to be carried is
+   * loaded from the database, and without a queue a later one could overtake it on the way out.
    */
   private inOrder(conversationId: number, work: () => Promise<void>): Promise<void> {
     const previous = this.queues.get(conversationId) ?? Promise.resolve();
@@ -102,8 +116,44 @@ export class ChatHub {
     return next;
   }
 
-  async stored(event: MessageStored): Promise<void> {
-    await this.events.publish(MESSAGE_STORED, event);
+  /**
+   * The announcement of a message for appendMessage's `announce`: sent by PostgreSQL with the write,
+   * at its commit. Once committed, tell this node's listeners with storedHere.
+   */
+  storedNotification = (message: SQL, conversation: SQL): SQL =>
+    this.events.notification(
+      MESSAGE_STORED,
+      sql`json_build_object('tenantId', ${message}.tenant_id, 'conversationId', ${message}.conversation_id,
+        'messageId', ${message}.id, 'unreadCount', ${conversation}.unread_count,
+        'row', CASE WHEN octet_length(row_to_json(${message}.*)::text) <= ${CARRIED_ROW_BYTES}
+               THEN row_to_json(${message}.*) END)`,
+    );
+
+  /** The announcements of a new conversation and its welcome message, for startConversation. */
+  readonly startAnnouncements: StartAnnouncements = {
+    conversation: (row: ConversationRow) =>
+      this.events.notification(
+        CONVERSATION_CHANGED,
+        sql`${JSON.stringify(conversationChanged(row, false))}::json`,
+      ),
+    message: this.storedNotification,
+  };
+
+  /** This node's half of a new conversation's announcement (see startAnnouncements). */
+  startedHere(row: ConversationRow): void {
+    this.events.deliverLocally(CONVERSATION_CHANGED, conversationChanged(row, false));
+  }
+
+  /** This node's half of a message's announcement (the NOTIFY went out with the write). */
+  storedHere(appended: Appended): void {
+    const { message, conversation, raw } = appended;
+    this.events.deliverLocally<MessageStored>(MESSAGE_STORED, {
+      tenantId: message.tenantId,
+      conversationId: message.conversationId,
+      messageId: message.id,
+      unreadCount: conversation.unreadCount,
+      row: raw,
+    });
   }
 
   async controlChanged(event: ControlChanged): Promise<void> {
@@ -154,12 +204,12 @@ export class ChatHub {
     const listeners = [...(this.byConversation.get(event.conversationId) ?? [])];
     const inbox = [...(this.inboxByTenant.get(event.tenantId) ?? [])];
     if (listeners.length === 0 && inbox.length === 0) return;
-    const [row] = await this.db.select().from(messages).where(eq(messages.id, event.messageId));
+    const row = event.row ? rowOf(messages, event.row) : await this.load(event.messageId);
     if (!row || row.tenantId !== event.tenantId) return;
     const message = toMessage(row);
     for (const listener of listeners) listener(message);
     if (inbox.length === 0) return;
-    // The message goes to the agents at once; its unread count follows once read.
+    // The message goes to the agents at once, a visitor's followed by its conversation's unread count.
     const messageFrame: HelpdeskFrame = {
       type: 'message',
       conversation_id: row.conversationId,
@@ -167,22 +217,19 @@ export class ChatHub {
       final_result_object: message,
     };
     for (const listener of inbox) listener(messageFrame);
-    const frames: HelpdeskFrame[] = [];
-    if (row.messageType === 'user') {
-      const [conversation] = await this.db
-        .select({ unreadCount: conversations.unreadCount })
-        .from(conversations)
-        .where(eq(conversations.id, row.conversationId));
-      if (conversation) {
-        frames.push({
-          type: 'unread',
-          conversation_id: row.conversationId,
-          bot_id: row.botId,
-          unread_count: conversation.unreadCount,
-        });
-      }
-    }
-    for (const frame of frames) for (const listener of inbox) listener(frame);
+    if (row.messageType !== 'user') return;
+    const unread: HelpdeskFrame = {
+      type: 'unread',
+      conversation_id: row.conversationId,
+      bot_id: row.botId,
+      unread_count: event.unreadCount,
+    };
+    for (const listener of inbox) listener(unread);
+  }
+
+  private async load(messageId: number) {
+    const [row] = await this.db.select().from(messages).where(eq(messages.id, messageId));
+    return row;
   }
 
   private async deliverControl(event: ControlChanged): Promise<void> {
@@ -223,6 +270,10 @@ export class ChatHub {
   private toInbox(tenantId: number, frame: HelpdeskFrame): void {
     for (const listener of [...(this.inboxByTenant.get(tenantId) ?? [])]) listener(frame);
   }
+}
+
+function conversationChanged(row: ConversationRow, deleted: boolean): ConversationChanged {
+  return { tenantId: row.tenantId, conversationId: row.id, botId: row.botId, deleted };
 }
 
 function add<K, L>(map: Map<K, Set<L>>, key: K, listener: L): () => void {

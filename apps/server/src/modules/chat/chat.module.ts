@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { botCacheOf } from '../bots/bot-cache.js';
 import { presenceOf } from '../helpdesk/presence.queries.js';
 import { RetrievalService } from '../knowledge/retrieval.service.js';
 import { embedderOf } from '../knowledge/vectors.js';
@@ -29,7 +30,7 @@ import { LlmService } from '../llm/llm.service.js';
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
 import { ChatHub } from './chat.hub.js';
-import { botByUuid, ChatService } from './chat.service.js';
+import { ChatService } from './chat.service.js';
 import { chatSocketHandler } from './chat.socket.js';
 import { VisitorTokens } from './visitor.js';
 import { requireOrigin } from './widget-origins.js';
@@ -61,7 +62,7 @@ function makeServices(deps: ModuleDeps): ChatServices {
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),
   });
-  const chat = new ChatService(deps.db, hub, answers, {
+  const chat = new ChatService(deps.db, hub, botCacheOf(deps), answers, {
     monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
     agentOnline: async (tenantId) => (await presenceOf(deps.db, tenantId)).agents_online,
@@ -314,7 +315,7 @@ const routes =
         },
       },
       async (request) => {
-        const bot = await botByUuid(deps.db, request.body.bot_uuid);
+        const bot = await botCacheOf(deps).byUuid(request.body.bot_uuid);
         if (!bot) throw notFound('Bot not found');
         requireOrigin(bot.allowedOrigins, request.headers.origin, ownOrigin);
         return visitors.issue(bot.uuid, request.body.visitor_token);
@@ -323,7 +324,7 @@ const routes =
 
     const onSocket = chatSocketHandler({
       ownOrigin,
-      db: deps.db,
+      bots: botCacheOf(deps),
       chat,
       hub,
       visitors,

@@ -1,6 +1,6 @@
 import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows, rowOf } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
 
@@ -83,26 +83,72 @@ export async function messagesAfter(db: DbOrTx, conversationId: number, afterSeq
     .orderBy(asc(messages.seq));
 }
 
+/** Who may write to a conversation, checked in the statement that stores the message. */
+export type AppendGuard = {
+  tenantId: number;
+  botId?: number;
+  /** A visitor's own conversation, or a signed-in user's. */
+  visitorId?: string;
+  userId?: number;
+  /** An agent's reply: the conversation must be held by this user. */
+  heldBy?: number;
+};
+
+export type AppendOptions = {
+  /** Checked with the write: a conversation failing it is not written and the append answers null. */
+  guard?: AppendGuard;
+  /** A user's first question names a conversation still called 'New Chat' (the inbox shows it). */
+  nameFromQuestion?: boolean;
+  /**
+   * The NOTIFY that announces the message to other processes, built from the stored row and the
+   * conversation after the write (ChatHub.storedNotification): sent when the write commits.
+   */
+  announce?: (message: SQL, conversation: SQL) => SQL;
+};
+
+export type Appended = {
+  message: MessageRow;
+  /** The conversation after the write: its new last_seq, unread count, name and control state. */
+  conversation: ConversationRow;
+  /** The stored row in its raw form (what other processes get in the NOTIFY). */
+  raw: Record<string, unknown>;
+};
+
+const NAME_CHARS = 60;
+
 /**
- * Appends a message with the conversation's next sequence number. The counter is bumped with an
- * UPDATE, whose row lock orders concurrent writers, so sequence numbers never repeat or skip.
+ * Appends a message with the conversation's next sequence number, in one statement (one round
+ * trip): the counter's UPDATE takes the conversation's row lock, which orders concurrent writers
+ * until they commit, so sequence numbers never repeat or skip; messages from the other side stay
+ * unread until an agent opens the conversation. The guard, the naming and the announcement ride on
+ * the same statement. Null when the guard refuses the conversation (or it does not exist).
  */
 export async function appendMessage(
   db: DbOrTx,
-  conversation: ConversationRow,
+  conversationId: number,
   values: NewMessage,
-): Promise<MessageRow> {
-  // One statement, one round trip: the counter's row lock orders concurrent writers until it
-  // commits, and messages from the other side stay unread until an agent opens the conversation.
+  options: AppendOptions = {},
+): Promise<Appended | null> {
   const unread = values.messageType === 'user' ? 1 : 0;
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-  const [raw] = await queryRows<RawMessage>(
+  const name = options.nameFromQuestion
+    ? values.message.replace(/\s+/g, ' ').trim().slice(0, NAME_CHARS)
+    : null;
+  const announced = options.announce
+    ? sql`, LATERAL (SELECT ${options.announce(sql`inserted`, sql`counter`)}) AS announced`
+    : sql``;
+  const [result] = await queryRows<{
+    message: Record<string, unknown>;
+    conversation: Record<string, unknown>;
+  }>(
     db,
     sql`WITH counter AS (
           UPDATE conversations
-             SET last_seq = last_seq + 1, last_message_at = now(), unread_count = unread_count + ${unread}
-           WHERE id = ${conversation.id}
-       RETURNING id, tenant_id, bot_id, last_seq)
+             SET last_seq = last_seq + 1, last_message_at = now(), unread_count = unread_count + ${unread},
+                 name = CASE WHEN name = ${BOT.newConversationName} AND ${name}::text <> '' THEN ${name}::text ELSE name END
+           WHERE id = ${conversationId}${guardOf(options.guard)}
+       RETURNING *),
+        inserted AS (
         INSERT INTO messages (tenant_id, conversation_id, bot_id, seq, message_type, message_source, sender_id,
                               recipient_id, message, sources, qna_id, attachments, metadata, prompt_tokens,
                               completion_tokens)
@@ -112,69 +158,67 @@ export async function appendMessage(
                ${json(values.attachments ?? [])}::jsonb, ${json(values.metadata)}::jsonb,
                ${values.promptTokens ?? null}, ${values.completionTokens ?? null}
           FROM counter
-        RETURNING *`,
+        RETURNING *)
+        SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation
+          FROM inserted, counter${announced}`,
   );
-  if (!raw) throw new Error(`conversation ${conversation.id} vanished while a message was stored`);
-  return fromRaw(raw);
+  if (!result) return null;
+  return {
+    message: rowOf(messages, result.message),
+    conversation: rowOf(conversations, result.conversation),
+    raw: result.message,
+  };
 }
 
-type RawMessage = {
-  id: string | number;
-  tenant_id: number;
-  conversation_id: number;
-  bot_id: number;
-  seq: number;
-  message_type: string;
-  message_source: string;
-  sender_id: string | null;
-  recipient_id: string | null;
-  message: string;
-  sources: MessageRow['sources'];
-  qna_id: number | null;
-  attachments: MessageRow['attachments'];
-  metadata: MessageRow['metadata'];
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  created_at: string | Date;
-};
+function guardOf(guard: AppendGuard | undefined): SQL {
+  if (!guard) return sql``;
+  const conditions = [sql`tenant_id = ${guard.tenantId}`];
+  if (guard.botId !== undefined) conditions.push(sql`bot_id = ${guard.botId}`);
+  if (guard.visitorId !== undefined) conditions.push(sql`visitor_id = ${guard.visitorId}`);
+  if (guard.userId !== undefined) conditions.push(sql`user_id = ${guard.userId}`);
+  if (guard.heldBy !== undefined) conditions.push(sql`is_helpdesk_in_control AND admin_id = ${guard.heldBy}`);
+  return sql` AND ${sql.join(conditions, sql` AND `)}`;
+}
 
-/** A raw RETURNING row as Drizzle would have mapped it (bigint ids come back as text from pg). */
-const fromRaw = (raw: RawMessage): MessageRow => ({
-  id: Number(raw.id),
-  tenantId: raw.tenant_id,
-  conversationId: raw.conversation_id,
-  botId: raw.bot_id,
-  seq: raw.seq,
-  messageType: raw.message_type,
-  messageSource: raw.message_source,
-  senderId: raw.sender_id,
-  recipientId: raw.recipient_id,
-  message: raw.message,
-  sources: raw.sources,
-  qnaId: raw.qna_id,
-  attachments: raw.attachments,
-  metadata: raw.metadata,
-  promptTokens: raw.prompt_tokens,
-  completionTokens: raw.completion_tokens,
-  createdAt: new Date(raw.created_at),
-});
+/** appendMessage to a conversation known to exist and be writable (checked before, in the same transaction). */
+export async function appendTo(
+  db: DbOrTx,
+  conversationId: number,
+  values: NewMessage,
+  options: Omit<AppendOptions, 'guard'> = {},
+): Promise<Appended> {
+  const appended = await appendMessage(db, conversationId, values, options);
+  if (!appended) throw new Error(`conversation ${conversationId} vanished while a message was stored`);
+  return appended;
+}
+
+/** The NOTIFYs of a new conversation and of its welcome message (ChatHub.startAnnouncements). */
+export type StartAnnouncements = {
+  conversation: (conversation: ConversationRow) => SQL;
+  message: AppendOptions['announce'];
+};
 
 /** A new conversation, seeded with the bot's welcome message (console.md section 4 New chat). */
 export async function startConversation(
   db: DbOrTx,
   values: Pick<typeof conversations.$inferInsert, 'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel'>,
   welcome: string | null,
-): Promise<{ conversation: ConversationRow; welcome: MessageRow }> {
+  announce?: StartAnnouncements,
+): Promise<{ conversation: ConversationRow; welcome: Appended }> {
   return db.transaction(async (tx) => {
     const [conversation] = await tx
       .insert(conversations)
       .values({ ...values, name: BOT.newConversationName })
       .returning();
-    const seeded = await appendMessage(tx, conversation!, {
-      messageType: 'bot',
-      message: welcome?.trim() || BOT.welcomeMessage,
-    });
-    return { conversation: { ...conversation!, lastSeq: seeded.seq }, welcome: seeded };
+    // Announced before its first message: both NOTIFYs go out, in this order, at the commit.
+    if (announce) await tx.execute(sql`SELECT ${announce.conversation(conversation!)}`);
+    const seeded = await appendTo(
+      tx,
+      conversation!.id,
+      { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage },
+      { announce: announce?.message },
+    );
+    return { conversation: seeded.conversation, welcome: seeded };
   });
 }
 

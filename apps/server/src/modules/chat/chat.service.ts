@@ -1,28 +1,29 @@
-import {
-  type Attachment,
-  BOT,
-  type ChatExchange,
-  type ChatMessage,
-  type ConversationWithMessages,
-  type MessageLimit,
+import type {
+  Attachment,
+  ChatExchange,
+  ChatMessage,
+  ConversationWithMessages,
+  MessageLimit,
 } from '@parley/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { type BotRow, requireBot } from '../bots/bots.queries.js';
-import { bots } from '../bots/bots.schema.js';
+import type { BotCache } from '../bots/bot-cache.js';
+import type { BotRow } from '../bots/bots.queries.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
 import {
   appendMessage,
+  appendTo,
   botMessagesThisMonth,
   type ConversationRow,
   countBotAnswer,
   type MessageRow,
   messagesAfter,
   messagesBefore,
+  type NewMessage,
   requireConversation,
   startConversation,
   toConversation,
@@ -51,16 +52,21 @@ export type SendHooks = {
 
 export const LIMIT_TEXT =
   'This bot has answered all the messages its plan allows this month. Our team has been notified and will get back to you.';
-const NAME_CHARS = 60;
+/** Conversations whose holder this node remembers (a hint only; the write decides). */
+const HELD_HINTS = 10_000;
 
 /**
  * Conversations and their messages: a message is stored and announced, then answered by the bot
  * unless a human holds the conversation or the month's messages are used up.
  */
 export class ChatService {
+  /** Conversation id → whether a human held it at its last message on this node (bounded). */
+  private readonly held = new Map<number, boolean>();
+
   constructor(
     private readonly db: Db,
     private readonly hub: ChatHub,
+    private readonly bots: BotCache,
     private readonly answers: AnswerService,
     private readonly options: {
       monthlyLimit: number;
@@ -73,40 +79,32 @@ export class ChatService {
 
   async send(actor: Actor, request: SendRequest, hooks: SendHooks = {}): Promise<ChatExchange> {
     const bot = await this.botFor(actor, request.botId);
-    const started = request.conversationId ? null : await this.start(actor, bot);
-    let conversation = started?.conversation ?? (await this.conversationFor(actor, request.conversationId!));
-    if (conversation.botId !== bot.id) throw badRequest('This conversation belongs to another bot');
-    // Agents answer other people's conversations through the help desk, never as their author.
-    if (actor.kind === 'user' && conversation.userId !== actor.userId)
-      throw notFound('Conversation not found');
-
-    // Retrieval, the model and the booking do not need the question stored: they start now, beside
-    // the writes and announcements below (bench/chat measures the time to the model request).
-    const preparing = conversation.isHelpdeskInControl
-      ? null
-      : settle(this.answers.prepare(bot, request.message, bookingOfBot(this.db, bot.id)));
-    const userRow = await appendMessage(this.db, conversation, {
-      messageType: 'user',
-      message: request.message,
-      senderId: actor.kind === 'user' ? String(actor.userId) : actor.visitorId,
-      recipientId: String(bot.id),
-      attachments: request.attachments ?? [],
-      metadata: actor.kind === 'user' ? { user_id: actor.userId } : null,
-    });
-    conversation = await this.nameAfterFirstQuestion(conversation, request.message);
-    const userMessage = toMessage(userRow);
+    // Retrieval, the model and the booking do not need the question stored: unless this node saw a
+    // human holding the conversation, they start now, beside the write (bench/chat measures the time
+    // to the model request). The write says who holds it for certain.
+    const expectHeld = request.conversationId !== undefined && this.held.get(request.conversationId) === true;
+    let preparing = expectHeld ? null : this.prepare(bot, request.message);
+    const { welcome, question } = request.conversationId
+      ? { welcome: null, question: await this.appendQuestion(actor, bot, request.conversationId, request) }
+      : await this.startWithQuestion(actor, bot, request);
+    const conversation = question.conversation;
+    this.remember(conversation);
+    const userMessage = toMessage(question.message);
     hooks.onConversation?.(conversation, userMessage);
-    // Announced once the caller listens, so its own socket gets the welcome and the question too.
-    // Local listeners hear at once; the wait for other processes' NOTIFY runs beside the answer.
-    const announced = this.announceQuestion(conversation, started?.welcome ?? null, userRow);
+    // Announced once the caller listens, so its own socket gets the welcome and the question too;
+    // other nodes were told by the writes themselves.
+    if (welcome) {
+      this.hub.startedHere(welcome.conversation);
+      this.hub.storedHere(welcome);
+    }
+    this.hub.storedHere(question);
 
     // A human holds it: the bot stays silent on every channel (issue 6).
-    if (!preparing) {
-      await announced;
+    if (conversation.isHelpdeskInControl) {
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
-    const botRow = await this.reply(actor, bot, conversation, userRow, hooks, preparing);
-    await announced;
+    preparing ??= this.prepare(bot, request.message);
+    const botRow = await this.reply(actor, bot, conversation, question.message, hooks, preparing);
     return { conversation_id: conversation.id, user_message: userMessage, bot_message: toMessage(botRow) };
   }
 
@@ -174,11 +172,34 @@ export class ChatService {
 
   private async botFor(actor: Actor, botId: number): Promise<BotRow> {
     if (actor.kind === 'visitor' && botId !== actor.botId) throw notFound('Bot not found');
-    return requireBot(this.db, actor.tenantId, botId);
+    return this.bots.require(actor.tenantId, botId);
   }
 
-  private start(actor: Actor, bot: BotRow) {
-    return startConversation(
+  private prepare(bot: BotRow, question: string) {
+    return settle(this.answers.prepare(bot, question, bookingOfBot(this.db, bot.id)));
+  }
+
+  /** The question in an existing conversation, refused in the same statement unless it is the actor's. */
+  private async appendQuestion(actor: Actor, bot: BotRow, conversationId: number, request: SendRequest) {
+    const appended = await appendMessage(this.db, conversationId, this.questionOf(actor, bot, request), {
+      guard: {
+        tenantId: actor.tenantId,
+        botId: bot.id,
+        ...(actor.kind === 'visitor' ? { visitorId: actor.visitorId } : { userId: actor.userId }),
+      },
+      nameFromQuestion: true,
+      announce: this.hub.storedNotification,
+    });
+    if (appended) return appended;
+    // Refused: say why as the checks always have (the slow path of a bad request only).
+    const conversation = await this.conversationFor(actor, conversationId);
+    if (conversation.botId !== bot.id) throw badRequest('This conversation belongs to another bot');
+    throw notFound('Conversation not found');
+  }
+
+  /** A new conversation: the bot's welcome message, then the question, which names it. */
+  private async startWithQuestion(actor: Actor, bot: BotRow, request: SendRequest) {
+    const started = await startConversation(
       this.db,
       {
         tenantId: bot.tenantId,
@@ -188,7 +209,30 @@ export class ChatService {
         channel: 'bot',
       },
       bot.welcomeMessage,
+      this.hub.startAnnouncements,
     );
+    const question = await appendTo(this.db, started.conversation.id, this.questionOf(actor, bot, request), {
+      nameFromQuestion: true,
+      announce: this.hub.storedNotification,
+    });
+    return { welcome: started.welcome, question };
+  }
+
+  private questionOf(actor: Actor, bot: BotRow, request: SendRequest): NewMessage {
+    return {
+      messageType: 'user',
+      message: request.message,
+      senderId: actor.kind === 'user' ? String(actor.userId) : actor.visitorId,
+      recipientId: String(bot.id),
+      attachments: request.attachments ?? [],
+      metadata: actor.kind === 'user' ? { user_id: actor.userId } : null,
+    };
+  }
+
+  /** Whether a human held the conversation at its last message here: a hint to skip preparing an answer. */
+  private remember(conversation: ConversationRow): void {
+    if (this.held.size >= HELD_HINTS) this.held.delete(this.held.keys().next().value!);
+    this.held.set(conversation.id, conversation.isHelpdeskInControl);
   }
 
   private async reply(
@@ -218,63 +262,29 @@ export class ChatService {
             },
             unwrap(await preparing),
           );
-    const row = await this.db.transaction(async (tx) => {
-      const stored = await appendMessage(tx, conversation, {
-        messageType: 'bot',
-        message: answer.text,
-        senderId: String(bot.id),
-        recipientId,
-        sources: answer.sources,
-        qnaId: answer.qnaId,
-        promptTokens: answer.usage?.promptTokens ?? null,
-        completionTokens: answer.usage?.completionTokens ?? null,
-        metadata: { answer_mode: answer.mode, actions: answer.actions },
-      });
+    const stored = await this.db.transaction(async (tx) => {
+      const appended = await appendTo(
+        tx,
+        conversation.id,
+        {
+          messageType: 'bot',
+          message: answer.text,
+          senderId: String(bot.id),
+          recipientId,
+          sources: answer.sources,
+          qnaId: answer.qnaId,
+          promptTokens: answer.usage?.promptTokens ?? null,
+          completionTokens: answer.usage?.completionTokens ?? null,
+          metadata: { answer_mode: answer.mode, actions: answer.actions },
+        },
+        { announce: this.hub.storedNotification },
+      );
       await countBotAnswer(tx, bot.tenantId);
-      return stored;
+      return appended;
     });
-    await this.announce(row);
-    return row;
+    this.hub.storedHere(stored);
+    return stored.message;
   }
-
-  private async announceQuestion(
-    conversation: ConversationRow,
-    welcome: MessageRow | null,
-    question: MessageRow,
-  ) {
-    if (welcome) {
-      await this.announce(welcome);
-      await this.hub.conversationChanged({
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        botId: conversation.botId,
-        deleted: false,
-      });
-    }
-    await this.announce(question);
-  }
-
-  /** 'New Chat' until the first question, which then names it (the inbox shows it). */
-  private async nameAfterFirstQuestion(conversation: ConversationRow, message: string) {
-    if (conversation.name !== BOT.newConversationName) return conversation;
-    const name = message.replace(/\s+/g, ' ').trim().slice(0, NAME_CHARS);
-    const [renamed] = await this.db
-      .update(conversations)
-      .set({ name })
-      .where(and(eq(conversations.id, conversation.id), eq(conversations.name, BOT.newConversationName)))
-      .returning();
-    return renamed ?? (await requireConversation(this.db, conversation.tenantId, conversation.id));
-  }
-
-  private announce(row: MessageRow) {
-    return this.hub.stored({ tenantId: row.tenantId, conversationId: row.conversationId, messageId: row.id });
-  }
-}
-
-/** The bot a visitor's identity is bound to, by uuid. */
-export async function botByUuid(db: Db, uuid: string): Promise<BotRow | null> {
-  const [row] = await db.select().from(bots).where(eq(bots.uuid, uuid));
-  return row ?? null;
 }
 
 /** Past the month's credits: a notice instead of an answer (agents can still write). */

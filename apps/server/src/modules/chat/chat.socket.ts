@@ -2,11 +2,11 @@ import { ClientFrame, type Presence, type ServerFrame, type VisitorPresenceFrame
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { WebSocket } from 'ws';
-import type { Db } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import type { BotCache } from '../bots/bot-cache.js';
 import type { ChatHub } from './chat.hub.js';
-import { type Actor, botByUuid, type ChatService } from './chat.service.js';
+import type { Actor, ChatService } from './chat.service.js';
 import type { VisitorTokens } from './visitor.js';
 import { originAllowed } from './widget-origins.js';
 
@@ -14,7 +14,7 @@ type SocketQuery = { token?: string; visitor_token?: string; origin?: string };
 
 export type SocketDeps = {
   ownOrigin: string;
-  db: Db;
+  bots: BotCache;
   chat: ChatService;
   hub: ChatHub;
   visitors: VisitorTokens;
@@ -170,7 +170,7 @@ async function identify(deps: SocketDeps, query: SocketQuery): Promise<Actor | n
   if (query.visitor_token) {
     const claims = deps.visitors.check(query.visitor_token);
     if (!claims) return null;
-    const bot = await botByUuid(deps.db, claims.botUuid);
+    const bot = await deps.bots.byUuid(claims.botUuid);
     // Browsers send the page's Origin on the upgrade: a site the bot does not allow gets no socket.
     if (bot && !originAllowed(bot.allowedOrigins, query.origin, deps.ownOrigin)) return null;
     return bot

@@ -24,8 +24,8 @@ import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { botCacheOf } from '../bots/bot-cache.js';
 import { chatServices } from '../chat/chat.module.js';
-import { botByUuid } from '../chat/chat.service.js';
 import { HeldByAnother, HelpdeskService } from './helpdesk.service.js';
 import { helpdeskSocketHandler } from './helpdesk.socket.js';
 import { HEARTBEAT_MS } from './presence.queries.js';
@@ -249,7 +249,7 @@ const routes =
         },
       },
       async (request) => {
-        const bot = await botByUuid(deps.db, request.params.uuid);
+        const bot = await botCacheOf(deps).byUuid(request.params.uuid);
         if (!bot) throw notFound('Bot not found');
         return helpdesk.presence(bot.tenantId);
       },

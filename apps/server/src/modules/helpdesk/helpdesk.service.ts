@@ -20,7 +20,9 @@ import { requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import {
+  type Appended,
   appendMessage,
+  appendTo,
   type ConversationRow,
   type MessageRow,
   messagesAfter,
@@ -78,7 +80,8 @@ const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_ow
 /**
  * The support inbox (console.md sections 3 and 4, issue 6): agents take a conversation over from
  * the bot and hand it back, reply while they hold it, see unread counts and each other's presence.
- * Every change is stored first, then announced on the event bus (ids only) to every node's sockets.
+ * Every change is stored first, then announced to every node's sockets: a message by the statement
+ * that stores it (docs/realtime.md), other changes on the event bus.
  */
 export class HelpdeskService {
   constructor(
@@ -175,16 +178,23 @@ export class HelpdeskService {
     if (!conversation.isHelpdeskInControl || conversation.adminId !== auth.userId) {
       throw conflict(HELPDESK_TEXTS.notHolding);
     }
-    const row = await appendMessage(this.db, conversation, {
-      messageType: 'helpdesk',
-      messageSource: conversation.channel,
-      message: text.trim(),
-      senderId: String(auth.userId),
-      recipientId: conversation.visitorId ?? (conversation.userId ? String(conversation.userId) : null),
-      metadata: { user_id: auth.userId, answer_mode: 'helpdesk' },
-    });
-    await this.announce(row);
-    return toMessage(row);
+    const stored = await appendMessage(
+      this.db,
+      conversation.id,
+      {
+        messageType: 'helpdesk',
+        messageSource: conversation.channel,
+        message: text.trim(),
+        senderId: String(auth.userId),
+        recipientId: conversation.visitorId ?? (conversation.userId ? String(conversation.userId) : null),
+        metadata: { user_id: auth.userId, answer_mode: 'helpdesk' },
+      },
+      // Still held by this agent when written (it may have been handed back meanwhile).
+      { guard: { tenantId: auth.tenantId, heldBy: auth.userId }, announce: this.hub.storedNotification },
+    );
+    if (!stored) throw conflict(HELPDESK_TEXTS.notHolding);
+    this.hub.storedHere(stored);
+    return toMessage(stored.message);
   }
 
   /**
@@ -217,24 +227,29 @@ export class HelpdeskService {
           ),
         )
         .returning();
-      const notices: MessageRow[] = [];
+      const notices: Appended[] = [];
       for (const row of released) {
         notices.push(
-          await appendMessage(tx, row, {
-            messageType: 'bot',
-            messageSource: row.channel,
-            message: HELPDESK_TEXTS.agentAway,
-            senderId: String(row.botId),
-            recipientId: row.visitorId ?? (row.userId ? String(row.userId) : null),
-            metadata: { answer_mode: 'helpdesk' },
-          }),
+          await appendTo(
+            tx,
+            row.id,
+            {
+              messageType: 'bot',
+              messageSource: row.channel,
+              message: HELPDESK_TEXTS.agentAway,
+              senderId: String(row.botId),
+              recipientId: row.visitorId ?? (row.userId ? String(row.userId) : null),
+              metadata: { answer_mode: 'helpdesk' },
+            },
+            { announce: this.hub.storedNotification },
+          ),
         );
       }
       return { released, notices, deadTenants };
     });
     if (!result) return { released: [] };
     for (const tenantId of result.deadTenants) await this.hub.presenceChanged(tenantId);
-    for (const notice of result.notices) await this.announce(notice);
+    for (const notice of result.notices) this.hub.storedHere(notice);
     for (const row of result.released) {
       await this.hub.controlChanged({ tenantId: row.tenantId, conversationId: row.id, change: 'away' });
     }
@@ -260,15 +275,11 @@ export class HelpdeskService {
       this.db,
       { tenantId: auth.tenantId, botId: bot.id, userId: auth.userId, visitorId: null, channel: 'bot' },
       bot.welcomeMessage,
+      this.hub.startAnnouncements,
     );
-    await this.hub.conversationChanged({
-      tenantId: conversation.tenantId,
-      conversationId: conversation.id,
-      botId: conversation.botId,
-      deleted: false,
-    });
-    await this.announce(welcome);
-    return { ...toConversation(conversation), messages: [toMessage(welcome)] };
+    this.hub.startedHere(conversation);
+    this.hub.storedHere(welcome);
+    return { ...toConversation(conversation), messages: [toMessage(welcome.message)] };
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
@@ -461,10 +472,6 @@ export class HelpdeskService {
 
   async nodeStopped(nodeId: string): Promise<void> {
     for (const tenantId of await nodeStopped(this.db, nodeId)) await this.hub.presenceChanged(tenantId);
-  }
-
-  private announce(row: MessageRow) {
-    return this.hub.stored({ tenantId: row.tenantId, conversationId: row.conversationId, messageId: row.id });
   }
 }
 

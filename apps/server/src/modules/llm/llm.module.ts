@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { botCacheOf } from '../bots/bot-cache.js';
 import { LlmService } from './llm.service.js';
 
 const tags = ['LLM settings'];
@@ -108,7 +109,8 @@ const routes =
         },
       },
       async (request) => {
-        await llms.remove(requireAuth(request).tenantId, request.params.id);
+        const changed = await llms.remove(requireAuth(request).tenantId, request.params.id);
+        for (const botId of changed) await botCacheOf(deps).changed(botId);
         return { message: LLM_MESSAGES.deleted };
       },
     );

@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events/bus.js';
+import type { ModuleDeps } from '../../core/module.js';
+import type { BotRow } from './bots.queries.js';
+import { bots } from './bots.schema.js';
+
+/** A bot's row changed or the bot is gone: every node forgets it. */
+export const BOT_CHANGED = 'bot.changed';
+export type BotChanged = { botId: number };
+
+type Entry = { bot: BotRow; expiresAt: number };
+
+/**
+ * Bots as the chat reads them on every message (by id, and by uuid for widget visitors), kept in
+ * memory: a message should not wait for a row that changes a few times a month. Whoever changes or
+ * deletes a bot calls `changed`, which empties the entry on every node over the event bus (this
+ * node at once); the time limit bounds what a missed NOTIFY could leave stale.
+ */
+export class BotCache {
+  private readonly byId = new Map<number, Entry>();
+  private readonly idByUuid = new Map<string, number>();
+  /** Bumped on every change, so a load that raced with a change is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+    private readonly ttlMs = 60_000,
+    private readonly maxEntries = 10_000,
+  ) {
+    events.subscribe<BotChanged>(BOT_CHANGED, ({ botId }) => this.forget(botId));
+  }
+
+  /** The tenant's bot, or 404 'Bot not found' (another tenant's bot does not exist for the caller). */
+  async require(tenantId: number, botId: number): Promise<BotRow> {
+    const cached = this.fresh(botId);
+    const bot = cached === undefined ? await this.load(eq(bots.id, botId)) : cached;
+    if (!bot || bot.tenantId !== tenantId) throw notFound('Bot not found');
+    return bot;
+  }
+
+  async byUuid(uuid: string): Promise<BotRow | null> {
+    const id = this.idByUuid.get(uuid);
+    const cached = id === undefined ? undefined : this.fresh(id);
+    return cached === undefined ? this.load(eq(bots.uuid, uuid)) : cached;
+  }
+
+  /** Tells every node (this one first) that the bot changed or was deleted. */
+  async changed(botId: number): Promise<void> {
+    await this.events.publish<BotChanged>(BOT_CHANGED, { botId });
+  }
+
+  private fresh(botId: number): BotRow | undefined {
+    const entry = this.byId.get(botId);
+    if (!entry || entry.expiresAt <= Date.now()) return undefined;
+    return entry.bot;
+  }
+
+  private async load(where: ReturnType<typeof eq>): Promise<BotRow | null> {
+    const generation = this.generation;
+    const [bot] = await this.db.select().from(bots).where(where);
+    if (bot && generation === this.generation) this.remember(bot);
+    return bot ?? null;
+  }
+
+  private remember(bot: BotRow): void {
+    if (this.byId.size >= this.maxEntries) this.evictOldest();
+    this.byId.set(bot.id, { bot, expiresAt: Date.now() + this.ttlMs });
+    this.idByUuid.set(bot.uuid, bot.id);
+  }
+
+  private evictOldest(): void {
+    const oldest = this.byId.entries().next().value;
+    if (!oldest) return;
+    this.byId.delete(oldest[0]);
+    this.idByUuid.delete(oldest[1].bot.uuid);
+  }
+
+  private forget(botId: number): void {
+    this.generation += 1;
+    const entry = this.byId.get(botId);
+    if (entry) this.idByUuid.delete(entry.bot.uuid);
+    this.byId.delete(botId);
+  }
+}
+
+const caches = new WeakMap<ModuleDeps, BotCache>();
+
+/** The process's one bot cache (shared by the bots, chat, help-desk and LLM modules). */
+export function botCacheOf(deps: ModuleDeps): BotCache {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = new BotCache(deps.db, deps.events);
+    caches.set(deps, cache);
+  }
+  return cache;
+}
