@@ -633,10 +633,10 @@ if (traceLegs) {
     '\nWhere Parley spends the time, per message (p50 / p95 / p99 ms), from the nodes’ own clocks:',
   );
   const names = [
-    ['toNotify', 'visitor ws.send → node A calls pg_notify (receive, checks, store, local delivery)'],
-    ['notifyCall', 'node A: pg_notify call → answered'],
-    ['toB', 'node A calls pg_notify → node B has the notification (PostgreSQL)'],
-    ['inB', 'node B: notification → ws.send of the `message` frame (load message, unread count)'],
+    ['toNotify', 'visitor ws.send → node A sends the storing statement (receive, parse, bot)'],
+    ['notifyCall', 'node A: storing statement (checks, insert, NOTIFY, commit) → answered'],
+    ['toB', 'node A sends the statement → node B has the notification (PostgreSQL)'],
+    ['inB', 'node B: notification → ws.send of the `message` frame'],
     ['toAgent', 'node B ws.send → the agent socket has the frame'],
     ['total', 'total (messages with every hop seen)'],
   ];

@@ -95,30 +95,29 @@ async function instrument() {
   pg.Client.prototype.query = function (config, values, callback) {
     const start = wall();
     const text = typeof config === 'string' ? config : (config?.text ?? '?');
-    const params = Array.isArray(values) ? values : config?.values;
-    let id = null;
-    if (text.includes('pg_notify') && typeof params?.[1] === 'string') {
-      const event = JSON.parse(params[1]);
-      if (event.topic === 'chat.message') id = event.payload.messageId;
-    }
-    if (id !== null) hop(id, 'notify', start);
+    // A message is announced by the statement that stores it: its id comes with the result.
+    const announcing = text.includes('pg_notify') && text.includes('INSERT INTO messages');
     const list = traced;
-    const done = () => {
-      if (id !== null) hop(id, 'notified_back');
+    const done = (result) => {
+      const id = announcing ? result?.rows?.[0]?.message?.id : undefined;
+      if (id !== undefined) {
+        hop(Number(id), 'notify', start);
+        hop(Number(id), 'notified_back');
+      }
       list?.push({ at: start, ms: wall() - start, sql: text.replace(/\s+/g, ' ').slice(0, 110) });
     };
     const last = typeof callback === 'function' ? callback : typeof values === 'function' ? values : null;
     if (last) {
-      const wrapped = (...results) => {
-        done();
-        return last(...results);
+      const wrapped = (error, result) => {
+        done(result);
+        return last(error, result);
       };
       return typeof callback === 'function'
         ? query.call(this, config, values, wrapped)
         : query.call(this, config, wrapped);
     }
     const result = query.call(this, config, values, callback);
-    if (result && typeof result.then === 'function') result.then(done, done);
+    if (result && typeof result.then === 'function') result.then(done, () => done());
     return result;
   };
   const send = ws.prototype.send;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { vector } from '@electric-sql/pglite/vector';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -230,6 +231,21 @@ export async function enableVectors(
 /** Rows of a raw query, whichever driver ran it (both answer `{ rows }`). */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Rows of a raw statement that PostgreSQL plans once per connection (a named prepared statement),
+ * for hot statements whose planning costs more than their execution, such as a message's write.
+ * The name comes from the text, so each variant of a statement is its own. PGlite runs it as is.
+ */
+export async function queryPrepared<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const compiled = dialect.sqlToQuery(query);
+  const name = `parley_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`;
+  const prepared = db._.session.prepareQuery(compiled, undefined, name, false);
+  const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
 }
 

@@ -1,6 +1,5 @@
 import type { BookingAction, MessageSourceRef, SearchHit, SearchResult } from '@parley/contracts';
-import { type ModelMessage, streamText, tool } from 'ai';
-import { z } from 'zod';
+import { APICallError, type LanguageModel } from 'ai';
 import type { BotRow } from '../bots/bots.queries.js';
 import type { RetrievalService } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
@@ -104,48 +103,59 @@ export class AnswerService {
     }
   }
 
+  /**
+   * Streams the model's answer through the provider's own AI SDK model (LanguageModelV3.doStream):
+   * the provider builds the request and parses its stream; each text delta goes straight to the
+   * visitor (bench/chat measures first token → first frame), without streamText's further stages,
+   * whose tool loop and retries an answer with one optional tool call does not need.
+   */
   private async generate(
     input: AnswerInput,
-    model: Parameters<typeof streamText>[0]['model'],
+    model: LanguageModel,
     passages: SearchHit[],
     booking: Booking | null,
   ) {
+    const provider = providerModel(model);
+    const abortSignal = input.signal
+      ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
+      : AbortSignal.timeout(this.options.timeoutMs);
+    const { stream } = await withOneRetry(() =>
+      provider.doStream({
+        prompt: [
+          { role: 'system', content: systemPrompt(input.bot, passages, booking !== null) },
+          ...historyPrompt(input.history),
+          { role: 'user', content: [{ type: 'text', text: input.question }] },
+        ],
+        temperature: input.bot.temperature,
+        tools: booking ? [BOOKING_TOOL_SPEC] : undefined,
+        toolChoice: booking ? { type: 'auto' } : undefined,
+        abortSignal,
+      }),
+    );
     let text = '';
-    const result = streamText({
-      model,
-      system: systemPrompt(input.bot, passages, booking !== null),
-      tools: booking ? { [BOOKING_TOOL]: bookingTool } : undefined,
-      messages: [...historyMessages(input.history), { role: 'user', content: input.question }],
-      temperature: input.bot.temperature,
-      abortSignal: input.signal
-        ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
-        : AbortSignal.timeout(this.options.timeoutMs),
-      maxRetries: 1,
-      // Forwarded from the SDK's first transform: the text reaches the visitor before the stream's
-      // later stages have run.
-      onChunk: ({ chunk }) => {
-        if (chunk.type !== 'text-delta') return;
-        text += chunk.text;
-        input.onChunk(chunk.text);
-      },
-    });
-    // Drives the stream to its end and throws its error (a failed or too slow model).
-    for await (const _delta of result.textStream) {
+    let booked = false;
+    let usage: Answer['usage'] = null;
+    const reader = stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const part = next.value;
+      if (part.type === 'text-delta') {
+        text += part.delta;
+        input.onChunk(part.delta);
+      } else if (part.type === 'tool-call') booked ||= part.toolName === BOOKING_TOOL;
+      else if (part.type === 'finish') usage = usageOf(part.usage);
+      else if (part.type === 'error') throw part.error;
     }
-    const usage = await result.usage;
-    const calls = await result.toolCalls;
-    const usageOf = { promptTokens: usage.inputTokens ?? 0, completionTokens: usage.outputTokens ?? 0 };
-    if (booking && calls.some((call) => call.toolName === BOOKING_TOOL)) {
+    if (booking && booked) {
       const answer = bookingAnswer(booking, text.trim());
       if (!text.trim()) input.onChunk(answer.text);
-      return { ...answer, usage: usageOf };
+      return { ...answer, usage };
     }
     return {
       text: text.trim(),
       mode: 'llm' as const,
       sources: cited(text, passages),
       qnaId: null,
-      usage: usageOf,
+      usage,
       actions: [],
     };
   }
@@ -161,12 +171,41 @@ export class AnswerService {
 export const BOOKING_INTENT =
   /\b(book(ing)?|schedul(e|ing)|appointment|meeting|demo|reserve|reservation|slot|call ?back|set up a call)\b/i;
 const BOOKING_TOOL = 'show_booking_button';
-const bookingTool = tool({
+const BOOKING_TOOL_SPEC = {
+  type: 'function' as const,
+  name: BOOKING_TOOL,
   description:
     'Show the visitor a button to book a meeting, call, demo or appointment. Call it whenever the visitor wants to book, schedule or arrange one.',
-  inputSchema: z.object({}),
-  execute: async () => ({ shown: true }),
-});
+  inputSchema: { type: 'object' as const, properties: {}, additionalProperties: false },
+};
+
+/** The models Parley builds are provider objects (llm.models.ts), never gateway model ids. */
+type ProviderModel = Extract<LanguageModel, { specificationVersion: 'v3' }>;
+type PromptMessage = Parameters<ProviderModel['doStream']>[0]['prompt'][number];
+type ProviderUsage = Extract<
+  Awaited<ReturnType<ProviderModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never,
+  { type: 'finish' }
+>['usage'];
+
+function providerModel(model: LanguageModel): ProviderModel {
+  if (typeof model === 'string' || model.specificationVersion !== 'v3')
+    throw new Error('unsupported language model');
+  return model;
+}
+
+/** One retry of a request that failed in a way worth retrying (as streamText's maxRetries: 1). */
+async function withOneRetry<T>(call: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!APICallError.isInstance(error) || !error.isRetryable) throw error;
+    return call();
+  }
+}
+
+function usageOf(usage: ProviderUsage): Answer['usage'] {
+  return { promptTokens: usage.inputTokens.total ?? 0, completionTokens: usage.outputTokens.total ?? 0 };
+}
 
 function bookingAnswer(booking: Booking, text: string): Answer {
   return {
@@ -279,10 +318,10 @@ export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false
     .join('\n\n');
 }
 
-/** The last turns of the conversation as model messages: agents and the bot speak as the assistant. */
-function historyMessages(history: MessageRow[]): ModelMessage[] {
+/** The last turns of the conversation as prompt messages: agents and the bot speak as the assistant. */
+function historyPrompt(history: MessageRow[]): PromptMessage[] {
   return history.map((row) => ({
     role: row.messageType === 'user' ? ('user' as const) : ('assistant' as const),
-    content: row.message,
+    content: [{ type: 'text' as const, text: row.message }],
   }));
 }

@@ -1,6 +1,6 @@
 import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows, rowOf } from '../../core/db/database.js';
+import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
 
@@ -137,7 +137,7 @@ export async function appendMessage(
   const announced = options.announce
     ? sql`, LATERAL (SELECT ${options.announce(sql`inserted`, sql`counter`)}) AS announced`
     : sql``;
-  const [result] = await queryRows<{
+  const [result] = await queryPrepared<{
     message: Record<string, unknown>;
     conversation: Record<string, unknown>;
   }>(
