@@ -1,6 +1,7 @@
 // bench/retrieval child: one database. Fills chunks in bulk up to each size, then measures
 // RetrievalService.search for natural questions beside the same SQL statements sent straight to the
-// driver, in alternating blocks, and reports over IPC.
+// driver, in alternating blocks, on the SQL path and with the in-memory first stage, and reports
+// over IPC.
 //   BENCH_DB_URL     PostgreSQL database (absent: in-memory PGlite)
 //   BENCH_SIZES      chunk counts to measure at (10000,100000)
 //   BENCH_ROUNDS     measured rounds per size (2); each round asks every question once each way
@@ -21,6 +22,7 @@ const serverRequire = createRequire(path.join(root, 'apps/server/package.json'))
 const { openDatabase } = await import(dist('core/db/database.js'));
 const { tenants, fileGroups, bots, botFileGroups, qna } = await import(dist('core/db/schema.js'));
 const { RetrievalService } = await import(dist('modules/knowledge/retrieval.service.js'));
+const { LexicalIndexCache } = await import(dist('modules/knowledge/lexical-index.js'));
 const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
 const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
 const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
@@ -153,10 +155,13 @@ function serverCpuUs() {
   return total;
 }
 
-const retrieval = new RetrievalService(db);
+// The two ways a search runs: all in SQL (while a collection's index builds, or with
+// RETRIEVAL_INDEX_MB=0), and with the in-memory first stage (BM25 candidates, read by id).
+const lexical = new LexicalIndexCache(db, { maxBytes: 256 * 1024 * 1024 });
+const stages = { sql: new RetrievalService(db), memory: new RetrievalService(db, null, undefined, lexical) };
 
 /** The driver calls one search makes (Promise.all of the chunk and Q&A statements), recorded. */
-async function captureCalls(question) {
+async function captureCalls(retrieval, question) {
   const original = client.query;
   const calls = [];
   client.query = function (...args) {
@@ -220,23 +225,38 @@ for (const size of SIZES) {
   process.send({ loaded: size });
   await nextMessage();
 
-  // Warm-up, which also records each question's statements exactly as the service sends them.
+  // The bot's collections changed with the load: their indexes are built again, timed alone.
+  const buildStarted = performance.now();
+  await stages.memory.search(tenant.id, bot.id, questions[0], 8);
+  await lexical.idle();
+  const index = { buildMs: performance.now() - buildStarted, bytes: lexical.usedBytes };
+  const sqlPath = await measure(stages.sql, size);
+  const missed = lexical.stats.missed;
+  const memory = await measure(stages.memory);
+  if (lexical.stats.missed !== missed) throw new Error('the in-memory stage fell back to SQL while measured');
+  process.send({ result: { size, botChunks, loadMs, index, sql: sqlPath, memory } });
+}
+
+/**
+ * One stage's p50/p95 beside its bare statements. The warm-up records each question's statements
+ * exactly as the service sends them: the bot's collections first, then the chunk and Q&A ones at once.
+ */
+async function measure(retrieval, explainAt) {
   const calls = [];
   let hits = 0;
   for (const question of questions) {
-    const recorded = await captureCalls(question);
+    const recorded = await captureCalls(retrieval, question);
     calls.push(recorded.calls);
     hits += recorded.result.hits.length;
   }
   const parleyOps = questions.map((question) => () => retrieval.search(tenant.id, bot.id, question, 8));
-  // As the service sends them: the bot's collections first, then the chunk and Q&A statements at once.
-  if (calls.some((list) => list.length !== 3))
-    throw new Error('expected 3 statements per search (collections, chunks, Q&A): update the bare path');
+  if (calls.some((list) => list.length < 2 || list.length > 3))
+    throw new Error('expected 2 or 3 statements per search (collections, chunks, Q&A): update the bare path');
   const bareOps = calls.map(([scope, ...rest]) => async () => {
     await client.query(...scope);
     await Promise.all(rest.map((args) => client.query(...args)));
   });
-  if (process.env.BENCH_EXPLAIN) await explain(calls[0], size);
+  if (process.env.BENCH_EXPLAIN && explainAt) await explain(calls[0], explainAt);
   for (const op of bareOps) await op();
   await refreshServerPids();
 
@@ -245,17 +265,7 @@ for (const size of SIZES) {
     rounds.bare.push(await block(bareOps));
     rounds.parley.push(await block(parleyOps));
   }
-  process.send({
-    result: {
-      size,
-      botChunks,
-      loadMs,
-      meanHits: hits / questions.length,
-      statements: calls[0].length,
-      parley: summary(rounds.parley),
-      bare: summary(rounds.bare),
-    },
-  });
+  return { meanHits: hits / questions.length, parley: summary(rounds.parley), bare: summary(rounds.bare) };
 }
 
 if (monitor) await monitor.end();

@@ -59,6 +59,7 @@ const EnvSchema = z.object({
   CHAT_HISTORY_TURNS: positiveInt.max(50).default(10),
   VISITOR_MESSAGES_PER_MINUTE: positiveInt.default(20),
   LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  RETRIEVAL_INDEX_MB: z.coerce.number().int().min(0).default(256),
   HELPDESK_AWAY_SECONDS: positiveInt.default(120),
   HELPDESK_SWEEP_MS: positiveInt.default(15_000),
 });

@@ -24,8 +24,7 @@ import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { botCacheOf } from '../bots/bot-cache.js';
 import { presenceOf } from '../helpdesk/presence.queries.js';
-import { RetrievalService } from '../knowledge/retrieval.service.js';
-import { embedderOf } from '../knowledge/vectors.js';
+import { retrievalOf } from '../knowledge/retrieval.service.js';
 import { LlmService } from '../llm/llm.service.js';
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
@@ -55,9 +54,7 @@ export function chatServices(deps: ModuleDeps): ChatServices {
 
 function makeServices(deps: ModuleDeps): ChatServices {
   const hub = new ChatHub(deps.db, deps.events, (tenantId) => presenceOf(deps.db, tenantId));
-  const retrieval = new RetrievalService(deps.db, embedderOf(deps), (details, message) =>
-    deps.log.warn(details, message),
-  );
+  const retrieval = retrievalOf(deps);
   const answers = new AnswerService(retrieval, new LlmService(deps.db, deps.config.appSecret), {
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),

@@ -2,7 +2,7 @@ import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { qnaRoutes } from '../qna/qna.routes.js';
 import { QnaService } from '../qna/qna.service.js';
 import { knowledgeRoutes } from './knowledge.routes.js';
-import { RetrievalService } from './retrieval.service.js';
+import { retrievalOf } from './retrieval.service.js';
 import { embedderOf } from './vectors.js';
 
 /** QnaService holds no state, so the routes and the worker may each have their own. */
@@ -13,9 +13,6 @@ export const knowledgeModule: FeatureModule = {
   jobs: (deps) => qnaOf(deps).registerWorker(),
   routes: (deps) => async (app) => {
     await app.register(qnaRoutes(qnaOf(deps)));
-    const retrieval = new RetrievalService(deps.db, embedderOf(deps), (details, message) =>
-      deps.log.warn(details, message),
-    );
-    await app.register(knowledgeRoutes(deps.db, deps.jobs, retrieval));
+    await app.register(knowledgeRoutes(deps.db, deps.jobs, retrievalOf(deps)));
   },
 };

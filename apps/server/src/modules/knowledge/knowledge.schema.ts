@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   customType,
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -79,4 +81,22 @@ export const chunks = pgTable(
     index('chunks_scope_idx').on(t.tenantId, t.sourceType, t.collectionId),
     index('chunks_search_idx').using('gin', t.search),
   ],
+);
+
+/**
+ * A content version per chunk collection, bumped by a statement-level trigger on `chunks` (see
+ * migration 0006) whenever any statement inserts, updates or deletes its chunks, whoever runs it.
+ * Retrieval's in-memory index of a collection is used only at the version it was built from. No
+ * foreign key to tenants: a tenant's delete cascades to its chunks, whose trigger writes here.
+ * Rows are never deleted, so a version never repeats.
+ */
+export const chunkCollectionVersions = pgTable(
+  'chunk_collection_versions',
+  {
+    tenantId: integer('tenant_id').notNull(),
+    sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
+    collectionId: integer('collection_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.sourceType, t.collectionId] })],
 );

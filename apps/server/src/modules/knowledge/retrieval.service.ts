@@ -1,7 +1,10 @@
 import type { SearchHit, SearchResult } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
+import { bm25Top, type Candidate, LexicalIndexCache, type VersionedCollection } from './lexical-index.js';
+import { embedderOf } from './vectors.js';
 
 /** How much of the query a Q&A question must cover, and of the question the query, to answer directly. */
 const QNA_QUERY_COVERAGE = 0.6;
@@ -18,6 +21,7 @@ type ChunkRow = {
   page_number: number | null;
   heading_path: string | null;
   content: string;
+  /** Full-text rank (SearchHit.text_rank): BM25 from the in-memory stage, cover density from SQL alone. */
   rank: number;
   /** Cosine distance, on rows found by the vector query. */
   distance?: number;
@@ -25,6 +29,8 @@ type ChunkRow = {
 
 /** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
 type Scope = { sourceType: SearchHit['source_type']; ids: number[] }[];
+/** A bot's scope, its collections' content versions, and the question's stemmed lexemes. */
+type ScopeInfo = { scope: Scope; collections: VersionedCollection[]; lexemes: string[] };
 
 type Warn = (details: object, message: string) => void;
 
@@ -40,49 +46,74 @@ type QnaRow = {
 /**
  * What a bot knows about a question: its attached sources (file groups, web sources, Notion
  * workspaces and its own Q&A), searched by full text. Matching is OR-style over stemmed terms
- * without stop words, ranked by cover density, so a natural question finds passages that hold only
- * some of its words. With an embedder (vector search on), the nearest chunks by vector are fused
- * with those by reciprocal rank. Tenant and bot scope are in the SQL itself.
+ * without stop words, so a natural question finds passages that hold only some of its words.
+ * With a lexical index cache, the best chunks are picked in memory by BM25 and read by id;
+ * otherwise (cache off, or a collection's index not built at its current version) SQL ranks every
+ * match by cover density, which costs more the more chunks match. With an embedder (vector search on), the nearest chunks by
+ * vector are fused with those by reciprocal rank. Tenant and bot scope are in the SQL itself.
  */
 export class RetrievalService {
   constructor(
     private readonly db: DbOrTx,
     private readonly embedder: Embedder | null = null,
     private readonly warn: Warn = () => {},
+    private readonly lexical: LexicalIndexCache | null = null,
   ) {}
 
   async search(tenantId: number, botId: number, query: string, limit = 8): Promise<SearchResult> {
     // The bot's collections first (one small query), so the chunk queries filter on plain id
     // lists the planner can match to the scope index, instead of an OR of subqueries per row.
-    const scope = await this.scope(tenantId, botId);
+    const scope = await this.scope(tenantId, botId, query);
     const [hits, nearest, qnaMatch] = await Promise.all([
       this.fullText(tenantId, scope, query, limit),
       this.nearest(tenantId, scope, query, limit),
-      this.qnaMatch(tenantId, botId, query),
+      this.qnaMatch(tenantId, botId, scope, query),
     ]);
     if (!nearest) return { qna_match: qnaMatch, hits: fuse([hits]), mode: 'full-text' };
     return { qna_match: qnaMatch, hits: fuse([hits, nearest]).slice(0, limit), mode: 'hybrid' };
   }
 
-  /** The collections a bot may use: its attached file groups, web sources and Notion workspaces, and its own Q&A. */
-  private async scope(tenantId: number, botId: number): Promise<Scope> {
-    const [row] = await queryRows<{ file: number[]; web: number[]; notion: number[] }>(
+  /**
+   * The collections a bot may use (its attached file groups, web sources and Notion workspaces, and
+   * its own Q&A) with their content versions, and the question's lexemes as plainto_tsquery
+   * stems them: what the in-memory stage needs, in the statement the search makes anyway.
+   */
+  private async scope(tenantId: number, botId: number, query: string): Promise<ScopeInfo> {
+    const rows = await queryRows<{
+      source_type: SearchHit['source_type'];
+      collection_id: number;
+      version: number;
+      lexemes: string[];
+    }>(
       this.db,
-      sql`SELECT
-          ARRAY(SELECT file_group_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS file,
-          ARRAY(SELECT web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS web,
-          ARRAY(SELECT notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId} ORDER BY 1) AS notion`,
+      sql`SELECT s.source_type, s.collection_id,
+               coalesce((SELECT v.version FROM chunk_collection_versions v
+                 WHERE v.tenant_id = ${tenantId} AND v.source_type = s.source_type AND v.collection_id = s.collection_id), 0)::float8 AS version,
+               tsvector_to_array(to_tsvector('english', ${query})) AS lexemes
+        FROM (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+          UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+          UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+          UNION ALL SELECT 'qna', ${botId}::int) s`,
     );
-    return [
-      { sourceType: 'file', ids: row?.file ?? [] },
-      { sourceType: 'web', ids: row?.web ?? [] },
-      { sourceType: 'notion', ids: row?.notion ?? [] },
-      { sourceType: 'qna', ids: [botId] },
-    ];
+    const idsOf = (type: SearchHit['source_type']) =>
+      rows.filter((r) => r.source_type === type).map((r) => r.collection_id);
+    return {
+      scope: (['file', 'web', 'notion', 'qna'] as const).map((sourceType) => ({
+        sourceType,
+        ids: idsOf(sourceType),
+      })),
+      collections: rows.map((r) => ({
+        tenantId,
+        sourceType: r.source_type,
+        collectionId: r.collection_id,
+        version: Number(r.version),
+      })),
+      lexemes: rows[0]?.lexemes ?? [],
+    };
   }
 
   /** Chunks nearest the question by vector; null when vectors are off or the model failed. */
-  private async nearest(tenantId: number, scope: Scope, query: string, limit: number) {
+  private async nearest(tenantId: number, { scope }: ScopeInfo, query: string, limit: number) {
     if (!this.embedder) return null;
     let vector: number[];
     try {
@@ -105,12 +136,19 @@ export class RetrievalService {
     );
   }
 
-  private fullText(tenantId: number, scope: Scope, query: string, limit: number): Promise<ChunkRow[]> {
+  /** The best chunks by full text: from the in-memory candidates when their indexes are fresh. */
+  private fullText(tenantId: number, info: ScopeInfo, query: string, limit: number): Promise<ChunkRow[]> {
+    const indexes = this.lexical?.lookup(info.collections);
+    if (!indexes) return this.rankAll(tenantId, info.scope, query, limit);
+    return this.fetchCandidates(tenantId, info.scope, bm25Top(indexes, info.lexemes, limit));
+  }
+
+  /** Every match in scope ranked by cover density: exact, but its cost grows with the matches. */
+  private rankAll(tenantId: number, scope: Scope, query: string, limit: number): Promise<ChunkRow[]> {
     return queryRows<ChunkRow>(
       this.db,
       sql`WITH q AS (SELECT ${orQuery(query)} AS query)
-        SELECT c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content,
-               ts_rank_cd(c.search, q.query, 32) AS rank
+        SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
         FROM chunks c, q
         WHERE c.tenant_id = ${tenantId}
           AND c.search @@ q.query
@@ -120,28 +158,97 @@ export class RetrievalService {
     );
   }
 
-  /** The trained Q&A pair of the bot whose question best matches, if it matches well enough. */
-  private async qnaMatch(tenantId: number, botId: number, query: string): Promise<SearchResult['qna_match']> {
+  /**
+   * The BM25 best, read by id, in BM25 order (the retrieval evaluation scores it above ordering
+   * them, or four times as many, by cover density or by both fused), their BM25 score as `rank`.
+   * Tenant and scope are checked again here, so an index that is stale or not this bot's can never
+   * show another tenant's or collection's chunk.
+   */
+  private async fetchCandidates(
+    tenantId: number,
+    scope: Scope,
+    candidates: Candidate[],
+  ): Promise<ChunkRow[]> {
+    if (candidates.length === 0) return [];
+    // Materialized so the ids are looked up first by primary key, whatever the planner's statistics
+    // (PGlite has no autovacuum to gather them), and only those rows are checked against the scope.
+    const rows = await queryRows<Omit<ChunkRow, 'rank'>>(
+      this.db,
+      sql`WITH c AS MATERIALIZED (
+          SELECT ${CHUNK_COLUMNS}, c.tenant_id, c.collection_id FROM chunks c WHERE c.id = ANY(${`{${candidates.map((c) => c.chunkId).join(',')}}`}::int[]))
+        SELECT ${CHUNK_COLUMNS} FROM c WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return candidates.flatMap(({ chunkId, score }) => {
+      const row = byId.get(chunkId);
+      return row ? [{ ...row, rank: score }] : [];
+    });
+  }
+
+  /**
+   * The trained Q&A pair of the bot whose question best matches, if it matches well enough: the
+   * best question found in memory when its index is fresh (its answer then read by id, with tenant,
+   * bot and training checked again), else found by SQL.
+   */
+  private async qnaMatch(
+    tenantId: number,
+    botId: number,
+    info: ScopeInfo,
+    query: string,
+  ): Promise<SearchResult['qna_match']> {
+    const qna = info.collections.find((c) => c.sourceType === 'qna')!;
+    const questions = this.lexical?.questions(qna);
+    if (!questions) return this.qnaMatchSql(tenantId, botId, query);
+    const best = questions.best(info.lexemes);
+    const overlap = best ? directOverlap(best.matched, info.lexemes.length, best.questionTerms) : null;
+    if (!best || overlap === null) return null;
+    const [pair] = await queryRows<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
+      this.db,
+      sql`SELECT id, question, answer FROM qna
+        WHERE id = ${best.qnaId} AND tenant_id = ${tenantId} AND bot_id = ${botId} AND trained`,
+    );
+    return pair ? { qna_id: pair.id, question: pair.question, answer: pair.answer, overlap } : null;
+  }
+
+  /** The Q&A match in SQL: stems every trained question of the bot (once each) per query. */
+  private async qnaMatchSql(
+    tenantId: number,
+    botId: number,
+    query: string,
+  ): Promise<SearchResult['qna_match']> {
     const [best] = await queryRows<QnaRow>(
       this.db,
       sql`WITH q AS (SELECT tsvector_to_array(to_tsvector('english', ${query})) AS terms)
         SELECT a.id, a.question, a.answer,
-               (SELECT count(*) FROM unnest(tsvector_to_array(to_tsvector('english', a.question))) t WHERE t = ANY(q.terms))::int AS matched,
+               (SELECT count(*) FROM unnest(tsvector_to_array(v.stems)) t WHERE t = ANY(q.terms))::int AS matched,
                coalesce(array_length(q.terms, 1), 0) AS query_terms,
-               coalesce(array_length(tsvector_to_array(to_tsvector('english', a.question)), 1), 0) AS question_terms
-        FROM qna a, q
+               length(v.stems) AS question_terms
+        FROM qna a CROSS JOIN LATERAL (SELECT to_tsvector('english', a.question) AS stems) v, q
         WHERE a.tenant_id = ${tenantId} AND a.bot_id = ${botId} AND a.trained
-          AND to_tsvector('english', a.question) @@ ${orQuery(query)}
+          AND v.stems @@ ${orQuery(query)}
         ORDER BY matched DESC, a.id
         LIMIT 5`,
     );
-    if (!best || best.query_terms === 0 || best.question_terms === 0) return null;
-    const overlap = best.matched / best.query_terms;
-    const covered = best.matched / best.question_terms;
-    if (overlap < QNA_QUERY_COVERAGE || covered < QNA_QUESTION_COVERAGE) return null;
-    return { qna_id: best.id, question: best.question, answer: best.answer, overlap: round(overlap) };
+    const overlap = best ? directOverlap(best.matched, best.query_terms, best.question_terms) : null;
+    if (!best || overlap === null) return null;
+    return { qna_id: best.id, question: best.question, answer: best.answer, overlap };
   }
 }
+
+/**
+ * How much of the query a question covers, when it covers enough of the query and the query
+ * enough of the question to answer directly; else null.
+ */
+function directOverlap(matched: number, queryTerms: number, questionTerms: number): number | null {
+  if (queryTerms === 0 || questionTerms === 0) return null;
+  const overlap = matched / queryTerms;
+  if (overlap < QNA_QUERY_COVERAGE || matched / questionTerms < QNA_QUESTION_COVERAGE) return null;
+  return round(overlap);
+}
+
+const CHUNK_COLUMNS = sql.raw(
+  'c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content',
+);
 
 /** A tsquery that matches any of the question's stemmed terms (plainto_tsquery ANDs them). */
 const orQuery = (query: string) =>
@@ -202,3 +309,21 @@ export function fuse(lists: ChunkRow[][]): SearchHit[] {
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+const services = new WeakMap<ModuleDeps, RetrievalService>();
+
+/**
+ * The process's retrieval service, shared by chat and the knowledge routes so they share one
+ * in-memory index (RETRIEVAL_INDEX_MB bounds it; 0 turns it off).
+ */
+export function retrievalOf(deps: ModuleDeps): RetrievalService {
+  let service = services.get(deps);
+  if (!service) {
+    const warn: Warn = (details, message) => deps.log.warn(details, message);
+    const maxBytes = deps.config.RETRIEVAL_INDEX_MB * 1024 * 1024;
+    const lexical = maxBytes > 0 ? new LexicalIndexCache(deps.db, { maxBytes, warn }) : null;
+    service = new RetrievalService(deps.db, embedderOf(deps), warn, lexical);
+    services.set(deps, service);
+  }
+  return service;
+}
