@@ -10,7 +10,7 @@ import { bots } from './bots.schema.js';
 export const BOT_CHANGED = 'bot.changed';
 export type BotChanged = { botId: number };
 
-type Entry = { bot: BotRow; expiresAt: number };
+type Entry = { bot: BotRow; expiresAt: number; derived?: Map<string, unknown> };
 
 /**
  * Bots as the chat reads them on every message (by id, and by uuid for widget visitors), kept in
@@ -45,6 +45,23 @@ export class BotCache {
     const id = this.idByUuid.get(uuid);
     const cached = id === undefined ? undefined : this.fresh(id);
     return cached === undefined ? this.load(eq(bots.uuid, uuid)) : cached;
+  }
+
+  /**
+   * A value the chat derives from a bot's settings in other tables (its calendar booking), kept with
+   * the bot's entry and emptied with it: whoever changes it calls `changed` too.
+   */
+  async derived<T>(bot: BotRow, key: string, load: () => Promise<T>): Promise<T> {
+    const entry = this.byId.get(bot.id);
+    if (entry?.derived?.has(key)) return entry.derived.get(key) as T;
+    const generation = this.generation;
+    const value = await load();
+    const current = this.byId.get(bot.id);
+    if (current && generation === this.generation) {
+      current.derived ??= new Map();
+      current.derived.set(key, value);
+    }
+    return value;
   }
 
   /** Tells every node (this one first) that the bot changed or was deleted. */

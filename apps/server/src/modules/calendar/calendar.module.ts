@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { botCacheOf } from '../bots/bot-cache.js';
 import { CalendarService } from './calendar.service.js';
 
 const tags = ['Calendar booking'];
@@ -16,7 +17,7 @@ const tags = ['Calendar booking'];
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const calendar = new CalendarService(deps.db);
+    const calendar = new CalendarService(deps.db, botCacheOf(deps));
 
     app.post(
       '/bots/:botId/calendar-booking',

@@ -2,6 +2,7 @@ import type { CalendarBooking, CalendarBookingBody, CalendarProvider } from '@pa
 import type { Db } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import type { BotCache } from '../bots/bot-cache.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { type CalendarBookingRow, deleteBooking, findBooking, upsertBooking } from './calendar.queries.js';
 
@@ -22,7 +23,10 @@ const toBooking = (row: CalendarBookingRow): CalendarBooking => ({
  * saved whole (create or replace). Every call first checks the bot is the caller's tenant's.
  */
 export class CalendarService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly bots: BotCache,
+  ) {}
 
   async get(auth: AuthContext, botId: number): Promise<CalendarBooking> {
     await requireBot(this.db, auth.tenantId, botId);
@@ -35,11 +39,13 @@ export class CalendarService {
     await requireBot(this.db, auth.tenantId, botId);
     const row = await upsertBooking(this.db, auth.tenantId, botId, body);
     if (!row) throw notFound('Bot not found');
+    await this.bots.changed(botId);
     return toBooking(row);
   }
 
   async remove(auth: AuthContext, botId: number): Promise<void> {
     await requireBot(this.db, auth.tenantId, botId);
     if (!(await deleteBooking(this.db, auth.tenantId, botId))) throw notFound(BOOKING_NOT_FOUND);
+    await this.bots.changed(botId);
   }
 }

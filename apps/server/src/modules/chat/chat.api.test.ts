@@ -593,6 +593,39 @@ describe('booking', () => {
     expect(plain.body.bot_message!.actions).toEqual([]);
   });
 
+  it("applies a bot's new settings and booking to the very next message (the bot cache is emptied)", async () => {
+    const changing = await createBot(owner, { bot_name: 'Changing bot' });
+    const first = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
+    expect(first.body.bot_message!.actions).toEqual([]);
+    await server.post(`/api/bots/${changing.bot_id}/calendar-booking`, BOOKING, as(owner));
+    const booked = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
+    expect(booked.body.bot_message).toMatchObject({ answer_mode: 'booking', actions: [ACTION] });
+    await server.delete(`/api/bots/${changing.bot_id}/calendar-booking`, as(owner));
+    const unbooked = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
+    expect(unbooked.body.bot_message!.actions).toEqual([]);
+
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Later',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-later-1234',
+      },
+      as(owner),
+    );
+    await attachKnowledge(owner, changing.bot_id);
+    await updateBot(owner, changing.bot_id, {
+      llm_model: String(setting.body.id),
+      prompt: 'Speak like a pirate.',
+    });
+    const before = llm.requests.length;
+    await ask(owner, { bot_id: changing.bot_id, message: 'How long does shipping to Canada take?' });
+    expect(llm.requests.length).toBe(before + 1);
+    expect(String(llm.requests.at(-1)!.body.messages![0]!.content)).toContain('Speak like a pirate.');
+  });
+
   it('lets the model call the booking tool', async () => {
     const setting = await server.post<{ id: number }>(
       '/api/settings/llm',

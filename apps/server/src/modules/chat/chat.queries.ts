@@ -104,7 +104,14 @@ export type AppendOptions = {
    * conversation after the write (ChatHub.storedNotification): sent when the write commits.
    */
   announce?: (message: SQL, conversation: SQL) => SQL;
+  /**
+   * What answering the question needs, read by the same statement (a round trip fewer before the
+   * model is asked): this month's bot answers and the last `history` messages before this one.
+   */
+  answerContext?: { history: number };
 };
+
+export type AnswerContext = { used: number; history: MessageRow[] };
 
 export type Appended = {
   message: MessageRow;
@@ -112,6 +119,8 @@ export type Appended = {
   conversation: ConversationRow;
   /** The stored row in its raw form (what other processes get in the NOTIFY). */
   raw: Record<string, unknown>;
+  /** When asked for with `answerContext`. */
+  context: AnswerContext | null;
 };
 
 const NAME_CHARS = 60;
@@ -140,6 +149,8 @@ export async function appendMessage(
   const [result] = await queryPrepared<{
     message: Record<string, unknown>;
     conversation: Record<string, unknown>;
+    used?: number;
+    history?: Record<string, unknown>[];
   }>(
     db,
     sql`WITH counter AS (
@@ -159,7 +170,7 @@ export async function appendMessage(
                ${values.promptTokens ?? null}, ${values.completionTokens ?? null}
           FROM counter
         RETURNING *)
-        SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation
+        SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation${contextColumns(options.answerContext)}
           FROM inserted, counter${announced}`,
   );
   if (!result) return null;
@@ -167,7 +178,21 @@ export async function appendMessage(
     message: rowOf(messages, result.message),
     conversation: rowOf(conversations, result.conversation),
     raw: result.message,
+    context: options.answerContext
+      ? { used: result.used ?? 0, history: (result.history ?? []).map((row) => rowOf(messages, row)) }
+      : null,
   };
+}
+
+/** The answer's context as columns of the append: it reads the snapshot before this message. */
+function contextColumns(context: AppendOptions['answerContext']): SQL {
+  if (!context) return sql``;
+  return sql`,
+    coalesce((SELECT u.bot_messages FROM message_usage u
+               WHERE u.tenant_id = counter.tenant_id AND u.month = ${monthOf(new Date())}), 0) AS used,
+    (SELECT coalesce(json_agg(h.* ORDER BY h.seq), '[]'::json) FROM (
+       SELECT * FROM messages m WHERE m.conversation_id = counter.id AND m.seq < counter.last_seq
+        ORDER BY m.seq DESC LIMIT ${context.history}) h) AS history`;
 }
 
 function guardOf(guard: AppendGuard | undefined): SQL {

@@ -15,12 +15,14 @@ import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
 import {
+  type AnswerContext,
+  type Appended,
+  type AppendOptions,
   appendMessage,
   appendTo,
   botMessagesThisMonth,
   type ConversationRow,
   countBotAnswer,
-  type MessageRow,
   messagesAfter,
   messagesBefore,
   type NewMessage,
@@ -84,9 +86,14 @@ export class ChatService {
     // to the model request). The write says who holds it for certain.
     const expectHeld = request.conversationId !== undefined && this.held.get(request.conversationId) === true;
     let preparing = expectHeld ? null : this.prepare(bot, request.message);
+    // Expecting to answer, the write also reads what the answer needs (the month's usage, history).
+    const context = expectHeld ? undefined : { history: this.options.historyTurns * 2 };
     const { welcome, question } = request.conversationId
-      ? { welcome: null, question: await this.appendQuestion(actor, bot, request.conversationId, request) }
-      : await this.startWithQuestion(actor, bot, request);
+      ? {
+          welcome: null,
+          question: await this.appendQuestion(actor, bot, request.conversationId, request, context),
+        }
+      : await this.startWithQuestion(actor, bot, request, context);
     const conversation = question.conversation;
     this.remember(conversation);
     const userMessage = toMessage(question.message);
@@ -104,7 +111,7 @@ export class ChatService {
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
     preparing ??= this.prepare(bot, request.message);
-    const botRow = await this.reply(actor, bot, conversation, question.message, hooks, preparing);
+    const botRow = await this.reply(actor, bot, question, hooks, preparing);
     return { conversation_id: conversation.id, user_message: userMessage, bot_message: toMessage(botRow) };
   }
 
@@ -176,11 +183,18 @@ export class ChatService {
   }
 
   private prepare(bot: BotRow, question: string) {
-    return settle(this.answers.prepare(bot, question, bookingOfBot(this.db, bot.id)));
+    const booking = this.bots.derived(bot, 'booking', () => bookingOfBot(this.db, bot.id));
+    return settle(this.answers.prepare(bot, question, booking));
   }
 
   /** The question in an existing conversation, refused in the same statement unless it is the actor's. */
-  private async appendQuestion(actor: Actor, bot: BotRow, conversationId: number, request: SendRequest) {
+  private async appendQuestion(
+    actor: Actor,
+    bot: BotRow,
+    conversationId: number,
+    request: SendRequest,
+    answerContext: AppendOptions['answerContext'],
+  ) {
     const appended = await appendMessage(this.db, conversationId, this.questionOf(actor, bot, request), {
       guard: {
         tenantId: actor.tenantId,
@@ -189,6 +203,7 @@ export class ChatService {
       },
       nameFromQuestion: true,
       announce: this.hub.storedNotification,
+      answerContext,
     });
     if (appended) return appended;
     // Refused: say why as the checks always have (the slow path of a bad request only).
@@ -198,7 +213,12 @@ export class ChatService {
   }
 
   /** A new conversation: the bot's welcome message, then the question, which names it. */
-  private async startWithQuestion(actor: Actor, bot: BotRow, request: SendRequest) {
+  private async startWithQuestion(
+    actor: Actor,
+    bot: BotRow,
+    request: SendRequest,
+    answerContext: AppendOptions['answerContext'],
+  ) {
     const started = await startConversation(
       this.db,
       {
@@ -214,6 +234,7 @@ export class ChatService {
     const question = await appendTo(this.db, started.conversation.id, this.questionOf(actor, bot, request), {
       nameFromQuestion: true,
       announce: this.hub.storedNotification,
+      answerContext,
     });
     return { welcome: started.welcome, question };
   }
@@ -229,6 +250,15 @@ export class ChatService {
     };
   }
 
+  /** What the question's write did not read (it expected a human to hold the conversation). */
+  private async answerContext(tenantId: number, conversationId: number, seq: number): Promise<AnswerContext> {
+    const [{ used }, history] = await Promise.all([
+      botMessagesThisMonth(this.db, tenantId),
+      messagesBefore(this.db, conversationId, seq, this.options.historyTurns * 2),
+    ]);
+    return { used, history };
+  }
+
   /** Whether a human held the conversation at its last message here: a hint to skip preparing an answer. */
   private remember(conversation: ConversationRow): void {
     if (this.held.size >= HELD_HINTS) this.held.delete(this.held.keys().next().value!);
@@ -238,16 +268,13 @@ export class ChatService {
   private async reply(
     actor: Actor,
     bot: BotRow,
-    conversation: ConversationRow,
-    question: MessageRow,
+    { message: question, conversation, context }: Appended,
     hooks: SendHooks,
     preparing: Promise<Settled<Prepared>>,
   ) {
     const recipientId = actor.kind === 'user' ? String(actor.userId) : actor.visitorId;
-    const [{ used }, history] = await Promise.all([
-      botMessagesThisMonth(this.db, bot.tenantId),
-      messagesBefore(this.db, conversation.id, question.seq, this.options.historyTurns * 2),
-    ]);
+    const { used, history } =
+      context ?? (await this.answerContext(bot.tenantId, conversation.id, question.seq));
     const answer =
       used >= this.options.monthlyLimit
         ? limitAnswer(hooks)
