@@ -6,9 +6,9 @@ import type { ModuleDeps } from '../../core/module.js';
 import type { BotRow } from './bots.queries.js';
 import { bots } from './bots.schema.js';
 
-/** A bot's row changed or the bot is gone: every node forgets it. */
+/** A bot's row or settings changed, or the bot is gone (every bot of the tenant when no botId). */
 export const BOT_CHANGED = 'bot.changed';
-export type BotChanged = { botId: number };
+export type BotChanged = { tenantId?: number; botId?: number };
 
 type Entry = { bot: BotRow; expiresAt: number; derived?: Map<string, unknown> };
 
@@ -30,7 +30,10 @@ export class BotCache {
     private readonly ttlMs = 60_000,
     private readonly maxEntries = 10_000,
   ) {
-    events.subscribe<BotChanged>(BOT_CHANGED, ({ botId }) => this.forget(botId));
+    events.subscribe<BotChanged>(BOT_CHANGED, ({ tenantId, botId }) => {
+      if (botId !== undefined) this.forget(botId);
+      else if (tenantId !== undefined) this.forgetTenant(tenantId);
+    });
   }
 
   /** The tenant's bot, or 404 'Bot not found' (another tenant's bot does not exist for the caller). */
@@ -48,7 +51,7 @@ export class BotCache {
   }
 
   /**
-   * A value the chat derives from a bot's settings in other tables (its calendar booking), kept with
+   * A value the chat derives from a bot's settings in other tables (its booking, its model), kept with
    * the bot's entry and emptied with it: whoever changes it calls `changed` too.
    */
   async derived<T>(bot: BotRow, key: string, load: () => Promise<T>): Promise<T> {
@@ -67,6 +70,11 @@ export class BotCache {
   /** Tells every node (this one first) that the bot changed or was deleted. */
   async changed(botId: number): Promise<void> {
     await this.events.publish<BotChanged>(BOT_CHANGED, { botId });
+  }
+
+  /** Something every bot of the tenant may use changed (a language model setting). */
+  async tenantChanged(tenantId: number): Promise<void> {
+    await this.events.publish<BotChanged>(BOT_CHANGED, { tenantId });
   }
 
   private fresh(botId: number): BotRow | undefined {
@@ -100,6 +108,10 @@ export class BotCache {
     const entry = this.byId.get(botId);
     if (entry) this.idByUuid.delete(entry.bot.uuid);
     this.byId.delete(botId);
+  }
+
+  private forgetTenant(tenantId: number): void {
+    for (const [botId, entry] of this.byId) if (entry.bot.tenantId === tenantId) this.forget(botId);
   }
 }
 

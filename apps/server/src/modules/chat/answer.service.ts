@@ -71,13 +71,23 @@ export class AnswerService {
    * booking and the retrieval. The chat starts it beside the message's writes, so the model is asked
    * as soon as possible.
    */
-  async prepare(bot: BotRow, question: string, booking: Promise<Booking | null>): Promise<Prepared> {
-    const [model, found, bookingRow] = await Promise.all([
-      bot.llmModel ? this.llms.resolve(bot.tenantId, Number(bot.llmModel)) : null,
+  async prepare(
+    bot: BotRow,
+    question: string,
+    booking: Promise<Booking | null>,
+    model: Promise<ResolvedModel | null>,
+  ): Promise<Prepared> {
+    const [resolved, found, bookingRow] = await Promise.all([
+      model,
       this.retrieval.search(bot.tenantId, bot.id, question, PASSAGES_FOR_MODEL),
       booking,
     ]);
-    return { model, found, booking: bookingRow };
+    return { model: resolved, found, booking: bookingRow };
+  }
+
+  /** The bot's language model, when it has one that is active. */
+  modelOf(bot: BotRow): Promise<ResolvedModel | null> {
+    return bot.llmModel ? this.llms.resolve(bot.tenantId, Number(bot.llmModel)) : Promise.resolve(null);
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {

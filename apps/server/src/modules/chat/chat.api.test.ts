@@ -624,6 +624,15 @@ describe('booking', () => {
     await ask(owner, { bot_id: changing.bot_id, message: 'How long does shipping to Canada take?' });
     expect(llm.requests.length).toBe(before + 1);
     expect(String(llm.requests.at(-1)!.body.messages![0]!.content)).toContain('Speak like a pirate.');
+
+    // Its model switched off: the next answer quotes the passages, the model is not asked.
+    await server.patch(`/api/settings/llm/${setting.body.id}/toggle/false`, undefined, as(owner));
+    const quoted = await ask(owner, {
+      bot_id: changing.bot_id,
+      message: 'How long does shipping to Canada take?',
+    });
+    expect(quoted.body.bot_message!.answer_mode).toBe('extractive');
+    expect(llm.requests.length).toBe(before + 1);
   });
 
   it('lets the model call the booking tool', async () => {

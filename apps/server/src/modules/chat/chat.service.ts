@@ -184,7 +184,8 @@ export class ChatService {
 
   private prepare(bot: BotRow, question: string) {
     const booking = this.bots.derived(bot, 'booking', () => bookingOfBot(this.db, bot.id));
-    return settle(this.answers.prepare(bot, question, booking));
+    const model = this.bots.derived(bot, 'model', () => this.answers.modelOf(bot));
+    return settle(this.answers.prepare(bot, question, booking, model));
   }
 
   /** The question in an existing conversation, refused in the same statement unless it is the actor's. */

@@ -23,6 +23,7 @@ const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const llms = new LlmService(deps.db, deps.config.appSecret);
+    const bots = botCacheOf(deps);
 
     app.post(
       '/settings/llm',
@@ -74,10 +75,12 @@ const routes =
           response: { 200: LlmSettingResponse },
         },
       },
-      async (request) => ({
-        ...(await llms.update(requireAuth(request).tenantId, request.params.id, request.body)),
-        message: MESSAGES.llm.updated,
-      }),
+      async (request) => {
+        const { tenantId } = requireAuth(request);
+        const setting = await llms.update(tenantId, request.params.id, request.body);
+        await bots.tenantChanged(tenantId);
+        return { ...setting, message: MESSAGES.llm.updated };
+      },
     );
     app.patch(
       '/settings/llm/:llm_id/toggle/:is_active',
@@ -89,14 +92,12 @@ const routes =
           response: { 200: LlmSettingResponse },
         },
       },
-      async (request) => ({
-        ...(await llms.setActive(
-          requireAuth(request).tenantId,
-          request.params.llm_id,
-          request.params.is_active,
-        )),
-        message: MESSAGES.llm.updated,
-      }),
+      async (request) => {
+        const { tenantId } = requireAuth(request);
+        const setting = await llms.setActive(tenantId, request.params.llm_id, request.params.is_active);
+        await bots.tenantChanged(tenantId);
+        return { ...setting, message: MESSAGES.llm.updated };
+      },
     );
     app.delete(
       '/settings/llm/:id',
@@ -109,8 +110,10 @@ const routes =
         },
       },
       async (request) => {
-        const changed = await llms.remove(requireAuth(request).tenantId, request.params.id);
-        for (const botId of changed) await botCacheOf(deps).changed(botId);
+        const { tenantId } = requireAuth(request);
+        await llms.remove(tenantId, request.params.id);
+        // The bots' cached models (and the rows of those that lose theirs) are stale everywhere.
+        await bots.tenantChanged(tenantId);
         return { message: LLM_MESSAGES.deleted };
       },
     );

@@ -61,11 +61,11 @@ export async function deleteSetting(db: DbOrTx, tenantId: number, id: number): P
 }
 
 /** Bots of the tenant answering with this setting (bots.llm_model holds its id as text) lose it. */
-export async function clearBotsModel(db: DbOrTx, tenantId: number, id: number): Promise<number[]> {
+export async function clearBotsModel(db: DbOrTx, tenantId: number, id: number): Promise<number> {
   const rows = await db
     .update(bots)
     .set({ llmModel: null, updatedAt: new Date() })
     .where(and(eq(bots.tenantId, tenantId), eq(bots.llmModel, String(id))))
     .returning({ id: bots.id });
-  return rows.map((row) => row.id);
+  return rows.length;
 }

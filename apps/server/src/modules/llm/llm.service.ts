@@ -144,14 +144,11 @@ export class LlmService {
     return toSetting(row);
   }
 
-  /**
-   * Deletes the setting; bots that answered with it lose their model (and fall back to the embedded
-   * answerer). Answers those bots' ids.
-   */
-  async remove(tenantId: number, id: number): Promise<number[]> {
-    return this.db.transaction(async (tx) => {
+  /** Deletes the setting; bots that answered with it lose their model (and fall back to the embedded answerer). */
+  async remove(tenantId: number, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
       if (!(await q.deleteSetting(tx, tenantId, id))) throw notFound(NOT_FOUND);
-      return q.clearBotsModel(tx, tenantId, id);
+      await q.clearBotsModel(tx, tenantId, id);
     });
   }
 
