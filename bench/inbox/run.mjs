@@ -653,7 +653,7 @@ console.log(
     'errors: error or warning frames, sockets closed.' +
     '\nbare ws: relay A (visitors) parses each frame and sends it over one `ws` link to relay B (agents), which broadcasts one `message` frame to its agent sockets; nothing stored.' +
     "\nbare notify: the same, but relay A sends SELECT pg_notify(...) with the message on a pool and relay B LISTENs: the hop Parley's nodes use, without storing." +
-    '\nparley: node A stores each visitor message (numbered, in a transaction) and announces its id over LISTEN/NOTIFY; node B loads it and sends the frame (docs/realtime.md);' +
+    '\nparley: node A stores each visitor message (numbered) with one statement whose NOTIFY, sent at its commit, carries the row; node B sends the frame (docs/realtime.md);' +
     ' bot silent: every conversation held by the agent; bot answering: the embedded answerer replies to each message as well.' +
     '\nCPU ms/msg: user+system CPU of both server processes of the scenario over its blocks, per visitor message.' +
     `\nEverything shares ${os.cpus().length} CPUs with PostgreSQL and possibly other work: load average ${startLoad} at start, ${loadAverage()} at the end.`,
