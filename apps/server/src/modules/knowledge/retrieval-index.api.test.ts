@@ -9,6 +9,8 @@ import { removeDocument, replaceDocument } from './ingest.js';
 import { IndexBuilder, LexicalIndexCache } from './lexical-index.js';
 import { RetrievalService } from './retrieval.service.js';
 
+const REFUNDS = ['refunds.md', 'Refunds are paid back within 30 days of the return.'] as const;
+
 const as = (account: Account) => ({ token: account.access_token });
 
 /** A bot of the account's tenant with one attached file group. */
@@ -81,14 +83,7 @@ describe('in-memory retrieval stage', () => {
     const cache = new LexicalIndexCache(server.database.db, { maxBytes: 1 << 24 });
     const retrieval = new RetrievalService(server.database.db, null, undefined, cache);
     const search = (query: string) => retrieval.search(tenantId, botId, query);
-    await addFile(
-      server,
-      tenantId,
-      groupId,
-      1,
-      'refunds.md',
-      'Refunds are paid back within 30 days of the return.',
-    );
+    await addFile(server, tenantId, groupId, 1, ...REFUNDS);
     await search('refund');
     await cache.idle();
     expect(titles(await search('how are refunds paid'))).toEqual(['refunds.md']);
@@ -196,14 +191,7 @@ describe('RETRIEVAL_INDEX_MB=0', () => {
     server = await startTestServer({ env: { RETRIEVAL_INDEX_MB: '0' } });
     const owner = await signupOwner(server);
     const { tenantId, botId, groupId } = await botWithGroup(server, owner);
-    await addFile(
-      server,
-      tenantId,
-      groupId,
-      1,
-      'refunds.md',
-      'Refunds are paid back within 30 days of the return.',
-    );
+    await addFile(server, tenantId, groupId, 1, ...REFUNDS);
     for (let i = 0; i < 3; i++) {
       const found = await searchApi(server, owner, botId, 'how are refunds paid');
       expect(found.status).toBe(200);
