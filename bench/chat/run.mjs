@@ -59,7 +59,7 @@ const TURNS_PER_CONVERSATION = 5;
 const TARGET_PRE_MODEL_P50 = 10;
 const TARGET_FIRST_FRAME_P95 = 2;
 
-const { QUESTIONS } = await import('./seed.mjs');
+const { QUESTIONS } = await import('../shared/corpus.mjs');
 
 // ---------------------------------------------------------------- fake model and clock
 

@@ -2,62 +2,22 @@
 // loads it): chunks of the retrieval evaluation's corpus at the lengths Parley's chunker cuts,
 // 10% in the file group attached to the bench bot, 20% in its tenant's other groups, 70% in other
 // tenants; multi-row inserts straight to the driver, GIN index rebuilt once, then VACUUM ANALYZE.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { corpusParagraphs } from '../ingest/make-pdf.mjs';
 import { chunkLoader } from '../shared/chunk-loader.mjs';
+import { chunkText } from '../shared/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const dist = (file) => pathToFileURL(path.join(root, 'apps/server/dist', file)).href;
 
 const { tenants, fileGroups } = await import(dist('core/db/schema.js'));
-const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
-const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
 
 const BOT_SHARE = 0.1;
 const OTHER_GROUPS_SHARE = 0.2;
 const OTHER_TENANTS = 9;
 const CHUNKS_PER_DOCUMENT = 50;
 const BATCH = 1000;
-
-const corpusDir = path.join(root, 'eval/retrieval/corpus');
-const paragraphs = corpusParagraphs(corpusDir);
-const chunkLengths = readdirSync(corpusDir, { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith('.md'))
-  .flatMap((f) => chunkSections(markdownSections(readFileSync(path.join(corpusDir, f), 'utf8'))))
-  .map((c) => c.content.length);
-
-/** The retrieval evaluation's natural questions: each matches passages of the corpus. */
-export const QUESTIONS = JSON.parse(
-  readFileSync(path.join(root, 'eval/retrieval/questions.json'), 'utf8'),
-).map((q) => q.q);
-
-// Deterministic pseudo-random numbers (mulberry32), so every run loads the same text.
-let seed = 0x5eed;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-
-function chunkText() {
-  let i = Math.floor(random() * paragraphs.length);
-  const target = pick(chunkLengths);
-  const parts = [];
-  let length = 0;
-  while (length === 0 || length < target) {
-    const paragraph = paragraphs[i % paragraphs.length];
-    parts.push(paragraph);
-    length += paragraph.length + 2;
-    i += random() < 0.8 ? 1 : 1 + Math.floor(random() * 50);
-  }
-  return parts.join('\n\n');
-}
 
 /**
  * A loader for one tenant (the bench owner's): `fill(total)` adds chunks up to `total` and answers

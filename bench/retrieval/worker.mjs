@@ -7,12 +7,12 @@
 //   BENCH_ROUNDS     measured rounds per size (2); each round asks every question once each way
 //   BENCH_BOT_SHARE  fraction of the chunks in the bot's attached file group (0.1)
 //   BENCH_EXPLAIN    print EXPLAIN ANALYZE of one search's statements to stderr
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { corpusParagraphs } from '../ingest/make-pdf.mjs';
 import { chunkLoader } from '../shared/chunk-loader.mjs';
+import { chunkText, paragraphs, pick, QUESTIONS as questions } from '../shared/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -23,8 +23,6 @@ const { openDatabase } = await import(dist('core/db/database.js'));
 const { tenants, fileGroups, bots, botFileGroups, qna } = await import(dist('core/db/schema.js'));
 const { RetrievalService } = await import(dist('modules/knowledge/retrieval.service.js'));
 const { LexicalIndexCache } = await import(dist('modules/knowledge/lexical-index.js'));
-const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
-const { markdownSections } = await import(dist('modules/knowledge/markdown.js'));
 const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
 
 const url = process.env.BENCH_DB_URL;
@@ -35,44 +33,6 @@ const OTHER_GROUPS_SHARE = 0.2; // the same tenant's file groups the bot does no
 const OTHER_TENANTS = 9; // the rest: other tenants' file groups
 const CHUNKS_PER_DOCUMENT = 50;
 const BATCH = 1000;
-
-const corpusDir = path.join(root, 'eval/retrieval/corpus');
-const paragraphs = corpusParagraphs(corpusDir);
-// Chunk lengths as Parley's own chunker cuts the corpus (mean about 850 characters, some 3,000+),
-// so the bulk rows have the sizes real ones would.
-const chunkLengths = readdirSync(corpusDir, { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith('.md'))
-  .flatMap((f) => chunkSections(markdownSections(readFileSync(path.join(corpusDir, f), 'utf8'))))
-  .map((c) => c.content.length);
-const questions = JSON.parse(readFileSync(path.join(root, 'eval/retrieval/questions.json'), 'utf8')).map(
-  (q) => q.q,
-);
-
-// Deterministic pseudo-random numbers (mulberry32), so every run loads the same text.
-let seed = 0x5eed;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-
-/** A chunk's text: consecutive corpus paragraphs from a random place, as long as a chunk Parley makes. */
-function chunkText() {
-  let i = Math.floor(random() * paragraphs.length);
-  const target = pick(chunkLengths);
-  const parts = [];
-  let length = 0;
-  while (length === 0 || length < target) {
-    const paragraph = paragraphs[i % paragraphs.length];
-    parts.push(paragraph);
-    length += paragraph.length + 2;
-    i += random() < 0.8 ? 1 : 1 + Math.floor(random() * 50);
-  }
-  return parts.join('\n\n');
-}
 
 const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
 const db = database.db;
