@@ -19,27 +19,22 @@
 // every interval are read on one clock (performance.now()); each server runs in its own process
 // (worker.mjs). See bench/chat/README.md for every environment variable.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, ms, printTable, summary, trio } from '../shared/report.mjs';
-import { startServerChild } from '../shared/server-child.mjs';
+import { builtServer, startServerChild } from '../shared/server-child.mjs';
 import { startFakeModel } from './fake-model.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const serverDist = path.join(root, 'apps/server/dist');
-for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/chat/chat.socket.js']) {
-  if (!existsSync(path.join(serverDist, file))) {
-    console.error(`apps/server/dist/${file} is missing: run npm run build first`);
-    process.exit(1);
-  }
-}
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: WebSocket } = await import(pathToFileURL(serverRequire.resolve('ws')).href);
+const { WebSocket } = await builtServer([
+  'app.js',
+  'config.js',
+  'core/db/database.js',
+  'modules/chat/chat.socket.js',
+]);
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const SECONDS = Number(env('CHAT_BENCH_SECONDS', 60));

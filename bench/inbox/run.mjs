@@ -18,26 +18,21 @@
 // (performance.now()); every server runs in its own process (worker.mjs). PostgreSQL is required
 // (two nodes cannot share PGlite): a fresh database, dropped afterwards. See bench/inbox/README.md.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, ms, printTable, summary, trio } from '../shared/report.mjs';
-import { startServerChild } from '../shared/server-child.mjs';
+import { builtServer, startServerChild } from '../shared/server-child.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const serverDist = path.join(root, 'apps/server/dist');
-for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/helpdesk/helpdesk.socket.js']) {
-  if (!existsSync(path.join(serverDist, file))) {
-    console.error(`apps/server/dist/${file} is missing: run npm run build first`);
-    process.exit(1);
-  }
-}
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: WebSocket } = await import(pathToFileURL(serverRequire.resolve('ws')).href);
+const { WebSocket } = await builtServer([
+  'app.js',
+  'config.js',
+  'core/db/database.js',
+  'modules/helpdesk/helpdesk.socket.js',
+]);
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const SECONDS = Number(env('INBOX_BENCH_SECONDS', 30));

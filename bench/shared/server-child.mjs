@@ -1,4 +1,8 @@
 // Shared by the benchmarks that run servers in child processes (bench/chat, bench/inbox).
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { forkWorker } from './fork-worker.mjs';
 
 /**
@@ -59,4 +63,21 @@ export function startServerChild({ dir, bench, label, env }) {
       },
     };
   });
+}
+
+/**
+ * Exits with a clear message unless the server is built (these files under apps/server/dist), and
+ * answers the `ws` WebSocket class the server itself uses, for the bench's clients.
+ */
+export async function builtServer(files) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  for (const file of files) {
+    if (!existsSync(path.join(root, 'apps/server/dist', file))) {
+      console.error(`apps/server/dist/${file} is missing: run npm run build first`);
+      process.exit(1);
+    }
+  }
+  const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+  const { default: WebSocket } = await import(pathToFileURL(serverRequire.resolve('ws')).href);
+  return { WebSocket };
 }

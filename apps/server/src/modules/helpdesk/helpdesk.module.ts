@@ -37,7 +37,7 @@ const SOCKET_PING_MS = 30_000;
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub } = chatServices(deps);
+    const { hub, chat } = chatServices(deps);
     const helpdesk = new HelpdeskService(deps.db, hub, { awaySeconds: deps.config.HELPDESK_AWAY_SECONDS });
     const nodeId = deps.events.origin;
     const warn = (message: string) => (error: unknown) => deps.log.warn({ err: error }, message);
@@ -165,7 +165,7 @@ const routes =
           response: { 200: HelpdeskConversation },
         },
       },
-      async (request) => helpdesk.conversation(requireAuth(request), request.params.id),
+      async (request) => chat.get(requireAuth(request), request.params.id),
     );
     app.post(
       '/chat/helpdesk/conversations/:id/reply',
@@ -194,7 +194,7 @@ const routes =
         },
       },
       async (request) => {
-        await helpdesk.remove(requireAuth(request), request.params.id);
+        await chat.remove(requireAuth(request), request.params.id);
         return { message: 'Conversation deleted successfully' };
       },
     );

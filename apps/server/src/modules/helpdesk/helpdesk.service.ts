@@ -258,11 +258,6 @@ export class HelpdeskService {
 
   // Conversations ---------------------------------------------------------------------------------
 
-  async conversation(auth: AuthContext, id: number): Promise<ConversationWithMessages> {
-    const row = await requireConversation(this.db, auth.tenantId, id);
-    return { ...toConversation(row), messages: (await messagesAfter(this.db, id)).map(toMessage) };
-  }
-
   async history(auth: AuthContext, id: number, afterSeq: number): Promise<ChatMessage[]> {
     await requireConversation(this.db, auth.tenantId, id);
     return (await messagesAfter(this.db, id, afterSeq)).map(toMessage);
@@ -280,19 +275,6 @@ export class HelpdeskService {
     this.hub.startedHere(conversation);
     this.hub.storedHere(welcome);
     return { ...toConversation(conversation), messages: [toMessage(welcome.message)] };
-  }
-
-  async remove(auth: AuthContext, id: number): Promise<void> {
-    const row = await requireConversation(this.db, auth.tenantId, id);
-    await this.db
-      .delete(conversations)
-      .where(and(eq(conversations.id, id), eq(conversations.tenantId, auth.tenantId)));
-    await this.hub.conversationChanged({
-      tenantId: row.tenantId,
-      conversationId: row.id,
-      botId: row.botId,
-      deleted: true,
-    });
   }
 
   /**
