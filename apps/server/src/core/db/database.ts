@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTable } from 'drizzle-orm/pg-core';
+import {
+  type PgDatabase,
+  PgDialect,
+  type PgQueryResultHKT,
+  type PgTable,
+  PgTransaction,
+} from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -63,6 +69,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+  pgliteStatements.set(dialectOf(db), new PgliteStatements(client));
   return {
     kind: 'pglite',
     db,
@@ -237,16 +244,98 @@ export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
 const dialect = new PgDialect();
 
 /**
- * Rows of a raw statement that PostgreSQL plans once per connection (a named prepared statement),
+ * Rows of a raw statement that the database plans once per connection (a named prepared statement),
  * for hot statements whose planning costs more than their execution, such as a message's write.
- * The name comes from the text, so each variant of a statement is its own. PGlite runs it as is.
+ * The name comes from the text, so each variant of a statement is its own.
  */
 export async function queryPrepared<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const compiled = dialect.sqlToQuery(query);
   const name = `parley_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`;
+  const embedded = pgliteStatements.get(dialectOf(db));
+  if (embedded) return embedded.query<T>(name, compiled.sql, compiled.params, db instanceof PgTransaction);
   const prepared = db._.session.prepareQuery(compiled, undefined, name, false);
   const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** Each PGlite database's statements, found from a database or transaction by their shared dialect. */
+const pgliteStatements = new WeakMap<PgDialect, PgliteStatements>();
+/** A Drizzle database and its transactions share one dialect object (internal to Drizzle's types). */
+const dialectOf = (db: DbOrTx) => (db as unknown as { dialect: PgDialect }).dialect;
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+
+/** Rows as Drizzle's PGlite driver reads raw queries: objects, dates and intervals left as text. */
+const PGLITE_RAW_ROWS = {
+  rowMode: 'object' as const,
+  parsers: Object.fromEntries(
+    [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+      (oid) => [oid, (value: string) => value],
+    ),
+  ),
+};
+
+/**
+ * Named prepared statements on PGlite, which its `query` does not offer: it parses and plans every
+ * statement on each call, and in WebAssembly that costs a message's write more than running it
+ * (bench/chat). The extended-protocol steps are PGlite's own `query`, with the Parse done once.
+ */
+class PgliteStatements {
+  /** Parameter types of each statement parsed in this session, by name. */
+  private readonly parameterTypes = new Map<string, number[]>();
+
+  constructor(private readonly client: PGlite) {}
+
+  /**
+   * Inside a transaction the statement joins it; outside, it waits for any open transaction to end,
+   * as PGlite's own `query` does.
+   */
+  async query<T>(name: string, text: string, params: unknown[], inTransaction: boolean): Promise<T[]> {
+    const run = () => this.client._runExclusiveQuery(() => this.run<T>(name, text, params));
+    try {
+      return await (inTransaction ? run() : this.client._runExclusiveTransaction(run));
+    } catch (error) {
+      // Wrapped as Drizzle wraps a failed query, so callers read both engines' errors alike.
+      throw new DrizzleQueryError(text, params, error as Error);
+    }
+  }
+
+  private async run<T>(name: string, text: string, params: unknown[]): Promise<T[]> {
+    const send = (message: Uint8Array) => this.client.execProtocolStream(message, { syncToFs: false });
+    const messages: BackendMessage[] = [];
+    try {
+      const parameterTypes = await this.parsed(name, text, send);
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = this.client.serializers[parameterTypes[i] ?? 0];
+        return serializer ? serializer(value) : String(value);
+      });
+      messages.push(
+        ...(await send(protocol.serialize.bind({ statement: name, values }))),
+        ...(await send(protocol.serialize.describe({ type: 'P' }))),
+        ...(await send(protocol.serialize.execute({}))),
+      );
+    } finally {
+      messages.push(...(await send(protocol.serialize.sync())));
+    }
+    if (!this.client.isInTransaction()) await this.client.syncToFs();
+    return (parse.parseResults(messages, this.client.parsers, PGLITE_RAW_ROWS)[0]?.rows ?? []) as T[];
+  }
+
+  /** The statement's parameter types, parsing it first if this session has not yet. */
+  private async parsed(
+    name: string,
+    text: string,
+    send: (message: Uint8Array) => Promise<BackendMessage[]>,
+  ): Promise<number[]> {
+    const known = this.parameterTypes.get(name);
+    if (known) return known;
+    await send(protocol.serialize.parse({ name, text }));
+    const described = parse.parseDescribeStatementResults(
+      await send(protocol.serialize.describe({ type: 'S', name })),
+    );
+    this.parameterTypes.set(name, described);
+    return described;
+  }
 }
 
 /**

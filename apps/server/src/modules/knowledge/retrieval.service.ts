@@ -1,6 +1,6 @@
 import type { SearchHit, SearchResult } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { type DbOrTx, queryPrepared, queryRows } from '../../core/db/database.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { bm25Top, type Candidate, LexicalIndexCache, type VersionedCollection } from './lexical-index.js';
@@ -79,7 +79,7 @@ export class RetrievalService {
    * stems them: what the in-memory stage needs, in the statement the search makes anyway.
    */
   private async scope(tenantId: number, botId: number, query: string): Promise<ScopeInfo> {
-    const rows = await queryRows<{
+    const rows = await queryPrepared<{
       source_type: SearchHit['source_type'];
       collection_id: number;
       version: number;
@@ -172,7 +172,7 @@ export class RetrievalService {
     if (candidates.length === 0) return [];
     // Materialized so the ids are looked up first by primary key, whatever the planner's statistics
     // (PGlite has no autovacuum to gather them), and only those rows are checked against the scope.
-    const rows = await queryRows<Omit<ChunkRow, 'rank'>>(
+    const rows = await queryPrepared<Omit<ChunkRow, 'rank'>>(
       this.db,
       sql`WITH c AS MATERIALIZED (
           SELECT ${CHUNK_COLUMNS}, c.tenant_id, c.collection_id FROM chunks c WHERE c.id = ANY(${`{${candidates.map((c) => c.chunkId).join(',')}}`}::int[]))
@@ -202,7 +202,7 @@ export class RetrievalService {
     const best = questions.best(info.lexemes);
     const overlap = best ? directOverlap(best.matched, info.lexemes.length, best.questionTerms) : null;
     if (!best || overlap === null) return null;
-    const [pair] = await queryRows<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
+    const [pair] = await queryPrepared<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
       this.db,
       sql`SELECT id, question, answer FROM qna
         WHERE id = ${best.qnaId} AND tenant_id = ${tenantId} AND bot_id = ${botId} AND trained`,
