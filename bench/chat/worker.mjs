@@ -122,20 +122,57 @@ if (role === 'parley') {
     });
     const client = database.db.$client;
     if (database.kind === 'pglite') {
-      client.query = traceQuery(client.query);
-      const transaction = client.transaction;
-      client.transaction = function (fn) {
-        return transaction.call(this, (tx) => {
-          tx.query = traceQuery(tx.query);
-          return fn(tx);
-        });
-      };
+      traceProtocol(client);
     } else {
       const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
       const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
       pg.Client.prototype.query = traceQuery(pg.Client.prototype.query);
     }
   }
+  /**
+   * PGlite: every statement as the wire protocol carries it, so named prepared statements (parsed
+   * once, then only bound) are traced too: from its Parse or Bind (or simple Query) to its Sync.
+   */
+  function traceProtocol(client) {
+    const decoder = new TextDecoder();
+    const cstrings = (bytes, from, count) => {
+      const out = [];
+      for (let start = from; out.length < count; ) {
+        const end = bytes.indexOf(0, start);
+        out.push(decoder.decode(bytes.subarray(start, end)));
+        start = end + 1;
+      }
+      return out;
+    };
+    const statements = new Map();
+    let current = null;
+    const execProtocolStream = client.execProtocolStream;
+    client.execProtocolStream = async function (message, ...rest) {
+      const type = String.fromCharCode(message[0]);
+      const now = performance.now();
+      if (type === 'P') {
+        const [name, text] = cstrings(message, 5, 2);
+        if (name) statements.set(name, text);
+        current ??= { start: now, text };
+      } else if (type === 'B') {
+        const [, name] = cstrings(message, 5, 2);
+        current ??= { start: now, text: statements.get(name) ?? `prepared ${name}` };
+      } else if (type === 'Q') current = { start: now, text: cstrings(message, 5, 1)[0] };
+      try {
+        return await execProtocolStream.call(this, message, ...rest);
+      } finally {
+        if ((type === 'S' || type === 'Q') && current) {
+          traced?.push({
+            at: performance.timeOrigin + current.start,
+            ms: performance.now() - current.start,
+            sql: current.text.replace(/\s+/g, ' ').slice(0, 110),
+          });
+          current = null;
+        }
+      }
+    };
+  }
+
   handlers.trace = (on) => {
     if (on) {
       traced = [];
