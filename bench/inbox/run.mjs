@@ -45,7 +45,7 @@ const PHASES = env('INBOX_BENCH_PHASES', 'silent,bot')
   .split(',')
   .map((p) => p.trim())
   .filter(Boolean);
-const BASELINES = env('INBOX_BENCH_BASELINES', 'ws,notify')
+const BASELINES = env('INBOX_BENCH_BASELINES', 'ws,notify,stored')
   .split(',')
   .map((b) => b.trim())
   .filter(Boolean);
@@ -477,8 +477,8 @@ try {
   };
   const scenarios = [];
   for (const link of BASELINES) {
-    if (link !== 'ws' && link !== 'notify')
-      throw new Error(`INBOX_BENCH_BASELINES: ws or notify, not ${link}`);
+    if (!['ws', 'notify', 'stored'].includes(link))
+      throw new Error(`INBOX_BENCH_BASELINES: ws, notify or stored, not ${link}`);
     const relayB = await startServer(`relay-agents-${link}`, {
       BENCH_INBOX_ROLE: 'relay-agents',
       BENCH_INBOX_LINK: link,
@@ -501,7 +501,7 @@ try {
       visitors.push(await openVisitor(target, `ws://127.0.0.1:${relayA.port}/api/chat/stream`, 1));
     scenarios.push({
       name: target.name,
-      link: link === 'ws' ? 'ws link A→B' : 'NOTIFY A→B',
+      link: { ws: 'ws link A→B', notify: 'NOTIFY A→B', stored: 'INSERT+NOTIFY A→B' }[link],
       phase: 'bare',
       servers: [relayA, relayB],
       agents,
@@ -572,6 +572,7 @@ try {
 
 console.log('');
 const bareWs = results.find((r) => r.name === 'bare ws');
+const bareStored = results.find((r) => r.name === 'bare stored');
 printTable(
   [
     'server',
@@ -605,7 +606,16 @@ printTable(
 if (bareWs) {
   console.log('');
   printTable(
-    ['Parley phase', 'p99 Parley', 'p99 bare ws', 'ratio', 'target', 'verdict', 'delivered exactly once'],
+    [
+      'Parley phase',
+      'p99 Parley',
+      'p99 bare ws',
+      'ratio',
+      'target',
+      'verdict',
+      'delivered exactly once',
+      'p99 bare stored (ratio)',
+    ],
     results
       .filter((r) => r.name.startsWith('parley'))
       .map((r) => {
@@ -618,6 +628,9 @@ if (bareWs) {
           `p99 ≤ ${TARGET_RATIO}× bare`,
           ratio <= TARGET_RATIO ? 'met' : 'MISSED',
           r.missing === 0 && r.duplicates === 0 && r.errorCount === 0 ? 'yes' : 'NO',
+          bareStored
+            ? `${ms(bareStored.latency.p99)} ms (${(r.latency.p99 / bareStored.latency.p99).toFixed(1)}×)`
+            : '',
         ];
       }),
     1,
@@ -648,6 +661,8 @@ console.log(
     'errors: error or warning frames, sockets closed.' +
     '\nbare ws: relay A (visitors) parses each frame and sends it over one `ws` link to relay B (agents), which broadcasts one `message` frame to its agent sockets; nothing stored.' +
     "\nbare notify: the same, but relay A sends SELECT pg_notify(...) with the message on a pool and relay B LISTENs: the hop Parley's nodes use, without storing." +
+    '\nbare stored: the same, but the NOTIFY goes with an INSERT of the message in one autocommit statement: the least a durably stored message costs, ' +
+    'whose delivery waits for the commit’s WAL flush (and PostgreSQL’s commit lock for NOTIFY), as every stored message does.' +
     '\nparley: node A stores each visitor message (numbered) with one statement whose NOTIFY, sent at its commit, carries the row; node B sends the frame (docs/realtime.md);' +
     ' bot silent: every conversation held by the agent; bot answering: the embedded answerer replies to each message as well.' +
     '\nCPU ms/msg: user+system CPU of both server processes of the scenario over its blocks, per visitor message.' +

@@ -5,10 +5,13 @@
 //   BENCH_INBOX_ROLE=relay-agents   baseline relay B: a bare `ws` server for the agents' sockets
 //                                   (/api/chat/helpdesk); it takes the visitors' messages from relay A
 //                                   (over a `ws` link on /link, or PostgreSQL LISTEN with
-//                                   BENCH_INBOX_LINK=notify) and broadcasts each as a `message` frame.
+//                                   BENCH_INBOX_LINK=notify or stored) and broadcasts each as a
+//                                   `message` frame.
 //   BENCH_INBOX_ROLE=relay-visitors baseline relay A: a bare `ws` server for the visitors' sockets
 //                                   (/api/chat/stream); each visitor frame is parsed and forwarded to
-//                                   relay B (BENCH_INBOX_RELAY_URL, or NOTIFY on BENCH_INBOX_DB_URL).
+//                                   relay B (BENCH_INBOX_RELAY_URL, or NOTIFY on BENCH_INBOX_DB_URL;
+//                                   with BENCH_INBOX_LINK=stored the NOTIFY goes with an INSERT in
+//                                   one durable transaction: the least a stored message costs).
 // Over IPC: { port } once listening; 'cpu' → { cpu }; Parley with INBOX_BENCH_TRACE=1 also answers
 // { hops: true } with its per-message timestamps and { trace: true|false } with every statement.
 import { createRequire } from 'node:module';
@@ -185,7 +188,7 @@ async function relayAgents() {
   });
   await new Promise((resolve) => wss.once('listening', resolve));
   let listener = null;
-  if (process.env.BENCH_INBOX_LINK === 'notify') {
+  if (process.env.BENCH_INBOX_LINK !== 'ws') {
     const pg = await load('pg');
     listener = new pg.Client({ connectionString: process.env.BENCH_INBOX_DB_URL });
     await listener.connect();
@@ -208,11 +211,22 @@ async function relayVisitors() {
   let forward;
   let link = null;
   let pool = null;
-  if (process.env.BENCH_INBOX_LINK === 'notify') {
+  if (process.env.BENCH_INBOX_LINK !== 'ws') {
     const pg = await load('pg');
     pool = new pg.Pool({ connectionString: process.env.BENCH_INBOX_DB_URL, max: 10 });
+    // stored: the message is inserted and announced in one autocommit statement, so its NOTIFY
+    // leaves at the commit's WAL flush, as Parley's does; notify stores nothing and flushes nothing.
+    const statement =
+      process.env.BENCH_INBOX_LINK === 'stored'
+        ? 'WITH m AS (INSERT INTO bench_inbox_relay (body) VALUES ($2) RETURNING id) SELECT pg_notify($1, $2) FROM m'
+        : 'SELECT pg_notify($1, $2)';
+    if (process.env.BENCH_INBOX_LINK === 'stored') {
+      await pool.query(
+        'CREATE TABLE IF NOT EXISTS bench_inbox_relay (id bigserial PRIMARY KEY, body text NOT NULL)',
+      );
+    }
     forward = (text) => {
-      pool.query('SELECT pg_notify($1, $2)', ['bench_inbox_relay', text]).catch((error) => {
+      pool.query(statement, ['bench_inbox_relay', text]).catch((error) => {
         console.error(`relay-visitors: NOTIFY failed: ${error.message}`);
       });
     };
