@@ -268,6 +268,7 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 const PGLITE_RAW_ROWS = {
   rowMode: 'object' as const,
   parsers: Object.fromEntries(
+    // and their arrays: numeric[] 1231, timestamp[] 1115, timestamptz[] 1185, interval[] 1187, date[] 1182
     [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
       (oid) => [oid, (value: string) => value],
     ),
