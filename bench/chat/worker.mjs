@@ -63,20 +63,21 @@ if (role === 'parley') {
   // clock, comparable across processes) and duration; { trace: true } starts, { trace: false }
   // stops and answers the list.
   let traced = null;
+  /** A statement's trace entry, from its start (performance.now()) until now. */
+  const statementEntry = (start, text) => ({
+    at: performance.timeOrigin + start,
+    ms: performance.now() - start,
+    sql: text.replace(/\s+/g, ' ').slice(0, 110),
+  });
+  // PostgreSQL: pg's Client.query, as the pool and Drizzle call it.
   const traceQuery = (original) =>
     async function (...args) {
       if (!traced) return original.apply(this, args);
       const start = performance.now();
       const list = traced;
-      const record = () => {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '?');
-        list.push({
-          at: performance.timeOrigin + start,
-          ms: performance.now() - start,
-          sql: text.replace(/\s+/g, ' ').slice(0, 110),
-        });
-      };
-      // pg's Pool hands its client a callback; PGlite and direct calls use the promise.
+      const record = () =>
+        list.push(statementEntry(start, typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '?')));
+      // pg's Pool hands its client a callback; direct calls use the promise.
       const last = args.length - 1;
       if (typeof args[last] === 'function') {
         const callback = args[last];
@@ -162,11 +163,7 @@ if (role === 'parley') {
         return await execProtocolStream.call(this, message, ...rest);
       } finally {
         if ((type === 'S' || type === 'Q') && current) {
-          traced?.push({
-            at: performance.timeOrigin + current.start,
-            ms: performance.now() - current.start,
-            sql: current.text.replace(/\s+/g, ' ').slice(0, 110),
-          });
+          traced?.push(statementEntry(current.start, current.text));
           current = null;
         }
       }

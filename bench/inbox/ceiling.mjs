@@ -6,14 +6,7 @@
 // flushes (group commit). The figure is a ceiling for all of Parley's nodes on that server together.
 //
 //   node bench/inbox/ceiling.mjs        CEILING_WRITERS (32) concurrent writers, CEILING_SECONDS (5) each
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { postgresDatabase } from '../shared/postgres.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+import { pg, postgresDatabase } from '../shared/postgres.mjs';
 
 const WRITERS = Number(process.env.CEILING_WRITERS ?? 32);
 const SECONDS = Number(process.env.CEILING_SECONDS ?? 5);

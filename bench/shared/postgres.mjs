@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
+/** The server's own `pg`, for benches that talk to PostgreSQL directly. */
+export const { default: pg } = await import(pathToFileURL(serverRequire.resolve('pg')).href);
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -22,8 +22,10 @@ const tags = ['LLM settings'];
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const llms = new LlmService(deps.db, deps.config.appSecret);
     const bots = botCacheOf(deps);
+    const llms = new LlmService(deps.db, deps.config.appSecret, {
+      changed: (tenantId) => bots.tenantChanged(tenantId),
+    });
 
     app.post(
       '/settings/llm',
@@ -75,12 +77,10 @@ const routes =
           response: { 200: LlmSettingResponse },
         },
       },
-      async (request) => {
-        const { tenantId } = requireAuth(request);
-        const setting = await llms.update(tenantId, request.params.id, request.body);
-        await bots.tenantChanged(tenantId);
-        return { ...setting, message: MESSAGES.llm.updated };
-      },
+      async (request) => ({
+        ...(await llms.update(requireAuth(request).tenantId, request.params.id, request.body)),
+        message: MESSAGES.llm.updated,
+      }),
     );
     app.patch(
       '/settings/llm/:llm_id/toggle/:is_active',
@@ -92,12 +92,14 @@ const routes =
           response: { 200: LlmSettingResponse },
         },
       },
-      async (request) => {
-        const { tenantId } = requireAuth(request);
-        const setting = await llms.setActive(tenantId, request.params.llm_id, request.params.is_active);
-        await bots.tenantChanged(tenantId);
-        return { ...setting, message: MESSAGES.llm.updated };
-      },
+      async (request) => ({
+        ...(await llms.setActive(
+          requireAuth(request).tenantId,
+          request.params.llm_id,
+          request.params.is_active,
+        )),
+        message: MESSAGES.llm.updated,
+      }),
     );
     app.delete(
       '/settings/llm/:id',
@@ -110,10 +112,7 @@ const routes =
         },
       },
       async (request) => {
-        const { tenantId } = requireAuth(request);
-        await llms.remove(tenantId, request.params.id);
-        // The bots' cached models (and the rows of those that lose theirs) are stale everywhere.
-        await bots.tenantChanged(tenantId);
+        await llms.remove(requireAuth(request).tenantId, request.params.id);
         return { message: LLM_MESSAGES.deleted };
       },
     );

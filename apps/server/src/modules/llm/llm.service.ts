@@ -83,14 +83,17 @@ const MAX_BUILT = 500;
 export class LlmService {
   private readonly key: Buffer;
   private readonly fetch?: typeof fetch;
+  /** Told after every edit, toggle or delete of one of a tenant's models (the bots' cached models). */
+  private readonly changed: (tenantId: number) => Promise<void>;
 
   constructor(
     private readonly db: Db,
     secret: string,
-    options: { fetch?: typeof fetch } = {},
+    options: { fetch?: typeof fetch; changed?: (tenantId: number) => Promise<void> } = {},
   ) {
     this.key = deriveKey(secret, LLM_KEY_PURPOSE);
     this.fetch = options.fetch;
+    this.changed = options.changed ?? (async () => {});
   }
 
   /** Every setting of the tenant, active or not (GET /settings/llm/company). */
@@ -135,12 +138,14 @@ export class LlmService {
       ...(apiKey ? this.sealed(apiKey) : {}),
     });
     if (!row) throw notFound(NOT_FOUND);
+    await this.changed(tenantId);
     return toSetting(row);
   }
 
   async setActive(tenantId: number, id: number, active: boolean): Promise<LlmSetting> {
     const row = await q.updateSetting(this.db, tenantId, id, { isActive: active });
     if (!row) throw notFound(NOT_FOUND);
+    await this.changed(tenantId);
     return toSetting(row);
   }
 
@@ -150,6 +155,8 @@ export class LlmService {
       if (!(await q.deleteSetting(tx, tenantId, id))) throw notFound(NOT_FOUND);
       await q.clearBotsModel(tx, tenantId, id);
     });
+    // The bots' cached models, and the rows of those that lost theirs, are stale on every node.
+    await this.changed(tenantId);
   }
 
   /**
