@@ -109,6 +109,12 @@ export type AppendOptions = {
    * model is asked): this month's bot answers and the last `history` messages before this one.
    */
   answerContext?: { history: number };
+  /**
+   * A bot's answer counts against this month's credits in the same statement, so the answer and its
+   * count commit together without a transaction of several round trips holding the tenant's usage
+   * row (every bot answer of the tenant queues on it).
+   */
+  countsAnswer?: boolean;
 };
 
 export type AnswerContext = { used: number; history: MessageRow[] };
@@ -169,7 +175,7 @@ export async function appendMessage(
                ${json(values.attachments ?? [])}::jsonb, ${json(values.metadata)}::jsonb,
                ${values.promptTokens ?? null}, ${values.completionTokens ?? null}
           FROM counter
-        RETURNING *)
+        RETURNING *)${counted(options.countsAnswer)}
         SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation${contextColumns(options.answerContext)}
           FROM inserted, counter${announced}`,
   );
@@ -182,6 +188,16 @@ export async function appendMessage(
       ? { used: result.used ?? 0, history: (result.history ?? []).map((row) => rowOf(messages, row)) }
       : null,
   };
+}
+
+/** One bot answer counted against this month's credits, as a step of the append that stores it. */
+function counted(countsAnswer: boolean | undefined): SQL {
+  if (!countsAnswer) return sql``;
+  return sql`,
+        counted AS (
+        INSERT INTO message_usage (tenant_id, month, bot_messages)
+        SELECT inserted.tenant_id, ${monthOf(new Date())}, 1 FROM inserted
+            ON CONFLICT (tenant_id, month) DO UPDATE SET bot_messages = message_usage.bot_messages + 1)`;
 }
 
 /** The answer's context as columns of the append: it reads the snapshot before this message. */
@@ -259,17 +275,6 @@ export async function botMessagesThisMonth(db: DbOrTx, tenantId: number, now = n
     .from(messageUsage)
     .where(and(eq(messageUsage.tenantId, tenantId), eq(messageUsage.month, monthOf(now))));
   return { used: row?.n ?? 0, start, end };
-}
-
-/** Counts one bot answer against this month's credits. */
-export async function countBotAnswer(db: DbOrTx, tenantId: number, now = new Date()): Promise<void> {
-  await db
-    .insert(messageUsage)
-    .values({ tenantId, month: monthOf(now), botMessages: 1 })
-    .onConflictDoUpdate({
-      target: [messageUsage.tenantId, messageUsage.month],
-      set: { botMessages: sql`${messageUsage.botMessages} + 1` },
-    });
 }
 
 /** The last `limit` messages before a sequence number, oldest first (the model's history). */

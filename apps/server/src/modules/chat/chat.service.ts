@@ -22,7 +22,6 @@ import {
   appendTo,
   botMessagesThisMonth,
   type ConversationRow,
-  countBotAnswer,
   messagesAfter,
   messagesBefore,
   type NewMessage,
@@ -290,26 +289,22 @@ export class ChatService {
             },
             unwrap(await preparing),
           );
-    const stored = await this.db.transaction(async (tx) => {
-      const appended = await appendTo(
-        tx,
-        conversation.id,
-        {
-          messageType: 'bot',
-          message: answer.text,
-          senderId: String(bot.id),
-          recipientId,
-          sources: answer.sources,
-          qnaId: answer.qnaId,
-          promptTokens: answer.usage?.promptTokens ?? null,
-          completionTokens: answer.usage?.completionTokens ?? null,
-          metadata: { answer_mode: answer.mode, actions: answer.actions },
-        },
-        { announce: this.hub.storedNotification },
-      );
-      await countBotAnswer(tx, bot.tenantId);
-      return appended;
-    });
+    const stored = await appendTo(
+      this.db,
+      conversation.id,
+      {
+        messageType: 'bot',
+        message: answer.text,
+        senderId: String(bot.id),
+        recipientId,
+        sources: answer.sources,
+        qnaId: answer.qnaId,
+        promptTokens: answer.usage?.promptTokens ?? null,
+        completionTokens: answer.usage?.completionTokens ?? null,
+        metadata: { answer_mode: answer.mode, actions: answer.actions },
+      },
+      { announce: this.hub.storedNotification, countsAnswer: true },
+    );
     this.hub.storedHere(stored);
     return stored.message;
   }
