@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, Id } from './common.js';
 import { BOT } from './constants.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
@@ -236,14 +236,8 @@ export const BotImageParams = z.object({
 });
 export const BotUuidParams = z.object({ uuid: z.uuid('is not a bot id') });
 export const AssignedParams = z.object({
-  userId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number),
-  tenantId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number),
+  userId: Id,
+  tenantId: Id,
 });
 
 /** What a visitor's widget needs of a bot, and nothing more: no prompt, keys, settings or tenant data. */

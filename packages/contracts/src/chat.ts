@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, FrameId, Id, MAX_ID } from './common.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 
 /**
@@ -133,24 +133,14 @@ export const StreamEvent = z.discriminatedUnion('type', [
 export type StreamEvent = z.infer<typeof StreamEvent>;
 
 export const ConversationListQuery = z.object({
-  bot_id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number)
-    .optional(),
+  bot_id: Id.optional(),
   skip: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-export const AfterSeqQuery = z.object({ after_seq: z.coerce.number().int().min(0).default(0) });
+export const AfterSeqQuery = z.object({ after_seq: z.coerce.number().int().min(0).max(MAX_ID).default(0) });
 export const UserBotParams = z.object({
-  userId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number),
-  botId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number),
+  userId: Id,
+  botId: Id,
 });
 
 export const MessageLimit = z.object({
@@ -187,8 +177,8 @@ export const PingFrame = z.object({ type: z.literal('ping') });
 /** Ask for every message of a conversation after a sequence number (after a reconnect). */
 export const ResumeFrame = z.object({
   type: z.literal('resume'),
-  conversation_id: z.number().int().positive(),
-  after_seq: z.number().int().min(0),
+  conversation_id: BodyId('Conversation'),
+  after_seq: FrameId,
 });
 
 /** WebSocket frames (console.md sections 7 Real-time and 9): what a client sends. */
@@ -197,10 +187,10 @@ export const ClientFrame = z.union([
   ResumeFrame,
   z.object({
     content: z.object({
-      bot_id: z.number().int().min(0),
+      bot_id: FrameId,
       user_id: z.union([z.number(), z.string()]).nullable().optional(),
       tenant_id: z.union([z.number(), z.string()]).nullable().optional(),
-      conversation_id: z.number().int().min(0),
+      conversation_id: FrameId,
       message: z.string().max(4000),
       message_type: z.enum(['user', 'helpdesk']),
     }),

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { InviteUserBody } from './auth.js';
-import { Id } from './common.js';
+import { BodyId, FrameId, Id, MAX_ID } from './common.js';
 import { AssignRoleBody } from './roles.js';
 
 describe('ids', () => {
   it('accepts only plain positive integers in paths', () => {
     expect(Id.parse('42')).toBe(42);
-    for (const bad of ['', '0', '-1', '1.5', '0x1', '1e0', ' 1', 'abc', '01']) {
+    expect(Id.parse(String(MAX_ID))).toBe(MAX_ID);
+    for (const bad of ['', '0', '-1', '1.5', '0x1', '1e0', ' 1', 'abc', '01', '2147483648', '99999999999']) {
       expect(Id.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -19,5 +20,14 @@ describe('ids', () => {
     const missing = InviteUserBody.safeParse({ email: 'a@example.com' });
     expect(missing.success).toBe(false);
     expect(missing.error?.issues[0]?.message).toBe('Role is required');
+  });
+
+  it('refuses ids past the 32-bit columns they name, in bodies and socket frames too', () => {
+    expect(BodyId('Bot').safeParse(MAX_ID).success).toBe(true);
+    expect(BodyId('Bot').safeParse(MAX_ID + 1).error?.issues[0]?.message).toBe(
+      `Bot must be at most ${MAX_ID}`,
+    );
+    expect(FrameId.safeParse(0).success).toBe(true);
+    expect(FrameId.safeParse(99_999_999_999).success).toBe(false);
   });
 });

@@ -5,22 +5,38 @@ export const ErrorResponse = z.object({ detail: z.string() });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 /**
- * A positive integer id in a path: digits only (no "0x1", "1e0", " 1"). An empty or malformed id is
- * a 400, never "match everything". Messages are fragments; the error handler names the field.
+ * The largest id: ids are PostgreSQL `serial` columns (32-bit). A larger one cannot name a row, and
+ * the database would refuse the comparison with an error, so the contracts refuse it first (400).
  */
-export const Id = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-  .transform(Number);
+export const MAX_ID = 2_147_483_647;
 
-/** A positive integer id in a JSON body: a number, never a string, boolean or list. */
+/**
+ * A positive integer id written as text (a path, a query, a multipart field): digits only (no "0x1",
+ * "1e0", " 1"), at most MAX_ID. An empty or malformed id is a 400, never "match everything". The
+ * default message is a fragment; the error handler names the field.
+ */
+export const IdText = (message = 'must be a positive whole number') =>
+  z
+    .string({ error: message })
+    .regex(/^[1-9]\d{0,9}$/, message)
+    .transform(Number)
+    .refine((id) => id <= MAX_ID, `must be at most ${MAX_ID}`);
+
+/** The id in a path. */
+export const Id = IdText();
+
+/** A positive integer id in a JSON body: a number, never a string, boolean or list; at most MAX_ID. */
 export const BodyId = (label: string) =>
   z
     .number({
       error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`),
     })
     .int(`${label} must be a whole number`)
-    .positive(`${label} must be a positive number`);
+    .positive(`${label} must be a positive number`)
+    .max(MAX_ID, `${label} must be at most ${MAX_ID}`);
+
+/** An id in a socket frame, where 0 means "none yet" (the opening frame, a new conversation). */
+export const FrameId = z.number().int().min(0).max(MAX_ID);
 
 export const IdParams = z.object({ id: Id });
 export const TenantIdParams = z.object({ tenantId: Id });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId, Id } from './common.js';
+import { BodyId, Id, IdText } from './common.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
@@ -72,13 +72,11 @@ export type CheckGroupNameResponse = z.infer<typeof CheckGroupNameResponse>;
 const UserIdField = z
   .string({ error: MESSAGES.files.userMissing })
   .trim()
-  .regex(/^[1-9]\d{0,14}$/, MESSAGES.files.userMissing)
-  .transform(Number);
+  .pipe(IdText(MESSAGES.files.userMissing));
 const GroupIdField = z
   .string({ error: 'File group is required' })
   .trim()
-  .regex(/^[1-9]\d{0,14}$/, 'File group is required')
-  .transform(Number);
+  .pipe(IdText('File group is required'));
 const DescriptionField = z.string().trim().max(2000, 'Description must be at most 2000 characters');
 
 /** Text fields of `POST /file/upload-multiple` (multipart; the files come as `files`). */

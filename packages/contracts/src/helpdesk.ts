@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChatMessage, ConversationWithMessages, PingFrame, ResumeFrame } from './chat.js';
-import { BodyId } from './common.js';
+import { BodyId, FrameId, Id } from './common.js';
 import { need, open, type RouteRule, signedIn } from './rules.js';
 
 /**
@@ -58,12 +58,7 @@ export const HelpdeskConflict = z.object({
   admin_name: z.string().nullable(),
 });
 
-export const TenantQuery = z.object({
-  tenant_id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-    .transform(Number),
-});
+export const TenantQuery = z.object({ tenant_id: Id });
 export const BulkControlBody = z.object({
   tenant_id: BodyId('Tenant'),
   conversation_ids: z.array(BodyId('Conversation')).max(500),
@@ -144,11 +139,11 @@ export const HelpdeskClientFrame = z.union([
   ResumeFrame,
   z.object({
     content: z.object({
-      bot_id: z.number().int().min(0).optional(),
+      bot_id: FrameId.optional(),
       user_id: z.union([z.number(), z.string()]).nullable().optional(),
       tenant_id: z.union([z.number(), z.string()]).nullable().optional(),
       /** 0 with message 'connection': the opening frame; otherwise a reply in that conversation. */
-      conversation_id: z.number().int().min(0),
+      conversation_id: FrameId,
       message: z.string().max(4000),
       message_type: z.enum(['helpdesk', 'user']),
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, Id } from './common.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
@@ -50,20 +50,15 @@ export const UpdateQnABody = z
   .refine((v) => v.question !== undefined || v.answer !== undefined, 'Nothing to update');
 export type UpdateQnABody = z.infer<typeof UpdateQnABody>;
 
-const BotIdQuery = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
-  .transform(Number);
-
 /** `?bot_id=` on the list: digits only when present. */
-export const BotFilterQuery = z.object({ bot_id: BotIdQuery.optional() });
+export const BotFilterQuery = z.object({ bot_id: Id.optional() });
 
 /**
  * Delete-all names its scope: `bot_id`, or `all=true` for every pair of the workspace. An empty
  * query is refused, so `DELETE /qna/` reached by a missing pair id never wipes a workspace.
  */
 export const DeleteAllQnaQuery = z
-  .object({ bot_id: BotIdQuery.optional(), all: z.literal('true').optional() })
+  .object({ bot_id: Id.optional(), all: z.literal('true').optional() })
   .refine(
     (q) => q.bot_id !== undefined || q.all === 'true',
     'Name a bot_id, or all=true to delete every Q&A pair',
