@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, inputText } from './common.js';
 import { Role } from './roles.js';
 
 export const UserType = z.enum(['admin', 'partner', 'user']);
@@ -34,23 +34,19 @@ export const AuthResponse = z.object({
 });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
-const email = z
-  .string({ error: 'Email is required' })
+const email = inputText({ error: 'Email is required' })
   .trim()
   .toLowerCase()
   .pipe(z.email('Enter a valid email address').max(254));
-const password = z
-  .string({ error: 'Password is required' })
+const password = inputText({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'Password must be at most 256 characters');
 const personName = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
+  inputText({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
     .max(100);
-export const Username = z
-  .string()
+export const Username = inputText()
   .trim()
   .min(3, 'Username must be at least 3 characters')
   .max(50, 'Username must be at most 50 characters')
@@ -63,23 +59,23 @@ export const SignupBody = z.object({
   username: Username.optional(),
   password,
   /** Name of the new workspace; defaults to "{first_name}'s workspace". Ignored with an invitation. */
-  company_name: z.string().trim().min(1).max(100).optional(),
+  company_name: inputText().trim().min(1).max(100).optional(),
   /** Invitation token: joins the inviting tenant with the invited role instead of creating one. */
-  token: z.string().min(10).max(200).optional(),
+  token: inputText().min(10).max(200).optional(),
 });
 export type SignupBody = z.infer<typeof SignupBody>;
 
 export const LoginBody = z.object({
   /** Email or username. `email` is accepted as an alias, as older clients send it. */
-  username: z.string().trim().min(1, 'Email or username is required').max(254).optional(),
-  email: z.string().trim().min(1).max(254).optional(),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+  username: inputText().trim().min(1, 'Email or username is required').max(254).optional(),
+  email: inputText().trim().min(1).max(254).optional(),
+  password: inputText({ error: 'Password is required' }).min(1, 'Password is required').max(256),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const OAuthLoginBody = z.object({
   provider: z.literal('google').default('google'),
-  id_token: z.string({ error: 'id_token is required' }).min(10).max(8192),
+  id_token: inputText({ error: 'id_token is required' }).min(10).max(8192),
 });
 export type OAuthLoginBody = z.infer<typeof OAuthLoginBody>;
 
@@ -116,9 +112,10 @@ export const UpdateProfileBody = z
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
 export const ChangePasswordBody = z.object({
-  current_password: z
-    .string({ error: 'Current password is required' })
-    .min(1, 'Current password is required'),
+  current_password: inputText({ error: 'Current password is required' }).min(
+    1,
+    'Current password is required',
+  ),
   new_password: password,
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
@@ -138,8 +135,8 @@ export const VerifiedResponse = z.object({ verified: z.literal(true), message: z
 export const ContactBody = z.object({
   name: personName('Name'),
   email,
-  subject: z.string().trim().max(200).optional(),
-  message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000),
+  subject: inputText().trim().max(200).optional(),
+  message: inputText({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000),
 });
 export type ContactBody = z.infer<typeof ContactBody>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId, Id } from './common.js';
+import { BodyId, Id, inputText } from './common.js';
 import { BOT } from './constants.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
@@ -27,8 +27,7 @@ export const BOT_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 export const BOT_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
 /** console.md section 5 Bot: required, at most 50 characters, letters, digits, underscore and space. */
-export const BotName = z
-  .string({ error: MESSAGES.bots.nameRequired })
+export const BotName = inputText({ error: MESSAGES.bots.nameRequired })
   .trim()
   .min(1, MESSAGES.bots.nameRequired)
   .max(50, 'Bot name must be at most 50 characters')
@@ -41,7 +40,7 @@ export const LeadFormField = z.object({
     .min(1, 'Field name is required')
     .max(40)
     .regex(/^[a-z][a-z0-9_]*$/, 'Field names use lowercase letters, digits and underscores'),
-  label: z.string().trim().min(1, 'Field label is required').max(80),
+  label: inputText().trim().min(1, 'Field label is required').max(80),
   type: z.enum(['text', 'email', 'tel']),
   required: z.boolean(),
 });
@@ -54,7 +53,7 @@ export type LeadFormTrigger = (typeof LEAD_FORM_TRIGGERS)[number];
 
 export const LeadFormConfig = z.object({
   enabled: z.boolean(),
-  title: z.string().trim().max(120).default('Leave your details'),
+  title: inputText().trim().max(120).default('Leave your details'),
   fields: z.array(LeadFormField).max(10, 'At most 10 fields'),
   show_when: z.enum(LEAD_FORM_TRIGGERS).default('no_answer'),
   after_messages: z.number().int().min(1, 'At least 1 message').max(50, 'At most 50 messages').default(3),
@@ -77,8 +76,7 @@ const ids = (label: string) => z.array(BodyId(label)).max(200).default([]);
 /** Everything a bot's owner sets (create and update). Multipart sends it as fields; see BotFormFields. */
 export const BotInput = z.object({
   bot_name: BotName,
-  description: z
-    .string()
+  description: inputText()
     .trim()
     .max(500, 'Description must be at most 500 characters')
     .nullable()
@@ -88,9 +86,9 @@ export const BotInput = z.object({
     .min(0, 'Temperature must be between 0 and 2')
     .max(2, 'Temperature must be between 0 and 2')
     .default(BOT.defaultTemperature),
-  prompt: z.string().max(8000, 'Instructions must be at most 8000 characters').nullable().default(null),
+  prompt: inputText().max(8000, 'Instructions must be at most 8000 characters').nullable().default(null),
   /** The id (as text) of one of the tenant's active LLM settings; null: the embedded extractive answerer. */
-  llm_model: z.string().trim().max(100).nullable().default(null),
+  llm_model: inputText().trim().max(100).nullable().default(null),
   internet: z.boolean().default(false),
   analytics: z.boolean().default(false),
   is_public: z.boolean().default(false),
@@ -98,21 +96,19 @@ export const BotInput = z.object({
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'Brand colour must be a colour like #1a2b3c')
     .default(BOT.defaultBrandColor),
-  welcome_message: z
-    .string()
+  welcome_message: inputText()
     .trim()
     .max(500, 'Welcome message must be at most 500 characters')
     .default(BOT.welcomeMessage),
   suggestion_questions: z
-    .array(z.string().trim().min(1).max(200, 'A suggested question is at most 200 characters'))
+    .array(inputText().trim().min(1).max(200, 'A suggested question is at most 200 characters'))
     .max(10, 'At most 10 suggested questions')
     .default([]),
   lead_form_config: LeadFormConfig.nullable().default(null),
   /** Sites allowed to embed the widget (origins like https://shop.example); empty: any site. */
   allowed_origins: z
     .array(
-      z
-        .string()
+      inputText()
         .trim()
         .regex(/^https?:\/\/[^/\s?#]+$/, 'An allowed origin looks like https://shop.example (no path)')
         .transform((origin) => origin.toLowerCase()),

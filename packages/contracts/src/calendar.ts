@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './common.js';
+import { Id, inputText } from './common.js';
 import { CALENDAR_PROVIDERS } from './constants.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
@@ -26,7 +26,7 @@ export const CALENDAR_LIMITS = { messageMax: 2000, titleMax: 200, urlMax: 2048 }
 export const BotIdParams = z.object({ botId: Id });
 
 const required = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
+  inputText({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
 
 /** console.md section 5 Calendar booking: message and title required, a valid http(s) URL, a known provider. */
 export const CalendarBookingBody = z.object({
@@ -36,8 +36,7 @@ export const CalendarBookingBody = z.object({
     error: `Provider must be one of ${CALENDAR_PROVIDERS.join(', ')}`,
   }),
   /** The booking page; http and https only (no javascript:, data: or mailto:). */
-  url: z
-    .string({ error: MESSAGES.calendar.urlInvalid })
+  url: inputText({ error: MESSAGES.calendar.urlInvalid })
     .trim()
     .max(CALENDAR_LIMITS.urlMax, MESSAGES.calendar.urlInvalid)
     .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: MESSAGES.calendar.urlInvalid })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId, FrameId, Id, MAX_ID } from './common.js';
+import { BodyId, FrameId, Id, inputText, MAX_ID } from './common.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 
 /**
@@ -38,9 +38,9 @@ export const MessageSourceRef = z.object({
 export type MessageSourceRef = z.infer<typeof MessageSourceRef>;
 
 export const Attachment = z.object({
-  name: z.string(),
-  url: z.string(),
-  content_type: z.string(),
+  name: inputText(),
+  url: inputText(),
+  content_type: inputText(),
   size: z.number().int(),
 });
 export type Attachment = z.infer<typeof Attachment>;
@@ -100,8 +100,7 @@ export type ConversationWithMessages = z.infer<typeof ConversationWithMessages>;
 
 export const ChatRequest = z.object({
   bot_id: BodyId('Bot'),
-  message: z
-    .string({ error: 'Message is required' })
+  message: inputText({ error: 'Message is required' })
     .trim()
     .min(1, 'Message is required')
     .max(4000, 'A message is at most 4000 characters'),
@@ -164,7 +163,7 @@ export const CHAT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
 export const VisitorRequest = z.object({
   bot_uuid: z.uuid('is not a bot id'),
-  visitor_token: z.string().max(2000).optional(),
+  visitor_token: inputText().max(2000).optional(),
 });
 export const VisitorIdentity = z.object({
   visitor_id: z.string(),
@@ -191,7 +190,7 @@ export const ClientFrame = z.union([
       user_id: z.union([z.number(), z.string()]).nullable().optional(),
       tenant_id: z.union([z.number(), z.string()]).nullable().optional(),
       conversation_id: FrameId,
-      message: z.string().max(4000),
+      message: inputText().max(4000),
       message_type: z.enum(['user', 'helpdesk']),
     }),
     elements: z.array(z.unknown()).max(20).default([]),

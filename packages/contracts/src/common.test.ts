@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InviteUserBody } from './auth.js';
-import { BodyId, FrameId, Id, MAX_ID } from './common.js';
+import { BodyId, FrameId, Id, inputText, MAX_ID, NUL_REFUSED } from './common.js';
+import { NotionConnectBody } from './notion.js';
 import { AssignRoleBody } from './roles.js';
 
 describe('ids', () => {
@@ -29,5 +30,20 @@ describe('ids', () => {
     );
     expect(FrameId.safeParse(0).success).toBe(true);
     expect(FrameId.safeParse(99_999_999_999).success).toBe(false);
+  });
+});
+
+describe('text from clients', () => {
+  it('refuses NUL characters, which PostgreSQL text cannot store, before any other rule', () => {
+    const name = inputText().trim().min(1).max(10);
+    expect(name.parse(' Ada ')).toBe('Ada');
+    expect(name.safeParse('A\u0000da').error?.issues[0]?.message).toBe(NUL_REFUSED);
+  });
+
+  it('takes only visible ASCII as a Notion token, which travels in a header', () => {
+    expect(NotionConnectBody.safeParse({ token: 'ntn_abc123' }).success).toBe(true);
+    for (const token of ['ntn abc', 'ntn_\u0000', 'ntn_é', 'ntn_\ud800']) {
+      expect(NotionConnectBody.safeParse({ token }).success, token).toBe(false);
+    }
   });
 });

@@ -22,6 +22,17 @@ export const IdText = (message = 'must be a positive whole number') =>
     .transform(Number)
     .refine((id) => id <= MAX_ID, `must be at most ${MAX_ID}`);
 
+/** PostgreSQL's text cannot hold U+0000 (NUL); the message is a fragment the error handler prefixes. */
+export const NUL_REFUSED = 'must not contain NUL characters';
+export const hasNoNul = (value: string): boolean => !value.includes('\u0000');
+
+/**
+ * `z.string()` for whatever a client sends (bodies, queries, multipart fields, socket frames): the
+ * same schema, refusing NUL characters, so they are a 400 and never a database error.
+ */
+export const inputText = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine(hasNoNul, NUL_REFUSED);
+
 /** The id in a path. */
 export const Id = IdText();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, inputText } from './common.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
 /** The website crawler (integrations-and-billing.md section 7 Crawler): each route and what it needs. */
@@ -17,7 +17,7 @@ export const CRAWLER_ROUTE_RULES = {
 /** Crawled pages page size and first offset (section 9). */
 export const CRAWLED_PAGES_PAGE_SIZE = 20;
 
-const patterns = z.array(z.string().min(1).max(500)).max(50);
+const patterns = z.array(inputText().min(1).max(500)).max(50);
 
 /**
  * Starts a crawl. Patterns are matched against the page URL's path plus query: a pattern written
@@ -25,8 +25,7 @@ const patterns = z.array(z.string().min(1).max(500)).max(50);
  */
 export const CrawlBody = z.object({
   /** Where the crawl starts; http or https only. */
-  url: z
-    .string()
+  url: inputText()
     .trim()
     .min(1, 'URL is required')
     .max(2048)
@@ -49,8 +48,8 @@ export const CrawlBody = z.object({
   /** Read sitemap.xml (and the sitemaps robots.txt lists) for more pages. */
   use_sitemap: z.boolean().default(true),
   /** Name of the web source; the host by default. */
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().trim().max(2000).optional(),
+  name: inputText().trim().min(1).max(200).optional(),
+  description: inputText().trim().max(2000).optional(),
 });
 export type CrawlBody = z.input<typeof CrawlBody>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId, Id, IdText } from './common.js';
+import { BodyId, Id, IdText, inputText } from './common.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
@@ -77,7 +77,7 @@ const GroupIdField = z
   .string({ error: 'File group is required' })
   .trim()
   .pipe(IdText('File group is required'));
-const DescriptionField = z.string().trim().max(2000, 'Description must be at most 2000 characters');
+const DescriptionField = inputText().trim().max(2000, 'Description must be at most 2000 characters');
 
 /** Text fields of `POST /file/upload-multiple` (multipart; the files come as `files`). */
 export const UploadFields = z.object({

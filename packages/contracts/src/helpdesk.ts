@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChatMessage, ConversationWithMessages, PingFrame, ResumeFrame } from './chat.js';
-import { BodyId, FrameId, Id } from './common.js';
+import { BodyId, FrameId, Id, inputText } from './common.js';
 import { need, open, type RouteRule, signedIn } from './rules.js';
 
 /**
@@ -45,9 +45,9 @@ export type HelpdeskControlStatus = z.infer<typeof HelpdeskControlStatus>;
 export const HelpdeskControlBody = z.object({
   tenant_id: BodyId('Tenant'),
   is_helpdesk_in_control: z.boolean({ error: 'is_helpdesk_in_control must be true or false' }),
-  instagram_account_id: z.string().max(200).nullable().optional(),
-  messenger_account_id: z.string().max(200).nullable().optional(),
-  whatsapp_phone_number_id: z.string().max(200).nullable().optional(),
+  instagram_account_id: inputText().max(200).nullable().optional(),
+  messenger_account_id: inputText().max(200).nullable().optional(),
+  whatsapp_phone_number_id: inputText().max(200).nullable().optional(),
 });
 export type HelpdeskControlBody = z.infer<typeof HelpdeskControlBody>;
 
@@ -116,21 +116,21 @@ export type GroupedChat = z.infer<typeof GroupedChat>;
 export const GroupedQuery = z.object({
   channel: z.enum(['bot', 'instagram', 'messenger', 'whatsapp']).optional(),
   holder: z.enum(['bot', 'human']).optional(),
-  search: z.string().trim().max(200).optional(),
+  search: inputText().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
 export const HelpdeskConversation = ConversationWithMessages;
 export const ReplyBody = z.object({
-  message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(4000),
+  message: inputText({ error: 'Message is required' }).trim().min(1, 'Message is required').max(4000),
 });
 export const NewChatBody = z.object({ bot_id: BodyId('Bot') });
 
 /** The help-desk socket's query: the access token and both ids (section 5: without them, nothing). */
 export const HelpdeskSocketQuery = z.object({
-  token: z.string().max(4000).optional(),
-  tenant_id: z.string().max(20).optional(),
-  user_id: z.string().max(20).optional(),
+  token: inputText().max(4000).optional(),
+  tenant_id: inputText().max(20).optional(),
+  user_id: inputText().max(20).optional(),
 });
 
 /** Frames an agent sends on the help-desk socket: ping, resume, the opening frame, a reply. */
@@ -144,7 +144,7 @@ export const HelpdeskClientFrame = z.union([
       tenant_id: z.union([z.number(), z.string()]).nullable().optional(),
       /** 0 with message 'connection': the opening frame; otherwise a reply in that conversation. */
       conversation_id: FrameId,
-      message: z.string().max(4000),
+      message: inputText().max(4000),
       message_type: z.enum(['helpdesk', 'user']),
     }),
     elements: z.array(z.unknown()).max(20).default([]),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId, Id } from './common.js';
+import { BodyId, Id, inputText } from './common.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
@@ -31,7 +31,7 @@ export const QnA = z.object({
 export type QnA = z.infer<typeof QnA>;
 
 const text = (required: string, max: number) =>
-  z.string({ error: required }).trim().min(1, required).max(max, `At most ${max} characters`);
+  inputText({ error: required }).trim().min(1, required).max(max, `At most ${max} characters`);
 
 /** console.md section 5 QnA: question and answer required, bot_id positive, chat_id optional and positive. */
 export const CreateQnABody = z.object({
@@ -79,7 +79,7 @@ export const TrainingProgress = z.object({
 export type TrainingProgress = z.infer<typeof TrainingProgress>;
 
 export const SearchBody = z.object({
-  query: z.string({ error: 'Query is required' }).trim().min(1, 'Query is required').max(2000),
+  query: inputText({ error: 'Query is required' }).trim().min(1, 'Query is required').max(2000),
   limit: z.number().int().min(1).max(50).default(8),
 });
 export type SearchBody = z.infer<typeof SearchBody>;

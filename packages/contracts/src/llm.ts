@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './common.js';
+import { Id, inputText } from './common.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 
 /** LLM settings (console.md section 7 LLM settings): each route and what it needs. */
@@ -74,10 +74,9 @@ const isHttpUrl = (value: string): boolean => {
 };
 
 const requiredText = (message: string, label: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
+  inputText({ error: message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
 const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
+  inputText({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
     .nullable()

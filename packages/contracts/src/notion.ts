@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './common.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 
 /** Notion connection, sync and training (integrations-and-billing.md section 7 Notion): each route and what it needs. */
@@ -19,6 +20,7 @@ export const NOTION_ROUTE_RULES = {
 export const NOTION_TEXTS = {
   notConfigured: 'Notion OAuth is not configured',
   invalidToken: 'The Notion token was refused by Notion',
+  tokenChars: 'A Notion token holds only letters, digits and punctuation, without spaces',
   notionUnavailable: 'Notion could not be reached. Please try again.',
   stateInvalid: 'The Notion connection link is not valid. Please connect again.',
   stateExpired: 'The Notion connection link has expired. Please connect again.',
@@ -83,9 +85,9 @@ export const NotionAuthorizeResponse = z.object({ url: z.string() });
 export type NotionAuthorizeResponse = z.infer<typeof NotionAuthorizeResponse>;
 
 export const NotionCallbackQuery = z.object({
-  code: z.string().max(2000).optional(),
-  state: z.string().max(2000).optional(),
-  error: z.string().max(500).optional(),
+  code: inputText().max(2000).optional(),
+  state: inputText().max(2000).optional(),
+  error: inputText().max(500).optional(),
 });
 export type NotionCallbackQuery = z.infer<typeof NotionCallbackQuery>;
 
@@ -94,7 +96,9 @@ export const NotionConnectBody = z.object({
     .string({ error: 'Token is required' })
     .trim()
     .min(1, 'Token is required')
-    .max(500, 'Token must be at most 500 characters'),
+    .max(500, 'Token must be at most 500 characters')
+    // It travels in an Authorization header: Notion's tokens are visible ASCII, nothing else fits there.
+    .regex(/^[\x21-\x7e]+$/, NOTION_TEXTS.tokenChars),
 });
 export type NotionConnectBody = z.infer<typeof NotionConnectBody>;
 

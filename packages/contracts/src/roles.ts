@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyId } from './common.js';
+import { BodyId, inputText } from './common.js';
 
 /** A named feature that roles are granted (spec: "feature permission"). */
 export const Feature = z.object({
@@ -33,8 +33,7 @@ export const Role = z.object({
 export type Role = z.infer<typeof Role>;
 
 const name = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
+  inputText({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
@@ -44,7 +43,7 @@ export type CreateRoleBody = z.infer<typeof CreateRoleBody>;
 
 export const CreateFeatureBody = z.object({
   name: name('Feature name', 60),
-  description: z.string().trim().max(500).optional(),
+  description: inputText().trim().max(500).optional(),
 });
 export type CreateFeatureBody = z.infer<typeof CreateFeatureBody>;
 

@@ -371,7 +371,7 @@ function validate<T extends import('zod').ZodType>(schema: T, raw: unknown): imp
   const field = issue?.path.join('.');
   const message = issue?.message ?? 'Invalid bot';
   // Our texts (the spec's among them) are shown as they are; Zod's generic ones get the field's name.
-  const generic = /^(Invalid|Too (big|small)|Expected|Unrecognized)/.test(message);
+  const generic = /^(Invalid|Too (big|small)|Expected|Unrecognized|[a-z])/.test(message);
   throw new AppError('bad_request', generic && field ? `${field}: ${message}` : message);
 }
 
