@@ -16,7 +16,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../core/errors.js';
+import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { botCacheOf } from './bot-cache.js';
@@ -27,7 +27,7 @@ const publicTags = ['Public bots'];
 
 /** Multipart fields and at most one image part, within the image limit (larger: 413). */
 const partsOf = (request: FastifyRequest) => {
-  if (!request.isMultipart()) throw badRequest('The bot must be sent as multipart/form-data');
+  requireMultipart(request, 'The bot must be sent as multipart/form-data');
   return request.parts({
     limits: { fileSize: BOT_IMAGE_MAX_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 31 },
   });

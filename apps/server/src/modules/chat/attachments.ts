@@ -5,6 +5,7 @@ import { type Attachment, CHAT_ATTACHMENT_MAX_BYTES } from '@parley/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { uploadedFileName } from '../../core/http/multipart.js';
 
 const EXTENSION_OF: Record<string, string> = {
   'image/png': 'png',
@@ -47,7 +48,7 @@ export async function receiveAttachment(
   await mkdir(dir(dataDir), { recursive: true });
   await writeFile(path.join(dir(dataDir), name), bytes, { flag: 'wx' });
   return {
-    name: path.basename(file.filename).slice(0, 200) || name,
+    name: uploadedFileName(file.filename, name, 200),
     url: `/api/chat/attachments/${name}`,
     content_type: type.mime,
     size: bytes.length,

@@ -19,7 +19,8 @@ import {
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { botCacheOf } from '../bots/bot-cache.js';
@@ -259,7 +260,7 @@ const routes =
       },
       async (request, reply) => {
         const auth = requireAuth(request);
-        if (!request.isMultipart()) throw badRequest('The file must be sent as multipart/form-data');
+        requireMultipart(request, 'The file must be sent as multipart/form-data');
         return reply.status(201).send(await receiveAttachment(deps.config.DATA_DIR, auth.tenantId, request));
       },
     );

@@ -15,7 +15,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../core/errors.js';
+import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { embedderOf } from '../knowledge/vectors.js';
@@ -34,7 +34,7 @@ const service = (deps: ModuleDeps) =>
 
 /** Multipart parts with the configured limits (files beyond the count or size are refused, 413). */
 const partsOf = (request: FastifyRequest, deps: ModuleDeps) => {
-  if (!request.isMultipart()) throw badRequest('The upload must be sent as multipart/form-data');
+  requireMultipart(request, 'The upload must be sent as multipart/form-data');
   return request.parts({
     limits: {
       fileSize: deps.config.FILE_MAX_BYTES,

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { FileKind } from '@parley/contracts';
 import { AppError, badRequest } from '../../core/errors.js';
+import { uploadedFileName } from '../../core/http/multipart.js';
 import { detectKind } from './extract.js';
 
 /** A file streamed to disk, its kind judged from its bytes. */
@@ -51,7 +52,7 @@ export async function receiveUpload(
       }
       const storageName = randomUUID();
       const target = path.join(dir, storageName);
-      const entry = { filename: cleanName(part.filename), storageName, path: target, size: 0 };
+      const entry = { filename: uploadedFileName(part.filename, 'file'), storageName, path: target, size: 0 };
       written.push({ ...entry, kind: 'txt' });
       await pipeline(part.file, createWriteStream(target, { flags: 'wx' }));
       if (part.file.truncated) throw tooLarge(entry.filename, limits.maxFileBytes);
@@ -88,12 +89,6 @@ async function judge(file: StoredUpload): Promise<FileKind | null> {
   } finally {
     await handle.close();
   }
-}
-
-/** The name as the user knows it, without any directory part. */
-function cleanName(name: string): string {
-  const base = path.basename(name.replaceAll('\\', '/')).trim();
-  return (base || 'file').slice(0, 255);
 }
 
 const tooLarge = (filename: string, max: number) =>
