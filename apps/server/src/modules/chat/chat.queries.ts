@@ -239,28 +239,59 @@ export type StartAnnouncements = {
   message: AppendOptions['announce'];
 };
 
+type NewConversation = Pick<
+  typeof conversations.$inferInsert,
+  'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel'
+>;
+type Started = { conversation: ConversationRow; welcome: Appended };
+
 /** A new conversation, seeded with the bot's welcome message (console.md section 4 New chat). */
 export async function startConversation(
   db: DbOrTx,
-  values: Pick<typeof conversations.$inferInsert, 'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel'>,
+  values: NewConversation,
   welcome: string | null,
   announce?: StartAnnouncements,
-): Promise<{ conversation: ConversationRow; welcome: Appended }> {
+): Promise<Started> {
+  return db.transaction((tx) => seedConversation(tx, values, welcome, announce));
+}
+
+/**
+ * A new conversation, its welcome message and its first question, in one transaction: a question
+ * that cannot be stored leaves no empty conversation behind.
+ */
+export async function startConversationWith(
+  db: DbOrTx,
+  values: NewConversation,
+  welcome: string | null,
+  announce: StartAnnouncements | undefined,
+  question: NewMessage,
+  options: Omit<AppendOptions, 'guard'>,
+): Promise<Started & { question: Appended }> {
   return db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .insert(conversations)
-      .values({ ...values, name: BOT.newConversationName })
-      .returning();
-    // Announced before its first message: both NOTIFYs go out, in this order, at the commit.
-    if (announce) await tx.execute(sql`SELECT ${announce.conversation(conversation!)}`);
-    const seeded = await appendTo(
-      tx,
-      conversation!.id,
-      { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage },
-      { announce: announce?.message },
-    );
-    return { conversation: seeded.conversation, welcome: seeded };
+    const started = await seedConversation(tx, values, welcome, announce);
+    return { ...started, question: await appendTo(tx, started.conversation.id, question, options) };
   });
+}
+
+async function seedConversation(
+  tx: DbOrTx,
+  values: NewConversation,
+  welcome: string | null,
+  announce?: StartAnnouncements,
+): Promise<Started> {
+  const [conversation] = await tx
+    .insert(conversations)
+    .values({ ...values, name: BOT.newConversationName })
+    .returning();
+  // Announced before its first message: both NOTIFYs go out, in this order, at the commit.
+  if (announce) await tx.execute(sql`SELECT ${announce.conversation(conversation!)}`);
+  const seeded = await appendTo(
+    tx,
+    conversation!.id,
+    { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage },
+    { announce: announce?.message },
+  );
+  return { conversation: seeded.conversation, welcome: seeded };
 }
 
 const monthOf = (now: Date) =>

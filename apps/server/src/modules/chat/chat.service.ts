@@ -26,7 +26,7 @@ import {
   messagesBefore,
   type NewMessage,
   requireConversation,
-  startConversation,
+  startConversationWith,
   toConversation,
   toMessage,
 } from './chat.queries.js';
@@ -219,7 +219,7 @@ export class ChatService {
     request: SendRequest,
     answerContext: AppendOptions['answerContext'],
   ) {
-    const started = await startConversation(
+    const { welcome, question } = await startConversationWith(
       this.db,
       {
         tenantId: bot.tenantId,
@@ -230,13 +230,10 @@ export class ChatService {
       },
       bot.welcomeMessage,
       this.hub.startAnnouncements,
+      this.questionOf(actor, bot, request),
+      { nameFromQuestion: true, announce: this.hub.storedNotification, answerContext },
     );
-    const question = await appendTo(this.db, started.conversation.id, this.questionOf(actor, bot, request), {
-      nameFromQuestion: true,
-      announce: this.hub.storedNotification,
-      answerContext,
-    });
-    return { welcome: started.welcome, question };
+    return { welcome, question };
   }
 
   private questionOf(actor: Actor, bot: BotRow, request: SendRequest): NewMessage {
