@@ -12,15 +12,15 @@ export const MAX_ID = 2_147_483_647;
 
 /**
  * A positive integer id written as text (a path, a query, a multipart field): digits only (no "0x1",
- * "1e0", " 1"), at most MAX_ID. An empty or malformed id is a 400, never "match everything". The
- * default message is a fragment; the error handler names the field.
+ * "1e0", " 1"), at most MAX_ID. An empty or malformed id is a 400, never "match everything". Without
+ * `message`, the messages are fragments the error handler prefixes with the field.
  */
-export const IdText = (message = 'must be a positive whole number') =>
+export const IdText = (message?: string) =>
   z
-    .string({ error: message })
-    .regex(/^[1-9]\d{0,9}$/, message)
+    .string({ error: message ?? 'must be a positive whole number' })
+    .regex(/^[1-9]\d*$/, message ?? 'must be a positive whole number')
     .transform(Number)
-    .refine((id) => id <= MAX_ID, `must be at most ${MAX_ID}`);
+    .refine((id) => id <= MAX_ID, message ?? `must be at most ${MAX_ID}`);
 
 /** PostgreSQL's text cannot hold U+0000 (NUL); the message is a fragment the error handler prefixes. */
 export const NUL_REFUSED = 'must not contain NUL characters';

@@ -1,0 +1,581 @@
+import { MAX_ID, MESSAGES, NOTION_TEXTS } from '@parley/contracts';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { signupOwner } from '../../test/factories.js';
+import { type NotionFake, startNotionFake } from '../../test/fakes/notion.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+
+/**
+ * The API fuzzer (issue 13, item 7). Every operation of the live OpenAPI document gets a bounded,
+ * deterministic set of malformed inputs, signed out and as a workspace owner: bad ids, NUL bytes,
+ * huge strings, wrong types and nulls in every field of a body built from its schema, empty and
+ * malformed bodies, multipart without a boundary. Bad input is the client's fault: any 5xx fails,
+ * and so does any line the server logs at error level, with the operation and the input named.
+ * Routes added later are fuzzed as soon as they are documented.
+ */
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  additionalProperties?: boolean | JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  minLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean | number;
+  minItems?: number;
+  default?: unknown;
+};
+type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: JsonSchema };
+type Operation = {
+  method: string;
+  template: string;
+  parameters: Parameter[];
+  body: JsonSchema | null;
+};
+type Session = 'anonymous' | 'owner';
+/** One request: what it tries (for the failure message), and how it is sent. */
+type Case = { label: string; path: string; contentType?: string; body?: string };
+
+const HUGE = 'x'.repeat(100_000);
+const LONG_SEGMENT = '9'.repeat(3000);
+const NUL = '\u0000';
+/** Values for an id or any other path or query parameter. */
+const BAD_PARAMETERS = [
+  '0',
+  '-1',
+  String(MAX_ID + 1),
+  '99999999999',
+  'abc',
+  '1.5',
+  '1e3',
+  '%00',
+  'a%00b',
+  '%ZZ',
+  '%F0%9F%92%A9',
+  LONG_SEGMENT,
+];
+const CONCURRENCY = 4;
+
+let server: TestServer;
+let notion: NotionFake;
+let owner: Account;
+const errorLines: string[] = [];
+
+beforeAll(async () => {
+  notion = await startNotionFake();
+  // role api: no workers, so nothing a fuzzed request queues runs in the background.
+  server = await startTestServer({
+    role: 'api',
+    env: {
+      LOG_LEVEL: 'warn',
+      NOTION_API_URL: notion.url,
+      NOTION_CLIENT_ID: notion.clientId,
+      NOTION_CLIENT_SECRET: notion.clientSecret,
+    },
+  });
+  captureErrorLogs(server);
+  owner = await signupOwner(server);
+}, 120_000);
+beforeEach(() => {
+  errorLines.length = 0;
+});
+afterAll(async () => {
+  await server?.close();
+  await notion?.close();
+});
+
+/** Lines at error level or above are kept for the assertion; nothing reaches the test's output. */
+function captureErrorLogs(target: TestServer): void {
+  const logger = target.parley.app.log as unknown as Record<symbol, { write: (line: string) => boolean }>;
+  const stream = logger[pino.symbols.streamSym];
+  if (!stream) throw new Error('the server logger has no stream to watch');
+  stream.write = (line: string) => {
+    const entry = JSON.parse(line) as { level: number; msg?: string; err?: { message?: string } };
+    if (entry.level >= 50) {
+      const detail = (entry.err?.message ?? line).replaceAll(NUL, '\\0').slice(0, 300);
+      errorLines.push(`${entry.msg ?? ''}: ${detail}`);
+    }
+    return true;
+  };
+}
+
+it('answers malformed input to every documented operation with a 4xx', { timeout: 300_000 }, async () => {
+  const spec = await server.get<{ paths: Record<string, Record<string, OpenApiOperation>> }>(
+    '/api/docs/json',
+  );
+  expect(spec.status).toBe(200);
+  const operations = operationsOf(spec.body.paths);
+  expect(operations.length).toBeGreaterThan(100);
+
+  const failures: string[] = [];
+  let sent = 0;
+  await inPool(operations, CONCURRENCY, async (operation) => {
+    for (const session of ['anonymous', 'owner'] as const) {
+      const cases = casesFor(operation, session);
+      for (const [index, fuzzCase] of cases.entries()) {
+        const reply = await send(operation, fuzzCase, session);
+        sent += 1;
+        if (reply.status >= 500) {
+          failures.push(
+            `${session} ${operation.method} ${fuzzCase.path} [${fuzzCase.label}]: ${reply.status} ${reply.text.slice(0, 200)}`,
+          );
+        }
+        // Signed out, a protected route stops at the token check: one request shows it.
+        if (index === 0 && session === 'anonymous' && reply.status === 401) break;
+      }
+    }
+  });
+  console.info(`fuzzer: ${sent} requests to ${operations.length} operations`);
+  expect(failures, failures.join('\n')).toEqual([]);
+  expect(errorLines, errorLines.join('\n')).toEqual([]);
+});
+
+it('refuses malformed socket frames without a server error', async () => {
+  const form = new FormData();
+  form.append('bot_name', 'Fuzz bot');
+  const created = await fetch(`${server.url}/api/chat/bots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.access_token}` },
+    body: form,
+  });
+  expect(created.status).toBe(201);
+  const { bot_id: botId } = (await created.json()) as { bot_id: number };
+  const sockets = [
+    {
+      path: `/api/chat/stream?token=${owner.access_token}`,
+      // conversation 0: a new conversation, so a message that passes its schema is stored.
+      base: { bot_id: botId, conversation_id: 0, message: 'hello', message_type: 'user' },
+    },
+    {
+      path: `/api/chat/helpdesk?token=${owner.access_token}&tenant_id=${owner.user.tenant_id}&user_id=${owner.user.id}`,
+      // conversation 0 is the help-desk socket's opening frame: a reply names a conversation.
+      base: { bot_id: botId, conversation_id: MAX_ID, message: 'hello', message_type: 'helpdesk' },
+    },
+  ];
+  for (const { path, base } of sockets) {
+    const socket = await openSocket(path);
+    const frames = [
+      { type: 'resume', conversation_id: MAX_ID + 1, after_seq: 0 },
+      { type: 'resume', conversation_id: 1, after_seq: 99_999_999_999 },
+      { content: { ...base, bot_id: MAX_ID + 1 } },
+      { content: { ...base, conversation_id: 99_999_999_999 } },
+      { content: { ...base, message: `a${NUL}b` } },
+    ];
+    for (const frame of frames) {
+      const reply = await socket.exchange(JSON.stringify(frame));
+      expect(reply, `${path.split('?')[0]} ${JSON.stringify(frame)}`).toMatchObject({
+        error: 'Invalid frame',
+      });
+    }
+    socket.close();
+  }
+  expect(errorLines, errorLines.join('\n')).toEqual([]);
+});
+
+describe('the bad input the fuzzer found', () => {
+  const as = () => ({ token: owner.access_token });
+
+  it('answers ids past the 32-bit columns with a 400, in paths, bodies and multipart lists', async () => {
+    const anonymous = await server.get('/api/auth/bot/2147483648');
+    expect(anonymous).toMatchObject({ status: 400, body: { detail: `id: must be at most ${MAX_ID}` } });
+    const path = await server.get('/api/chat/bots/99999999999', as());
+    expect(path).toMatchObject({ status: 400, body: { detail: `id: must be at most ${MAX_ID}` } });
+    const body = await server.post('/api/chat/chats', { bot_id: MAX_ID + 1, message: 'hello' }, as());
+    expect(body).toMatchObject({ status: 400, body: { detail: `Bot must be at most ${MAX_ID}` } });
+    const list = await multipart('POST', '/api/chat/bots', {
+      bot_name: 'Ids',
+      file_group_ids: '[2147483648]',
+    });
+    expect(list).toEqual({ status: 400, detail: `File group must be at most ${MAX_ID}` });
+    const field = await multipart('POST', '/api/file/upload-multiple', {
+      group_name: 'ids',
+      user_id: '99999999999',
+    });
+    expect(field).toEqual({ status: 400, detail: MESSAGES.files.userMissing });
+    expect(await server.get(`/api/chat/bots/${MAX_ID}`, as())).toMatchObject({ status: 404 });
+  });
+
+  it('refuses NUL characters with a 400 naming the field, signed out too', async () => {
+    const login = await server.post('/api/auth/login', { username: `a${NUL}b`, password: 'whatever1' });
+    expect(login).toMatchObject({
+      status: 400,
+      body: { detail: 'username: must not contain NUL characters' },
+    });
+    const contact = await server.post('/api/contact', {
+      name: 'Ada',
+      email: 'ada@example.com',
+      message: `hi${NUL}`,
+    });
+    expect(contact).toMatchObject({
+      status: 400,
+      body: { detail: 'message: must not contain NUL characters' },
+    });
+    const upload = await multipart(
+      'POST',
+      '/api/file/upload-multiple',
+      { group_name: 'nul_names', user_id: String(owner.user.id) },
+      { name: `a${NUL}b.txt`, text: 'Refunds take fourteen days.' },
+    );
+    expect(upload).toEqual({ status: 400, detail: 'A file name must not contain NUL characters' });
+  });
+
+  it('answers multipart without a boundary with a 400 on every multipart route', async () => {
+    const routes = [
+      ['POST', '/api/chat/bots', 'The bot must be sent as multipart/form-data'],
+      ['PUT', `/api/chat/bots/${MAX_ID}`, 'The bot must be sent as multipart/form-data'],
+      ['POST', '/api/file/upload-multiple', 'The upload must be sent as multipart/form-data'],
+      ['PUT', '/api/file/update-file-group', 'The upload must be sent as multipart/form-data'],
+      ['POST', '/api/chat/upload-file', 'The file must be sent as multipart/form-data'],
+    ];
+    for (const [method, path, detail] of routes) {
+      const reply = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'multipart/form-data' },
+        body: 'x',
+      });
+      expect({ path, status: reply.status, body: await reply.json() }).toEqual({
+        path,
+        status: 400,
+        body: { detail },
+      });
+    }
+    expect(errorLines).toEqual([]);
+  });
+
+  it('answers Notion tokens that Notion refuses or that cannot be sent with a 400', async () => {
+    for (const [token, detail] of [
+      ['ntn_unknown_token', NOTION_TEXTS.invalidToken],
+      ['ntn_\u00e9t\u00e9', NOTION_TEXTS.tokenChars],
+      ['ntn_\ud800', NOTION_TEXTS.tokenChars],
+      [`ntn_${NUL}`, NOTION_TEXTS.tokenChars],
+    ]) {
+      const reply = await server.post('/api/notion/connect', { token }, as());
+      expect({ token, status: reply.status, body: reply.body }).toEqual({
+        token,
+        status: 400,
+        body: { detail },
+      });
+    }
+  });
+});
+
+/** A multipart request as the owner; an optional text file as `files`. */
+async function multipart(
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  file?: { name: string; text: string },
+): Promise<{ status: number; detail: unknown }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (file) form.append('files', new Blob([file.text], { type: 'text/plain' }), file.name);
+  const reply = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${owner.access_token}` },
+    body: form,
+  });
+  return { status: reply.status, detail: ((await reply.json()) as { detail?: unknown }).detail };
+}
+
+type OpenApiOperation = {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+};
+
+function operationsOf(paths: Record<string, Record<string, OpenApiOperation>>): Operation[] {
+  return Object.entries(paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      template,
+      parameters: operation.parameters ?? [],
+      body: operation.requestBody?.content?.['application/json']?.schema ?? null,
+    })),
+  );
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+}
+
+async function send(operation: Operation, fuzzCase: Case, session: Session) {
+  const headers: Record<string, string> = {};
+  if (session === 'owner') headers.authorization = `Bearer ${owner.access_token}`;
+  if (fuzzCase.contentType) headers['content-type'] = fuzzCase.contentType;
+  const response = await fetch(`${server.url}${fuzzCase.path}`, {
+    method: operation.method,
+    headers,
+    body: fuzzCase.body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/**
+ * Every case of an operation: each path and query parameter set to each bad value, then (with
+ * valid parameters) each malformed body. Signed out, the first case is a probe of the route's rule.
+ */
+function casesFor(operation: Operation, session: Session): Case[] {
+  const validBody = operation.body ? JSON.stringify(sample(operation.body, '')) : undefined;
+  const json = validBody === undefined ? {} : { contentType: 'application/json', body: validBody };
+  const cases: Case[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'header') continue;
+    for (const bad of [...BAD_PARAMETERS, '']) {
+      const encoded = parameter.in === 'path' ? bad : encodeURIComponent(bad).replaceAll('%25', '%');
+      cases.push({
+        label: `${parameter.in} ${parameter.name}=${bad.slice(0, 20)}`,
+        path: urlOf(operation, session, { [parameter.name]: encoded }),
+        ...json,
+      });
+    }
+    if (parameter.in === 'query') {
+      const valid = sampleParameter(operation, parameter, session);
+      cases.push({
+        label: `query ${parameter.name} twice`,
+        path: `${urlOf(operation, session, {})}&${parameter.name}=${valid}&${parameter.name}=${valid}`,
+        ...json,
+      });
+    }
+  }
+  const path = urlOf(operation, session, {});
+  if (operation.method !== 'GET') cases.push(...wholeBodyCases(operation, path));
+  if (operation.body) {
+    for (const variant of bodyVariants(operation.body, sample(operation.body, ''), '')) {
+      cases.push({ label: variant.label, path, contentType: 'application/json', body: variant.json });
+    }
+  }
+  if (cases.length === 0) cases.push({ label: 'plain request', path });
+  return cases;
+}
+
+/** Bodies that are wrong as a whole; JSON values only where the route declares a JSON body. */
+function wholeBodyCases(operation: Operation, path: string): Case[] {
+  const cases: Case[] = [
+    { label: 'malformed JSON', path, contentType: 'application/json', body: '{"a":' },
+    { label: 'JSON with an empty body', path, contentType: 'application/json', body: '' },
+  ];
+  if (operation.body) {
+    cases.push({ label: 'text/plain', path, contentType: 'text/plain', body: 'x' });
+    for (const body of [
+      'null',
+      '[]',
+      '"x"',
+      '0',
+      '{}',
+      '{"__proto__":{"x":1}}',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    ]) {
+      cases.push({ label: `JSON ${body.slice(0, 20)}`, path, contentType: 'application/json', body });
+    }
+  }
+  if (operation.method !== 'DELETE') {
+    cases.push(
+      { label: 'multipart without boundary', path, contentType: 'multipart/form-data', body: 'x' },
+      {
+        label: 'multipart cut short',
+        path,
+        contentType: 'multipart/form-data; boundary=fuzz',
+        body: '--fuzz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb',
+      },
+      {
+        label: 'multipart with a NUL in a field name and a file name',
+        path,
+        contentType: 'multipart/form-data; boundary=fuzz',
+        body: `--fuzz\r\nContent-Disposition: form-data; name="a${NUL}b"; filename="a${NUL}b.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--fuzz--\r\n`,
+      },
+    );
+  }
+  return cases;
+}
+
+/** The operation's URL with valid parameters, but for those given. */
+function urlOf(operation: Operation, session: Session, overrides: Record<string, string>): string {
+  let path = operation.template;
+  const query: string[] = [];
+  for (const parameter of operation.parameters) {
+    const value = overrides[parameter.name] ?? sampleParameter(operation, parameter, session);
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, value);
+    else if (parameter.in === 'query' && (parameter.required || parameter.name in overrides)) {
+      query.push(`${parameter.name}=${value}`);
+    }
+  }
+  return `${path}?${query.join('&')}`;
+}
+
+/**
+ * A valid-looking parameter. The owner's own tenant and user ids where the route names them (so the
+ * request gets past the tenant check); any other id is the largest one, which names no row.
+ */
+function sampleParameter(operation: Operation, parameter: Parameter, session: Session): string {
+  const before = operation.template.split(`{${parameter.name}}`)[0] ?? '';
+  const tenantId = session === 'owner' ? owner.user.tenant_id : 1;
+  const userId = session === 'owner' ? owner.user.id : 1;
+  if (/tenant/i.test(parameter.name) || before.endsWith('/tenant/')) return String(tenantId);
+  if (parameter.name === 'userId' || /\/user\/(profile\/|password\/)?$/.test(before)) return String(userId);
+  const value = sample(parameter.schema, parameter.name);
+  return encodeURIComponent(typeof value === 'number' ? String(MAX_ID) : String(value));
+}
+
+/** Strings tried, in order, against a pattern the schema demands. */
+const PATTERN_CANDIDATES = [
+  String(MAX_ID),
+  'fuzz_1',
+  'fuzz',
+  'fuzzfuzzfuzzfuzz.png',
+  '123456',
+  '#1a2b3c',
+  'https://example.com',
+  'true',
+];
+
+/** A valid-looking value of a schema: required properties only, the smallest allowed numbers. */
+function sample(schema: JsonSchema, name: string): unknown {
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return sample(alternatives.find((s) => s.type !== 'null') ?? alternatives[0]!, name);
+  if (schema.allOf?.[0]) return sample(schema.allOf[0], name);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key] ?? {}, key);
+      return out;
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}, name));
+    case 'integer':
+    case 'number': {
+      const minimum = schema.minimum ?? 0;
+      return schema.exclusiveMinimum === true ? minimum + 1 : minimum;
+    }
+    case 'boolean':
+      return true;
+    default:
+      return sampleString(schema, name);
+  }
+}
+
+function sampleString(schema: JsonSchema, name: string): string {
+  if (schema.format === 'uuid' || /uuid|task/i.test(name)) return '00000000-0000-4000-8000-000000000000';
+  if (schema.format === 'email' || /email/.test(name)) return 'fuzz@example.com';
+  if (/url/.test(name)) return 'https://example.com/';
+  if (schema.pattern) {
+    const pattern = new RegExp(schema.pattern);
+    const match = PATTERN_CANDIDATES.find((candidate) => pattern.test(candidate));
+    if (match) return match;
+  }
+  return 'fuzz'.padEnd(schema.minLength ?? 0, 'z');
+}
+
+/**
+ * A body for each malformed value of each field, nested fields included (a list gets one item, a
+ * map one key), the rest of the body left valid so the bad field is the only fault.
+ */
+function bodyVariants(schema: JsonSchema, valid: unknown, path: string): { label: string; json: string }[] {
+  const out: { label: string; json: string }[] = [];
+  const walk = (node: JsonSchema, at: string, rebuild: (value: unknown) => unknown, depth: number) => {
+    for (const bad of badValuesFor(node)) {
+      out.push({ label: `${at || 'body'} = ${shown(bad)}`, json: JSON.stringify(rebuild(bad)) });
+    }
+    if (depth > 3) return;
+    const type = Array.isArray(node.type) ? node.type.find((t) => t !== 'null') : node.type;
+    const current = sample(node, at);
+    if (type === 'object' && node.properties) {
+      for (const [key, child] of Object.entries(node.properties)) {
+        walk(
+          child,
+          at ? `${at}.${key}` : key,
+          (v) => rebuild({ ...(current as object), [key]: v }),
+          depth + 1,
+        );
+      }
+    } else if (type === 'object' && typeof node.additionalProperties === 'object') {
+      const child = node.additionalProperties;
+      walk(child, `${at}.key`, (v) => rebuild({ key: v }), depth + 1);
+      out.push({
+        label: `${at} key with NUL`,
+        json: JSON.stringify(rebuild({ [`a${NUL}b`]: sample(child, '') })),
+      });
+    } else if (type === 'array' && node.items) {
+      walk(node.items, `${at}[0]`, (v) => rebuild([v]), depth + 1);
+    }
+  };
+  walk(schema, path, (v) => v, 0);
+  return out.filter((variant) => variant.json !== JSON.stringify(valid));
+}
+
+/** The malformed values tried for one field, by its type. */
+function badValuesFor(node: JsonSchema): unknown[] {
+  const type = Array.isArray(node.type) ? node.type.find((t) => t !== 'null') : node.type;
+  if (node.enum) return ['fuzz-not-listed', null];
+  switch (type) {
+    case 'string':
+      return [`fu${NUL}zz`, HUGE, '\ud800', 12345, null];
+    case 'integer':
+    case 'number':
+      return [-1, 0, MAX_ID + 1, 99_999_999_999, 1.5, 1e308, '1', null];
+    case 'boolean':
+      return ['true', null];
+    case 'array':
+      return ['x', Array.from({ length: 10_001 }, () => 1), null];
+    case 'object':
+      return ['x', [], null];
+    default:
+      return [];
+  }
+}
+
+const shown = (value: unknown): string => {
+  if (typeof value === 'string') return value.length > 20 ? `string(${value.length})` : JSON.stringify(value);
+  if (Array.isArray(value)) return `list(${value.length})`;
+  return String(JSON.stringify(value));
+};
+
+/** A socket on the test server whose next frame answers each frame sent. */
+async function openSocket(path: string) {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}${path}`);
+  const queue: Record<string, unknown>[] = [];
+  const waiting: ((frame: Record<string, unknown>) => void)[] = [];
+  socket.on('message', (raw) => {
+    const frame = JSON.parse(raw.toString()) as Record<string, unknown>;
+    if (frame.type === 'presence' || frame.type === 'connected') return;
+    const waiter = waiting.shift();
+    if (waiter) waiter(frame);
+    else queue.push(frame);
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    /** The next frame the server sends after this one, or a timeout marker after 5 seconds. */
+    exchange(frame: string): Promise<Record<string, unknown>> {
+      socket.send(frame);
+      const ready = queue.shift();
+      if (ready) return Promise.resolve(ready);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ timeout: 'no answer within 5 s' }), 5000);
+        waiting.push((answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+      });
+    },
+    close: () => socket.close(),
+  };
+}
