@@ -17,12 +17,17 @@ export const CRAWLER_ROUTE_RULES = {
 /** Crawled pages page size and first offset (section 9). */
 export const CRAWLED_PAGES_PAGE_SIZE = 20;
 
-const patterns = z.array(inputText().min(1).max(500)).max(50);
+/** The syntax of include and exclude patterns, for the API docs; the server compiles each with RE2. */
+export const CRAWL_PATTERN_SYNTAX =
+  "Each pattern is matched against a page's path and query (/blog/post?id=1) and matches when it matches any part of it. " +
+  'A glob: * matches any run of characters (slashes included), ? one character, anything else itself (/blog/*, *.html, /about). ' +
+  'Written between slashes, a regular expression in RE2 syntax (linear time; no look-around or back-references), e.g. /^\\/docs\\/v\\d+$/. ' +
+  'A pattern that cannot be compiled is refused with 400, naming it.';
 
-/**
- * Starts a crawl. Patterns are matched against the page URL's path plus query: a pattern written
- * `/regex/` is a regular expression, anything else a glob (`*` any run of characters, `?` one).
- */
+const patterns = (purpose: string) =>
+  z.array(inputText().min(1).max(500)).max(50).describe(`${purpose} ${CRAWL_PATTERN_SYNTAX}`);
+
+/** Starts a crawl. Pattern syntax: CRAWL_PATTERN_SYNTAX. */
 export const CrawlBody = z.object({
   /** Where the crawl starts; http or https only. */
   url: inputText()
@@ -41,10 +46,10 @@ export const CrawlBody = z.object({
   max_pages: z.number().int().min(1).max(1000).default(50),
   /** Most links followed from the start page (0: the start page and the sitemap only). */
   max_depth: z.number().int().min(0).max(10).default(3),
-  /** Only pages matching one of these are stored (the start page is always fetched). */
-  include_patterns: patterns.optional(),
-  /** Pages matching one of these are neither fetched nor stored. */
-  exclude_patterns: patterns.optional(),
+  include_patterns: patterns(
+    'Only pages matching one of these are stored (the start page is always fetched).',
+  ).optional(),
+  exclude_patterns: patterns('Pages matching one of these are neither fetched nor stored.').optional(),
   /** Read sitemap.xml (and the sitemaps robots.txt lists) for more pages. */
   use_sitemap: z.boolean().default(true),
   /** Name of the web source; the host by default. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, extractPage, normalizeUrl } from './crawl.js';
+import { extractPage, normalizeUrl } from './crawl.js';
 
 describe('normalizeUrl', () => {
   it('drops the fragment and default port, sorts the query, trims trailing slashes except the root', () => {
@@ -9,18 +9,6 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('../up/', 'https://example.com/a/b/')).toBe('https://example.com/a/up');
     expect(normalizeUrl('mailto:someone@example.com')).toBeNull();
     expect(normalizeUrl('javascript:void(0)')).toBeNull();
-  });
-});
-
-describe('compilePattern', () => {
-  it('reads globs and /regex/ patterns', () => {
-    expect(compilePattern('/blog/*').test('/blog/post-1')).toBe(true);
-    expect(compilePattern('/blog/*').test('/news/1')).toBe(false);
-    expect(compilePattern('/item-?').test('/item-7')).toBe(true);
-    expect(compilePattern('*.html').test('/a.html')).toBe(true);
-    expect(compilePattern('*.html').test('/ahtml')).toBe(false);
-    expect(compilePattern('/^\\/docs\\/v\\d+$/').test('/docs/v2')).toBe(true);
-    expect(() => compilePattern('/([/')).toThrow(/not a valid regular expression/);
   });
 });
 

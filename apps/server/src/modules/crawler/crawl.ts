@@ -4,6 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
+import { compilePattern } from './patterns.js';
 import { BlockedUrlError, type SafeFetchOptions, type SafeResponse, safeFetch } from './safe-fetch.js';
 
 export type CrawlOptions = {
@@ -59,22 +60,6 @@ export function normalizeUrl(raw: string | URL, base?: string | URL): string | n
   if (url.search === '?') url.search = '';
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
   return url.href;
-}
-
-/** `/regex/` is a regular expression; otherwise a glob where `*` matches any run and `?` one character. */
-export function compilePattern(pattern: string): RegExp {
-  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
-    try {
-      return new RegExp(pattern.slice(1, -1));
-    } catch {
-      throw new BlockedUrlError(`The pattern ${pattern} is not a valid regular expression`);
-    }
-  }
-  const escaped = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(escaped);
 }
 
 /** What patterns see: the path and query of the URL (`/blog/post?id=1`). */
@@ -169,6 +154,8 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   if (!start) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
   const origin = new URL(start).origin;
   const host = new URL(start).host;
+  // A pattern RE2 cannot read (one stored before patterns ran on it) fails the crawl here, before any
+  // request, with a message naming it; the web source keeps its pages.
   const includes = (options.includePatterns ?? []).map(compilePattern);
   const excludes = (options.excludePatterns ?? []).map(compilePattern);
   const userAgent = options.fetch.userAgent;
@@ -214,10 +201,10 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const allowed = (url: string) =>
     sameHost(url) &&
     robots.isAllowed(url, userAgent) !== false &&
-    !excludes.some((re) => re.test(patternTarget(url))) &&
+    !excludes.some((pattern) => pattern.test(patternTarget(url))) &&
     !NON_HTML_EXTENSION.test(new URL(url).pathname);
   const included = (url: string) =>
-    includes.length === 0 || includes.some((re) => re.test(patternTarget(url)));
+    includes.length === 0 || includes.some((pattern) => pattern.test(patternTarget(url)));
 
   const queued = new Set<string>([start]);
   let level: string[] = [start];

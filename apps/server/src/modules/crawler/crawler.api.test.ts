@@ -14,6 +14,7 @@ import { addTeammate, signupOwner, tokenFromText } from '../../test/factories.js
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { chunks, documents } from '../knowledge/knowledge.schema.js';
+import { CRAWL_JOB, type CrawlJobData } from './crawler.service.js';
 
 const as = (account: Account) => ({ token: account.access_token });
 const prose = (topic: string) =>
@@ -471,5 +472,90 @@ describe('SSRF through the API without CRAWLER_ALLOW_PRIVATE', () => {
     }
     await new Promise<void>((resolve) => target.close(() => resolve()));
     expect(hits).toBe(0);
+  });
+});
+
+describe('patterns', () => {
+  const runs = `/${'a'.repeat(30)}`;
+  let patterned: Site;
+  beforeAll(async () => {
+    patterned = await serve((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://site').pathname;
+      if (path === '/robots.txt' || path === '/sitemap.xml') {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      const links = path === '/' ? `<a href="${runs}">Runs</a> <a href="${runs}!">Runs and more</a>` : '';
+      html(res, page(`Page ${path}`, `<p>${prose(`topic${path.length}`)}</p>${links}`));
+    });
+  });
+  afterAll(async () => patterned?.close());
+
+  const sourcesOf = async (account: Account) =>
+    (await server.get<WebSource[]>(`/api/crawler/tenant/${account.user.tenant_id}/websources`, as(account)))
+      .body;
+
+  // Before patterns ran on RE2, JavaScript's RegExp took 2^30 steps per check of `${runs}!` (about
+  // 10 s, several checks a crawl) with the event loop blocked; the 15 s limit only catches such a stall.
+  it("runs the issue's nested-quantifier pattern without stalling: /aaa…a is excluded, /aaa…a! stored", async () => {
+    const started = await server.post<CrawlStarted>(
+      '/api/crawler/crawl',
+      { url: `${patterned.url}/`, use_sitemap: false, exclude_patterns: ['/^\\/(a+)+$/'] },
+      as(owner),
+    );
+    expect(started.status).toBe(202);
+    expect(await waitFor(started.body.task_id)).toMatchObject({ status: 'completed', pages_crawled: 3 });
+    expect(pathsOf(await pagesOf(started.body.web_source_id))).toEqual(['/', `${runs}!`, '/about']);
+    expect(patterned.hits.map((h) => h.path)).not.toContain(runs);
+  }, 15_000);
+
+  it('refuses with 400 naming the pattern what RE2 cannot run (back-references, look-around), creating nothing', async () => {
+    const before = await sourcesOf(other);
+    for (const [field, pattern] of [
+      ['include_patterns', '/(a)\\1/'],
+      ['exclude_patterns', '/^(?!\\/blog)/'],
+    ] as const) {
+      const reply = await server.post<{ detail: string }>(
+        '/api/crawler/crawl',
+        { url: `${patterned.url}/elsewhere`, [field]: ['/blog/*', pattern] },
+        as(other),
+      );
+      expect(reply.status, pattern).toBe(400);
+      expect(reply.body.detail).toBe(
+        `The pattern "${pattern}" is not a valid regular expression (${pattern.includes('\\1') ? 'invalid escape sequence' : 'invalid or unsupported Perl syntax'}): patterns use RE2 syntax, without look-around or back-references`,
+      );
+    }
+    expect(await sourcesOf(other)).toEqual(before);
+  });
+
+  it('fails a queued crawl whose stored pattern RE2 cannot read, with a clear message, fetching nothing and keeping the pages', async () => {
+    const first = await server.post<CrawlStarted>(
+      '/api/crawler/crawl',
+      { url: `${patterned.url}/`, use_sitemap: false, max_depth: 0 },
+      as(owner),
+    );
+    await waitFor(first.body.task_id);
+    const kept = await pagesOf(first.body.web_source_id);
+    expect(kept.total).toBe(1);
+    const hitsBefore = patterned.hits.length;
+    // A job queued before patterns ran on RE2 carries what RegExp accepted then.
+    const data: CrawlJobData = {
+      webSourceId: first.body.web_source_id,
+      userId: owner.user.id,
+      url: `${patterned.url}/`,
+      maxPages: 10,
+      maxDepth: 1,
+      excludePatterns: ['/^(?!\\/docs)/'],
+      useSitemap: false,
+    };
+    const taskId = await server.parley.jobs.enqueue(CRAWL_JOB, data, { tenantId: owner.user.tenant_id });
+    const status = await waitFor(taskId);
+    expect(status.status).toBe('failed');
+    expect(status.error_message).toMatch(
+      /^The pattern "\/\^\(\?!\\\/docs\)\/" is not a valid regular expression/,
+    );
+    expect(patterned.hits.length).toBe(hitsBefore);
+    expect(await pagesOf(first.body.web_source_id)).toEqual(kept);
   });
 });

@@ -15,8 +15,9 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
-import { type CrawledContent, compilePattern, crawlSite, normalizeUrl } from './crawl.js';
+import { type CrawledContent, crawlSite, normalizeUrl } from './crawl.js';
 import * as q from './crawler.queries.js';
+import { compilePattern, InvalidPatternError } from './patterns.js';
 import { BlockedUrlError, checkUrl, type Resolver } from './safe-fetch.js';
 
 export const CRAWL_JOB = 'crawler.crawl';
@@ -71,14 +72,15 @@ export class CrawlerService {
     };
   }
 
-  /** Checks the start URL (scheme, address) and the patterns, then queues the crawl. */
+  /** Checks the patterns and the start URL (scheme, address), then queues the crawl. */
   async startCrawl(auth: AuthContext, input: ParsedCrawlBody): Promise<CrawlStarted> {
     try {
-      await checkUrl(input.url, this.fetchOptions());
       for (const pattern of [...(input.include_patterns ?? []), ...(input.exclude_patterns ?? [])])
         compilePattern(pattern);
+      await checkUrl(input.url, this.fetchOptions());
     } catch (error) {
-      if (error instanceof BlockedUrlError) throw badRequest(error.message);
+      if (error instanceof BlockedUrlError || error instanceof InvalidPatternError)
+        throw badRequest(error.message);
       throw error;
     }
     const baseUrl = normalizeUrl(input.url)!;

@@ -19,6 +19,10 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/** How include and exclude patterns read (the API docs' CRAWL_PATTERN_SYNTAX, in a line). */
+const PATTERN_HELP =
+  'Matched anywhere in the path and query. Globs: /blog/* (* any characters, ? one). Between slashes, an RE2 regular expression: /^\\/docs\\//';
+
 /** Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". */
 export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => void; busy: boolean }) {
   const notify = useNotify();
@@ -102,7 +106,7 @@ export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => 
               minRows={2}
               value={include}
               onChange={(e) => setInclude(e.target.value)}
-              helperText="Matched against the path: /blog/* is a glob, /^\/docs\// a regular expression."
+              helperText={PATTERN_HELP}
             />
             <TextInput
               id="crawl-exclude"
