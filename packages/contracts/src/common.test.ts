@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InviteUserBody } from './auth.js';
-import { BodyId, FrameId, Id, inputText, MAX_ID, NUL_REFUSED } from './common.js';
+import { BodyId, BROKEN_UNICODE_REFUSED, FrameId, Id, inputText, MAX_ID, NUL_REFUSED } from './common.js';
 import { NotionConnectBody } from './notion.js';
 import { AssignRoleBody } from './roles.js';
 
@@ -38,6 +38,13 @@ describe('text from clients', () => {
     const name = inputText().trim().min(1).max(10);
     expect(name.parse(' Ada ')).toBe('Ada');
     expect(name.safeParse('A\u0000da').error?.issues[0]?.message).toBe(NUL_REFUSED);
+  });
+
+  it('refuses half a surrogate pair, which jsonb cannot store, and keeps whole ones', () => {
+    expect(inputText().parse('ok \ud83d\ude00')).toBe('ok 😀');
+    for (const broken of ['\ud800', 'a\udc00', '\ude00\ud83d']) {
+      expect(inputText().safeParse(broken).error?.issues[0]?.message, broken).toBe(BROKEN_UNICODE_REFUSED);
+    }
   });
 
   it('takes only visible ASCII as a Notion token, which travels in a header', () => {

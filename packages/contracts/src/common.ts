@@ -22,16 +22,22 @@ export const IdText = (message?: string) =>
     .transform(Number)
     .refine((id) => id <= MAX_ID, message ?? `must be at most ${MAX_ID}`);
 
-/** PostgreSQL's text cannot hold U+0000 (NUL); the message is a fragment the error handler prefixes. */
+/**
+ * PostgreSQL's text cannot hold U+0000 (NUL), and its jsonb refuses half a surrogate pair (which
+ * JSON.stringify writes as a `\ud800` escape). Messages are fragments the error handler prefixes.
+ */
 export const NUL_REFUSED = 'must not contain NUL characters';
+export const BROKEN_UNICODE_REFUSED = 'must be valid Unicode text';
 export const hasNoNul = (value: string): boolean => !value.includes('\u0000');
+/** A lone surrogate is a code point of category Cs; a proper pair reads as one astral code point. */
+const isWellFormed = (value: string): boolean => !/\p{Cs}/u.test(value);
 
 /**
  * `z.string()` for whatever a client sends (bodies, queries, multipart fields, socket frames): the
- * same schema, refusing NUL characters, so they are a 400 and never a database error.
+ * same schema, refusing NUL characters and broken Unicode, so they are a 400, never a database error.
  */
 export const inputText = (params?: Parameters<typeof z.string>[0]) =>
-  z.string(params).refine(hasNoNul, NUL_REFUSED);
+  z.string(params).refine(hasNoNul, NUL_REFUSED).refine(isWellFormed, BROKEN_UNICODE_REFUSED);
 
 /** The id in a path. */
 export const Id = IdText();

@@ -85,6 +85,7 @@ beforeAll(async () => {
   });
   captureErrorLogs(server);
   owner = await signupOwner(server);
+  await seedOwnRows();
 }, 120_000);
 beforeEach(() => {
   errorLines.length = 0;
@@ -93,6 +94,57 @@ afterAll(async () => {
   await server?.close();
   await notion?.close();
 });
+
+/** The id of the owner's one row of each kind: this file's database is fresh, so each is its table's first. */
+const SEEDED_ID = 1;
+
+/**
+ * One row of each kind the routes name by id (bot, Q&A pair, conversation, language model, calendar
+ * booking, Notion workspace, file group), so that fuzzed requests with valid ids reach the services.
+ */
+async function seedOwnRows(): Promise<void> {
+  const ids: number[] = [];
+  const created = async <T>(reply: Promise<{ status: number; body: unknown }>, id: (body: T) => number) => {
+    const { status, body } = await reply;
+    expect(status, JSON.stringify(body)).toBeLessThan(300);
+    ids.push(id(body as T));
+  };
+  const as = { token: owner.access_token };
+  const bot = ownerMultipart('POST', '/api/chat/bots', { bot_name: 'Fuzz bot' });
+  await created(bot, (b: { bot_id: number }) => b.bot_id);
+  const question = { bot_id: SEEDED_ID, question: 'When are you open?', answer: 'From nine to five.' };
+  await created(server.post('/api/qna/', question, as), (b: { id: number }) => b.id);
+  const chat = server.post('/api/chat/chats', { bot_id: SEEDED_ID, message: 'When are you open?' }, as);
+  await created(chat, (b: { conversation_id: number }) => b.conversation_id);
+  const model = {
+    name: 'Local',
+    provider: 'openai-compatible',
+    base_url: 'http://127.0.0.1:9/v1',
+    model: 'm',
+  };
+  await created(server.post('/api/settings/llm', model, as), (b: { id: number }) => b.id);
+  const booking = {
+    message: 'Book a call',
+    provider: 'calendly',
+    url: 'https://calendly.com/fuzz',
+    title: 'Book',
+  };
+  const booked = server.post(`/api/bots/${SEEDED_ID}/calendar-booking`, booking, as);
+  await created(booked, (b: { bot_id: number }) => b.bot_id);
+  const { token } = notion.addWorkspace();
+  const connected = server.post('/api/notion/connect', { token }, as);
+  await created(connected, (b: { workspace: { id: number } }) => b.workspace.id);
+  const group = { group_name: 'fuzz_docs', user_id: String(owner.user.id) };
+  const file = { name: 'hours.txt', text: 'We are open from nine to five.' };
+  await created(
+    ownerMultipart('POST', '/api/file/upload-multiple', group, file),
+    (b: { id: number }) => b.id,
+  );
+  expect(
+    ids.every((id) => id === SEEDED_ID),
+    `seeded ids ${ids}`,
+  ).toBe(true);
+}
 
 /** Lines at error level or above are kept for the assertion; nothing reaches the test's output. */
 function captureErrorLogs(target: TestServer): void {
@@ -118,13 +170,13 @@ it('answers malformed input to every documented operation with a 4xx', { timeout
   expect(operations.length).toBeGreaterThan(100);
 
   const failures: string[] = [];
-  let sent = 0;
+  const statuses = new Map<number, number>();
   await inPool(operations, CONCURRENCY, async (operation) => {
     for (const session of ['anonymous', 'owner'] as const) {
       const cases = casesFor(operation, session);
       for (const [index, fuzzCase] of cases.entries()) {
         const reply = await send(operation, fuzzCase, session);
-        sent += 1;
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         if (reply.status >= 500) {
           failures.push(
             `${session} ${operation.method} ${fuzzCase.path} [${fuzzCase.label}]: ${reply.status} ${reply.text.slice(0, 200)}`,
@@ -135,21 +187,15 @@ it('answers malformed input to every documented operation with a 4xx', { timeout
       }
     }
   });
-  console.info(`fuzzer: ${sent} requests to ${operations.length} operations`);
+  const sent = [...statuses.values()].reduce((sum, n) => sum + n, 0);
+  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
+  console.info(`fuzzer: ${sent} requests to ${operations.length} operations (${byStatus.join(', ')})`);
   expect(failures, failures.join('\n')).toEqual([]);
   expect(errorLines, errorLines.join('\n')).toEqual([]);
 });
 
 it('refuses malformed socket frames without a server error', async () => {
-  const form = new FormData();
-  form.append('bot_name', 'Fuzz bot');
-  const created = await fetch(`${server.url}/api/chat/bots`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${owner.access_token}` },
-    body: form,
-  });
-  expect(created.status).toBe(201);
-  const { bot_id: botId } = (await created.json()) as { bot_id: number };
+  const botId = SEEDED_ID;
   const sockets = [
     {
       path: `/api/chat/stream?token=${owner.access_token}`,
@@ -269,13 +315,24 @@ describe('the bad input the fuzzer found', () => {
   });
 });
 
-/** A multipart request as the owner; an optional text file as `files`. */
+/** A multipart request as the owner, and the detail of its answer. */
 async function multipart(
   method: string,
   path: string,
   fields: Record<string, string>,
   file?: { name: string; text: string },
 ): Promise<{ status: number; detail: unknown }> {
+  const { status, body } = await ownerMultipart(method, path, fields, file);
+  return { status, detail: (body as { detail?: unknown }).detail };
+}
+
+/** A multipart request as the owner; an optional text file as `files`. */
+async function ownerMultipart(
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  file?: { name: string; text: string },
+): Promise<{ status: number; body: unknown }> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   if (file) form.append('files', new Blob([file.text], { type: 'text/plain' }), file.name);
@@ -284,7 +341,7 @@ async function multipart(
     headers: { authorization: `Bearer ${owner.access_token}` },
     body: form,
   });
-  return { status: reply.status, detail: ((await reply.json()) as { detail?: unknown }).detail };
+  return { status: reply.status, body: await reply.json() };
 }
 
 type OpenApiOperation = {
@@ -418,7 +475,8 @@ function urlOf(operation: Operation, session: Session, overrides: Record<string,
 
 /**
  * A valid-looking parameter. The owner's own tenant and user ids where the route names them (so the
- * request gets past the tenant check); any other id is the largest one, which names no row.
+ * request gets past the tenant check); any other id names the owner's seeded row, but for deletions,
+ * whose id is the largest one, which names no row, so that no fuzzed request removes what the others use.
  */
 function sampleParameter(operation: Operation, parameter: Parameter, session: Session): string {
   const before = operation.template.split(`{${parameter.name}}`)[0] ?? '';
@@ -426,8 +484,9 @@ function sampleParameter(operation: Operation, parameter: Parameter, session: Se
   const userId = session === 'owner' ? owner.user.id : 1;
   if (/tenant/i.test(parameter.name) || before.endsWith('/tenant/')) return String(tenantId);
   if (parameter.name === 'userId' || /\/user\/(profile\/|password\/)?$/.test(before)) return String(userId);
-  const value = sample(parameter.schema, parameter.name);
-  return encodeURIComponent(typeof value === 'number' ? String(MAX_ID) : String(value));
+  const value = String(sample(parameter.schema, parameter.name));
+  if (value !== String(MAX_ID)) return encodeURIComponent(value);
+  return operation.method === 'DELETE' ? String(MAX_ID) : String(SEEDED_ID);
 }
 
 /** Strings tried, in order, against a pattern the schema demands. */
