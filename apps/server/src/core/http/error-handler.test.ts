@@ -21,6 +21,9 @@ beforeAll(async () => {
     { schema: { body: z.object({ name: z.string().min(1, 'Name is required'), age: z.number() }) } },
     async () => ({}),
   );
+  app.get('/client-fault', async () => {
+    throw Object.assign(new Error('the range is not satisfiable'), { statusCode: 416 });
+  });
   app.get(
     '/leaky',
     { schema: { response: { 200: z.object({ id: z.number() }) } } },
@@ -50,6 +53,12 @@ it('turns validation failures into 400 with the schema text, or the field named 
   const generic = await app.inject({ method: 'POST', url: '/typed', payload: { name: 'x', age: 'three' } });
   expect(generic.statusCode).toBe(400);
   expect(generic.json().detail).toMatch(/^age: Invalid input/);
+});
+
+it("answers a plugin's client errors with their 4xx status and text, never a 500", async () => {
+  const reply = await app.inject({ method: 'GET', url: '/client-fault' });
+  expect(reply.statusCode).toBe(416);
+  expect(reply.json()).toEqual({ detail: 'The range is not satisfiable' });
 });
 
 it('refuses to send a response that does not match its schema', async () => {

@@ -26,6 +26,17 @@ const FASTIFY_ERRORS: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: 'The request body is empty' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, detail: 'The request body is not valid JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, detail: 'Invalid Content-Length' },
+  // @fastify/multipart's, raised while a route reads the parts.
+  FST_PROTO_VIOLATION: { status: 400, detail: 'A multipart field may not be named __proto__ or constructor' },
+  FST_INVALID_JSON_FIELD_ERROR: { status: 400, detail: 'A multipart field sent as JSON is not valid JSON' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, detail: 'The request is not multipart/form-data' },
+};
+
+/** Any other error a plugin marks as the client's (a 4xx status): that status, with its own text. */
+const clientError = (error: FastifyError): { status: number; detail: string } | undefined => {
+  const status = error.statusCode;
+  if (!status || status < 400 || status >= 500 || !error.message) return undefined;
+  return { status, detail: error.message.charAt(0).toUpperCase() + error.message.slice(1) };
 };
 
 /**
@@ -52,6 +63,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { webFallba
     if (error.statusCode === 429) {
       return reply.status(429).send({ detail: MESSAGES.generic.tooManyRequests(60) });
     }
+    const client = clientError(error);
+    if (client) return reply.status(client.status).send({ detail: client.detail });
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, url: request.url }, 'response did not match its schema');
     } else {

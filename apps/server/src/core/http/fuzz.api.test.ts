@@ -448,6 +448,14 @@ function wholeBodyCases(operation: Operation, path: string): Case[] {
         contentType: 'multipart/form-data; boundary=fuzz',
         body: '--fuzz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb',
       },
+      multipartCase(path, 'multipart with a __proto__ field', 'name="__proto__"', 'x'),
+      multipartCase(
+        path,
+        'multipart with a JSON field that is not JSON',
+        'name="a"\r\nContent-Type: application/json',
+        '{',
+      ),
+      multipartCase(path, 'multipart with a malformed part header', 'garbage', 'x'),
       {
         label: 'multipart with a NUL in a field name and a file name',
         path,
@@ -457,6 +465,15 @@ function wholeBodyCases(operation: Operation, path: string): Case[] {
     );
   }
   return cases;
+}
+
+/** A multipart body of one part with this Content-Disposition (and more headers) and value. */
+function multipartCase(path: string, label: string, disposition: string, value: string): Case {
+  const header = disposition.startsWith('name=')
+    ? `Content-Disposition: form-data; ${disposition}`
+    : disposition;
+  const body = `--fuzz\r\n${header}\r\n\r\n${value}\r\n--fuzz--\r\n`;
+  return { label, path, contentType: 'multipart/form-data; boundary=fuzz', body };
 }
 
 /** The operation's URL with valid parameters, but for those given. */
