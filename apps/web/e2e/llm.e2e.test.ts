@@ -1,4 +1,4 @@
-import { LLM_MESSAGES, MESSAGES } from '@parley/contracts';
+import { LLM_MESSAGES, LLM_TEST_MESSAGES, MESSAGES } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiFake, startOpenAiFake } from '../../server/src/test/fakes/openai';
 import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
@@ -48,14 +48,15 @@ describe('LLM settings', () => {
     fake.reply('OK');
     await page.getByRole('button', { name: 'Test connection: Local Llama' }).click();
     await page.getByText('Local Llama: connection OK').waitFor();
-    await page.getByText('The model answered: OK', { exact: false }).waitFor();
+    await page.getByText(LLM_TEST_MESSAGES.answered, { exact: false }).waitFor();
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
     await screenshot(page, 'llm-tested');
 
     fake.failNext(401, 'Invalid API key for this server');
     await page.getByRole('button', { name: 'Test connection: Local Llama' }).click();
     await page.getByText('Local Llama: connection failed').waitFor();
-    await page.getByText('Invalid API key for this server', { exact: false }).waitFor();
+    await page.getByText(LLM_TEST_MESSAGES.keyRefused(401), { exact: false }).waitFor();
+    expect(await page.content()).not.toContain('Invalid API key for this server');
 
     const active = page.getByLabel('Active: Local Llama');
     expect(await active.isChecked()).toBe(true);

@@ -129,10 +129,31 @@ export const LlmToggleParams = z.object({
     .transform((v) => v === 'true'),
 });
 
+/**
+ * The connection test's reasons, all written by Parley: nothing the called server answers (its error
+ * text, its reply) is passed on, since the base URL may point anywhere the server can reach.
+ */
+export const LLM_TEST_MESSAGES = {
+  answered: 'The model answered',
+  unreadableKey:
+    'The stored API key cannot be decrypted (the application secret changed?); enter the key again',
+  redirected: (status: number) =>
+    `The server answered with a redirect (HTTP ${status}), which Parley does not follow: enter the address the model is served at as the base URL`,
+  keyRefused: (status: number) => `The provider refused the API key (HTTP ${status})`,
+  notFound: 'The provider answered HTTP 404: check the base URL and the model name',
+  rateLimited: 'The provider is limiting requests (HTTP 429); try again later',
+  refused: (status: number) =>
+    `The provider refused the request (HTTP ${status}): check the model name and settings`,
+  providerFailed: (status: number) => `The provider failed (HTTP ${status}); try again later`,
+  notAModelServer: 'The server answered, but not as this provider does: check the provider and the base URL',
+  timedOut: (seconds: number) => `The model did not answer within ${seconds} seconds`,
+  unreachable: (why: string) => `Could not connect to the base URL (${why})`,
+} as const;
+
 /** `POST /settings/llm/{id}/test`: a tiny real call to the model. A provider failure is ok: false, never a 5xx. */
 export const LlmTestResult = z.object({
   ok: z.boolean(),
-  /** The model's reply on success, else the provider's error message (never the key). */
+  /** One of LLM_TEST_MESSAGES: Parley's own words, never the called server's text. */
   detail: z.string(),
   latency_ms: z.number().int(),
 });

@@ -1,6 +1,8 @@
+import http from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import {
   LLM_MESSAGES,
+  LLM_TEST_MESSAGES,
   type LlmSetting,
   type LlmSettingResponse,
   type LlmTestResult,
@@ -229,20 +231,48 @@ describe('LLM settings', () => {
   });
 });
 
+/** A server on loopback that answers every request with a redirect to `location`. */
+async function redirector(location: string, status = 307) {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(status, { location });
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** An "internal" service on another host name (localhost, not 127.0.0.1) that says too much. */
+async function internalService() {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'INTERNAL-ONLY db=10.0.0.5 password=hunter2' } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}/admin`,
+    hits,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 describe('test connection', () => {
-  it('answers ok with the reply and latency from a working model', async () => {
+  const test = (id: number) =>
+    server.post<LlmTestResult>(`/api/settings/llm/${id}/test`, undefined, as(owner));
+
+  it('answers ok with latency from a working model, in its own words', async () => {
     const setting = await addLocal();
-    fake.reply('OK');
+    fake.reply('OK, and here is what the server says');
     const before = fake.requests.length;
-    const result = await server.post<LlmTestResult>(
-      `/api/settings/llm/${setting.id}/test`,
-      undefined,
-      as(owner),
-    );
+    const result = await test(setting.id);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       ok: true,
-      detail: 'The model answered: OK',
+      detail: LLM_TEST_MESSAGES.answered,
       latency_ms: expect.any(Number),
     });
     const sent = fake.requests.slice(before);
@@ -250,25 +280,34 @@ describe('test connection', () => {
     expect(sent[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'llama3.2' } });
   });
 
-  it("answers ok: false with the provider's message when it fails, never a 5xx", async () => {
+  it("answers ok: false with a status and a reason of its own, never the server's text, never a 5xx", async () => {
     const setting = await addLocal();
-    fake.failNext(401, 'Invalid API key, check your settings');
-    const refused = await server.post<LlmTestResult>(
-      `/api/settings/llm/${setting.id}/test`,
-      undefined,
-      as(owner),
-    );
-    expect(refused.status).toBe(200);
-    expect(refused.body.ok).toBe(false);
-    expect(refused.body.detail).toContain('Invalid API key, check your settings');
+    const cases = [
+      [401, LLM_TEST_MESSAGES.keyRefused(401)],
+      [404, LLM_TEST_MESSAGES.notFound],
+      [429, LLM_TEST_MESSAGES.rateLimited],
+      [422, LLM_TEST_MESSAGES.refused(422)],
+      [500, LLM_TEST_MESSAGES.providerFailed(500)],
+    ] as const;
+    for (const [status, reason] of cases) {
+      fake.failNext(status, `UPSTREAM-TEXT ${status} Invalid API key, check your settings`);
+      const reply = await test(setting.id);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual({ ok: false, detail: reason, latency_ms: expect.any(Number) });
+    }
 
-    fake.failNext(500, 'The model is overloaded');
-    const down = await server.post<LlmTestResult>(
-      `/api/settings/llm/${setting.id}/test`,
-      undefined,
-      as(owner),
-    );
-    expect(down.body).toMatchObject({ ok: false, detail: expect.stringContaining('overloaded') });
+    // A web page where the model should be: it answered, but its words are not passed on either.
+    const webPage = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>INTRANET-PAGE</body></html>');
+    });
+    await new Promise<void>((r) => webPage.listen(0, '127.0.0.1', r));
+    const page = await addLocal(owner, {
+      base_url: `http://127.0.0.1:${(webPage.address() as AddressInfo).port}/v1`,
+    });
+    const notModel = await test(page.id);
+    await new Promise((r) => webPage.close(r));
+    expect(notModel.body).toMatchObject({ ok: false, detail: LLM_TEST_MESSAGES.notAModelServer });
 
     // Nobody listening at the base URL.
     const closed = createServer();
@@ -276,14 +315,43 @@ describe('test connection', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((r) => closed.close(r));
     const gone = await addLocal(owner, { base_url: `http://127.0.0.1:${port}/v1` });
-    const unreachable = await server.post<LlmTestResult>(
-      `/api/settings/llm/${gone.id}/test`,
-      undefined,
-      as(owner),
-    );
+    const unreachable = await test(gone.id);
     expect(unreachable.status).toBe(200);
-    expect(unreachable.body.ok).toBe(false);
-    expect(unreachable.body.detail).toMatch(/connect/i);
+    expect(unreachable.body).toMatchObject({
+      ok: false,
+      detail: LLM_TEST_MESSAGES.unreachable('connection refused'),
+    });
+  });
+
+  it('does not follow a redirect to another host: the target is never called and nothing of it comes back', async () => {
+    const target = await internalService();
+    const hop = await redirector(target.url);
+    try {
+      const setting = await addLocal(owner, { base_url: hop.url });
+      const reply = await test(setting.id);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual({
+        ok: false,
+        detail: LLM_TEST_MESSAGES.redirected(307),
+        latency_ms: expect.any(Number),
+      });
+      expect(target.hits).toEqual([]);
+      expect(JSON.stringify(reply.body)).not.toMatch(/INTERNAL-ONLY|hunter2|localhost/);
+
+      // Answering calls build their model the same way: the redirect is a failure, not a hop.
+      const resolved = await new LlmService(server.database.db, TEST_SECRET).resolve(
+        owner.user.tenant_id,
+        setting.id,
+      );
+      await expect(
+        generateText({ model: resolved!.model, prompt: 'hi', maxRetries: 0 }),
+      ).rejects.toMatchObject({
+        statusCode: 307,
+      });
+      expect(target.hits).toEqual([]);
+    } finally {
+      await Promise.all([hop.close(), target.close()]);
+    }
   });
 });
 

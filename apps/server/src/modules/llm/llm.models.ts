@@ -15,10 +15,21 @@ export type ModelTarget = {
 };
 
 /**
+ * Model calls never follow a redirect: a base URL may be any address the server reaches (loopback
+ * for a local model), and a redirect would carry the request, key included, to a host nobody
+ * entered. The 3xx comes back as the provider's HTTP error instead.
+ */
+export const withoutRedirects =
+  (fetch: typeof globalThis.fetch = globalThis.fetch): typeof globalThis.fetch =>
+  (input, init) =>
+    fetch(input, { ...init, redirect: 'manual' });
+
+/**
  * The AI SDK model for a configured target. A key is always passed explicitly (empty when none is
  * stored), so a tenant's model never falls back to a key in the server's environment.
  */
-export function languageModelOf(target: ModelTarget, fetch?: typeof globalThis.fetch): LanguageModel {
+export function languageModelOf(target: ModelTarget, baseFetch?: typeof globalThis.fetch): LanguageModel {
+  const fetch = withoutRedirects(baseFetch);
   const apiKey = target.apiKey ?? '';
   const baseURL = target.baseUrl ?? undefined;
   switch (target.provider) {

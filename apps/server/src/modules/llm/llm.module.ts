@@ -122,7 +122,7 @@ const routes =
         schema: {
           tags,
           summary:
-            'Test the connection with a tiny real call; a provider failure answers ok: false with its message',
+            "Test the connection with a tiny real call, redirects not followed; a failure answers ok: false with a reason of Parley's (HTTP status, kind of network error), never the called server's text",
           params: LlmIdParams,
           response: { 200: LlmTestResult },
         },

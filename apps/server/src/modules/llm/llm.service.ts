@@ -1,6 +1,7 @@
 import {
   type CreateLlmBody,
   LLM_MESSAGES,
+  LLM_TEST_MESSAGES,
   type LlmProvider,
   type LlmSetting,
   type LlmTestResult,
@@ -27,8 +28,6 @@ type UpdateInput = z.output<typeof UpdateLlmBody>;
 export const LLM_KEY_PURPOSE = 'llm-api-key';
 const NOT_FOUND = 'LLM not found';
 const NAME_TAKEN = 'An LLM with this name already exists';
-const UNREADABLE_KEY =
-  'The stored API key cannot be decrypted (the application secret changed?); enter the key again';
 const TEST_TIMEOUT_MS = 20_000;
 const MASK = '••••••••';
 
@@ -53,23 +52,50 @@ function toSetting(row: q.LlmRow): LlmSetting {
   };
 }
 
-/** A provider's failure as the user may read it: its own message, the key (if echoed) blanked out. */
-function failureText(error: unknown, apiKey: string | null): string {
-  let text: string;
-  if (APICallError.isInstance(error)) {
-    text = error.message || `The provider answered HTTP ${error.statusCode ?? 'error'}`;
-    if (error.statusCode && !text.includes(String(error.statusCode)))
-      text = `${text} (HTTP ${error.statusCode})`;
-  } else if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    text = `The model did not answer within ${TEST_TIMEOUT_MS / 1000} seconds`;
-  } else if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    text = cause instanceof Error && cause.message ? `${error.message}: ${cause.message}` : error.message;
-  } else {
-    text = 'The model could not be reached';
+const NETWORK_REASONS: [RegExp, string][] = [
+  [/^ECONNREFUSED$/, 'connection refused'],
+  [/^(ENOTFOUND|EAI_AGAIN)$/, 'host name not found'],
+  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/, 'connection timed out'],
+  [/^(EHOSTUNREACH|ENETUNREACH)$/, 'host unreachable'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/, 'connection closed'],
+  [/CERT|TLS|SSL/, 'TLS handshake or certificate refused'],
+];
+
+/** The errors an error was caused by, outermost first (the AI SDK wraps fetch's, which wraps the socket's). */
+function* causes(error: unknown): Generator<unknown> {
+  for (let depth = 0; error && depth < 5; depth++) {
+    yield error;
+    error = (error as { cause?: unknown }).cause;
   }
-  if (apiKey && apiKey.length >= 4) text = text.split(apiKey).join(MASK);
-  return text.slice(0, 1000);
+}
+
+function httpFailure(status: number): string {
+  if (status >= 300 && status < 400) return LLM_TEST_MESSAGES.redirected(status);
+  if (status === 401 || status === 403) return LLM_TEST_MESSAGES.keyRefused(status);
+  if (status === 404) return LLM_TEST_MESSAGES.notFound;
+  if (status === 429) return LLM_TEST_MESSAGES.rateLimited;
+  if (status >= 400 && status < 500) return LLM_TEST_MESSAGES.refused(status);
+  if (status >= 500) return LLM_TEST_MESSAGES.providerFailed(status);
+  return LLM_TEST_MESSAGES.notAModelServer;
+}
+
+/**
+ * Why a test call failed, in Parley's words only: the base URL may point at any service the server
+ * reaches, so its error text is never passed on; its HTTP status and the kind of network failure are.
+ */
+function testFailure(error: unknown): string {
+  if (APICallError.isInstance(error) && error.statusCode !== undefined) return httpFailure(error.statusCode);
+  for (const cause of causes(error)) {
+    if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError'))
+      return LLM_TEST_MESSAGES.timedOut(TEST_TIMEOUT_MS / 1000);
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      const reason = NETWORK_REASONS.find(([pattern]) => pattern.test(code))?.[1];
+      if (reason) return LLM_TEST_MESSAGES.unreachable(reason);
+    }
+  }
+  if (APICallError.isInstance(error)) return LLM_TEST_MESSAGES.unreachable('network error');
+  return LLM_TEST_MESSAGES.notAModelServer;
 }
 
 /**
@@ -160,8 +186,9 @@ export class LlmService {
   }
 
   /**
-   * A tiny real call to the model. A provider failure (wrong key, unknown model, unreachable URL,
-   * timeout) is `ok: false` with the provider's message, never an error of ours.
+   * A tiny real call to the model, redirects not followed. A failure (wrong key, unknown model,
+   * unreachable URL, redirect, timeout) is `ok: false` with a reason of Parley's, never an error of
+   * ours and never the called server's own text.
    */
   async test(tenantId: number, id: number): Promise<LlmTestResult> {
     const row = await this.row(tenantId, id);
@@ -171,24 +198,19 @@ export class LlmService {
     try {
       apiKey = this.keyOf(row);
     } catch {
-      return { ok: false, detail: UNREADABLE_KEY, latency_ms: 0 };
+      return { ok: false, detail: LLM_TEST_MESSAGES.unreadableKey, latency_ms: 0 };
     }
     try {
-      const { text } = await generateText({
+      await generateText({
         model: this.modelOf(row, apiKey),
         prompt: 'Reply with the single word: OK',
         maxOutputTokens: 16,
         maxRetries: 0,
         abortSignal: AbortSignal.timeout(TEST_TIMEOUT_MS),
       });
-      const reply = text.trim().slice(0, 200);
-      return {
-        ok: true,
-        detail: reply ? `The model answered: ${reply}` : 'The model answered with an empty reply',
-        latency_ms: elapsed(),
-      };
+      return { ok: true, detail: LLM_TEST_MESSAGES.answered, latency_ms: elapsed() };
     } catch (error) {
-      return { ok: false, detail: failureText(error, apiKey), latency_ms: elapsed() };
+      return { ok: false, detail: testFailure(error), latency_ms: elapsed() };
     }
   }
 
@@ -205,7 +227,7 @@ export class LlmService {
     try {
       apiKey = this.keyOf(row);
     } catch {
-      throw new AppError('unavailable', `LLM "${row.name}": ${UNREADABLE_KEY}`);
+      throw new AppError('unavailable', `LLM "${row.name}": ${LLM_TEST_MESSAGES.unreadableKey}`);
     }
     const resolved: ResolvedModel = {
       model: this.modelOf(row, apiKey),
