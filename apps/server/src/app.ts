@@ -132,6 +132,7 @@ export async function createParley(
   const limiter = new AttemptLimiter({
     perIpPerMinute: config.AUTH_RATE_LIMIT_PER_IP,
     perAccountPer15Minutes: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
+    signupsPerIpPerHour: config.AUTH_SIGNUP_LIMIT_PER_IP,
   });
   const mail = new MailService(db, jobs, {
     smtpUrl: config.SMTP_URL,

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_DAYS: positiveInt.max(365).default(30),
   AUTH_RATE_LIMIT_PER_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  AUTH_SIGNUP_LIMIT_PER_IP: positiveInt.default(10),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

@@ -79,6 +79,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_PER_IP: '1000',
+      AUTH_SIGNUP_LIMIT_PER_IP: '1000',
       JOB_POLL_MS: '200',
       ...env,
     },

@@ -41,6 +41,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     PUBLIC_URL: 'http://parley.test',
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
+    AUTH_SIGNUP_LIMIT_PER_IP: '100000',
     JOB_POLL_MS: '50',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     ...options.env,

@@ -1,16 +1,28 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../../core/errors.js';
 
-export type AttemptLimits = { perIpPerMinute: number; perAccountPer15Minutes: number };
+export type AttemptLimits = {
+  perIpPerMinute: number;
+  perAccountPer15Minutes: number;
+  signupsPerIpPerHour: number;
+};
+
+/**
+ * The limiter's key for a known account, whatever name was typed to reach it, so its email and its
+ * username share one budget of failures.
+ */
+export const accountKey = (userId: number) => `user:${userId}`;
 
 /**
  * Limits for sign-in, codes and resets: every attempt counts against the caller's IP; failures
  * (and code requests) count against the account, so guessing one account's password from many
- * addresses is slowed as well. Kept in memory: with several nodes each node enforces its share.
+ * addresses is slowed as well. Sign-ups (each one a new workspace) have their own hourly budget per
+ * IP. Kept in memory: with several nodes each node enforces its share.
  */
 export class AttemptLimiter {
   private readonly ip: RateLimiterMemory;
   private readonly account: RateLimiterMemory;
+  private readonly signups: RateLimiterMemory;
 
   constructor(limits: AttemptLimits) {
     this.ip = new RateLimiterMemory({ keyPrefix: 'ip', points: limits.perIpPerMinute, duration: 60 });
@@ -19,6 +31,15 @@ export class AttemptLimiter {
       points: limits.perAccountPer15Minutes,
       duration: 900,
     });
+    this.signups = new RateLimiterMemory({
+      keyPrefix: 'signup',
+      points: limits.signupsPerIpPerHour,
+      duration: 3600,
+    });
+  }
+
+  async signupFromIp(ip: string): Promise<void> {
+    await consume(this.signups, ip);
   }
 
   async attemptFromIp(ip: string): Promise<void> {

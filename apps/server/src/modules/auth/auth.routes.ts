@@ -59,7 +59,7 @@ export const authRoutes =
           response: { 201: AuthResponse },
         },
       },
-      async (request, reply) => sendSession(reply, await auth.signup(request.body), 201),
+      async (request, reply) => sendSession(reply, await auth.signup(request.ip, request.body), 201),
     );
     app.post(
       '/auth/login',

@@ -12,7 +12,7 @@ import {
   loadUser,
   usernameTaken,
 } from '../users/users.queries.js';
-import type { AttemptLimiter } from './attempt-limiter.js';
+import { type AttemptLimiter, accountKey } from './attempt-limiter.js';
 import type { GoogleVerifier } from './google.js';
 import type { InvitationService } from './invitations.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -41,7 +41,8 @@ export class AuthService {
   ) {}
 
   /** Creates a workspace and its owner, or with an invitation token joins the inviting workspace. */
-  async signup(body: SignupBody): Promise<Session> {
+  async signup(ip: string, body: SignupBody): Promise<Session> {
+    await this.limiter.signupFromIp(ip);
     const passwordHash = await hashPassword(body.password);
     const userId = await this.inTransaction(async (tx) => {
       const invitation = body.token ? await this.invitations.claim(tx, body.token, body.email) : undefined;
@@ -62,16 +63,21 @@ export class AuthService {
     return this.startSession(userId);
   }
 
+  /**
+   * Failures count against the account the name resolves to; a name that matches no account is keyed
+   * by itself, so unknown and known names are limited alike and the limit reveals nothing.
+   */
   async login(ip: string, name: string, password: string): Promise<Session> {
     await this.limiter.attemptFromIp(ip);
-    await this.limiter.ensureAccountAllowed(name);
     const user = await findUserBySignInName(this.db, name);
+    const key = user ? accountKey(user.id) : name;
+    await this.limiter.ensureAccountAllowed(key);
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      await this.limiter.countAgainstAccount(name);
+      await this.limiter.countAgainstAccount(key);
       throw unauthorized(MESSAGES.auth.invalidCredentials);
     }
-    await this.limiter.clearAccount(name);
+    await this.limiter.clearAccount(key);
     return this.startSession(user.id);
   }
 

@@ -25,6 +25,7 @@ const config = loadConfig({
   DATABASE_URL: url,
   AUTH_RATE_LIMIT_PER_IP: '100000',
   AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
+  AUTH_SIGNUP_LIMIT_PER_IP: '100000',
   WEB_DIST_DIR: '/nonexistent-web-dist',
 });
 const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 });

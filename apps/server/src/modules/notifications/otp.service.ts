@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../core/db/database.js';
 import { otpCodes, users } from '../../core/db/schema.js';
 import { badRequest } from '../../core/errors.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
-import type { AttemptLimiter } from '../auth/attempt-limiter.js';
+import { type AttemptLimiter, accountKey } from '../auth/attempt-limiter.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionResolver } from '../auth/sessions.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -108,7 +108,7 @@ export class OtpService {
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
       await this.tokens.revokeAllForUser(tx, user.id);
     });
-    await this.limiter.clearAccount(email);
+    await this.limiter.clearAccount(accountKey(user.id));
     await this.sessions.changed(user.tenantId);
   }
 
