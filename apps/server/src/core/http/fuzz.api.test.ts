@@ -42,9 +42,10 @@ type Operation = {
   parameters: Parameter[];
   body: JsonSchema | null;
 };
-type Session = 'anonymous' | 'owner';
+/** Signed out, with a forged or malformed access token, or as the owner. */
+type Session = 'anonymous' | 'forged' | 'owner';
 /** One request: what it tries (for the failure message), and how it is sent. */
-type Case = { label: string; path: string; contentType?: string; body?: string };
+type Case = { label: string; path: string; contentType?: string; body?: string; token?: string };
 
 const HUGE = 'x'.repeat(100_000);
 const LONG_SEGMENT = '9'.repeat(3000);
@@ -63,6 +64,13 @@ const BAD_PARAMETERS = [
   '%ZZ',
   '%F0%9F%92%A9',
   LONG_SEGMENT,
+];
+/** Tokens no route may take: an unsigned JWT naming the first user, and an oversized garbage one. */
+const FORGED_TOKENS = [
+  `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(
+    '{"sub":"1","tid":1,"typ":"access","iss":"parley","aud":"parley-api"}',
+  ).toString('base64url')}.`,
+  'a'.repeat(8000),
 ];
 const CONCURRENCY = 4;
 
@@ -172,15 +180,23 @@ it('answers malformed input to every documented operation with a 4xx', { timeout
   const failures: string[] = [];
   const statuses = new Map<number, number>();
   await inPool(operations, CONCURRENCY, async (operation) => {
-    for (const session of ['anonymous', 'owner'] as const) {
+    let signedOutStatus = 0;
+    for (const session of ['anonymous', 'forged', 'owner'] as const) {
       const cases = casesFor(operation, session);
-      for (const [index, fuzzCase] of cases.entries()) {
+      // A forged token gets the first case only: the route's token check is what it tries.
+      const tried = session === 'forged' ? FORGED_TOKENS.map((token) => ({ ...cases[0]!, token })) : cases;
+      for (const [index, fuzzCase] of tried.entries()) {
         const reply = await send(operation, fuzzCase, session);
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         if (reply.status >= 500) {
           failures.push(
             `${session} ${operation.method} ${fuzzCase.path} [${fuzzCase.label}]: ${reply.status} ${reply.text.slice(0, 200)}`,
           );
+        }
+        if (session === 'anonymous' && index === 0) signedOutStatus = reply.status;
+        // Where a request without a token is refused, one with a forged token is refused the same way.
+        if (session === 'forged' && signedOutStatus === 401 && reply.status !== 401) {
+          failures.push(`forged token not refused: ${operation.method} ${fuzzCase.path}: ${reply.status}`);
         }
         // Signed out, a protected route stops at the token check: one request shows it.
         if (index === 0 && session === 'anonymous' && reply.status === 401) break;
@@ -371,7 +387,8 @@ async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<v
 
 async function send(operation: Operation, fuzzCase: Case, session: Session) {
   const headers: Record<string, string> = {};
-  if (session === 'owner') headers.authorization = `Bearer ${owner.access_token}`;
+  const token = fuzzCase.token ?? (session === 'owner' ? owner.access_token : undefined);
+  if (token) headers.authorization = `Bearer ${token}`;
   if (fuzzCase.contentType) headers['content-type'] = fuzzCase.contentType;
   const response = await fetch(`${server.url}${fuzzCase.path}`, {
     method: operation.method,
