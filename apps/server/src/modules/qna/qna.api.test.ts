@@ -1,6 +1,6 @@
 import { MESSAGES, type QnA, type SearchResult, type TrainingProgress } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunks } from '../../core/db/schema.js';
+import { chunks, conversations, messages } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -154,6 +154,63 @@ describe('Q&A pairs', () => {
       as(owner),
     );
     expect(result.body.hits).toEqual([]);
+  });
+});
+
+/** A conversation of the bot with one visitor message in it: the message's id (a Q&A pair's chat_id). */
+async function chatMessage(tenantId: number, bot: number): Promise<number> {
+  const [conversation] = await server.database.db
+    .insert(conversations)
+    .values({ tenantId, botId: bot, visitorId: 'visitor-1', lastSeq: 1 })
+    .returning();
+  const [message] = await server.database.db
+    .insert(messages)
+    .values({
+      tenantId,
+      conversationId: conversation!.id,
+      botId: bot,
+      seq: 1,
+      messageType: 'user',
+      message: 'Do you deliver on Sundays?',
+    })
+    .returning();
+  return message!.id;
+}
+
+describe('a pair drawn from a chat (chat_id)', () => {
+  const pairsOf = async (account: Account) =>
+    (await server.get<QnA[]>('/api/qna/', as(account))).body.map((q) => q.id);
+
+  it("keeps the id of one of the bot's own messages", async () => {
+    const chatId = await chatMessage(owner.user.tenant_id, botId);
+    const created = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: botId, question: 'Sunday delivery?', answer: 'No, Monday to Saturday.', chat_id: chatId },
+      as(owner),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.chat_id).toBe(chatId);
+  });
+
+  it("answers 404 for another workspace's message and 400 for another bot's, storing nothing", async () => {
+    const stranger = await signupOwner(server);
+    const theirBot = (await insertBot(server, stranger.user.tenant_id)).id;
+    const theirMessage = await chatMessage(stranger.user.tenant_id, theirBot);
+    const otherBot = (await insertBot(server, owner.user.tenant_id)).id;
+    const otherBotsMessage = await chatMessage(owner.user.tenant_id, otherBot);
+    const before = await pairsOf(owner);
+    const pair = (chat_id: number) => ({ bot_id: botId, question: 'Copied?', answer: 'Yes.', chat_id });
+
+    const foreign = await server.post('/api/qna/', pair(theirMessage), as(owner));
+    expect([foreign.status, foreign.body]).toEqual([404, { detail: 'Chat message not found' }]);
+    const missing = await server.post('/api/qna/', pair(theirMessage + 1000), as(owner));
+    expect([missing.status, missing.body]).toEqual([404, { detail: 'Chat message not found' }]);
+    const wrongBot = await server.post('/api/qna/', pair(otherBotsMessage), as(owner));
+    expect([wrongBot.status, wrongBot.body]).toEqual([
+      400,
+      { detail: 'The chat message is not from a conversation of this bot' },
+    ]);
+    expect(await pairsOf(owner)).toEqual(before);
   });
 });
 

@@ -1,10 +1,11 @@
 import type { CreateQnABody, QnA, UpdateQnABody } from '@parley/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
-import { notFound } from '../../core/errors.js';
+import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { qna } from './qna.schema.js';
@@ -39,6 +40,7 @@ export class QnaService {
 
   async create(auth: AuthContext, body: CreateQnABody): Promise<QnA> {
     await requireBot(this.db, auth.tenantId, body.bot_id);
+    if (body.chat_id !== undefined) await this.requireChatMessage(auth.tenantId, body.bot_id, body.chat_id);
     const [row] = await this.db
       .insert(qna)
       .values({
@@ -50,6 +52,20 @@ export class QnaService {
       })
       .returning();
     return toQnA(row!);
+  }
+
+  /**
+   * A pair drawn from a chat names the message it came from (`chat_id`, a message id): one of this
+   * workspace's messages (another workspace's answers 404, as if it did not exist), in a
+   * conversation of the pair's bot.
+   */
+  private async requireChatMessage(tenantId: number, botId: number, chatId: number): Promise<void> {
+    const [message] = await this.db
+      .select({ botId: messages.botId })
+      .from(messages)
+      .where(and(eq(messages.tenantId, tenantId), eq(messages.id, chatId)));
+    if (!message) throw notFound('Chat message not found');
+    if (message.botId !== botId) throw badRequest('The chat message is not from a conversation of this bot');
   }
 
   async list(auth: AuthContext, botId?: number): Promise<QnA[]> {
