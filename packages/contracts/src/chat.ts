@@ -45,6 +45,41 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
+/** The name POST /chat/upload-file gives a stored attachment: `<tenant id>_<random>.<extension>`. */
+export const CHAT_ATTACHMENT_NAME = /^\d+_[0-9a-f]{32}\.(png|jpg|webp|gif|pdf)$/;
+const UPLOADED_ATTACHMENT_PATH = '/api/chat/attachments/';
+
+/** An absolute http(s) address, or the path of a file uploaded with POST /chat/upload-file. */
+function isAttachmentUrl(value: string): boolean {
+  if (value.startsWith(UPLOADED_ATTACHMENT_PATH))
+    return CHAT_ATTACHMENT_NAME.test(value.slice(UPLOADED_ATTACHMENT_PATH.length));
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An attachment a client sends with a message. Its url is shown as a link to whoever reads the
+ * conversation, so only http(s) addresses and Parley's own uploads are taken (javascript:, data:
+ * and paths into the console are a 400, before anything is stored).
+ */
+export const AttachmentInput = z.object({
+  name: inputText().trim().min(1, 'Attachment name is required').max(200),
+  url: inputText()
+    .trim()
+    .max(2048)
+    .refine(
+      isAttachmentUrl,
+      'Attachment url must be an http(s) address or a file uploaded with /chat/upload-file',
+    ),
+  content_type: inputText().trim().max(200),
+  size: z.number().int().min(0),
+});
+export type AttachmentInput = z.infer<typeof AttachmentInput>;
+
 export const BookingAction = z.object({
   type: z.literal('booking'),
   title: z.string(),
@@ -106,7 +141,7 @@ export const ChatRequest = z.object({
     .max(4000, 'A message is at most 4000 characters'),
   /** Omitted: a new conversation named 'New Chat'. */
   conversation_id: BodyId('Conversation').optional(),
-  attachments: z.array(Attachment).max(5).default([]),
+  attachments: z.array(AttachmentInput).max(5).default([]),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

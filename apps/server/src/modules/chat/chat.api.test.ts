@@ -529,6 +529,57 @@ describe('attachments', () => {
       415,
       'Attach a PNG, JPEG, WebP or GIF image, or a PDF',
     ]);
+
+    // The upload's url, and any http(s) address, go with a message and come back with it.
+    const sent = await ask(owner, {
+      bot_id: bot.bot_id,
+      message: 'Here is the photo and the catalogue',
+      attachments: [
+        ok.body,
+        {
+          name: 'catalogue.pdf',
+          url: 'https://shop.example/catalogue.pdf',
+          content_type: 'application/pdf',
+          size: 10,
+        },
+      ],
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.user_message.attachments.map((a) => a.url)).toEqual([
+      ok.body.url,
+      'https://shop.example/catalogue.pdf',
+    ]);
+  });
+
+  it('refuses an attachment url that is not http(s) or an upload with 400, storing nothing', async () => {
+    const ownConversations = () =>
+      server.database.db.select().from(conversations).where(eq(conversations.tenantId, owner.user.tenant_id));
+    const before = (await ownConversations()).length;
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      ' JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      '/api/auth/logout',
+      '/api/chat/attachments/../../auth/user',
+      '//evil.example/x.png',
+      'photo.png',
+    ]) {
+      const attachments = [{ name: 'photo.png', url, content_type: 'image/png', size: 1 }];
+      const reply = await ask(owner, { bot_id: bot.bot_id, message: 'Look at this', attachments });
+      expect(reply.status, url).toBe(400);
+      expect((reply.body as unknown as { detail: string }).detail).toBe(
+        'Attachment url must be an http(s) address or a file uploaded with /chat/upload-file',
+      );
+      const streamed = await fetch(`${server.url}/api/chat/chats/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ bot_id: bot.bot_id, message: 'Look at this', attachments }),
+      });
+      expect(streamed.status, url).toBe(400);
+    }
+    expect((await ownConversations()).length).toBe(before);
   });
 });
 

@@ -2,6 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import {
   AfterSeqQuery,
   Attachment,
+  CHAT_ATTACHMENT_NAME,
   ChatExchange,
   ChatMessage,
   ChatRequest,
@@ -271,7 +272,7 @@ const routes =
           tags,
           summary: 'An attachment (its unguessable name is the capability)',
           params: z.object({
-            name: z.string().regex(/^\d+_[0-9a-f]{32}\.(png|jpg|webp|gif|pdf)$/, 'is not an attachment name'),
+            name: z.string().regex(CHAT_ATTACHMENT_NAME, 'is not an attachment name'),
           }),
         },
       },
