@@ -43,6 +43,8 @@ export const MESSAGES = {
     roleAssigned: 'User role assigned successfully',
     roleNameTaken: 'A role with this name already exists',
     ownerLocked: 'The Owner role always holds every permission and cannot be edited',
+    grantBeyondOwn: "You can't grant permissions you don't hold yourself",
+    ownerOnlyByOwner: 'Only an owner can give or take the Owner role',
   },
   features: {
     deleteAssigned: "Can't delete this feature as it's assigned to different roles. Please archive instead",

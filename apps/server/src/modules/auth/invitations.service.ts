@@ -6,7 +6,8 @@ import { invitations, roles, tenants, users } from '../../core/db/schema.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { MailService } from '../mail/mail.service.js';
-import { findRole } from '../roles/roles.queries.js';
+import { assertMayGiveRole } from '../roles/grants.js';
+import { loadRoles } from '../roles/roles.queries.js';
 import { findUserByEmail } from '../users/users.queries.js';
 
 const pending = (tokenHash: string) =>
@@ -29,8 +30,9 @@ export class InvitationService {
     const token = randomToken();
     const expiresAt = new Date(Date.now() + AUTH_LIMITS.invitationTtlDays * 86_400_000);
     await this.db.transaction(async (tx) => {
-      const role = await findRole(tx, auth.tenantId, body.role_id);
+      const [role] = await loadRoles(tx, auth.tenantId, [body.role_id]);
       if (!role) throw notFound('Role not found');
+      assertMayGiveRole(auth, role);
       if (await findUserByEmail(tx, body.email)) throw conflict(MESSAGES.auth.emailTaken);
       // A newer invitation replaces any earlier one for the same person in this workspace.
       await tx

@@ -643,3 +643,107 @@ describe('permissions of the Roles routes', () => {
     expect((await currentUser(teammate)).roles.map((r) => r.id)).toEqual([member.id]);
   });
 });
+
+describe('no one grants what they do not hold', () => {
+  const mailedTo = async (email: string) =>
+    outboxText(server.database, email, 300).then(
+      () => true,
+      () => false,
+    );
+  /** A teammate who may manage roles (Roles create, read, write) and nothing else. */
+  const rolesManager = async () => {
+    const role = await createRole(server, owner, { Roles: { create: true, read: true, write: true } });
+    return { role, manager: await addTeammate(server, owner, role, readToken) };
+  };
+
+  it('refuses an invitation with the Owner role or a role holding more (403) and mails nothing', async () => {
+    const { manager } = await rolesManager();
+    const botMaker = await createRole(server, owner, { 'Create Bot': { create: true } });
+    const rolesReader = await createRole(server, owner, { Roles: { read: true } });
+    const refusals = [
+      [(await roleNamed('Owner')).id, MESSAGES.roles.ownerOnlyByOwner],
+      [botMaker.id, MESSAGES.roles.grantBeyondOwn],
+    ] as const;
+    for (const [roleId, detail] of refusals) {
+      const email = `${uniqueName('escalate').replace(' ', '-')}@example.com`;
+      const reply = await server.post('/api/auth/invite-user', { email, role_id: roleId }, as(manager));
+      expect(reply.status).toBe(403);
+      expect(reply.body).toEqual({ detail });
+      expect(await mailedTo(email)).toBe(false);
+    }
+    const allowed = await server.post(
+      '/api/auth/invite-user',
+      { email: `${uniqueName('reader').replace(' ', '-')}@example.com`, role_id: rolesReader.id },
+      as(manager),
+    );
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(201);
+  });
+
+  it('refuses to assign the Owner role or a stronger role, to oneself or others (403), changing nothing', async () => {
+    const { role, manager } = await rolesManager();
+    const member = await roleNamed('Member');
+    const other = await addTeammate(server, owner, member, readToken);
+    const stronger = await createRole(server, owner, {
+      Roles: { create: true, read: true, write: true },
+      Inbox: { read: true },
+    });
+    const attempts = [
+      [manager.user.id, (await roleNamed('Owner')).id, MESSAGES.roles.ownerOnlyByOwner],
+      [manager.user.id, stronger.id, MESSAGES.roles.grantBeyondOwn],
+      [other.user.id, stronger.id, MESSAGES.roles.grantBeyondOwn],
+      // Taking ownership away, even with a role the manager may give.
+      [owner.user.id, role.id, MESSAGES.roles.ownerOnlyByOwner],
+    ] as const;
+    for (const [userId, roleId, detail] of attempts) {
+      const reply = await server.post(
+        '/api/role/assign-role',
+        { user_id: userId, role_id: roleId },
+        as(manager),
+      );
+      expect(reply.status).toBe(403);
+      expect(reply.body).toEqual({ detail });
+    }
+    expect((await currentUser(manager)).roles.map((r) => r.id)).toEqual([role.id]);
+    expect((await currentUser(other)).roles.map((r) => r.id)).toEqual([member.id]);
+    expect((await currentUser(owner)).roles.map((r) => r.is_owner)).toEqual([true]);
+    const within = await server.post(
+      '/api/role/assign-role',
+      { user_id: other.user.id, role_id: (await createRole(server, owner, { Roles: { read: true } })).id },
+      as(manager),
+    );
+    expect(within.status, JSON.stringify(within.body)).toBe(200);
+  });
+
+  it("refuses to add to a role's grants what the editor lacks (403), yet lets them pass on or remove what they hold", async () => {
+    const { role, manager } = await rolesManager();
+    const [inbox, roles] = [await featureNamed('Inbox'), await featureNamed('Roles')];
+    const before = grantsOf(await roleNamed(role.name));
+    const raise = await server.post(
+      '/api/role/assign-feature-permissions',
+      { role_id: role.id, feature_permissions: [grant(inbox, { read: true })] },
+      as(manager),
+    );
+    expect(raise.status).toBe(403);
+    expect(raise.body).toEqual({ detail: MESSAGES.roles.grantBeyondOwn });
+    expect(grantsOf(await roleNamed(role.name))).toEqual(before);
+
+    const other = await createRole(server, owner, { Inbox: { read: true } });
+    const edit = await server.post<Role>(
+      '/api/role/assign-feature-permissions',
+      {
+        role_id: other.id,
+        feature_permissions: [grant(roles, { read: true }), grant(inbox, { read: true })],
+      },
+      as(manager),
+    );
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(grantsOf(edit.body)).toEqual({ Inbox: '-r-', Roles: '-r-' });
+    const removal = await server.post<Role>(
+      '/api/role/assign-feature-permissions',
+      { role_id: other.id, feature_permissions: [grant(inbox, {})] },
+      as(manager),
+    );
+    expect(removal.status).toBe(200);
+    expect(grantsOf(removal.body)).toEqual({ Inbox: '---', Roles: '-r-' });
+  });
+});

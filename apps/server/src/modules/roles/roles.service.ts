@@ -16,6 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js'
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { SessionResolver } from '../auth/sessions.js';
 import { findUserRow, loadUser } from '../users/users.queries.js';
+import { assertMayAddFlags, assertMayGiveRole, callerIsOwner } from './grants.js';
 import {
   countOwners,
   findFeature,
@@ -111,16 +112,23 @@ export class RolesService {
     return toFeature(row!);
   }
 
-  /** Sets the role's grant for each listed feature (others stay as they are). */
+  /**
+   * Sets the role's grant for each listed feature (others stay as they are). A grant the caller does not
+   * hold themselves cannot be added: editing a role would otherwise be a way round assignRole's check.
+   */
   async assignPermissions(auth: AuthContext, body: AssignFeaturePermissionsBody): Promise<Role> {
     await this.db.transaction(async (tx) => {
       const role = await findRole(tx, auth.tenantId, body.role_id);
       if (!role) throw notFound('Role not found');
       if (role.isOwner) throw badRequest(MESSAGES.roles.ownerLocked);
+      const [current] = await loadRoles(tx, auth.tenantId, [role.id]);
       for (const grant of body.feature_permissions) {
-        if (!(await findFeature(tx, auth.tenantId, grant.feature_permission_id))) {
-          throw notFound('Feature not found');
-        }
+        const feature = await findFeature(tx, auth.tenantId, grant.feature_permission_id);
+        if (!feature) throw notFound('Feature not found');
+        const before = current!.feature_permissions.find(
+          (held) => held.feature_permission_id === grant.feature_permission_id,
+        );
+        assertMayAddFlags(auth, feature, before, grant);
         const values = { canCreate: grant.can_create, canRead: grant.can_read, canWrite: grant.can_write };
         await tx
           .insert(rolePermissions)
@@ -138,15 +146,20 @@ export class RolesService {
     return role!;
   }
 
-  /** Gives the user this role in place of the ones they had; a workspace always keeps an owner. */
+  /**
+   * Gives the user this role in place of the ones they had; a workspace always keeps an owner. Only a
+   * role the caller could have granted, and only an owner takes the Owner role from someone.
+   */
   async assignRole(auth: AuthContext, body: AssignRoleBody): Promise<User> {
     await this.db.transaction(async (tx) => {
       const user = await findUserRow(tx, auth.tenantId, body.user_id);
-      const role = await findRole(tx, auth.tenantId, body.role_id);
+      const [role] = await loadRoles(tx, auth.tenantId, [body.role_id]);
       if (!user || !role) throw notFound(user ? 'Role not found' : 'User not found');
+      assertMayGiveRole(auth, role);
       // Serialise role changes of a tenant, so two demotions cannot both pass the last-owner check.
       await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
-      const losesOwnership = !role.isOwner && (await isOwner(tx, auth.tenantId, user.id));
+      const losesOwnership = !role.is_owner && (await isOwner(tx, auth.tenantId, user.id));
+      if (losesOwnership && !callerIsOwner(auth)) throw forbidden(MESSAGES.roles.ownerOnlyByOwner);
       if (losesOwnership && (await countOwners(tx, auth.tenantId)) <= 1) {
         throw badRequest(MESSAGES.auth.lastOwner);
       }

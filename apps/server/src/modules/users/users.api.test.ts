@@ -311,7 +311,11 @@ describe('removing users', () => {
   });
 
   it('removes a user who invited others (their invitations outlive them)', async () => {
-    const managerRole = await createRole(server, owner, { Roles: { create: true, read: true } });
+    // Member reads Home and Profile: a manager may invite with it only holding those too.
+    const managerRole = await createRole(server, owner, {
+      Roles: { create: true, read: true },
+      Profile: { read: true },
+    });
     const manager = await addTeammate(server, owner, managerRole, readToken);
     const invitee = await addTeammate(server, manager, member, readToken);
     const pending = `pending-${unique()}@example.com`;
