@@ -85,4 +85,27 @@ describe('website crawler', () => {
     await page.getByText(MESSAGES.crawler.sourceDeleted).first().waitFor();
     await page.getByText('No websites crawled yet', { exact: false }).waitFor();
   });
+
+  it('explains the pattern syntax, refuses a pattern RE2 cannot run with its reason, and applies globs', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'crawler-patterns');
+    await signUp(page, person('patterns'));
+    await page.goto('/bot/knowledge/websites');
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+    await page.getByText('Advanced options').click();
+    await page.getByText('Matched anywhere in the path and query', { exact: false }).waitFor();
+
+    const exclude = page.getByLabel('Exclude patterns (one per line)');
+    await exclude.fill('/^(?!\\/faq)/');
+    await page.getByRole('button', { name: 'Start crawling' }).click();
+    await page
+      .getByText('The pattern "/^(?!\\/faq)/" is not a valid regular expression', { exact: false })
+      .first()
+      .waitFor();
+    await screenshot(page, 'crawler-pattern-refused');
+
+    await exclude.fill('/faq*\n/contact');
+    await page.getByRole('button', { name: 'Start crawling' }).click();
+    await page.getByText(MESSAGES.crawler.completed(2)).first().waitFor({ timeout: 30_000 });
+  });
 });
