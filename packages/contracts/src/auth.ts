@@ -102,6 +102,18 @@ export const InvitedUser = z.object({
 });
 export type InvitedUser = z.infer<typeof InvitedUser>;
 
+/** An invitation sent and neither accepted, revoked nor expired, as the users screen lists it. */
+export const PendingInvitation = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role_id: z.number().int(),
+  role_name: z.string(),
+  invited_by: z.string().nullable(),
+  sent_at: z.string(),
+  expires_at: z.string(),
+});
+export type PendingInvitation = z.infer<typeof PendingInvitation>;
+
 export const UpdateProfileBody = z
   .object({
     first_name: personName('First name').optional(),

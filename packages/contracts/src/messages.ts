@@ -53,6 +53,9 @@ export const MESSAGES = {
   },
   users: {
     inviteSent: 'Invitation sent successfully',
+    inviteResent: 'Invitation sent again',
+    inviteRevoked: 'Invitation revoked',
+    invitationNotFound: 'Invitation not found',
     inviteFailed: 'Failed to invite user.',
     unexpected: 'An unexpected error occurred.',
     profileUpdated: 'Profile updated successfully',

@@ -1,12 +1,15 @@
 import {
   AuthConfig,
   AuthResponse,
+  IdParams,
   InvitedUser,
   InviteResponse,
   InviteUserBody,
   LoginBody,
+  MESSAGES,
   MessageResponse,
   OAuthLoginBody,
+  PendingInvitation,
   SignupBody,
   User,
 } from '@parley/contracts';
@@ -136,6 +139,44 @@ export const authRoutes =
       },
       async (request, reply) =>
         reply.status(201).send(await invitations.invite(requireAuth(request), request.body)),
+    );
+    app.get(
+      '/auth/invitations',
+      {
+        schema: {
+          tags,
+          summary: "The workspace's pending invitations (not accepted, revoked or expired)",
+          response: { 200: z.array(PendingInvitation) },
+        },
+      },
+      async (request) => invitations.listPending(requireAuth(request)),
+    );
+    app.post(
+      '/auth/invitations/:id/resend',
+      {
+        schema: {
+          tags,
+          summary: 'Mail a pending invitation again with a new link; the old link stops working',
+          params: IdParams,
+          response: { 200: InviteResponse },
+        },
+      },
+      async (request) => invitations.resend(requireAuth(request), request.params.id),
+    );
+    app.delete(
+      '/auth/invitations/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a pending invitation: its link no longer signs anyone up',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await invitations.revoke(requireAuth(request), request.params.id);
+        return { message: MESSAGES.users.inviteRevoked };
+      },
     );
     app.get(
       '/auth/invited-user/:token',

@@ -1,5 +1,11 @@
-import { AUTH_LIMITS, type InvitedUser, type InviteUserBody, MESSAGES } from '@parley/contracts';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import {
+  AUTH_LIMITS,
+  type InvitedUser,
+  type InviteUserBody,
+  MESSAGES,
+  type PendingInvitation,
+} from '@parley/contracts';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import { randomToken, sha256 } from '../../core/crypto.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { invitations, roles, tenants, users } from '../../core/db/schema.js';
@@ -10,13 +16,12 @@ import { assertMayGiveRole } from '../roles/grants.js';
 import { loadRoles } from '../roles/roles.queries.js';
 import { findUserByEmail } from '../users/users.queries.js';
 
-const pending = (tokenHash: string) =>
-  and(
-    eq(invitations.tokenHash, tokenHash),
-    isNull(invitations.acceptedAt),
-    isNull(invitations.revokedAt),
-    gt(invitations.expiresAt, new Date()),
-  );
+const stillOpen = () =>
+  and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date()));
+const pending = (tokenHash: string) => and(eq(invitations.tokenHash, tokenHash), stillOpen());
+const pendingInTenant = (tenantId: number, id: number) =>
+  and(eq(invitations.id, id), eq(invitations.tenantId, tenantId), stillOpen());
+const newExpiry = () => new Date(Date.now() + AUTH_LIMITS.invitationTtlDays * 86_400_000);
 
 /** Invitations: a single-use token, valid 7 days, mailed to the person; stored only as a hash. */
 export class InvitationService {
@@ -28,7 +33,7 @@ export class InvitationService {
 
   async invite(auth: AuthContext, body: InviteUserBody) {
     const token = randomToken();
-    const expiresAt = new Date(Date.now() + AUTH_LIMITS.invitationTtlDays * 86_400_000);
+    const expiresAt = newExpiry();
     await this.db.transaction(async (tx) => {
       const [role] = await loadRoles(tx, auth.tenantId, [body.role_id]);
       if (!role) throw notFound('Role not found');
@@ -61,6 +66,65 @@ export class InvitationService {
     return { message: MESSAGES.users.inviteSent, email: body.email, expires_at: expiresAt.toISOString() };
   }
 
+  /** The workspace's invitations still waiting for an answer, newest first. */
+  async listPending(auth: AuthContext): Promise<PendingInvitation[]> {
+    const rows = await this.db
+      .select({ invitation: invitations, roleName: roles.name, inviter: users })
+      .from(invitations)
+      .innerJoin(roles, eq(roles.id, invitations.roleId))
+      .leftJoin(users, eq(users.id, invitations.invitedBy))
+      .where(and(eq(invitations.tenantId, auth.tenantId), stillOpen()))
+      .orderBy(desc(invitations.createdAt), desc(invitations.id));
+    return rows.map(({ invitation, roleName, inviter }) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role_id: invitation.roleId,
+      role_name: roleName,
+      invited_by: inviter ? fullName(inviter) : null,
+      sent_at: invitation.createdAt.toISOString(),
+      expires_at: invitation.expiresAt.toISOString(),
+    }));
+  }
+
+  /**
+   * Mails the invitation again with a new token and a new week; the old link stops working. The
+   * caller must be able to give its role, as for a new invitation.
+   */
+  async resend(auth: AuthContext, id: number) {
+    const token = randomToken();
+    const expiresAt = newExpiry();
+    const email = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(invitations)
+        .where(pendingInTenant(auth.tenantId, id))
+        .for('update');
+      if (!row) throw notFound(MESSAGES.users.invitationNotFound);
+      const [role] = await loadRoles(tx, auth.tenantId, [row.roleId]);
+      assertMayGiveRole(auth, role!);
+      await tx
+        .update(invitations)
+        .set({ tokenHash: sha256(token), expiresAt })
+        .where(eq(invitations.id, row.id));
+      await this.mail.send(
+        invitationMail(auth, row.email, role!.name, `${this.publicUrl}/signup?token=${token}`),
+        tx,
+      );
+      return row.email;
+    });
+    return { message: MESSAGES.users.inviteResent, email, expires_at: expiresAt.toISOString() };
+  }
+
+  /** Withdraws a pending invitation: its link no longer signs anyone up. */
+  async revoke(auth: AuthContext, id: number): Promise<void> {
+    const revoked = await this.db
+      .update(invitations)
+      .set({ revokedAt: new Date() })
+      .where(pendingInTenant(auth.tenantId, id))
+      .returning({ id: invitations.id });
+    if (revoked.length === 0) throw notFound(MESSAGES.users.invitationNotFound);
+  }
+
   async lookup(token: string): Promise<InvitedUser> {
     const [row] = await this.db
       .select({ invitation: invitations, tenantName: tenants.name, roleName: roles.name, inviter: users })
@@ -76,7 +140,7 @@ export class InvitationService {
       tenant_name: row.tenantName,
       role_id: row.invitation.roleId,
       role_name: row.roleName,
-      invited_by: row.inviter ? `${row.inviter.firstName} ${row.inviter.lastName}`.trim() : row.tenantName,
+      invited_by: row.inviter ? fullName(row.inviter) : row.tenantName,
       expires_at: row.invitation.expiresAt.toISOString(),
     };
   }
@@ -101,6 +165,9 @@ export class InvitationService {
     return row;
   }
 }
+
+const fullName = (user: { firstName: string; lastName: string }) =>
+  `${user.firstName} ${user.lastName}`.trim();
 
 function invitationMail(auth: AuthContext, to: string, roleName: string, link: string) {
   const inviter = `${auth.user.first_name} ${auth.user.last_name}`.trim();
