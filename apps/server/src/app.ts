@@ -147,6 +147,7 @@ export async function createParley(
     invitations,
     limiter,
     new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_JWKS_URL),
+    sessions,
   );
   const deps: ModuleDeps = {
     config,

@@ -63,6 +63,11 @@ const EnvSchema = z.object({
   RETRIEVAL_INDEX_MB: z.coerce.number().int().min(0).default(256),
   HELPDESK_AWAY_SECONDS: positiveInt.default(120),
   HELPDESK_SWEEP_MS: positiveInt.default(15_000),
+  /** Both WebSocket channels: ws ping interval (a socket that misses one is dropped), opening-frame limit, caps. */
+  SOCKET_PING_MS: positiveInt.default(30_000),
+  SOCKET_OPENING_FRAME_MS: positiveInt.default(10_000),
+  SOCKET_LIMIT_PER_ADDRESS: positiveInt.default(500),
+  SOCKET_LIMIT_PER_IDENTITY: positiveInt.default(20),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

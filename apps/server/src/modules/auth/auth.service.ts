@@ -16,6 +16,7 @@ import { type AttemptLimiter, accountKey } from './attempt-limiter.js';
 import type { GoogleVerifier } from './google.js';
 import type { InvitationService } from './invitations.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import type { SessionResolver } from './sessions.js';
 import type { IssuedRefresh, TokenService } from './tokens.js';
 
 /** What a sign-in produces: the API body and the refresh cookie to set. */
@@ -38,6 +39,7 @@ export class AuthService {
     private readonly invitations: InvitationService,
     private readonly limiter: AttemptLimiter,
     private readonly google: GoogleVerifier,
+    private readonly sessions: SessionResolver,
   ) {}
 
   /** Creates a workspace and its owner, or with an invitation token joins the inviting workspace. */
@@ -119,7 +121,9 @@ export class AuthService {
   }
 
   async logout(token: string | undefined): Promise<void> {
-    if (token) await this.tokens.revokeByToken(this.db, token);
+    const userId = token ? await this.tokens.revokeByToken(this.db, token) : undefined;
+    // The signed-out user's sockets close too, on every node.
+    if (userId !== undefined) await this.sessions.revoked(userId);
   }
 
   private async startSession(userId: number): Promise<Session> {

@@ -7,6 +7,9 @@ import type { TokenService } from './tokens.js';
 
 export const AUTHZ_CHANGED = 'authz.changed';
 export type AuthzChanged = { tenantId: number };
+/** A user's sessions ended (sign-out, password change or reset): their open sockets close on every node. */
+export const AUTH_REVOKED = 'auth.revoked';
+export type AuthRevoked = { userId: number };
 
 type Entry = { context: AuthContext; expiresAt: number };
 
@@ -48,6 +51,11 @@ export class SessionResolver {
   /** Announces a change of users, roles or grants in a tenant to every node. */
   async changed(tenantId: number): Promise<void> {
     await this.events.publish<AuthzChanged>(AUTHZ_CHANGED, { tenantId });
+  }
+
+  /** Announces to every node that a user's sessions ended, so their sockets close (docs/realtime.md). */
+  async revoked(userId: number): Promise<void> {
+    await this.events.publish<AuthRevoked>(AUTH_REVOKED, { userId });
   }
 
   private remember(context: AuthContext): void {

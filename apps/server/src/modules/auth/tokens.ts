@@ -106,12 +106,15 @@ export class TokenService {
     return { userId: row.userId, next };
   }
 
-  async revokeByToken(db: DbOrTx, token: string): Promise<void> {
+  /** Revokes the token's family; answers whose it was (undefined: no such token). */
+  async revokeByToken(db: DbOrTx, token: string): Promise<number | undefined> {
     const [row] = await db
-      .select({ familyId: refreshTokens.familyId })
+      .select({ familyId: refreshTokens.familyId, userId: refreshTokens.userId })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, sha256(token)));
-    if (row) await this.revokeFamily(db, row.familyId);
+    if (!row) return undefined;
+    await this.revokeFamily(db, row.familyId);
+    return row.userId;
   }
 
   async revokeFamily(db: DbOrTx, familyId: string): Promise<void> {

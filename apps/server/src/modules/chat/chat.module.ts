@@ -33,12 +33,13 @@ import { readAttachment, receiveAttachment } from './attachments.js';
 import { ChatHub } from './chat.hub.js';
 import { ChatService } from './chat.service.js';
 import { chatSocketHandler } from './chat.socket.js';
+import { SocketGuard } from './socket-guard.js';
 import { VisitorTokens } from './visitor.js';
 import { requireOrigin } from './widget-origins.js';
 
 const tags = ['Chat'];
 
-export type ChatServices = { hub: ChatHub; chat: ChatService; visitors: VisitorTokens };
+export type ChatServices = { hub: ChatHub; chat: ChatService; visitors: VisitorTokens; guard: SocketGuard };
 const made = new WeakMap<ModuleDeps, ChatServices>();
 
 /**
@@ -66,13 +67,24 @@ function makeServices(deps: ModuleDeps): ChatServices {
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
     agentOnline: async (tenantId) => (await presenceOf(deps.db, tenantId)).agents_online,
   });
-  return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret) };
+  const guard = new SocketGuard(
+    deps.events,
+    deps.authenticate,
+    {
+      pingMs: deps.config.SOCKET_PING_MS,
+      openingFrameMs: deps.config.SOCKET_OPENING_FRAME_MS,
+      perAddress: deps.config.SOCKET_LIMIT_PER_ADDRESS,
+      perIdentity: deps.config.SOCKET_LIMIT_PER_IDENTITY,
+    },
+    deps.log,
+  );
+  return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret), guard };
 }
 
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub, chat, visitors } = chatServices(deps);
+    const { hub, chat, visitors, guard } = chatServices(deps);
     const ownOrigin = new URL(deps.config.publicUrl).origin;
     app.addHook('onClose', async () => hub.close());
     await app.register(fastifyMultipart);
@@ -327,6 +339,7 @@ const routes =
       chat,
       hub,
       visitors,
+      guard,
       authenticate: deps.authenticate,
       visitorMessagesPerMinute: deps.config.VISITOR_MESSAGES_PER_MINUTE,
       presenceOf: (tenantId) => presenceOf(deps.db, tenantId),
@@ -350,6 +363,7 @@ const routes =
         void onSocket(socket, {
           ...(request.query as { token?: string; visitor_token?: string }),
           origin: request.headers.origin,
+          address: request.ip,
         });
       },
     );

@@ -1,4 +1,11 @@
-import { ClientFrame, type Presence, type ServerFrame, type VisitorPresenceFrame } from '@parley/contracts';
+import {
+  BOTS_SUBJECT,
+  ClientFrame,
+  MESSAGES,
+  type Presence,
+  type ServerFrame,
+  type VisitorPresenceFrame,
+} from '@parley/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { WebSocket } from 'ws';
@@ -7,10 +14,11 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { ChatHub } from './chat.hub.js';
 import type { Actor, ChatService } from './chat.service.js';
+import { SOCKET_CLOSE, type SocketGuard } from './socket-guard.js';
 import type { VisitorTokens } from './visitor.js';
 import { originAllowed } from './widget-origins.js';
 
-type SocketQuery = { token?: string; visitor_token?: string; origin?: string };
+type SocketQuery = { token?: string; visitor_token?: string; origin?: string; address: string };
 
 export type SocketDeps = {
   ownOrigin: string;
@@ -18,6 +26,7 @@ export type SocketDeps = {
   chat: ChatService;
   hub: ChatHub;
   visitors: VisitorTokens;
+  guard: SocketGuard;
   authenticate: (token: string) => Promise<AuthContext | null>;
   visitorMessagesPerMinute: number;
   /** Whether an agent of the tenant is online (sent after the opening frame, then on every change). */
@@ -25,8 +34,10 @@ export type SocketDeps = {
   log: FastifyBaseLogger;
 };
 
-/** Closes sent when a socket cannot be served; the client shows the spec's connection texts. */
-const CLOSE_UNAUTHORIZED = 4401;
+/** The HTTP chat routes' rule (CHAT_ROUTE_RULES): signed-in users need read on Create Bot. */
+const mayChat = (auth: AuthContext) => auth.ability.can('read', BOTS_SUBJECT);
+
+type Identified = { actor: Actor } | { error: string; code: number };
 
 /**
  * The user channel /api/chat/stream (console.md section 7 Real-time, docs/realtime.md). A signed-in
@@ -38,6 +49,7 @@ export function chatSocketHandler(deps: SocketDeps) {
   const limiter = new RateLimiterMemory({ points: deps.visitorMessagesPerMinute, duration: 60 });
 
   return (socket: WebSocket, query: SocketQuery) => {
+    if (!deps.guard.admit(socket, query.address)) return;
     const send = (frame: ServerFrame | VisitorPresenceFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
     };
@@ -52,21 +64,29 @@ export function chatSocketHandler(deps: SocketDeps) {
       stopPresence?.();
     });
     // Frames may arrive before the identity is checked: each waits for it, none is dropped.
-    const ready = identify(deps, query).then((actor) => {
-      if (!actor) {
-        send({ error: 'Not authenticated' });
-        socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
-      } else if (!closed) {
-        // The widget shows whether a human can take over: told on every change of the tenant's agents.
-        stopPresence = deps.hub.listenPresence(actor.tenantId, (presence) =>
-          send({ type: 'presence', agents_online: presence.agents_online }),
+    const ready = identify(deps, socket, query).then((identified) => {
+      if ('error' in identified) {
+        send({ error: identified.error });
+        socket.close(
+          identified.code,
+          identified.code === SOCKET_CLOSE.forbidden ? 'forbidden' : 'unauthorized',
         );
+        return null;
       }
+      const { actor } = identified;
+      if (closed || !deps.guard.identify(socket, identityOf(actor))) return null;
+      // The widget shows whether a human can take over: told on every change of the tenant's agents.
+      stopPresence = deps.hub.listenPresence(actor.tenantId, (presence) =>
+        send({ type: 'presence', agents_online: presence.agents_online }),
+      );
       return actor;
     });
     socket.on('message', (raw) => {
       void ready
-        .then((actor) => (actor ? handle(actor, raw.toString()) : undefined))
+        // A socket being closed (its session ended, its permission removed) acts on nothing more.
+        .then((actor) =>
+          actor && socket.readyState === socket.OPEN ? handle(actor, raw.toString()) : undefined,
+        )
         .catch((error) => {
           if (error instanceof AppError) send({ error: error.detail });
           else {
@@ -162,11 +182,28 @@ export function chatSocketHandler(deps: SocketDeps) {
   };
 }
 
-async function identify(deps: SocketDeps, query: SocketQuery): Promise<Actor | null> {
+const UNAUTHENTICATED: Identified = {
+  error: MESSAGES.auth.notAuthenticated,
+  code: SOCKET_CLOSE.unauthorized,
+};
+
+/**
+ * Who is connecting. A signed-in user needs what the HTTP chat routes need, checked again whenever
+ * the workspace's permissions change; a visitor reaches only their own conversations with one bot.
+ */
+async function identify(deps: SocketDeps, socket: WebSocket, query: SocketQuery): Promise<Identified> {
   if (query.token) {
     const auth = await deps.authenticate(query.token);
-    return auth ? { kind: 'user', tenantId: auth.tenantId, userId: auth.userId } : null;
+    if (!auth) return UNAUTHENTICATED;
+    if (!mayChat(auth)) return { error: MESSAGES.auth.forbidden, code: SOCKET_CLOSE.forbidden };
+    deps.guard.trackUser(socket, auth, query.token, mayChat);
+    return { actor: { kind: 'user', tenantId: auth.tenantId, userId: auth.userId } };
   }
+  const actor = await visitorOf(deps, query);
+  return actor ? { actor } : UNAUTHENTICATED;
+}
+
+async function visitorOf(deps: SocketDeps, query: SocketQuery): Promise<Actor | null> {
   if (query.visitor_token) {
     const claims = deps.visitors.check(query.visitor_token);
     if (!claims) return null;
@@ -178,6 +215,13 @@ async function identify(deps: SocketDeps, query: SocketQuery): Promise<Actor | n
       : null;
   }
   return null;
+}
+
+/** What the per-identity socket limit counts: one visitor of one bot, or one user. */
+function identityOf(actor: Actor): string {
+  return actor.kind === 'visitor'
+    ? `v:${actor.botId}:${actor.visitorId}`
+    : `u:${actor.tenantId}:${actor.userId}`;
 }
 
 async function allowed(limiter: RateLimiterMemory, key: string): Promise<boolean> {

@@ -31,13 +31,11 @@ import { helpdeskSocketHandler } from './helpdesk.socket.js';
 import { HEARTBEAT_MS } from './presence.queries.js';
 
 const tags = ['Help desk'];
-/** Server-side pings of help-desk sockets: one unanswered for this long drops the socket. */
-const SOCKET_PING_MS = 30_000;
 
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub, chat } = chatServices(deps);
+    const { hub, chat, guard } = chatServices(deps);
     const helpdesk = new HelpdeskService(deps.db, hub, { awaySeconds: deps.config.HELPDESK_AWAY_SECONDS });
     const nodeId = deps.events.origin;
     const warn = (message: string) => (error: unknown) => deps.log.warn({ err: error }, message);
@@ -260,7 +258,7 @@ const routes =
       helpdesk,
       authenticate: deps.authenticate,
       nodeId,
-      pingMs: SOCKET_PING_MS,
+      guard,
       log: deps.log,
     });
     app.get(
@@ -275,7 +273,7 @@ const routes =
         },
       },
       (socket, request) => {
-        onSocket(socket, request.query as z.infer<typeof HelpdeskSocketQuery>);
+        onSocket(socket, request.query as z.infer<typeof HelpdeskSocketQuery>, request.ip);
       },
     );
   };

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ChatHub } from '../chat/chat.hub.js';
+import { SOCKET_CLOSE, type SocketGuard } from '../chat/socket-guard.js';
 import type { HelpdeskService } from './helpdesk.service.js';
 
 export type HelpdeskSocketQuery = { token?: string; tenant_id?: string; user_id?: string };
@@ -14,13 +15,13 @@ export type HelpdeskSocketDeps = {
   authenticate: (token: string) => Promise<AuthContext | null>;
   /** This process, in the presence table. */
   nodeId: string;
-  /** A socket that has not answered a ping for this long is dropped (its agent goes offline). */
-  pingMs: number;
+  /** Heartbeat, opening-frame limit, socket limits, and closing when the session or permission goes. */
+  guard: SocketGuard;
   log: FastifyBaseLogger;
 };
 
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_FORBIDDEN = 4403;
+export const CLOSE_UNAUTHORIZED = SOCKET_CLOSE.unauthorized;
+export const CLOSE_FORBIDDEN = SOCKET_CLOSE.forbidden;
 export const IDS_REQUIRED = 'tenant_id and user_id are required';
 
 type Refusal = { error: string; code: number };
@@ -32,22 +33,13 @@ type Refusal = { error: string; code: number };
  * a conversation; resumes a conversation after a reconnect. An open socket makes its agent online.
  */
 export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
-  return (socket: WebSocket, query: HelpdeskSocketQuery) => {
+  return (socket: WebSocket, query: HelpdeskSocketQuery, address: string) => {
+    if (!deps.guard.admit(socket, address)) return;
     const send = (frame: HelpdeskFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
     };
     let closed = false;
     let stopInbox: (() => void) | undefined;
-    let alive = true;
-    const pinger = setInterval(() => {
-      if (!alive) return socket.terminate();
-      alive = false;
-      socket.ping();
-    }, deps.pingMs);
-    pinger.unref();
-    socket.on('pong', () => {
-      alive = true;
-    });
 
     const ready = identify(deps, query).then(async (result) => {
       if ('error' in result) {
@@ -55,7 +47,8 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
         socket.close(result.code, result.code === CLOSE_FORBIDDEN ? 'forbidden' : 'unauthorized');
         return null;
       }
-      if (closed) return null;
+      if (closed || !deps.guard.identify(socket, `u:${result.tenantId}:${result.userId}`)) return null;
+      deps.guard.trackUser(socket, result, query.token!, mayReadInbox);
       // Listen before announcing presence, so this agent sees its own presence frame too.
       stopInbox = deps.hub.listenInbox(result.tenantId, send);
       await deps.helpdesk.socketOpened(keyOf(deps, result));
@@ -64,7 +57,6 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
 
     socket.on('close', () => {
       closed = true;
-      clearInterval(pinger);
       stopInbox?.();
       void ready
         .then((auth) => (auth ? deps.helpdesk.socketClosed(keyOf(deps, auth)) : undefined))
@@ -73,7 +65,9 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
 
     socket.on('message', (raw) => {
       void ready
-        .then((auth) => (auth ? handle(auth, raw.toString()) : undefined))
+        .then((auth) =>
+          auth && socket.readyState === socket.OPEN ? handle(auth, raw.toString()) : undefined,
+        )
         .catch((error) => {
           if (error instanceof AppError) send({ error: error.detail });
           else {
@@ -122,6 +116,9 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
   };
 }
 
+/** The channel's rule, checked at open and again whenever the workspace's permissions change. */
+const mayReadInbox = (auth: AuthContext) => auth.ability.can('read', 'Inbox');
+
 const keyOf = (deps: HelpdeskSocketDeps, auth: AuthContext) => ({
   tenantId: auth.tenantId,
   userId: auth.userId,
@@ -143,6 +140,6 @@ async function identify(
   if (auth.tenantId !== tenantId || auth.userId !== userId) {
     return { error: MESSAGES.auth.forbidden, code: CLOSE_FORBIDDEN };
   }
-  if (!auth.ability.can('read', 'Inbox')) return { error: MESSAGES.auth.forbidden, code: CLOSE_FORBIDDEN };
+  if (!mayReadInbox(auth)) return { error: MESSAGES.auth.forbidden, code: CLOSE_FORBIDDEN };
   return auth;
 }

@@ -110,6 +110,7 @@ export class OtpService {
     });
     await this.limiter.clearAccount(accountKey(user.id));
     await this.sessions.changed(user.tenantId);
+    await this.sessions.revoked(user.id);
   }
 
   private async throttle(ip: string, email: string): Promise<void> {

@@ -59,11 +59,14 @@ export class UsersService {
       throw badRequest(MESSAGES.auth.currentPasswordWrong);
     }
     const passwordHash = await hashPassword(body.new_password);
-    return this.db.transaction(async (tx) => {
+    const refresh = await this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, target.id));
       await this.tokens.revokeAllForUser(tx, target.id);
       return this.tokens.issueRefresh(tx, target.id);
     });
+    // Open sockets close as well (this device's client reconnects with its renewed session).
+    await this.sessions.revoked(target.id);
+    return refresh;
   }
 
   /** Removes a teammate (or oneself), never the workspace's last owner. */
