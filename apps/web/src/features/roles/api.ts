@@ -6,6 +6,7 @@ import type {
   Feature,
   InviteUserBody,
   MessageResponse,
+  PendingInvitation,
   Role,
   User,
 } from '@parley/contracts';
@@ -33,6 +34,19 @@ export const rolesApi = api.injectEndpoints({
     }),
     inviteUser: build.mutation<InviteResponse, InviteUserBody>({
       query: (body) => ({ url: '/auth/invite-user', method: 'POST', body }),
+      invalidatesTags: ['Invitations'],
+    }),
+    pendingInvitations: build.query<PendingInvitation[], void>({
+      query: () => '/auth/invitations',
+      providesTags: ['Invitations'],
+    }),
+    resendInvitation: build.mutation<InviteResponse, number>({
+      query: (id) => ({ url: `/auth/invitations/${id}/resend`, method: 'POST' }),
+      invalidatesTags: ['Invitations'],
+    }),
+    revokeInvitation: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/auth/invitations/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['Invitations'],
     }),
     assignRole: build.mutation<User, AssignRoleBody>({
       query: (body) => ({ url: '/role/assign-role', method: 'POST', body }),
@@ -40,7 +54,7 @@ export const rolesApi = api.injectEndpoints({
     }),
     deleteUser: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/auth/user/${id}`, method: 'DELETE' }),
-      invalidatesTags: ['Users'],
+      invalidatesTags: ['Users', 'Invitations'],
     }),
     createRole: build.mutation<Role, CreateRoleBody>({
       query: (body) => ({ url: '/role/create', method: 'POST', body }),
@@ -74,6 +88,9 @@ export const {
   useRolesQuery,
   useFeaturesQuery,
   useInviteUserMutation,
+  usePendingInvitationsQuery,
+  useResendInvitationMutation,
+  useRevokeInvitationMutation,
   useAssignRoleMutation,
   useDeleteUserMutation,
   useCreateRoleMutation,

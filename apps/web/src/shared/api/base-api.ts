@@ -80,6 +80,6 @@ export const baseQuery: BaseQueryFn<
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Me', 'Users', 'Roles', 'Features'],
+  tagTypes: ['Me', 'Users', 'Roles', 'Features', 'Invitations'],
   endpoints: () => ({}),
 });

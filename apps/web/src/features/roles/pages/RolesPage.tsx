@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useSearchParams } from 'react-router';
@@ -6,6 +7,7 @@ import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useFeaturesQuery, useRolesQuery } from '../api';
 import { FeaturesPanel } from '../components/FeaturesPanel';
+import { PendingInvitationsPanel } from '../components/PendingInvitationsPanel';
 import { RolesPanel } from '../components/RolesPanel';
 import { UsersPanel } from '../components/UsersPanel';
 
@@ -44,7 +46,12 @@ export function RolesPage() {
         </Tabs>
       </Box>
       <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'users' ? <UsersPanel me={me} roles={roles.data ?? []} /> : null}
+        {tab === 'users' ? (
+          <Stack spacing={2}>
+            <UsersPanel me={me} roles={roles.data ?? []} />
+            <PendingInvitationsPanel />
+          </Stack>
+        ) : null}
         {tab === 'roles' ? (
           <RolesPanel roles={roles.data ?? []} features={features.data ?? []} failed={roles.isError} />
         ) : null}

@@ -1,0 +1,82 @@
+import { MESSAGES } from '@parley/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Harness,
+  type Person,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+const INVITED = /invited you/;
+
+async function inviteAsMember(page: Page, email: string): Promise<void> {
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Member' }).click();
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
+}
+
+const linkIn = (text: string) => /https?:\/\/\S+\/signup\?token=[\w-]+/.exec(text)?.[0];
+
+describe('pending invitations on the users screen', () => {
+  let h: Harness;
+  let owner: Person;
+  let page: Page;
+  beforeAll(async () => {
+    h = await startHarness();
+    owner = person('ines');
+    page = (await h.newPage()).page;
+    await signUp(page, owner);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lists an invitation once sent, resends it with a new link, and revokes it', async () => {
+    screenshotOnFailure(page, 'invitations');
+    const invitee = person('ivy');
+    await page.goto('/roles');
+    await page.getByText('No invitations are waiting for an answer.').waitFor();
+    await inviteAsMember(page, invitee.email);
+
+    const row = page.getByTestId(`invitation-row-${invitee.email}`);
+    await row.getByText('Member').waitFor();
+    await row.getByText(`${owner.firstName} ${owner.lastName}`).filter({ visible: true }).waitFor();
+    await screenshot(page, 'invitations-pending');
+    const first = linkIn((await h.mail.waitFor(invitee.email, INVITED)).text);
+
+    await row.getByRole('button', { name: `Resend the invitation to ${invitee.email}` }).click();
+    await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteResent }).first().waitFor();
+    const deadline = Date.now() + 20_000;
+    let second = first;
+    while (second === first && Date.now() < deadline) {
+      second = linkIn((await h.mail.waitFor(invitee.email, INVITED)).text);
+      if (second === first) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+
+    // The first link no longer opens an invitation.
+    const { page: visitor } = await h.newPage();
+    await visitor.goto(first!);
+    await visitor.getByText(MESSAGES.auth.invitationInvalid).waitFor();
+
+    await row.getByRole('button', { name: `Revoke the invitation to ${invitee.email}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke invitation' });
+    await dialog.getByText(invitee.email).waitFor();
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteRevoked }).first().waitFor();
+    await row.waitFor({ state: 'detached' });
+    await page.getByText('No invitations are waiting for an answer.').waitFor();
+
+    await visitor.goto(second!);
+    await visitor.getByText(MESSAGES.auth.invitationInvalid).waitFor();
+  });
+});
