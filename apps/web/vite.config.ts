@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import * as vite from 'vite';
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const apiTarget = process.env.PARLEY_API_URL ?? 'http://localhost:3000';
 
@@ -37,7 +38,9 @@ function reactPlugins(): Plugin[] {
 }
 
 export default defineConfig({
-  plugins: [...reactPlugins(), pureContracts()],
+  // Brotli and gzip siblings (.br, .gz) written at build time, so the server sends them without
+  // compressing per request (@fastify/static preCompressed).
+  plugins: [...reactPlugins(), pureContracts(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
   server: {
     port: 5173,
     proxy: {

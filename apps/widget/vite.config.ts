@@ -1,4 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 /**
  * The shared contracts only declare schemas, constants and functions: nothing runs on import.
@@ -20,7 +21,8 @@ function pureContracts(): Plugin {
  * Preact (not React, not MUI) keeps it small; `npm run build` prints its gzip size (budget 50 KB).
  */
 export default defineConfig({
-  plugins: [pureContracts()],
+  // widget.js.br and widget.js.gz beside it, sent per Accept-Encoding by the server.
+  plugins: [pureContracts(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none' },
   build: {

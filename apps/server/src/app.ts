@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
@@ -15,6 +14,7 @@ import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
+import { registerWebApp, registerWidgetScript } from './core/http/static.js';
 import { JobQueue } from './core/jobs/queue.js';
 import type { FeatureModule, ModuleDeps } from './core/module.js';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
@@ -28,7 +28,6 @@ import { botsModule } from './modules/bots/bots.module.js';
 import { calendarModule } from './modules/calendar/calendar.module.js';
 import { chatModule } from './modules/chat/chat.module.js';
 import { WIDGET_PUBLIC_PATHS } from './modules/chat/widget-origins.js';
-import { registerWidgetScript } from './modules/chat/widget-script.js';
 import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -178,7 +177,7 @@ export async function createParley(
     () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) =>
       callback(null, WIDGET_PUBLIC_PATHS.test(request.url.split('?')[0] ?? '') ? widgetCors : consoleCors),
   );
-  if (role !== 'worker') registerWidgetScript(app, config.WIDGET_DIST_DIR ?? DEFAULT_WIDGET_DIST);
+  if (role !== 'worker') await registerWidgetScript(app, config.WIDGET_DIST_DIR ?? DEFAULT_WIDGET_DIST);
   await app.register(fastifyCookie);
   // Once, at the root: the chat and help-desk sockets of feature modules share it.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -202,7 +201,7 @@ export async function createParley(
       },
       { prefix: API_PREFIX },
     );
-    if (serveWeb) await app.register(fastifyStatic, { root: webDir, wildcard: false, index: ['index.html'] });
+    if (serveWeb) await registerWebApp(app, webDir);
     else app.log.warn({ dir: webDir }, 'web app not built; run npm run build to serve the console');
   }
 
