@@ -120,7 +120,12 @@ function serverCpuUs() {
 const lexical = new LexicalIndexCache(db, { maxBytes: 256 * 1024 * 1024 });
 const stages = { sql: new RetrievalService(db), memory: new RetrievalService(db, null, undefined, lexical) };
 
-/** The driver calls one search makes (Promise.all of the chunk and Q&A statements), recorded. */
+/**
+ * The statements one search sends (Promise.all of the chunk and Q&A statements), recorded as
+ * `client.query` arguments. PGlite's named prepared statements bypass `query` (wire protocol: Parse
+ * once, then Bind), so there each Bind is recorded with its statement's text and text parameters.
+ */
+let recording = null;
 async function captureCalls(retrieval, question) {
   const original = client.query;
   const calls = [];
@@ -128,11 +133,56 @@ async function captureCalls(retrieval, question) {
     calls.push(args);
     return original.apply(this, args);
   };
+  recording = calls;
   try {
     return { calls, result: await retrieval.search(tenant.id, bot.id, question, 8) };
   } finally {
     client.query = original;
+    recording = null;
   }
+}
+
+if (client.execProtocolStream) {
+  const execProtocolStream = client.execProtocolStream;
+  client.execProtocolStream = function (message, ...rest) {
+    const bound = boundStatement(message);
+    if (bound && recording) recording.push(bound);
+    return execProtocolStream.call(this, message, ...rest);
+  };
+}
+
+/** Texts of the statements PGlite parsed, by name (a Parse message: 'P', length, name, text). */
+const parsedTexts = new Map();
+const decoder = new TextDecoder();
+/** A named statement's Bind as [text, parameters]; Parse messages only remember their text. */
+function boundStatement(message) {
+  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+  const cstring = (at) => {
+    const end = message.indexOf(0, at);
+    return [decoder.decode(message.subarray(at, end)), end + 1];
+  };
+  const type = String.fromCharCode(message[0]);
+  if (type === 'P') {
+    const [name, at] = cstring(5);
+    parsedTexts.set(name, cstring(at)[0]);
+    return null;
+  }
+  if (type !== 'B') return null;
+  let [, at] = cstring(5); // the portal
+  let name;
+  [name, at] = cstring(at);
+  at += 2 + 2 * view.getInt16(at); // parameter format codes (text here)
+  const count = view.getInt16(at);
+  at += 2;
+  const params = [];
+  for (let i = 0; i < count; i++) {
+    const length = view.getInt32(at);
+    at += 4;
+    params.push(length < 0 ? null : decoder.decode(message.subarray(at, at + length)));
+    if (length > 0) at += length;
+  }
+  // Unnamed statements are PGlite's own `query`, recorded there already.
+  return name ? [parsedTexts.get(name), params] : null;
 }
 
 async function block(ops) {
@@ -211,7 +261,9 @@ async function measure(retrieval, explainAt) {
   }
   const parleyOps = questions.map((question) => () => retrieval.search(tenant.id, bot.id, question, 8));
   if (calls.some((list) => list.length < 2 || list.length > 3))
-    throw new Error('expected 2 or 3 statements per search (collections, chunks, Q&A): update the bare path');
+    throw new Error(
+      `expected 2 or 3 statements per search (collections, chunks, Q&A), saw ${calls.map((l) => l.length)}: update the bare path`,
+    );
   const bareOps = calls.map(([scope, ...rest]) => async () => {
     await client.query(...scope);
     await Promise.all(rest.map((args) => client.query(...args)));
