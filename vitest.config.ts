@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: logic beside the code (contracts, server units, web units under jsdom);
  * - api-pglite: API tests over real HTTP on embedded PGlite;
  * - api-pg: the same API tests on a PostgreSQL server, when TEST_DATABASE_URL is set (CI sets it);
- * - browser: Playwright driving Debian's Chromium against the built app.
+ * - browser: Playwright driving Debian's Chromium against the built app;
+ * - bench-smoke: every benchmark of bench/ in its smoke mode (tiny, no targets), so none rots unseen.
  */
 const apiTests = ['apps/server/src/**/*.api.test.ts'];
 const hasPg = Boolean(process.env.TEST_DATABASE_URL);
@@ -56,6 +57,13 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'bench-smoke',
+          include: ['bench/smoke.test.mjs'],
+          testTimeout: 600_000,
         },
       },
     ],

@@ -1,11 +1,44 @@
 // Runs every benchmark under bench/<name>/run.mjs, one after another (`npm run bench`, after a build).
 // A benchmark name given as an argument runs only that one: `node bench/run.mjs api`.
+// BENCH_SMOKE=1 runs each in its smoke mode: tiny sizes and a second or two per measurement, to show
+// in CI (`npm test`, project bench-smoke) that every benchmark still runs; its figures and target
+// verdicts mean nothing. A benchmark that throws or exits non-zero fails the run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const SMOKE = process.env.BENCH_SMOKE === '1';
+
+/** Each benchmark's own knobs at their smallest useful values; explicit settings still win. */
+const SMOKE_ENV = {
+  api: { BENCH_DURATION: '1', BENCH_WARMUP: '0.5', BENCH_CONNECTIONS: '4', BENCH_ROUNDS: '1' },
+  chat: {
+    CHAT_BENCH_SECONDS: '2',
+    CHAT_BENCH_VISITORS: '4',
+    CHAT_BENCH_CHUNKS: '200',
+    CHAT_BENCH_PROBES: '4',
+    CHAT_BENCH_ROUNDS: '1',
+    CHAT_BENCH_PAUSE_MS: '200',
+  },
+  inbox: {
+    INBOX_BENCH_SECONDS: '2',
+    INBOX_BENCH_CONVERSATIONS: '4',
+    INBOX_BENCH_ROUNDS: '1',
+    INBOX_BENCH_DRAIN_MS: '3000',
+  },
+  ingest: { BENCH_PAGES: '4', BENCH_ROUNDS: '1' },
+  retrieval: { BENCH_SIZES: '300', BENCH_ROUNDS: '1' },
+  web: {},
+};
+
+/** The environment a benchmark runs in: in smoke mode, its small settings and CI's PostgreSQL. */
+function benchEnv(name) {
+  if (!SMOKE) return process.env;
+  const database = process.env.TEST_DATABASE_URL ? { BENCH_DATABASE_URL: process.env.TEST_DATABASE_URL } : {};
+  return { ...database, ...(SMOKE_ENV[name] ?? {}), ...process.env };
+}
 const wanted = process.argv.slice(2);
 const benches = readdirSync(here, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(here, entry.name, 'run.mjs')))
@@ -22,9 +55,12 @@ if (benches.length === 0) {
 
 const failed = [];
 for (const name of benches) {
-  console.log(`\n=== bench/${name} ===`);
+  console.log(`\n=== bench/${name}${SMOKE ? ' (smoke: tiny sizes, targets not judged)' : ''} ===`);
   const code = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(here, name, 'run.mjs')], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [path.join(here, name, 'run.mjs')], {
+      stdio: 'inherit',
+      env: benchEnv(name),
+    });
     child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
   });
   if (code !== 0) failed.push(name);
