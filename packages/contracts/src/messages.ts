@@ -24,6 +24,7 @@ export const MESSAGES = {
     lastOwner: 'The last owner of a workspace cannot be removed',
     currentPasswordWrong: 'Current password is incorrect',
     ownPasswordOnly: 'You can only change your own password',
+    ownerOnlyByOwner: 'Only an owner can edit or remove an owner',
   },
   otp: {
     sent: 'If an account exists for this email, a code has been sent to it.',

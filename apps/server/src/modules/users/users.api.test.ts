@@ -345,6 +345,41 @@ describe('removing users', () => {
     );
   });
 
+  it('an owner is removed or edited only by an owner: Roles write is not enough (403, nothing changed)', async () => {
+    const second = await addTeammate(server, owner, member, readToken);
+    const roles = await server.get<Role[]>(`/api/role/roles/${owner.user.tenant_id}`, as(owner));
+    const ownerRole = roles.body.find((r) => r.is_owner)!;
+    const promoted = await server.post(
+      '/api/role/assign-role',
+      { user_id: second.user.id, role_id: ownerRole.id },
+      as(owner),
+    );
+    expect(promoted.status, JSON.stringify(promoted.body)).toBeLessThan(300);
+    const managerRole = await createRole(server, owner, {
+      Roles: { create: true, read: true, write: true },
+      Profile: { read: true },
+    });
+    const manager = await addTeammate(server, owner, managerRole, readToken);
+
+    for (const target of [owner, second]) {
+      const removal = await server.delete(`/api/auth/user/${target.user.id}`, as(manager));
+      expect(removal.status).toBe(403);
+      expect(removal.body).toEqual({ detail: MESSAGES.auth.ownerOnlyByOwner });
+      const edit = await server.put(
+        `/api/auth/user/profile/${target.user.id}`,
+        { first_name: 'Mallory', last_name: 'X', username: `m-${unique()}` },
+        as(manager),
+      );
+      expect(edit.status).toBe(403);
+    }
+    expect((await listUsers()).map((u) => u.id)).toEqual(
+      expect.arrayContaining([owner.user.id, second.user.id]),
+    );
+    expect((await currentUser(owner)).first_name).toBe('Ada');
+    // An owner still removes another owner.
+    expect((await server.delete(`/api/auth/user/${second.user.id}`, as(owner))).status).toBe(200);
+  });
+
   it('never removes the last owner (400)', async () => {
     const reply = await server.delete(`/api/auth/user/${owner.user.id}`, as(owner));
     expect(reply.status).toBe(400);

@@ -1,6 +1,6 @@
 import { type ChangePasswordBody, MESSAGES, type UpdateProfileBody, type User } from '@parley/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
 import { users } from '../../core/db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
@@ -8,6 +8,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SessionResolver } from '../auth/sessions.js';
 import type { IssuedRefresh, TokenService } from '../auth/tokens.js';
+import { callerIsOwner } from '../roles/grants.js';
 import { countOwners, isOwner } from '../roles/roles.queries.js';
 import { findUserRow, loadUser, loadUsers, usernameTaken } from './users.queries.js';
 
@@ -27,6 +28,7 @@ export class UsersService {
   async updateProfile(auth: AuthContext, userId: number, body: UpdateProfileBody): Promise<User> {
     const target = await this.teammate(auth, userId);
     if (target.id !== auth.userId && !auth.ability.can('write', 'Roles')) throw forbidden();
+    await this.assertMayManage(auth, target.id);
     if (body.username && (await usernameTaken(this.db, body.username, target.id))) {
       throw conflict(MESSAGES.auth.usernameTaken);
     }
@@ -74,6 +76,7 @@ export class UsersService {
     await this.db.transaction(async (tx) => {
       const target = await findUserRow(tx, auth.tenantId, userId);
       if (!target) throw notFound('User not found');
+      await this.assertMayManage(auth, target.id, tx);
       await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
       if ((await isOwner(tx, auth.tenantId, target.id)) && (await countOwners(tx, auth.tenantId)) <= 1) {
         throw badRequest(MESSAGES.auth.lastOwner);
@@ -81,6 +84,12 @@ export class UsersService {
       await tx.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, auth.tenantId)));
     });
     await this.sessions.changed(auth.tenantId);
+  }
+
+  /** An owner is edited or removed by an owner (or themselves), never by a teammate with Roles write. */
+  private async assertMayManage(auth: AuthContext, targetId: number, tx: DbOrTx = this.db): Promise<void> {
+    if (targetId === auth.userId || callerIsOwner(auth)) return;
+    if (await isOwner(tx, auth.tenantId, targetId)) throw forbidden(MESSAGES.auth.ownerOnlyByOwner);
   }
 
   private async teammate(auth: AuthContext, userId: number) {
