@@ -214,6 +214,7 @@ export class VisitorSession {
         this.update({ agentsOnline: event.agentsOnline });
         return;
       case 'gave-up':
+      case 'refused':
         this.update({ gaveUp: true });
         return;
       case 'timeout':

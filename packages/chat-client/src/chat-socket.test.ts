@@ -265,6 +265,25 @@ describe('ChatSocket', () => {
     expect(last().sent[1]).toEqual({ type: 'resume', conversation_id: 42, after_seq: 2 });
   });
 
+  it.each([4401, 4403, 4429])(
+    'does not reconnect after a refusing close %i, until the network returns',
+    async (code) => {
+      const { client, sockets, last, events } = setup();
+      client.connect();
+      await settle();
+      last().open();
+      last().drop(code);
+      expect(client.getStatus()).toBe('failed');
+      expect(events.at(-1)).toEqual({ type: 'refused', code });
+      vi.advanceTimersByTime(120_000);
+      await settle();
+      expect(sockets).toHaveLength(1);
+      client.online();
+      await settle();
+      expect(sockets).toHaveLength(2);
+    },
+  );
+
   it('backs off 1, 2, 4... s capped at 30 s and gives up after 10 attempts', async () => {
     const { client, sockets, last, events } = setup();
     client.connect();

@@ -30,7 +30,12 @@ export type ChatSocketEvent =
   /** The socket did not open within the open time-out. */
   | { type: 'timeout' }
   /** The last of the reconnect attempts failed: the client stops until `online()` or `nudge()`. */
-  | { type: 'gave-up' };
+  | { type: 'gave-up' }
+  /**
+   * The server refused the socket for a reason retrying does not cure (REFUSED_CLOSE_CODES): the
+   * client stops until `online()` or `nudge()`; on 4401 renew the session (or sign in) first.
+   */
+  | { type: 'refused'; code: number };
 
 export type ChatSocketOptions = {
   /** The address to connect to, asked before every attempt (a visitor's token may need renewing). */
@@ -58,6 +63,12 @@ export type ChatSocketOptions = {
 
 /** Normal closure: the server ended the connection on purpose. */
 const NORMAL_CLOSE = 1000;
+
+/**
+ * Server closes that reconnecting would only repeat (docs/realtime.md, Close codes): 4401 no valid
+ * session (signed out, password changed, user deleted), 4403 no permission, 4429 too many sockets.
+ */
+export const REFUSED_CLOSE_CODES: ReadonlySet<number> = new Set([4401, 4403, 4429]);
 
 /** Spec section 9: 1 s doubled per attempt, plus up to 1 s random, capped at 30 s. */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
@@ -265,6 +276,11 @@ export class ChatSocket {
     this.stopPing();
     if (this.stopped) {
       this.setStatus('closed');
+      return;
+    }
+    if (REFUSED_CLOSE_CODES.has(code)) {
+      this.setStatus('failed');
+      this.options.onEvent({ type: 'refused', code });
       return;
     }
     if (this.attempts >= SOCKET.maxReconnectAttempts) {

@@ -49,6 +49,7 @@ async function openSocket(url: string) {
     socket.once('error', reject);
   });
   return {
+    socket,
     frames,
     send: (frame: unknown) => socket.send(JSON.stringify(frame)),
     stored: (conversationId: number) => {
@@ -256,6 +257,22 @@ describe('two API processes on one PostgreSQL server', () => {
       await expect.poll(() => guest.last('presence')?.agents_online, { timeout: 10_000 }).toBe(false);
       await expect.poll(() => guestB.last('presence')?.agents_online, { timeout: 10_000 }).toBe(false);
       await Promise.all([guest.close(), guestB.close()]);
+    },
+  );
+
+  it.skipIf(!ON_POSTGRES)(
+    "closes a user's sockets on the other node within a second when they sign out (issue 13 item 6)",
+    async () => {
+      const agent = await agentOn(nodeB!.url);
+      const code = new Promise<number>((resolve) => agent.socket.once('close', (c) => resolve(c)));
+      const started = Date.now();
+      const logout = await fetch(`${nodeA!.url}/api/auth/logout`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie },
+      });
+      expect(logout.status).toBe(200);
+      expect(await code).toBe(4401);
+      expect(Date.now() - started).toBeLessThan(1000);
     },
   );
 });

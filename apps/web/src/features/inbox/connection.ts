@@ -3,7 +3,9 @@ import { MESSAGES } from '@parley/contracts';
 import toast from 'react-hot-toast';
 import type { AppStore } from '../../app/store';
 import { agentOnlineSet, notificationsAdded } from '../../app/ui-slice';
-import { readAccessToken } from '../../shared/lib/session-storage';
+import { clearAuth, readAccessToken } from '../../shared/lib/session-storage';
+import { refreshSession } from '../auth/refresh';
+import { sessionEnded } from '../auth/session-slice';
 import { inboxApi } from './api';
 import {
   connectionChanged,
@@ -104,6 +106,20 @@ export function startInboxConnection(
     return inbox.viewing && inbox.selectedConversationId === conversationId;
   };
 
+  // Session ended (sign-out elsewhere, password changed): renew it and reconnect, or go to sign-in.
+  const refused = async (code: number) => {
+    if (code === 4401) {
+      const outcome = await refreshSession(dispatch);
+      if (outcome === 'renewed') return socket.online();
+      if (outcome === 'expired') {
+        clearAuth();
+        dispatch(sessionEnded());
+        return;
+      }
+    }
+    toast.error(MESSAGES.realtime.unableToEstablish, { id: 'helpdesk-realtime' });
+  };
+
   const onEvent = (event: HelpdeskSocketEvent) => {
     switch (event.type) {
       case 'status':
@@ -172,6 +188,9 @@ export function startInboxConnection(
         toast.error(everOpened ? MESSAGES.realtime.lost : MESSAGES.realtime.unableToEstablish, {
           id: 'helpdesk-realtime',
         });
+        break;
+      case 'refused':
+        void refused(event.code);
         break;
       case 'reconnected':
         toast.dismiss('helpdesk-realtime');

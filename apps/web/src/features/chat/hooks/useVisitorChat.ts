@@ -139,6 +139,7 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
           setFrames((f) => [...f, makeFrame('error', event.error)]);
           return;
         case 'gave-up':
+        case 'refused':
           toast.error(MESSAGES.realtime.unableToEstablish, { id: 'realtime-failed' });
           return;
         case 'timeout':
