@@ -42,6 +42,9 @@ type UserSocket = {
 export class SocketGuard {
   private readonly perAddress = new Map<string, number>();
   private readonly perIdentity = new Map<string, number>();
+  /** Open sockets → whether each answered the last ping. */
+  private readonly alive = new Map<WebSocket, boolean>();
+  private pinger: ReturnType<typeof setInterval> | undefined;
   /** User id → that user's open sockets on this node. */
   private readonly users = new Map<number, Set<UserSocket>>();
 
@@ -118,19 +121,33 @@ export class SocketGuard {
     return true;
   }
 
-  /** A peer that vanished without closing never answers: dropped at the next ping. */
+  /**
+   * A peer that vanished without closing never answers: dropped at the next ping. One timer for all
+   * sockets (not one each), so an idle socket costs a map entry.
+   */
   private heartbeat(socket: WebSocket): void {
-    let alive = true;
-    socket.on('pong', () => {
-      alive = true;
-    });
-    const pinger = setInterval(() => {
-      if (!alive) return socket.terminate();
-      alive = false;
+    this.alive.set(socket, true);
+    socket.on('pong', () => this.alive.set(socket, true));
+    socket.once('close', () => this.alive.delete(socket));
+    if (this.pinger) return;
+    this.pinger = setInterval(() => this.pingAll(), this.options.pingMs);
+    this.pinger.unref();
+  }
+
+  private pingAll(): void {
+    for (const [socket, alive] of this.alive) {
+      if (!alive) {
+        this.alive.delete(socket);
+        socket.terminate();
+        continue;
+      }
+      this.alive.set(socket, false);
       socket.ping();
-    }, this.options.pingMs);
-    pinger.unref();
-    socket.once('close', () => clearInterval(pinger));
+    }
+    if (this.alive.size === 0) {
+      clearInterval(this.pinger);
+      this.pinger = undefined;
+    }
   }
 
   private closeUser(userId: number): void {
