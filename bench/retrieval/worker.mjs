@@ -168,9 +168,8 @@ function boundStatement(message) {
     return null;
   }
   if (type !== 'B') return null;
-  let [, at] = cstring(5); // the portal
-  let name;
-  [name, at] = cstring(at);
+  const [, afterPortal] = cstring(5);
+  let [name, at] = cstring(afterPortal);
   at += 2 + 2 * view.getInt16(at); // parameter format codes (text here)
   const count = view.getInt16(at);
   at += 2;
