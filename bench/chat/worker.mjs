@@ -213,6 +213,8 @@ if (role === 'parley') {
     });
     async function relay(frame) {
       const { content } = frame;
+      // The opening frame only announces the connection, as on Parley (bench/chat/idle.mjs).
+      if (content.bot_id === 0) return send({ type: 'connected', message: 'Connected' });
       const conversationId = content.conversation_id || ++conversations;
       const response = await fetch(modelUrl, {
         method: 'POST',
