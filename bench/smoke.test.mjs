@@ -9,17 +9,32 @@ import { expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-it('runs every benchmark in smoke mode', async () => {
+/** Runs one bench script to its end; resolves with its exit status and everything it printed. */
+function runScript(script, env) {
   const output = [];
-  const code = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(here, 'run.mjs')], {
-      env: { ...process.env, BENCH_SMOKE: '1' },
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(here, script)], {
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
-    child.on('exit', (status, signal) => resolve(status ?? signal));
+    child.on('exit', (status, signal) =>
+      resolve({ code: status ?? signal, output: Buffer.concat(output).toString() }),
+    );
   });
+}
+
+it('runs every benchmark in smoke mode', async () => {
+  const { code, output } = await runScript('run.mjs', { BENCH_SMOKE: '1' });
   // The benchmarks' own report, so a failure shows which one and why.
-  expect(code, Buffer.concat(output).toString()).toBe(0);
+  expect(code, output).toBe(0);
+});
+
+it('runs bench/chat/idle.mjs (idle visitors) with a handful of sockets', async () => {
+  const { code, output } = await runScript('chat/idle.mjs', {
+    CHAT_IDLE_VISITORS: '50',
+    CHAT_IDLE_CONCURRENCY: '10',
+  });
+  expect(code, output).toBe(0);
 });
