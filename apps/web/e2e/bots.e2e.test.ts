@@ -49,7 +49,7 @@ describe('bots', () => {
 
     // Step 2: knowledge (none yet), step 3: instructions and model, step 4: review.
     await page.getByRole('form', { name: 'Bot knowledge' }).waitFor();
-    await page.getByRole('link', { name: 'Add files' }).waitFor();
+    await page.getByRole('button', { name: 'Add files' }).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Instructions', { exact: true }).fill('Answer briefly and politely.');
     await page.getByRole('button', { name: 'Next' }).click();

@@ -16,12 +16,15 @@ type Props = {
   selected: number[];
   loading: boolean;
   emptyText: string;
-  manageHref: string;
   manageLabel: string;
+  /** Opens the page where more of it is added (leaves the current page). */
+  manageHref?: string;
+  /** Adds more of it in place (a dialog), so a form around the list keeps what was typed. */
+  onAdd?: () => void;
   onChange: (ids: number[]) => void;
 };
 
-/** One kind of knowledge as a checkbox list, with a link to add more of it. */
+/** One kind of knowledge as a checkbox list, with a link or a dialog to add more of it. */
 export function SourceChecklist({
   title,
   options,
@@ -30,6 +33,7 @@ export function SourceChecklist({
   emptyText,
   manageHref,
   manageLabel,
+  onAdd,
   onChange,
 }: Props) {
   const toggle = (id: number, on: boolean) =>
@@ -40,9 +44,15 @@ export function SourceChecklist({
         <Typography component="legend" variant="subtitle1" fontWeight={600} sx={{ flex: 1, float: 'left' }}>
           {title}
         </Typography>
-        <Button size="small" component={Link} to={manageHref}>
-          {manageLabel}
-        </Button>
+        {onAdd ? (
+          <Button size="small" onClick={onAdd}>
+            {manageLabel}
+          </Button>
+        ) : (
+          <Button size="small" component={Link} to={manageHref ?? '/bot'}>
+            {manageLabel}
+          </Button>
+        )}
       </Stack>
       {loading ? <CircularProgress size={20} aria-label={`Loading ${title}`} /> : null}
       {!loading && options.length === 0 ? (
