@@ -8,9 +8,10 @@ import { JSDOM } from 'jsdom';
 import mammoth from 'mammoth';
 import type { Section } from '../knowledge/chunker.js';
 import { markdownSections } from '../knowledge/markdown.js';
+import { ExtractionError } from './extraction-error.js';
+import { assertZipWithinLimits, type ZipLimits } from './zip-guard.js';
 
-/** A file whose content cannot become text: the message is shown to the user as the file's error. */
-export class ExtractionError extends Error {}
+export { ExtractionError };
 
 const MIME: Record<string, FileKind> = {
   'application/pdf': 'pdf',
@@ -61,8 +62,19 @@ function isUtf8Text(content: Uint8Array): boolean {
   }
 }
 
-/** The text of a file as sections (PDF: one per page with its number; XLSX: one per sheet). */
-export async function extractSections(kind: FileKind, content: Uint8Array): Promise<Section[]> {
+/** Archives small enough for any test or ordinary document; the server passes its configured limits. */
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxUnpackedBytes: 50 * 1024 * 1024, maxEntries: 10_000 };
+
+/**
+ * The text of a file as sections (PDF: one per page with its number; XLSX: one per sheet). Runs in the
+ * extraction pool's worker threads (extract-pool.ts), never on the event loop that answers HTTP.
+ */
+export async function extractSections(
+  kind: FileKind,
+  content: Uint8Array,
+  zipLimits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<Section[]> {
+  if (kind === 'docx' || kind === 'xlsx') await assertZipWithinLimits(content, zipLimits, kind.toUpperCase());
   const sections = await extractByKind(kind, content);
   const kept = sections
     .map((s) => ({

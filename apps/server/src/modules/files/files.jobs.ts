@@ -6,7 +6,8 @@ import type { Db } from '../../core/db/database.js';
 import type { JobContext } from '../../core/jobs/queue.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { replaceDocument } from '../knowledge/ingest.js';
-import { ExtractionError, extractSections, KIND_MIME } from './extract.js';
+import { ExtractionError, KIND_MIME } from './extract.js';
+import type { ExtractorPool } from './extract-pool.js';
 import { findFile, findGroup } from './files.queries.js';
 import { files } from './files.schema.js';
 import type { ExtractJobData } from './files.service.js';
@@ -19,13 +20,16 @@ const KIND_OF = Object.fromEntries(Object.entries(KIND_MIME).map(([kind, mime]) 
 
 /**
  * Extracts and indexes each file of an upload, reporting progress per file. A file whose content
- * cannot be read is marked failed with the reason; other errors retry the job (files already
- * trained are skipped), and the last attempt marks what is left failed.
+ * cannot be read (refused archive, parser error, out of the worker's memory or time) is marked failed
+ * with the reason at its first failure: reading it again would fail again. Other errors (the
+ * database) retry the job (files already trained are skipped), and the last attempt marks what is left
+ * failed.
  */
 export function extractFilesJob(
   db: Db,
   dataDir: string,
   maxAttempts: number,
+  extractor: ExtractorPool,
   embedder: Embedder | null = null,
 ) {
   return async (job: JobContext<ExtractJobData>): Promise<void> => {
@@ -41,7 +45,7 @@ export function extractFilesJob(
           const content = await readFile(path.join(uploadDir(dataDir, tenantId), file.storageName));
           const kind = KIND_OF[file.mimeType];
           if (!kind) throw new ExtractionError('This file type is not supported');
-          const sections = await extractSections(kind, content);
+          const sections = await extractor.extract(kind, content);
           await db.transaction(async (tx) => {
             // Deleted meanwhile: nothing to index.
             const current = await findFile(tx, tenantId, fileId);

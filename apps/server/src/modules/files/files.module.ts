@@ -19,6 +19,7 @@ import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { embedderOf } from '../knowledge/vectors.js';
+import { ExtractorPool } from './extract-pool.js';
 import { extractFilesJob } from './files.jobs.js';
 import { EXTRACT_JOB, FilesService, GroupInUseError } from './files.service.js';
 
@@ -187,9 +188,17 @@ const routes =
 export const filesModule: FeatureModule = {
   routes,
   jobs: (deps) => {
+    const { config } = deps;
+    const extractor = new ExtractorPool({
+      maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_BYTES,
+      maxEntries: config.EXTRACT_MAX_ARCHIVE_ENTRIES,
+      timeoutMs: config.EXTRACT_TIMEOUT_MS,
+      workerMemoryMb: config.EXTRACT_WORKER_MEMORY_MB,
+      workers: config.EXTRACT_WORKERS,
+    });
     deps.jobs.register(
       EXTRACT_JOB,
-      extractFilesJob(deps.db, deps.config.DATA_DIR, JOB_ATTEMPTS, embedderOf(deps)),
+      extractFilesJob(deps.db, config.DATA_DIR, JOB_ATTEMPTS, extractor, embedderOf(deps)),
       {
         maxAttempts: JOB_ATTEMPTS,
       },
