@@ -46,6 +46,8 @@ type Ids = {
   memberRoleId: number;
   featureId: number;
   jobId: string;
+  /** A pending invitation of the workspace. */
+  invitationId: number;
 };
 
 type Workspace = { owner: Account; teammate: Account; role: Role; feature: Feature; ids: Ids };
@@ -122,6 +124,12 @@ const CROSS_TENANT: Partial<Record<RouteKey, Array<(t: Ids, own: Ids) => Call>>>
     }),
   ],
   'GET /role/roles/:tenantId': [(t) => ({ method: 'GET', path: `/api/role/roles/${t.tenantId}` })],
+  'POST /auth/invitations/:id/resend': [
+    (t) => ({ method: 'POST', path: `/api/auth/invitations/${t.invitationId}/resend` }),
+  ],
+  'DELETE /auth/invitations/:id': [
+    (t) => ({ method: 'DELETE', path: `/api/auth/invitations/${t.invitationId}` }),
+  ],
   'DELETE /role/feature/:id': [(t) => ({ method: 'DELETE', path: `/api/role/feature/${t.featureId}` })],
   'PATCH /role/feature/:id/archive': [
     (t) => ({
@@ -204,6 +212,7 @@ const GHOST: Ids = {
   memberRoleId: 99_999_996,
   featureId: 99_999_997,
   jobId: '00000000-0000-4000-8000-000000000000',
+  invitationId: 99_999_998,
 };
 
 /** A request to each route guarded by a subject that would succeed for someone allowed (own ids). */
@@ -217,6 +226,15 @@ const VALID: Partial<Record<RouteKey, (own: Ids) => Call>> = {
   'DELETE /auth/user/:id': (own) => ({ method: 'DELETE', path: `/api/auth/user/${own.userId}` }),
   'GET /role/roles/:tenantId': (own) => ({ method: 'GET', path: `/api/role/roles/${own.tenantId}` }),
   'GET /role/features': () => ({ method: 'GET', path: '/api/role/features' }),
+  'GET /auth/invitations': () => ({ method: 'GET', path: '/api/auth/invitations' }),
+  'POST /auth/invitations/:id/resend': (own) => ({
+    method: 'POST',
+    path: `/api/auth/invitations/${own.invitationId}/resend`,
+  }),
+  'DELETE /auth/invitations/:id': (own) => ({
+    method: 'DELETE',
+    path: `/api/auth/invitations/${own.invitationId}`,
+  }),
   'POST /role/create': () => ({
     method: 'POST',
     path: '/api/role/create',
@@ -300,6 +318,14 @@ async function makeWorkspace(): Promise<Workspace> {
   const roles = await server.get<Role[]>(`/api/role/roles/${owner.user.tenant_id}`, as(owner));
   // A job of this workspace that no worker handles, so it stays readable by id.
   const jobId = await server.parley.jobs.enqueue('test.tenancy', {}, { tenantId: owner.user.tenant_id });
+  const invited = await server.post(
+    '/api/auth/invite-user',
+    { email: ghostEmail(), role_id: role.id },
+    as(owner),
+  );
+  expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+  const pending = await server.get<Array<{ id: number }>>('/api/auth/invitations', as(owner));
+  expect(pending.status).toBe(200);
   return {
     owner,
     teammate,
@@ -314,6 +340,7 @@ async function makeWorkspace(): Promise<Workspace> {
       memberRoleId: roles.body.find((r) => r.name === 'Member')!.id,
       featureId: created.body.id,
       jobId,
+      invitationId: pending.body[0]!.id,
     },
   };
 }
