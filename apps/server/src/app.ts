@@ -32,6 +32,7 @@ import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { helpdeskModule } from './modules/helpdesk/helpdesk.module.js';
+import { homeModule } from './modules/home/home.module.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { embedderFromConfig } from './modules/knowledge/embeddings.js';
 import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
@@ -59,6 +60,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   llmModule,
   calendarModule,
   leadsModule,
+  homeModule,
 ];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */

@@ -7,6 +7,7 @@ export * from './constants.js';
 export * from './crawler.js';
 export * from './files.js';
 export * from './helpdesk.js';
+export * from './home.js';
 export * from './knowledge.js';
 export * from './leads.js';
 export * from './llm.js';

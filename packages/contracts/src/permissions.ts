@@ -5,6 +5,7 @@ import { CHAT_ROUTE_RULES } from './chat.js';
 import { CRAWLER_ROUTE_RULES } from './crawler.js';
 import { FILE_ROUTE_RULES } from './files.js';
 import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
+import { HOME_ROUTE_RULES } from './home.js';
 import { KNOWLEDGE_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
@@ -97,6 +98,7 @@ export const ROUTE_RULES = {
   ...LLM_ROUTE_RULES,
   ...CALENDAR_ROUTE_RULES,
   ...LEAD_ROUTE_RULES,
+  ...HOME_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

@@ -1,0 +1,362 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type {
+  Bot,
+  ChecklistStep,
+  FileGroupUploadResponse,
+  HomeSummary,
+  Role,
+  VisitorIdentity,
+} from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { webSources } from '../crawler/crawler.schema.js';
+
+let server: TestServer;
+let dataDir: string;
+const as = (account: Account) => ({ token: account.access_token });
+const readToken = (email: string) => outboxText(server.database, email).then(tokenFromText);
+
+async function summaryOf(account: Account): Promise<HomeSummary> {
+  const reply = await server.get<HomeSummary>('/api/home/summary', as(account));
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.headers.get('cache-control')).toBe('no-store');
+  return reply.body;
+}
+
+/** Each step's state, by step, for short assertions. */
+async function ticks(account: Account): Promise<Record<string, boolean>> {
+  const { checklist } = await summaryOf(account);
+  expect(checklist).not.toBeNull();
+  return Object.fromEntries(checklist!.map((item) => [item.step, item.done]));
+}
+
+const NOTHING_DONE: Record<ChecklistStep, boolean> = {
+  create_bot: false,
+  add_knowledge: false,
+  try_bot: false,
+  embed_widget: false,
+  invite_teammate: false,
+};
+
+/** Multipart, as the bot wizard sends it. */
+async function createBot(account: Account, name: string): Promise<Bot> {
+  const form = new FormData();
+  form.append('bot_name', name);
+  form.append('description', `${name} answers questions`);
+  const response = await fetch(`${server.url}/api/chat/bots`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as Bot;
+}
+
+async function assign(owner: Account, user: Account, bots: Bot[]) {
+  const reply = await server.put(
+    `/api/auth/bots-assigned/${user.user.id}`,
+    { bot_ids: bots.map((b) => b.bot_id) },
+    as(owner),
+  );
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+async function memberRole(owner: Account): Promise<Role> {
+  const roles = await server.get<Role[]>(`/api/role/roles/${owner.user.tenant_id}`, as(owner));
+  return roles.body.find((role) => role.name === 'Member')!;
+}
+
+/** A visitor of the bot's widget: an identity, then one message over the chat socket. */
+async function visitorAsks(bot: Bot, message: string) {
+  const identity = await server.post<VisitorIdentity>(
+    '/api/chat/visitor',
+    { bot_uuid: bot.uuid },
+    { headers: { origin: 'https://shop.example.com' } },
+  );
+  expect(identity.status).toBe(200);
+  const socket = new WebSocket(
+    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(
+    JSON.stringify({
+      content: { bot_id: bot.bot_id, conversation_id: 0, message, message_type: 'user' },
+      elements: [],
+    }),
+  );
+  return socket;
+}
+
+async function uploadTrainedFile(account: Account) {
+  const form = new FormData();
+  form.append('group_name', `help_${Date.now().toString(36)}`);
+  form.append('user_id', String(account.user.id));
+  form.append('files', new Blob(['Opening hours are nine to five.']), 'hours.txt');
+  const response = await fetch(`${server.url}/api/file/upload-multiple`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as FileGroupUploadResponse;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'parley-home-'));
+  server = await startTestServer({ env: { DATA_DIR: dataDir } });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('GET /api/home/summary', () => {
+  it('needs a session', async () => {
+    const reply = await server.get('/api/home/summary');
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it("gives a new workspace's owner empty lists, the month's usage and an open checklist", async () => {
+    const owner = await signupOwner(server);
+    const summary = await summaryOf(owner);
+    expect(summary).toMatchObject({
+      bots_scope: 'workspace',
+      bots: [],
+      bot_count: 0,
+      conversations: [],
+      usage: { used: 0, limit: 10_000, remaining: 10_000 },
+    });
+    expect(summary.checklist).toEqual(
+      Object.keys(NOTHING_DONE).map((step) => ({ step, done: false, allowed: true })),
+    );
+  });
+});
+
+describe('the getting-started checklist', () => {
+  it('ticks each step after the real action, and only that step', async () => {
+    const owner = await signupOwner(server);
+    expect(await ticks(owner)).toEqual(NOTHING_DONE);
+
+    const bot = await createBot(owner, 'Harbour_helper');
+    expect(await ticks(owner)).toEqual({ ...NOTHING_DONE, create_bot: true });
+    const { bots, bot_count } = await summaryOf(owner);
+    expect(bot_count).toBe(1);
+    expect(bots).toEqual([
+      {
+        bot_id: bot.bot_id,
+        bot_name: 'Harbour_helper',
+        description: 'Harbour_helper answers questions',
+        profile_image: null,
+        brand_color: bot.brand_color,
+      },
+    ]);
+
+    const pair = await server.post(
+      '/api/qna/',
+      { bot_id: bot.bot_id, question: 'When do you open?', answer: 'At nine.' },
+      as(owner),
+    );
+    expect(pair.status).toBe(201);
+    const step2 = { ...NOTHING_DONE, create_bot: true, add_knowledge: true };
+    expect(await ticks(owner)).toEqual(step2);
+
+    // The console's own test chat is trying it, not putting it on a website.
+    const chat = await server.post('/api/chat/chats', { bot_id: bot.bot_id, message: 'Hello?' }, as(owner));
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    const step3 = { ...step2, try_bot: true };
+    expect(await ticks(owner)).toEqual(step3);
+
+    const socket = await visitorAsks(bot, 'When do you open?');
+    try {
+      await expect.poll(async () => (await ticks(owner)).embed_widget, { timeout: 10_000 }).toBe(true);
+    } finally {
+      socket.close();
+    }
+    expect(await ticks(owner)).toEqual({ ...step3, embed_widget: true });
+
+    const invited = await server.post(
+      '/api/auth/invite-user',
+      { email: `invitee-${Date.now()}@example.com`, role_id: (await memberRole(owner)).id },
+      as(owner),
+    );
+    expect(invited.status).toBe(201);
+    expect(Object.values(await ticks(owner))).toEqual([true, true, true, true, true]);
+  });
+
+  it('counts a visitor on the website as trying it too', async () => {
+    const owner = await signupOwner(server);
+    const bot = await createBot(owner, 'Widget_only');
+    const socket = await visitorAsks(bot, 'Hi there');
+    try {
+      await expect.poll(async () => (await ticks(owner)).embed_widget, { timeout: 10_000 }).toBe(true);
+    } finally {
+      socket.close();
+    }
+    expect(await ticks(owner)).toMatchObject({ try_bot: true, embed_widget: true });
+  });
+
+  it('counts knowledge from a trained file or a web source, not from a bot alone', async () => {
+    const withFile = await signupOwner(server);
+    await uploadTrainedFile(withFile);
+    await expect.poll(async () => (await ticks(withFile)).add_knowledge, { timeout: 20_000 }).toBe(true);
+
+    const withSite = await signupOwner(server);
+    await createBot(withSite, 'No_knowledge');
+    expect((await ticks(withSite)).add_knowledge).toBe(false);
+    // A crawl's web source (the crawl itself needs a site to fetch; its row is what counts).
+    await server.database.db.insert(webSources).values({
+      tenantId: withSite.user.tenant_id,
+      userId: withSite.user.id,
+      baseUrl: 'https://docs.example.com',
+      name: 'Docs',
+    });
+    expect((await ticks(withSite)).add_knowledge).toBe(true);
+  });
+
+  it('ticks "invite a teammate" once a second person has joined', async () => {
+    const owner = await signupOwner(server);
+    await addTeammate(server, owner, await memberRole(owner), readToken);
+    expect((await ticks(owner)).invite_teammate).toBe(true);
+  });
+});
+
+describe('permissions', () => {
+  let owner: Account;
+  let bots: Bot[];
+  beforeAll(async () => {
+    owner = await signupOwner(server);
+    bots = [];
+    for (const name of ['Alpha_bot', 'Beta_bot', 'Gamma_bot']) bots.push(await createBot(owner, name));
+    const chat = await server.post('/api/chat/chats', { bot_id: bots[0]!.bot_id, message: 'Hi' }, as(owner));
+    expect(chat.status).toBe(200);
+  });
+
+  it('shows a Member without Manage Bots or Inbox only their assigned bots: no conversations, usage or checklist', async () => {
+    const member = await addTeammate(server, owner, await memberRole(owner), readToken);
+    expect((await summaryOf(member)).bots).toEqual([]);
+    await assign(owner, member, [bots[1]!]);
+    const summary = await summaryOf(member);
+    expect(summary).toEqual({
+      bots_scope: 'assigned',
+      bots: [expect.objectContaining({ bot_id: bots[1]!.bot_id, bot_name: 'Beta_bot' })],
+      bot_count: 1,
+      conversations: null,
+      usage: null,
+      checklist: null,
+    });
+    // The same as the routes behind each part answer this Member on their own.
+    const tenantId = owner.user.tenant_id;
+    expect((await server.get(`/api/chat/helpdesk/grouped/${tenantId}`, as(member))).status).toBe(403);
+    expect((await server.get(`/api/chat/message-limit/${tenantId}`, as(member))).status).toBe(403);
+  });
+
+  it('shows an agent (Inbox only) the conversations and their assigned bots', async () => {
+    const role = await createRole(server, owner, { Inbox: { read: true, write: true } });
+    const agent = await addTeammate(server, owner, role, readToken);
+    await assign(owner, agent, [bots[2]!, bots[0]!]);
+    const summary = await summaryOf(agent);
+    expect(summary.bots_scope).toBe('assigned');
+    expect(summary.bots.map((b) => b.bot_name)).toEqual(['Alpha_bot', 'Gamma_bot']);
+    expect(summary.conversations).toEqual([
+      expect.objectContaining({ bot_id: bots[0]!.bot_id, bot_name: 'Alpha_bot', name: 'Hi' }),
+    ]);
+    expect(summary.usage).toBeNull();
+    expect(summary.checklist).toBeNull();
+  });
+
+  it('shows a bot manager who is not an owner the bots they work with, as the bots list does', async () => {
+    const role = await createRole(server, owner, { 'Create Bot': { create: true, read: true, write: true } });
+    const manager = await addTeammate(server, owner, role, readToken);
+    await assign(owner, manager, [bots[1]!]);
+    const own = await createBot(manager, 'Managers_own');
+    const summary = await summaryOf(manager);
+    const expected = await server.get<Bot[]>(`/api/chat/bots/user/${manager.user.id}`, as(manager));
+    expect(summary.bots_scope).toBe('workspace');
+    expect(summary.bots.map((b) => b.bot_id)).toEqual(expected.body.map((b) => b.bot_id));
+    expect(summary.bots.map((b) => b.bot_id).sort()).toEqual([bots[1]!.bot_id, own.bot_id].sort());
+    expect(summary.conversations).toBeNull();
+    expect(summary.usage).toMatchObject({ limit: 10_000 });
+    // Every bot step is theirs; inviting is not, so it is shown but not theirs to do.
+    expect(summary.checklist!.map((item) => [item.step, item.allowed])).toEqual([
+      ['create_bot', true],
+      ['add_knowledge', true],
+      ['try_bot', true],
+      ['embed_widget', true],
+      ['invite_teammate', false],
+    ]);
+  });
+
+  it('gives someone who may only invite the checklist with only that step theirs', async () => {
+    const role = await createRole(server, owner, { Roles: { create: true, read: true } });
+    const inviter = await addTeammate(server, owner, role, readToken);
+    const summary = await summaryOf(inviter);
+    expect(summary.checklist!.filter((item) => item.allowed).map((item) => item.step)).toEqual([
+      'invite_teammate',
+    ]);
+    // The workspace's progress, whoever looks: a bot exists and was tried, a teammate has joined.
+    expect(summary.checklist!.filter((item) => item.done).map((item) => item.step)).toEqual([
+      'create_bot',
+      'try_bot',
+      'invite_teammate',
+    ]);
+  });
+
+  it('lists at most six bots, newest first, with the full count', async () => {
+    const busy = await signupOwner(server);
+    const made: Bot[] = [];
+    for (let i = 1; i <= 8; i++) made.push(await createBot(busy, `Bot_${i}`));
+    const summary = await summaryOf(busy);
+    expect(summary.bot_count).toBe(8);
+    expect(summary.bots.map((b) => b.bot_name)).toEqual(
+      made
+        .slice(2)
+        .reverse()
+        .map((b) => b.bot_name),
+    );
+  });
+});
+
+describe('tenancy', () => {
+  it("never shows another workspace's bots or conversations, nor ticks for its actions", async () => {
+    const mine = await signupOwner(server);
+    const theirs = await signupOwner(server);
+    const theirBot = await createBot(theirs, 'Their_bot');
+    await server.post('/api/chat/chats', { bot_id: theirBot.bot_id, message: 'Secret plans' }, as(theirs));
+    await server.post('/api/qna/', { bot_id: theirBot.bot_id, question: 'Q?', answer: 'A.' }, as(theirs));
+    const socket = await visitorAsks(theirBot, 'Visitor of theirs');
+    try {
+      await expect.poll(async () => (await ticks(theirs)).embed_widget, { timeout: 10_000 }).toBe(true);
+    } finally {
+      socket.close();
+    }
+
+    const summary = await summaryOf(mine);
+    expect(summary.bots).toEqual([]);
+    expect(summary.bot_count).toBe(0);
+    expect(summary.conversations).toEqual([]);
+    expect(summary.usage!.used).toBe(0);
+    expect(await ticks(mine)).toEqual(NOTHING_DONE);
+    expect((await summaryOf(theirs)).usage!.used).toBeGreaterThan(0);
+  });
+
+  it('ignores tenant ids a caller adds to the query: the summary is always their own', async () => {
+    const mine = await signupOwner(server);
+    const theirs = await signupOwner(server);
+    await createBot(theirs, 'Not_yours');
+    const reply = await server.get<HomeSummary>(
+      `/api/home/summary?tenant_id=${theirs.user.tenant_id}&user_id=${theirs.user.id}`,
+      as(mine),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.bots).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import { HomeSummary } from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { HomeService } from './home.service.js';
+
+const routes =
+  (deps: ModuleDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const home = new HomeService(deps.db, deps.config.MONTHLY_MESSAGE_LIMIT);
+    app.get(
+      '/home/summary',
+      {
+        schema: {
+          tags: ['Home'],
+          summary:
+            "Home in one call: the caller's bots, recent conversations (Inbox), this month's usage (Manage Bots) and the getting-started checklist",
+          response: { 200: HomeSummary },
+        },
+      },
+      async (request, reply) => {
+        // Per person and changing with every message: never kept by a cache between them.
+        reply.header('cache-control', 'no-store');
+        return home.summary(requireAuth(request));
+      },
+    );
+  };
+
+/** Home: the landing page's summary, as far as the caller's permissions reach. */
+export const homeModule: FeatureModule = { routes };

@@ -1,0 +1,147 @@
+import { type ChecklistStep, HOME_LIMITS, type HomeBot, type HomeConversation } from '@parley/contracts';
+import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { invitations, tenants, userRoles, users } from '../../core/db/schema.js';
+import { IMAGE_URL_PREFIX } from '../bots/bots.images.js';
+import { botRoles, bots, botUsers } from '../bots/bots.schema.js';
+import { conversations } from '../chat/chat.schema.js';
+import { webSources } from '../crawler/crawler.schema.js';
+import { files } from '../files/files.schema.js';
+import { notionWorkspaces } from '../notion/notion.schema.js';
+import { qna } from '../qna/qna.schema.js';
+
+export type BotList = { bots: HomeBot[]; total: number };
+
+const botColumns = {
+  bot_id: bots.id,
+  bot_name: bots.botName,
+  description: bots.description,
+  image: bots.profileImage,
+  brand_color: bots.brandColor,
+  // The full count beside the first rows, so the list and its total cost one statement.
+  total: sql<number>`cast(count(*) over () as integer)`,
+};
+
+type BotListRow = {
+  bot_id: number;
+  bot_name: string;
+  description: string | null;
+  image: string | null;
+  brand_color: string;
+  total: number;
+};
+
+function toList(rows: BotListRow[]): BotList {
+  return {
+    total: rows[0]?.total ?? 0,
+    bots: rows.map(({ image, total: _total, ...bot }) => ({
+      ...bot,
+      profile_image: image ? `${IMAGE_URL_PREFIX}${image}` : null,
+    })),
+  };
+}
+
+/**
+ * The bots a bot manager works with, by the rule of GET /chat/bots/user/:id (BotsService.ofUser):
+ * an owner all of the workspace's; anyone else the ones they created, are assigned to or that carry
+ * one of their roles. Newest first, as the Manage Bots list.
+ */
+export async function managedBots(db: DbOrTx, tenantId: number, userId: number, owner: boolean) {
+  const scope: SQL | undefined = owner
+    ? eq(bots.tenantId, tenantId)
+    : and(
+        eq(bots.tenantId, tenantId),
+        or(
+          eq(bots.userId, userId),
+          sql`${bots.id} in (select ${botUsers.botId} from ${botUsers} where ${botUsers.userId} = ${userId})`,
+          sql`${bots.id} in (select ${botRoles.botId} from ${botRoles}
+            join ${userRoles} on ${userRoles.roleId} = ${botRoles.roleId} where ${userRoles.userId} = ${userId})`,
+        ),
+      );
+  const rows = await db
+    .select(botColumns)
+    .from(bots)
+    .where(scope)
+    .orderBy(desc(bots.createdAt), desc(bots.id))
+    .limit(HOME_LIMITS.bots);
+  return toList(rows);
+}
+
+/** The bots assigned to the user, by the rule of GET /auth/bots-assigned/:userId (by name). */
+export async function assignedBots(db: DbOrTx, tenantId: number, userId: number) {
+  const rows = await db
+    .select(botColumns)
+    .from(botUsers)
+    .innerJoin(bots, eq(bots.id, botUsers.botId))
+    .where(and(eq(botUsers.userId, userId), eq(bots.tenantId, tenantId)))
+    .orderBy(asc(bots.botName), asc(bots.id))
+    .limit(HOME_LIMITS.bots);
+  return toList(rows);
+}
+
+/** The workspace's latest conversations on every bot and channel, as the inbox lists them. */
+export async function recentConversations(db: DbOrTx, tenantId: number): Promise<HomeConversation[]> {
+  const rows = await db
+    .select({
+      conversation_id: conversations.id,
+      bot_id: conversations.botId,
+      bot_name: bots.botName,
+      name: conversations.name,
+      channel: conversations.channel,
+      last_message_at: conversations.lastMessageAt,
+      unread_count: conversations.unreadCount,
+    })
+    .from(conversations)
+    .innerJoin(bots, eq(bots.id, conversations.botId))
+    .where(eq(conversations.tenantId, tenantId))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .limit(HOME_LIMITS.conversations);
+  return rows.map((row) => ({ ...row, last_message_at: row.last_message_at.toISOString() }));
+}
+
+const exists = (table: SQL, where: SQL) => sql`exists (select 1 from ${table} where ${where})`;
+
+/**
+ * Whether each getting-started step has happened in the workspace, read from what the steps leave
+ * behind (nothing is stored for the checklist itself, so it can never disagree with the data).
+ * The widget's loads are not recorded anywhere, so "on the website" is a visitor's conversation:
+ * a widget (or the bot's public chat page) reached by someone who is not signed in to the console.
+ */
+function stepConditions(tenantId: number): Record<ChecklistStep, SQL> {
+  return {
+    create_bot: exists(sql`${bots}`, sql`${bots.tenantId} = ${tenantId}`),
+    add_knowledge: sql`(${sql.join(
+      [
+        exists(sql`${files}`, sql`${files.tenantId} = ${tenantId} and ${files.status} = 'trained'`),
+        exists(sql`${webSources}`, sql`${webSources.tenantId} = ${tenantId}`),
+        exists(sql`${notionWorkspaces}`, sql`${notionWorkspaces.tenantId} = ${tenantId}`),
+        exists(sql`${qna}`, sql`${qna.tenantId} = ${tenantId}`),
+      ],
+      sql` or `,
+    )})`,
+    try_bot: exists(sql`${conversations}`, sql`${conversations.tenantId} = ${tenantId}`),
+    embed_widget: exists(
+      sql`${conversations}`,
+      sql`${conversations.tenantId} = ${tenantId} and ${conversations.channel} = 'bot'
+        and ${conversations.visitorId} is not null and ${conversations.userId} is null`,
+    ),
+    invite_teammate: sql`(${exists(sql`${invitations}`, sql`${invitations.tenantId} = ${tenantId}`)}
+      or (select count(*) from ${users} where ${users.tenantId} = ${tenantId}) > 1)`,
+  };
+}
+
+/** Every step's state in one statement (read on the tenant's own row). */
+export async function checklistState(db: DbOrTx, tenantId: number): Promise<Record<ChecklistStep, boolean>> {
+  const conditions = stepConditions(tenantId);
+  const [row] = await db
+    .select({
+      create_bot: sql<boolean>`${conditions.create_bot}`,
+      add_knowledge: sql<boolean>`${conditions.add_knowledge}`,
+      try_bot: sql<boolean>`${conditions.try_bot}`,
+      embed_widget: sql<boolean>`${conditions.embed_widget}`,
+      invite_teammate: sql<boolean>`${conditions.invite_teammate}`,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  return row!;
+}

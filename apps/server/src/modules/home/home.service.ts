@@ -1,0 +1,82 @@
+import {
+  type Action,
+  BOTS_SUBJECT,
+  CHECKLIST_STEPS,
+  type ChecklistItem,
+  type ChecklistStep,
+  type HomeSummary,
+  type MessageLimit,
+  type Subject,
+} from '@parley/contracts';
+import type { Db } from '../../core/db/database.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { botMessagesThisMonth } from '../chat/chat.queries.js';
+import { assignedBots, checklistState, managedBots, recentConversations } from './home.queries.js';
+
+/** What doing each step takes: the permission of the route that does it. */
+const STEP_NEEDS: Record<ChecklistStep, readonly [Action, Subject]> = {
+  create_bot: ['create', BOTS_SUBJECT], // POST /chat/bots
+  add_knowledge: ['create', BOTS_SUBJECT], // uploads, crawls, Notion and Q&A all create on Manage Bots
+  try_bot: ['read', BOTS_SUBJECT], // the playground's chat, POST /chat/chats
+  embed_widget: ['read', BOTS_SUBJECT], // the embed code on the bot's page
+  invite_teammate: ['create', 'Roles'], // POST /auth/invite-user
+};
+
+const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_owner);
+
+/**
+ * Home in one answer, each part behind the permission of the route that serves it on its own, so
+ * the summary never shows more than those routes would: bots (managers see what GET
+ * /chat/bots/user/:id gives them, others their assigned bots), conversations (Inbox), this month's
+ * usage (Manage Bots, as GET /chat/message-limit) and the getting-started checklist.
+ */
+export class HomeService {
+  constructor(
+    private readonly db: Db,
+    private readonly monthlyLimit: number,
+  ) {}
+
+  async summary(auth: AuthContext): Promise<HomeSummary> {
+    const managesBots = auth.ability.can('read', BOTS_SUBJECT);
+    const [botList, conversations, usage, checklist] = await Promise.all([
+      managesBots
+        ? managedBots(this.db, auth.tenantId, auth.userId, isOwner(auth))
+        : assignedBots(this.db, auth.tenantId, auth.userId),
+      auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth.tenantId) : null,
+      managesBots ? this.usage(auth.tenantId) : null,
+      this.checklist(auth),
+    ]);
+    return {
+      bots_scope: managesBots ? 'workspace' : 'assigned',
+      bots: botList.bots,
+      bot_count: botList.total,
+      conversations,
+      usage,
+      checklist,
+    };
+  }
+
+  private async usage(tenantId: number): Promise<MessageLimit> {
+    const { used, start, end } = await botMessagesThisMonth(this.db, tenantId);
+    return {
+      used,
+      limit: this.monthlyLimit,
+      remaining: Math.max(0, this.monthlyLimit - used),
+      period_start: start.toISOString(),
+      period_end: end.toISOString(),
+    };
+  }
+
+  /**
+   * The steps with their state. Someone who may do none of them (a Member with Home and Profile)
+   * gets no checklist: setting up the workspace is not their job, and a list they cannot act on
+   * would only tell them to ask someone. Anyone who may do one step sees all five, so the progress
+   * it shows is the workspace's, and Home links only the steps they may do.
+   */
+  private async checklist(auth: AuthContext): Promise<ChecklistItem[] | null> {
+    const allowed = (step: ChecklistStep) => auth.ability.can(...STEP_NEEDS[step]);
+    if (!CHECKLIST_STEPS.some(allowed)) return null;
+    const state = await checklistState(this.db, auth.tenantId);
+    return CHECKLIST_STEPS.map((step) => ({ step, done: state[step], allowed: allowed(step) }));
+  }
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { MessageLimit } from './chat.js';
+import { type RouteRule, signedIn } from './rules.js';
+
+/**
+ * Home (console.md section 2: the landing page after login) in one call. Everyone reads Home
+ * (section 6), so the route needs only a session; each part of the answer is narrowed to what the
+ * caller's permissions reach, the same rules the routes behind each part apply.
+ */
+export const HOME_ROUTE_RULES = {
+  'GET /home/summary': signedIn,
+} as const satisfies Record<string, RouteRule>;
+
+/** How much of each list Home shows; `bot_count` says how many bots there are in all. */
+export const HOME_LIMITS = { bots: 6, conversations: 5 } as const;
+
+/** The getting-started steps of a new workspace, in the order Home lists them. */
+export const CHECKLIST_STEPS = [
+  'create_bot',
+  'add_knowledge',
+  'try_bot',
+  'embed_widget',
+  'invite_teammate',
+] as const;
+export type ChecklistStep = (typeof CHECKLIST_STEPS)[number];
+
+export const HomeBot = z.object({
+  bot_id: z.number().int(),
+  bot_name: z.string(),
+  description: z.string().nullable(),
+  profile_image: z.string().nullable(),
+  brand_color: z.string(),
+});
+export type HomeBot = z.infer<typeof HomeBot>;
+
+export const HomeConversation = z.object({
+  conversation_id: z.number().int(),
+  bot_id: z.number().int(),
+  bot_name: z.string(),
+  /** The conversation's name: its first question, or 'New Chat'. */
+  name: z.string(),
+  channel: z.string(),
+  last_message_at: z.string(),
+  unread_count: z.number().int(),
+});
+export type HomeConversation = z.infer<typeof HomeConversation>;
+
+/** `allowed`: whether the caller may do the step themselves (Home links only those). */
+export const ChecklistItem = z.object({
+  step: z.enum(CHECKLIST_STEPS),
+  done: z.boolean(),
+  allowed: z.boolean(),
+});
+export type ChecklistItem = z.infer<typeof ChecklistItem>;
+
+export const HomeSummary = z.object({
+  /**
+   * `workspace`: the bots a bot manager works with (all of the workspace for an owner, as GET
+   * /chat/bots/user/:id); `assigned`: the bots assigned to someone who does not manage bots.
+   */
+  bots_scope: z.enum(['workspace', 'assigned']),
+  bots: z.array(HomeBot),
+  bot_count: z.number().int(),
+  /** Newest first; null without read on the Inbox. */
+  conversations: z.array(HomeConversation).nullable(),
+  /** This month's bot messages; null without read on Manage Bots (as GET /chat/message-limit). */
+  usage: MessageLimit.nullable(),
+  /** The workspace's getting-started steps; null when the caller may do none of them. */
+  checklist: z.array(ChecklistItem).nullable(),
+});
+export type HomeSummary = z.infer<typeof HomeSummary>;
