@@ -9,6 +9,7 @@ import {
   type Feature,
   FILE_ROUTE_RULES,
   HELPDESK_ROUTE_RULES,
+  type HomeSummary,
   KNOWLEDGE_ROUTE_RULES,
   LEAD_ROUTE_RULES,
   LLM_ROUTE_RULES,
@@ -23,6 +24,7 @@ import {
 } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBot } from '../../test/bots.js';
 import { addTeammate, createRole, PASSWORD, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, type Reply, startTestServer, type TestServer } from '../../test/server.js';
@@ -505,6 +507,18 @@ describe("another workspace's ids", () => {
       b.ids.tenantId,
     ]);
     expect(features.body.filter((f) => f.tenant_id === null)).toHaveLength(SEEDED_FEATURES.length);
+  });
+
+  it("never show up on another workspace's Home (its bots, or a tick on its checklist)", async () => {
+    const bot = await insertBot(server, a.ids.tenantId);
+    for (const account of [b.owner, b.teammate]) {
+      const home = await server.get<HomeSummary>('/api/home/summary', as(account));
+      expect(home.status, JSON.stringify(home.body)).toBe(200);
+      expect(home.body.bots.map((found) => found.bot_id)).not.toContain(bot.id);
+      expect(home.body.bot_count).toBe(0);
+    }
+    const owners = await server.get<HomeSummary>('/api/home/summary', as(b.owner));
+    expect(owners.body.checklist?.find((item) => item.step === 'create_bot')?.done).toBe(false);
   });
 });
 
