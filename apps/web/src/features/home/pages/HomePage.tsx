@@ -1,20 +1,71 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
+import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
+import type { HomeSummary } from '@parley/contracts';
+import type { ReactNode } from 'react';
 import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
-import { MessageUsage } from '../../bots/components/MessageUsage';
-import { Can } from '../../permissions/components/Can';
+import { useHomeSummaryQuery } from '../api';
 import { HomeBots } from '../components/HomeBots';
+import { HomeChecklist } from '../components/HomeChecklist';
 import { HomeConversations } from '../components/HomeConversations';
+import { HomeUsage } from '../components/HomeUsage';
 import { QuickActions } from '../components/QuickActions';
 import { greeting } from '../greeting';
 
-/** /home: the landing page after login: the person's bots, recent conversations and this month's usage, as far as their permissions reach. */
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card sx={{ height: '100%' }}>
+      <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** The panels of the summary; a part the server left out (null) is not the person's to see. */
+function Panels({ summary }: { summary: HomeSummary }) {
+  const firstBot = summary.bots_scope === 'workspace' ? summary.bots[0]?.bot_id : undefined;
+  return (
+    <>
+      {summary.checklist && <HomeChecklist items={summary.checklist} botId={firstBot} />}
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: summary.conversations ? 6 : 12 }}>
+          <Panel title="Your bots">
+            <HomeBots bots={summary.bots} bot_count={summary.bot_count} bots_scope={summary.bots_scope} />
+          </Panel>
+        </Grid>
+        {summary.conversations && (
+          <Grid size={{ xs: 12, md: 6 }}>
+            <Panel title="Recent conversations">
+              <HomeConversations conversations={summary.conversations} />
+            </Panel>
+          </Grid>
+        )}
+        {summary.usage && (
+          <Grid size={{ xs: 12 }}>
+            <Panel title="This month">
+              <HomeUsage usage={summary.usage} />
+            </Panel>
+          </Grid>
+        )}
+      </Grid>
+    </>
+  );
+}
+
+/** /home: the landing page after login: one summary call, as far as the person's permissions reach. */
 export function HomePage() {
   const user = useAppSelector((state) => state.session.user);
+  // Fresh on every visit: the checklist and lists change with what was done elsewhere.
+  const { data, isLoading, isError } = useHomeSummaryQuery(undefined, {
+    skip: !user,
+    refetchOnMountOrArgChange: true,
+  });
   if (!user) return null;
   return (
     <>
@@ -26,39 +77,11 @@ export function HomePage() {
         Quick actions
       </Typography>
       <QuickActions />
-      <Grid container spacing={2} sx={{ mt: 2 }}>
-        <Grid size={{ xs: 12, md: 6 }}>
-          <Card sx={{ height: '100%' }}>
-            <CardHeader title="Your bots" slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
-            <CardContent>
-              <HomeBots />
-            </CardContent>
-          </Card>
-        </Grid>
-        <Can I="read" a="Inbox">
-          <Grid size={{ xs: 12, md: 6 }}>
-            <Card sx={{ height: '100%' }}>
-              <CardHeader
-                title="Recent conversations"
-                slotProps={{ title: { component: 'h2', variant: 'h6' } }}
-              />
-              <CardContent>
-                <HomeConversations />
-              </CardContent>
-            </Card>
-          </Grid>
-        </Can>
-        <Can I="read" a="Create Bot">
-          <Grid size={{ xs: 12 }}>
-            <Card>
-              <CardHeader title="This month" slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
-              <CardContent>
-                <MessageUsage tenantId={user.tenant_id} />
-              </CardContent>
-            </Card>
-          </Grid>
-        </Can>
-      </Grid>
+      <Box sx={{ mt: 2 }}>
+        {isLoading && <CircularProgress size={24} aria-label="Loading your overview" />}
+        {isError && <Alert severity="error">Home could not be loaded. Reload the page to try again.</Alert>}
+        {data && <Panels summary={data} />}
+      </Box>
     </>
   );
 }
