@@ -263,3 +263,47 @@ export async function addTrainedQna(
   }
   throw new Error(`Q&A training of bot ${botId} did not finish in 30 s`);
 }
+
+/** The signed-in page's access token, for calls to the API as that user. */
+export async function tokenOf(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem('accessToken'));
+}
+
+/**
+ * A teammate with the named role of the owner's workspace, joined through a real invitation (sent
+ * through the API, accepted in a new browser context). Returns their page, on /home, and user id.
+ */
+export async function joinAsTeammate(
+  h: Harness,
+  ownerPage: Page,
+  roleName: string,
+  who: Person,
+): Promise<{ page: Page; userId: number }> {
+  const token = await tokenOf(ownerPage);
+  const me = await apiCall<{ tenant_id: number }>(h, token, 'GET', '/auth/user');
+  const roles = await apiCall<Array<{ id: number; name: string }>>(
+    h,
+    token,
+    'GET',
+    `/role/roles/${me.tenant_id}`,
+  );
+  const role = roles.find((r) => r.name === roleName);
+  if (!role) throw new Error(`no role named ${roleName}`);
+  await apiCall(h, token, 'POST', '/auth/invite-user', { email: who.email, role_id: role.id });
+  const mail = await h.mail.waitFor(who.email, /invited you/);
+  const link = /https?:\/\/\S+\/signup\?token=[\w-]+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no invitation link in: ${mail.text}`);
+  const { page } = await h.newPage();
+  await page.goto(link);
+  await fillSignup(page, who, { emailPrefilled: true });
+  await page.waitForURL('**/home');
+  const users = await apiCall<Array<{ id: number; email: string }>>(
+    h,
+    token,
+    'GET',
+    `/auth/user/all/${me.tenant_id}`,
+  );
+  const joined = users.find((u) => u.email.toLowerCase() === who.email.toLowerCase());
+  if (!joined) throw new Error(`${who.email} is not among the workspace's users`);
+  return { page, userId: joined.id };
+}

@@ -1,5 +1,21 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaApi, type Harness, person, screenshotOnFailure, signUp, startHarness } from './harness';
+import {
+  apiCall,
+  createBotViaApi,
+  type Harness,
+  joinAsTeammate,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+  tokenOf,
+} from './harness';
+
+/** A step of the getting-started checklist, by its title. */
+const step = (page: Page, title: string) =>
+  page.getByRole('list', { name: 'Getting started' }).getByRole('listitem').filter({ hasText: title });
 
 /** Home tells the truth: the workspace's real bots and this month's usage, not a fixed empty state. */
 describe('home', () => {
@@ -31,5 +47,76 @@ describe('home', () => {
 
     await bots.getByText('Harbour_helper').click();
     await page.waitForURL(/\/bot\/\d+$/);
+  });
+
+  it('shows a getting-started checklist whose steps tick as they are done through the console', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'home-checklist');
+    await signUp(page, person('chloe'));
+    await page.goto('/home');
+
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    await page.getByText('0 of 5 done').waitFor();
+    for (const title of [
+      'Create a bot',
+      'Add knowledge',
+      'Try it',
+      'Put it on your website',
+      'Invite a teammate',
+    ])
+      await step(page, title).getByRole('img', { name: 'Not done yet' }).waitFor();
+    await screenshot(page, 'home-checklist-new');
+
+    // The first step links to the bot wizard; create a bot there.
+    await step(page, 'Create a bot').getByRole('link').click();
+    await page.waitForURL('**/bot/new');
+    await page.getByLabel('Bot name', { exact: true }).fill('Checklist_bot');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('form', { name: 'Bot knowledge' }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    await page.getByText('Checklist_bot is ready').waitFor();
+
+    await page.goto('/home');
+    await step(page, 'Create a bot').getByRole('img', { name: 'Done' }).waitFor();
+    await page.getByText('1 of 5 done').waitFor();
+    await step(page, 'Add knowledge').getByRole('img', { name: 'Not done yet' }).waitFor();
+    // The steps about a bot now lead to the new bot's own pages.
+    expect(await step(page, 'Try it').getByRole('link').getAttribute('href')).toMatch(
+      /^\/bot\/\d+\/playground$/,
+    );
+    expect(await step(page, 'Put it on your website').getByRole('link').getAttribute('href')).toMatch(
+      /^\/bot\/\d+\?tab=embed$/,
+    );
+    await screenshot(page, 'home-checklist-ticked');
+  });
+
+  it('shows a Member without Manage Bots or Inbox only their assigned bots, no prompt to create one, no conversations', async () => {
+    const { page: ownerPage } = await h.newPage();
+    screenshotOnFailure(ownerPage, 'home-member-owner');
+    await signUp(ownerPage, person('olga'));
+    await createBotViaApi(h, ownerPage, { bot_name: 'Alpha_bot' });
+    const beta = await createBotViaApi(h, ownerPage, { bot_name: 'Beta_bot' });
+
+    const { page, userId } = await joinAsTeammate(h, ownerPage, 'Member', person('milo'));
+    screenshotOnFailure(page, 'home-member');
+    await page.getByText('No bots assigned to you').waitFor();
+
+    await apiCall(h, await tokenOf(ownerPage), 'PUT', `/auth/bots-assigned/${userId}`, {
+      bot_ids: [beta.bot_id],
+    });
+    await page.reload();
+    const bots = page.getByRole('list', { name: 'Your bots' });
+    await bots.getByText('Beta_bot').waitFor();
+    await screenshot(page, 'home-member');
+    expect(await bots.getByText('Alpha_bot').count()).toBe(0);
+    // Nothing they cannot open or do: no links to bot pages, no create prompt, no inbox, no usage, no checklist.
+    expect(await bots.getByRole('link').count()).toBe(0);
+    expect(await page.getByText('No bots yet').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Create a bot/ }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Recent conversations' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'This month' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
   });
 });
