@@ -1,6 +1,8 @@
+import type { HomeSummary } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addTrainedQna,
   apiCall,
   createBotViaApi,
   type Harness,
@@ -12,6 +14,17 @@ import {
   startHarness,
   tokenOf,
 } from './harness';
+
+async function memberRoleId(h: Harness, token: string | null): Promise<number> {
+  const me = await apiCall<{ tenant_id: number }>(h, token, 'GET', '/auth/user');
+  const roles = await apiCall<Array<{ id: number; name: string }>>(
+    h,
+    token,
+    'GET',
+    `/role/roles/${me.tenant_id}`,
+  );
+  return roles.find((role) => role.name === 'Member')!.id;
+}
 
 /** A step of the getting-started checklist, by its title. */
 const step = (page: Page, title: string) =>
@@ -90,6 +103,45 @@ describe('home', () => {
       /^\/bot\/\d+\?tab=embed$/,
     );
     await screenshot(page, 'home-checklist-ticked');
+  });
+
+  it('folds the checklist into one line once every step is done', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'home-all-set');
+    await signUp(page, person('ada'));
+    const token = await tokenOf(page);
+    const bot = await createBotViaApi(h, page, { bot_name: 'Finished_bot' });
+    await addTrainedQna(h, token, bot.bot_id, { question: 'When do you open?', answer: 'At nine.' });
+    await apiCall(h, token, 'POST', '/chat/chats', { bot_id: bot.bot_id, message: 'When do you open?' });
+    await apiCall(h, token, 'POST', '/auth/invite-user', {
+      email: person('ian').email,
+      role_id: await memberRoleId(h, token),
+    });
+    await page.goto('/home');
+    await page.getByText('4 of 5 done').waitFor();
+    await step(page, 'Put it on your website').getByRole('img', { name: 'Not done yet' }).waitFor();
+
+    // A visitor (not signed in) chats with the bot outside the console.
+    const { page: visitor } = await h.newPage();
+    await visitor.goto(`/chat/${bot.uuid}`);
+    const box = visitor.getByRole('textbox', { name: 'Message' });
+    await box.fill('Are you open on Sunday?');
+    await box.press('Enter');
+    await visitor.getByTestId('user-message').filter({ hasText: 'Are you open on Sunday?' }).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await apiCall<HomeSummary>(h, token, 'GET', '/home/summary')).checklist?.every(
+            (item) => item.done,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+
+    await page.reload();
+    await page.getByText("You're all set: every getting-started step is done.").waitFor();
+    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
+    await screenshot(page, 'home-all-set');
   });
 
   it('shows a Member without Manage Bots or Inbox only their assigned bots, no prompt to create one, no conversations', async () => {
