@@ -4,6 +4,7 @@ import {
   customType,
   index,
   integer,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -21,6 +22,10 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 /**
  * One source item's text (a file, a crawled page, a Notion page, a Q&A pair). `collection_id` is
  * what a bot attaches: the file group, web source or Notion workspace (for Q&A: the bot itself).
+ * `generation` names its live chunks: a large document is retrained by writing a new generation of
+ * chunks in many small transactions, invisible to retrieval, then pointing this column at it in one
+ * short one (see ingest.ts), so no reader ever sees half a document and no writer holds the
+ * database for long.
  */
 export const documents = pgTable(
   'documents',
@@ -36,6 +41,7 @@ export const documents = pgTable(
     url: text('url'),
     contentHash: text('content_hash').notNull(),
     characterCount: integer('character_count').notNull(),
+    generation: integer('generation').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -63,6 +69,8 @@ export const chunks = pgTable(
       .references(() => documents.id, { onDelete: 'cascade' }),
     sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
     collectionId: integer('collection_id').notNull(),
+    /** Retrieval reads a chunk only while it equals its document's `generation`. */
+    generation: integer('generation').notNull().default(0),
     chunkIndex: integer('chunk_index').notNull(),
     content: text('content').notNull(),
     headingPath: text('heading_path'),
@@ -77,11 +85,22 @@ export const chunks = pgTable(
     ),
   },
   (t) => [
-    uniqueIndex('chunks_document_index_key').on(t.documentId, t.chunkIndex),
-    index('chunks_scope_idx').on(t.tenantId, t.sourceType, t.collectionId),
+    uniqueIndex('chunks_document_index_key').on(t.documentId, t.generation, t.chunkIndex),
+    // With the id last, a collection is read in id order batch by batch (the in-memory index build)
+    // by walking the index, not by sorting the collection on each batch.
+    index('chunks_scope_idx').on(t.tenantId, t.sourceType, t.collectionId, t.id),
     index('chunks_search_idx').using('gin', t.search),
   ],
 );
+
+/**
+ * Joined to `chunks c` by every read of chunks: only those of their document's live generation, so a
+ * retrain in progress stays invisible (ingest.ts).
+ */
+export const LIVE_JOIN = sql.raw('JOIN documents d ON d.id = c.document_id AND d.generation = c.generation');
+
+/** Generations of staged chunks, unique across documents so two runs never share one. */
+export const chunkGenerations = pgSequence('chunk_generations', { startWith: 1, maxValue: 2_147_483_647 });
 
 /**
  * A content version per chunk collection, bumped by a statement-level trigger on `chunks` (see

@@ -113,15 +113,19 @@ describe('LexicalIndexCache', () => {
     const cache = new LexicalIndexCache(db, { maxBytes: 1 << 20 });
     expect(cache.lookup([file(1, 4)])).toBeNull();
     await cache.idle();
-    const [index] = cache.lookup([file(1, 4)])!;
-    expect(bm25Top([index!], ['refund'], 5).map((c) => c.chunkId)).toEqual([1]);
+    const [found] = cache.lookup([file(1, 4)])!;
+    expect(found!.stale).toBe(false);
+    expect(bm25Top([found!.index], ['refund'], 5).map((c) => c.chunkId)).toEqual([1]);
 
     chunks['1:file:1']!.push([2, `'refund':1,2`]);
-    expect(cache.lookup([file(1, 5)])).toBeNull(); // a writer bumped the version: stale
+    // A writer bumped the version: the old index is answered, stale, with its last chunk id.
+    expect(cache.lookup([file(1, 5)])).toEqual([{ index: found!.index, stale: true }]);
+    expect(found!.index.lastChunkId).toBe(1);
     await cache.idle();
-    expect(bm25Top(cache.lookup([file(1, 5)])!, ['refund'], 5).map((c) => c.chunkId)).toEqual([2, 1]);
+    const indexes = cache.lookup([file(1, 5)])!.map((f) => f.index);
+    expect(bm25Top(indexes, ['refund'], 5).map((c) => c.chunkId)).toEqual([2, 1]);
     expect(reads).toEqual(['1:file:1', '1:file:1']);
-    expect(cache.stats).toMatchObject({ served: 2, missed: 2, builds: 2 });
+    expect(cache.stats).toMatchObject({ served: 3, stale: 1, missed: 1, builds: 2 });
   });
 
   it('answers null until every collection of the scope is built', async () => {
@@ -173,8 +177,10 @@ describe('LexicalIndexCache', () => {
     const cache = new LexicalIndexCache(db, { maxBytes: 1 << 24 });
     cache.lookup([file(1, 1)]);
     await cache.idle();
-    expect(reads).toHaveLength(3);
-    expect(cache.lookup([file(1, 1)])![0]!.size).toBe(2500);
+    // 100 chunks first, then batches doubling while the reads stay quick, up to 1000: 100 + 200 +
+    // 400 + 800 + 1000, and a last read that finds nothing more.
+    expect(reads).toHaveLength(6);
+    expect(cache.lookup([file(1, 1)])![0]!.index.size).toBe(2500);
 
     const warnings: string[] = [];
     const failing = {

@@ -1,16 +1,19 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type DbOrTx, queryRows, sql } from '../../core/db/database.js';
-import type { SourceType } from './knowledge.schema.js';
+import { LIVE_JOIN, type SourceType } from './knowledge.schema.js';
 import { loadQuestions, type QnaQuestions } from './qna-questions.js';
 
 /** BM25 parameters (the usual ones). */
 const K1 = 1.2;
 const B = 0.75;
 /**
- * Chunks read per statement while building: each batch is parsed (some 25 ms on a slow core)
- * between two turns of the event loop.
+ * How long one statement reading chunks for a build aims to take: PGlite answers every request
+ * through one connection in this thread, so a batch of long chunks' tsvectors (some 0.5 s per
+ * thousand to read, and as long again to parse) would stall them all. The batch grows or shrinks towards it, between these bounds.
  */
-const BUILD_BATCH = 1000;
+const BUILD_BATCH_MS = 20;
+const BUILD_BATCH_FIRST = 100;
+const BUILD_BATCH_MAX = 1000;
 /** Bytes of one lexeme in the dictionary (string, map entry, offset), as measured on a heap. */
 const LEXEME_BYTES = 160;
 
@@ -25,6 +28,8 @@ export type VersionedCollection = {
   version: number;
 };
 export type Candidate = { chunkId: number; score: number };
+/** A collection's index, `stale` when built at an older version than the one asked for. */
+export type IndexLookup = { index: CollectionIndex; stale: boolean };
 
 type Warn = (details: object, message: string) => void;
 export type LexicalIndexOptions = { maxBytes: number; warn?: Warn };
@@ -48,6 +53,11 @@ export class CollectionIndex {
 
   get size(): number {
     return this.chunkIds.length;
+  }
+
+  /** The highest chunk id it holds (they are read in id order), 0 when empty. */
+  get lastChunkId(): number {
+    return this.chunkIds.at(-1) ?? 0;
   }
 
   /** What the index holds, for the memory cap. */
@@ -288,7 +298,8 @@ type Entry = { readonly version: number; readonly bytes: number };
  * The in-memory first stage of full-text retrieval: per collection an index of its chunks (and per
  * bot its trained Q&A questions), kept while the collection's content version stays the one the
  * database reports, least recently used entries dropped past `maxBytes`. A missing or stale entry
- * is (re)built in the background, one at a time, while searches needing it take the SQL path. One
+ * is (re)built in the background, one at a time, while searches needing it take the SQL path (a
+ * stale one serving meanwhile, with SQL for what is newer: see `lookup`). One
  * cache per process, shared by every search.
  */
 export class LexicalIndexCache {
@@ -298,7 +309,8 @@ export class LexicalIndexCache {
   private readonly building = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   private bytes = 0;
-  readonly stats = { served: 0, missed: 0, builds: 0, evictions: 0 };
+  /** `served` counts lookups answered, `stale` those of them with a stale index. */
+  readonly stats = { served: 0, stale: 0, missed: 0, builds: 0, evictions: 0 };
 
   constructor(
     private readonly db: DbOrTx,
@@ -306,21 +318,27 @@ export class LexicalIndexCache {
   ) {}
 
   /**
-   * The chunk indexes of all these collections at their current versions, or null when any is
-   * missing or stale (those are then built in the background).
+   * The chunk indexes of all these collections, or null when any has none yet. An index built at an
+   * older version than asked for is still answered, marked stale, while the current one is built in
+   * the background: chunks are only ever inserted (with growing ids) or deleted, never changed, so
+   * the caller can add what is newer than `lastChunkId` by SQL and drop deleted rows when it reads
+   * them, instead of ranking the whole collection in SQL while a large one is rebuilt.
    */
-  lookup(collections: VersionedCollection[]): CollectionIndex[] | null {
-    const found = collections.map((c) =>
-      this.fresh(`chunks:${c.tenantId}:${c.sourceType}:${c.collectionId}`, c.version, () =>
-        loadCollection(this.db, c),
-      ),
-    );
+  lookup(collections: VersionedCollection[]): IndexLookup[] | null {
+    const found = collections.map((c) => {
+      const key = `chunks:${c.tenantId}:${c.sourceType}:${c.collectionId}`;
+      const fresh = this.fresh(key, c.version, () => loadCollection(this.db, c));
+      if (fresh) return { index: fresh, stale: false };
+      const latest = this.entries.get(key);
+      return latest instanceof CollectionIndex ? { index: latest, stale: true } : null;
+    });
     if (found.includes(null)) {
       this.stats.missed += 1;
       return null;
     }
     this.stats.served += 1;
-    return found as CollectionIndex[];
+    if (found.some((f) => f!.stale)) this.stats.stale += 1;
+    return found as IndexLookup[];
   }
 
   /** The bot's trained Q&A questions at its 'qna' collection's version (the qna table bumps it too). */
@@ -393,17 +411,22 @@ export class LexicalIndexCache {
 async function loadCollection(db: DbOrTx, collection: VersionedCollection): Promise<CollectionIndex> {
   const builder = new IndexBuilder();
   let after = 0;
+  let batch = BUILD_BATCH_FIRST;
   for (;;) {
+    const started = performance.now();
     const rows = await queryRows<{ id: number; search: string }>(
       db,
-      sql`SELECT id, search::text AS search FROM chunks
-        WHERE tenant_id = ${collection.tenantId} AND source_type = ${collection.sourceType}
-          AND collection_id = ${collection.collectionId} AND id > ${after}
-        ORDER BY id LIMIT ${BUILD_BATCH}`,
+      sql`SELECT c.id, c.search::text AS search FROM chunks c ${LIVE_JOIN}
+        WHERE c.tenant_id = ${collection.tenantId} AND c.source_type = ${collection.sourceType}
+          AND c.collection_id = ${collection.collectionId} AND c.id > ${after}
+        ORDER BY c.id LIMIT ${batch}`,
     );
     for (const row of rows) builder.add(row.id, row.search);
-    if (rows.length < BUILD_BATCH) break;
+    if (rows.length < batch) break;
     after = rows[rows.length - 1]!.id;
+    // Reading and parsing both hold the thread: the batch is sized on the two together.
+    const tookMs = Math.max(performance.now() - started, 1);
+    batch = Math.min(BUILD_BATCH_MAX, batch * 2, Math.max(10, Math.round((batch * BUILD_BATCH_MS) / tookMs)));
     await yieldToEventLoop();
   }
   return builder.build(collection.version);

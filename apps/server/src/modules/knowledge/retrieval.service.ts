@@ -1,14 +1,17 @@
 import type { SearchHit, SearchResult } from '@parley/contracts';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, queryRows } from '../../core/db/database.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
+import { LIVE_JOIN } from './knowledge.schema.js';
 import { bm25Top, type Candidate, LexicalIndexCache, type VersionedCollection } from './lexical-index.js';
 import { embedderOf } from './vectors.js';
 
 /** How much of the query a Q&A question must cover, and of the question the query, to answer directly. */
 const QNA_QUERY_COVERAGE = 0.6;
 const QNA_QUESTION_COVERAGE = 0.5;
+/** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
+const NEWER_RANK_CAP = 100;
 /** A question's vector must come quickly: past this, full text answers alone. */
 const QUERY_EMBED_TIMEOUT_MS = 5000;
 
@@ -64,13 +67,13 @@ export class RetrievalService {
     // The bot's collections first (one small query), so the chunk queries filter on plain id
     // lists the planner can match to the scope index, instead of an OR of subqueries per row.
     const scope = await this.scope(tenantId, botId, query);
-    const [hits, nearest, qnaMatch] = await Promise.all([
+    const [lists, nearest, qnaMatch] = await Promise.all([
       this.fullText(tenantId, scope, query, limit),
       this.nearest(tenantId, scope, query, limit),
       this.qnaMatch(tenantId, botId, scope, query),
     ]);
-    if (!nearest) return { qna_match: qnaMatch, hits: fuse([hits]), mode: 'full-text' };
-    return { qna_match: qnaMatch, hits: fuse([hits, nearest]).slice(0, limit), mode: 'hybrid' };
+    if (!nearest) return { qna_match: qnaMatch, hits: fuse(lists).slice(0, limit), mode: 'full-text' };
+    return { qna_match: qnaMatch, hits: fuse([...lists, nearest]).slice(0, limit), mode: 'hybrid' };
   }
 
   /**
@@ -128,7 +131,7 @@ export class RetrievalService {
       this.db,
       sql`SELECT c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content,
                0 AS rank, e.embedding <=> ${literal}::vector AS distance
-        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
+        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id ${LIVE_JOIN}
         WHERE e.tenant_id = ${tenantId} AND c.tenant_id = ${tenantId}
           AND ${inScope(scope)}
         ORDER BY e.embedding <=> ${literal}::vector
@@ -136,23 +139,71 @@ export class RetrievalService {
     );
   }
 
-  /** The best chunks by full text: from the in-memory candidates when their indexes are fresh. */
-  private fullText(tenantId: number, info: ScopeInfo, query: string, limit: number): Promise<ChunkRow[]> {
-    const indexes = this.lexical?.lookup(info.collections);
-    if (!indexes) return this.rankAll(tenantId, info.scope, query, limit);
-    return this.fetchCandidates(tenantId, info.scope, bm25Top(indexes, info.lexemes, limit));
+  /**
+   * The best chunks by full text, as ranked lists to fuse: the in-memory BM25 candidates when every
+   * collection has an index, plus, where an index is stale, the chunks newer than it ranked by SQL
+   * (so a search stays exact and cheap while a large collection's index is rebuilt); else SQL alone.
+   */
+  private async fullText(
+    tenantId: number,
+    info: ScopeInfo,
+    query: string,
+    limit: number,
+  ): Promise<ChunkRow[][]> {
+    const found = this.lexical?.lookup(info.collections);
+    if (!found) return [await this.rankAll(tenantId, inScope(info.scope), query, limit)];
+    const best = bm25Top(
+      found.map((f) => f.index),
+      info.lexemes,
+      limit,
+    );
+    // Chunks only get higher ids: what a stale index lacks is above its last id.
+    const newer = info.collections.flatMap((c, i) => {
+      const { stale, index } = found[i]!;
+      return stale
+        ? [
+            sql`(c.source_type = ${c.sourceType} AND c.collection_id = ${c.collectionId} AND c.id > ${index.lastChunkId})`,
+          ]
+        : [];
+    });
+    return Promise.all([
+      this.fetchCandidates(tenantId, info.scope, best),
+      ...(newer.length > 0
+        ? [this.rankNewer(tenantId, sql`(${sql.join(newer, sql` OR `)})`, query, limit)]
+        : []),
+    ]);
   }
 
   /** Every match in scope ranked by cover density: exact, but its cost grows with the matches. */
-  private rankAll(tenantId: number, scope: Scope, query: string, limit: number): Promise<ChunkRow[]> {
+  private rankAll(tenantId: number, scope: SQL, query: string, limit: number): Promise<ChunkRow[]> {
     return queryRows<ChunkRow>(
       this.db,
       sql`WITH q AS (SELECT ${orQuery(query)} AS query)
         SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
-        FROM chunks c, q
+        FROM chunks c ${LIVE_JOIN}, q
         WHERE c.tenant_id = ${tenantId}
           AND c.search @@ q.query
-          AND ${inScope(scope)}
+          AND ${scope}
+        ORDER BY rank DESC, c.id
+        LIMIT ${limit}`,
+    );
+  }
+
+  /**
+   * Chunks newer than a stale index, ranked by cover density among at most NEWER_RANK_CAP of their
+   * matches: exact after an ordinary change (a page, a pair), and bounded work for the seconds it
+   * takes to rebuild the index after a large file, whose rows would otherwise all be ranked.
+   */
+  private rankNewer(tenantId: number, newer: SQL, query: string, limit: number): Promise<ChunkRow[]> {
+    return queryRows<ChunkRow>(
+      this.db,
+      sql`WITH q AS (SELECT ${orQuery(query)} AS query),
+        m AS MATERIALIZED (
+          SELECT c.id FROM chunks c ${LIVE_JOIN}, q
+          WHERE c.tenant_id = ${tenantId} AND c.search @@ q.query AND ${newer}
+          LIMIT ${NEWER_RANK_CAP})
+        SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
+        FROM m JOIN chunks c ON c.id = m.id, q
         ORDER BY rank DESC, c.id
         LIMIT ${limit}`,
     );
@@ -175,8 +226,8 @@ export class RetrievalService {
     const rows = await queryPrepared<Omit<ChunkRow, 'rank'>>(
       this.db,
       sql`WITH c AS MATERIALIZED (
-          SELECT ${CHUNK_COLUMNS}, c.tenant_id, c.collection_id FROM chunks c WHERE c.id = ANY(${`{${candidates.map((c) => c.chunkId).join(',')}}`}::int[]))
-        SELECT ${CHUNK_COLUMNS} FROM c WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
+          SELECT ${CHUNK_COLUMNS}, c.tenant_id, c.collection_id, c.generation FROM chunks c WHERE c.id = ANY(${`{${candidates.map((c) => c.chunkId).join(',')}}`}::int[]))
+        SELECT ${CHUNK_COLUMNS} FROM c ${LIVE_JOIN} WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return candidates.flatMap(({ chunkId, score }) => {
@@ -278,12 +329,12 @@ export function fuse(lists: ChunkRow[][]): SearchHit[] {
     number,
     { row: ChunkRow; score: number; textRank: number | null; distance: number | null }
   >();
-  lists.forEach((list, listIndex) => {
+  lists.forEach((list) => {
     list.forEach((row, position) => {
       const entry = byId.get(row.id) ?? {
         row,
         score: 0,
-        textRank: listIndex === 0 ? Number(row.rank) : null,
+        textRank: row.distance === undefined ? Number(row.rank) : null,
         distance: null,
       };
       if (row.distance !== undefined && row.distance !== null) entry.distance = Number(row.distance);

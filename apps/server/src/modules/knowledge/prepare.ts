@@ -1,0 +1,22 @@
+import { sha256 } from '../../core/crypto.js';
+import { type ChunkDraft, chunkSections, type Section } from './chunker.js';
+
+/** A document's text made ready to store: chunked, measured and fingerprinted. */
+export type PreparedText = { drafts: ChunkDraft[]; characterCount: number; contentHash: string };
+
+/**
+ * Chunks a document's sections and fingerprints them with its title and URL. Pure CPU work that
+ * costs seconds on megabytes of text, so uploaded files are prepared in the extraction workers
+ * (which import this module alone, without the database).
+ */
+export function prepareText(
+  title: string,
+  url: string | null | undefined,
+  sections: Section[],
+): PreparedText {
+  return {
+    drafts: chunkSections(sections),
+    characterCount: sections.reduce((n, s) => n + s.text.length, 0),
+    contentHash: sha256(JSON.stringify([title, url ?? null, sections])),
+  };
+}
