@@ -106,12 +106,13 @@ describe('archives are measured before a parser opens them', () => {
   });
 });
 
-describe('parsing runs in worker threads with memory and time limits', () => {
+describe('parsing runs in worker processes with memory and time limits', () => {
   it('a file that needs more memory than a worker has fails with a reason; the server carries on', async () => {
     const { server, owner } = await serverWith({ EXTRACT_WORKER_MEMORY_MB: '48' });
-    // 200,000 paragraphs (about 9 MB of XML, well inside the unpacked limit): mammoth's document tree
-    // outgrows 48 MB. Without the worker's limit this is the heap of the process answering HTTP.
-    const heavy = await compressedDocx(Array.from({ length: 200_000 }, (_, i) => `p${i}`));
+    // 600,000 paragraphs (about 27 MB of XML, inside the unpacked limit): mammoth's document tree
+    // outgrows 48 MB. In a worker thread with that heap limit this aborted the whole server (V8's
+    // fatal out-of-memory error, exit 134); in its own process only that process dies.
+    const heavy = await compressedDocx(Array.from({ length: 600_000 }, (_, i) => `p${i}`));
     const upload = await uploadOne(server, owner, 'heavy.docx', heavy);
     const { file, job } = await settledFile(server, owner, upload);
     expect(file).toMatchObject({ status: 'failed' });

@@ -1,17 +1,17 @@
 import { extname } from 'node:path';
-import { Readability } from '@mozilla/readability';
 import type { FileKind } from '@parley/contracts';
 import { parse as parseCsv } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
-import { JSDOM } from 'jsdom';
-import mammoth from 'mammoth';
 import type { Section } from '../knowledge/chunker.js';
 import { markdownSections } from '../knowledge/markdown.js';
 import { ExtractionError } from './extraction-error.js';
 import { assertZipWithinLimits, type ZipLimits } from './zip-guard.js';
 
 export { ExtractionError };
+
+// The parsers are imported when a file of their kind arrives: every extraction process would
+// otherwise load all of them (jsdom, ExcelJS, mammoth: tens of megabytes of heap and a second of
+// start-up), within its heap limit, to read a .txt.
 
 const MIME: Record<string, FileKind> = {
   'application/pdf': 'pdf',
@@ -67,7 +67,7 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxUnpackedBytes: 50 * 1024 * 102
 
 /**
  * The text of a file as sections (PDF: one per page with its number; XLSX: one per sheet). Runs in the
- * extraction pool's worker threads (extract-pool.ts), never on the event loop that answers HTTP.
+ * extraction pool's worker processes (extract-pool.ts), never on the event loop that answers HTTP.
  */
 export async function extractSections(
   kind: FileKind,
@@ -148,6 +148,7 @@ export async function extractPdf(content: Uint8Array): Promise<Section[]> {
 
 async function extractDocx(content: Uint8Array): Promise<Section[]> {
   try {
+    const { default: mammoth } = await import('mammoth');
     const { value } = await mammoth.extractRawText({ buffer: Buffer.from(content) });
     return [{ text: value }];
   } catch {
@@ -157,6 +158,7 @@ async function extractDocx(content: Uint8Array): Promise<Section[]> {
 
 /** One section per sheet (heading: the sheet's name), each row a line of its cells. */
 async function extractXlsx(content: Uint8Array): Promise<Section[]> {
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(content) as unknown as ArrayBuffer);
@@ -204,7 +206,8 @@ export function extractCsv(text: string): Section[] {
 const BLOCKS = 'p, div, section, article, li, tr, h1, h2, h3, h4, h5, h6, pre, blockquote, table, ul, ol';
 
 /** The page's main content (Readability), navigation, footers and scripts dropped. */
-export function extractHtml(html: string): Section[] {
+export async function extractHtml(html: string): Promise<Section[]> {
+  const [{ JSDOM }, { Readability }] = await Promise.all([import('jsdom'), import('@mozilla/readability')]);
   const dom = new JSDOM(html);
   const document = dom.window.document;
   const title = document.title.trim();

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import type { JobContext } from '../../core/jobs/queue.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { replaceDocument } from '../knowledge/ingest.js';
+import { trainDocument } from '../knowledge/ingest.js';
 import { ExtractionError, KIND_MIME } from './extract.js';
 import type { ExtractorPool } from './extract-pool.js';
 import { findFile, findGroup } from './files.queries.js';
@@ -18,8 +18,13 @@ const KIND_OF = Object.fromEntries(Object.entries(KIND_MIME).map(([kind, mime]) 
   FileKind
 >;
 
+/** How often a file's training extends the job's lease. */
+const LEASE_TOUCH_MS = 5_000;
+
 /**
- * Extracts and indexes each file of an upload, reporting progress per file. A file whose content
+ * Extracts and indexes each file of an upload, reporting progress per file. Text is read and
+ * chunked in the extraction workers and written in short transactions (trainDocument), so a large
+ * file never stalls other requests. A file whose content
  * cannot be read (refused archive, parser error, out of the worker's memory or time) is marked failed
  * with the reason at its first failure: reading it again would fail again. Other errors (the
  * database) retry the job (files already trained are skipped), and the last attempt marks what is left
@@ -45,30 +50,40 @@ export function extractFilesJob(
           const content = await readFile(path.join(uploadDir(dataDir, tenantId), file.storageName));
           const kind = KIND_OF[file.mimeType];
           if (!kind) throw new ExtractionError('This file type is not supported');
-          const sections = await extractor.extract(kind, content);
-          await db.transaction(async (tx) => {
-            // Deleted meanwhile: nothing to index.
-            const current = await findFile(tx, tenantId, fileId);
-            const group = current && (await findGroup(tx, tenantId, current.fileGroupId));
-            if (!current || !group) return;
-            const result = await replaceDocument(
-              tx,
-              {
-                tenantId,
-                sourceType: 'file',
-                sourceId: file.id,
-                collectionId: group.id,
-                title: file.filename,
-                url: null,
-                sections,
-              },
+          const prepared = await extractor.prepare(kind, content, file.filename);
+          await trainDocument(
+            db,
+            {
+              tenantId,
+              sourceType: 'file',
+              sourceId: file.id,
+              collectionId: file.fileGroupId,
+              title: file.filename,
+              url: null,
+            },
+            prepared,
+            {
               embedder,
-            );
-            await tx
-              .update(files)
-              .set({ status: 'trained', trained: true, characterCount: result.characterCount, error: null })
-              .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
-          });
+              signal: job.signal,
+              // A large file trains for minutes: keep the job's lease while it does.
+              onProgress: throttle(() => job.progress(index, ids.length), LEASE_TOUCH_MS),
+              // Made live only while the file and its group exist, together with the file's status.
+              onLive: async (tx, result) => {
+                const current = await findFile(tx, tenantId, fileId);
+                if (!current || !(await findGroup(tx, tenantId, current.fileGroupId))) return false;
+                await tx
+                  .update(files)
+                  .set({
+                    status: 'trained',
+                    trained: true,
+                    characterCount: result.characterCount,
+                    error: null,
+                  })
+                  .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
+                return true;
+              },
+            },
+          );
         } catch (error) {
           const final = error instanceof ExtractionError || job.attempt >= maxAttempts;
           if (!final) throw error;
@@ -82,5 +97,15 @@ export function extractFilesJob(
       }
       await job.progress(index + 1, ids.length);
     }
+  };
+}
+
+/** `fn`, run at most once per `ms`; calls in between resolve at once. */
+function throttle(fn: () => Promise<void>, ms: number): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < ms) return;
+    last = performance.now();
+    await fn();
   };
 }
