@@ -1,8 +1,9 @@
 // bench/ingest: PDF pages per second through Parley's ingest pipeline (pdfjs-dist extraction page by
-// page, chunking of about 800 tokens, insert with full-text indexing, in one transaction, as a file
+// page, chunking of about 800 tokens, insert with full-text indexing in short transactions, as a file
 // upload's job does) beside the bare extraction library alone on the same PDF, measured in the same
 // run; and chunks indexed per second. On embedded PGlite and, when reachable, a PostgreSQL server.
-// Target: Parley at least 0.7 of bare extraction.
+// Target: Parley at least 0.7 of bare extraction. Then runs stall.mjs: the latency of other requests
+// while a 20 MB upload trains (target: p99 under 200 ms).
 //
 //   npm run build && node bench/ingest/run.mjs
 //
@@ -16,6 +17,7 @@
 //   BENCH_ROUNDS         measured rounds of each (3), after one warm-up round
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,7 +163,7 @@ try {
   console.log('');
   printTable(rows);
   console.log(
-    '\nparley: extractSections("pdf") then replaceDocument in one transaction (chunks of ~800 tokens, insert, tsvector + GIN), a new file each round.' +
+    '\nparley: extractSections("pdf"), prepareText, then trainDocument (chunks of ~800 tokens, inserted in short transactions, tsvector + GIN, made live at once), a new file each round.' +
       '\nbare: pdfjs-dist getDocument + getTextContent of every page, text items joined; nothing else.' +
       '\nCPU µs/page: CPU time of the measuring process per page (PGlite runs inside it), plus, on PostgreSQL, of its server processes (read from /proc).',
   );
@@ -184,3 +186,8 @@ try {
 } finally {
   rmSync(workDir, { recursive: true, force: true });
 }
+
+// The other half of ingest: what training does to everyone else's requests (its own server process).
+console.log('\n--- bench/ingest/stall.mjs ---');
+const stall = spawnSync(process.execPath, [path.join(here, 'stall.mjs')], { stdio: 'inherit' });
+if (stall.status !== 0) process.exit(stall.status ?? 1);

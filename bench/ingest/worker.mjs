@@ -1,6 +1,7 @@
 // bench/ingest child: one database. Measures, in alternating rounds, the bare pdfjs-dist text
-// extraction of the PDF and Parley's pipeline on it (extractSections, then replaceDocument in a
-// transaction, as the file upload job does), and reports over IPC.
+// extraction of the PDF and Parley's pipeline on it (extractSections and prepareText, which the
+// upload job runs in its extraction worker, then trainDocument: chunks written in short transactions
+// and made live at once, as the job does), and reports over IPC.
 //   BENCH_PDF        the PDF to ingest
 //   BENCH_DB_URL     PostgreSQL database (absent: in-memory PGlite)
 //   BENCH_ROUNDS     measured rounds of each (3)
@@ -16,7 +17,8 @@ const serverRequire = createRequire(path.join(root, 'apps/server/package.json'))
 
 const { openDatabase } = await import(dist('core/db/database.js'));
 const { tenants, fileGroups } = await import(dist('core/db/schema.js'));
-const { replaceDocument } = await import(dist('modules/knowledge/ingest.js'));
+const { trainDocument } = await import(dist('modules/knowledge/ingest.js'));
+const { prepareText } = await import(dist('modules/knowledge/prepare.js'));
 const { chunkSections } = await import(dist('modules/knowledge/chunker.js'));
 const { extractSections } = await import(dist('modules/files/extract.js'));
 const { getDocument } = await import(
@@ -56,17 +58,15 @@ let sourceId = 0;
 async function parleyIngest() {
   const sections = await extractSections('pdf', bytes);
   sourceId += 1;
-  const result = await db.transaction((tx) =>
-    replaceDocument(tx, {
-      tenantId: tenant.id,
-      sourceType: 'file',
-      sourceId,
-      collectionId: group.id,
-      title: 'bench-corpus.pdf',
-      url: null,
-      sections,
-    }),
-  );
+  const meta = {
+    tenantId: tenant.id,
+    sourceType: 'file',
+    sourceId,
+    collectionId: group.id,
+    title: 'bench-corpus.pdf',
+    url: null,
+  };
+  const result = await trainDocument(db, meta, prepareText(meta.title, null, sections));
   return { pages: sections.length, chunks: result.chunkCount };
 }
 

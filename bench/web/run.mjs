@@ -4,16 +4,11 @@
 // files, so "transferred" is what a visitor downloads. Builds nothing: run `npm run build` first.
 // BENCH_SMOKE=1 (bench/run.mjs in CI): the same measurements, no target judged.
 // It starts the built server like the browser tests do (free port, fresh embedded database).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { ROOT, startBuiltServer } from '../shared/built-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
 const WEB = path.join(ROOT, 'apps/web/dist/index.html');
 const LOGIN_TARGET_KB = 200;
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -27,55 +22,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-bench-web-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
-    AUTH_RATE_LIMIT_PER_IP: '1000',
-  };
-  const child = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${baseUrl}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  return {
-    baseUrl,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A response's uncompressed body and the bytes its body took on the wire (Chromium's own count). */
 async function responseSizes(response) {
@@ -134,10 +80,8 @@ function row(label, m, target) {
 }
 
 async function main() {
-  for (const file of [SERVER, WEB]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-  }
-  const server = await startServer();
+  if (!existsSync(WEB)) throw new Error(`${WEB} is missing: run \`npm run build\` first`);
+  const server = await startBuiltServer({ label: 'web' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ baseURL: server.baseUrl });

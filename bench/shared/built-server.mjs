@@ -1,0 +1,71 @@
+// Shared by the benchmarks that run the built server as a person would (`node apps/server/dist/main.js`
+// on a fresh embedded database): bench/web and bench/ingest's stall probe.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built server on a free port and a fresh PGlite data directory (removed on `stop`);
+ * `env` adds or overrides settings. Resolves once /api/health answers.
+ */
+export async function startBuiltServer({ label, env = {} }) {
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), `parley-bench-${label}-`));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), SERVER],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: baseUrl,
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT_PER_IP: '1000',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('server did not answer /api/health within 60 s');
+    const ok = await fetch(`${baseUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    baseUrl,
+    pid: child.pid,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
