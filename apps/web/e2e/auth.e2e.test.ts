@@ -99,6 +99,11 @@ describe('sign-in and session', () => {
   it('shows the server detail for wrong credentials and stays on /login', async () => {
     const { page } = await h.newPage();
     await page.goto('/login');
+    // The form's schema is loaded at the first validation (useLazyZodForm): an empty submit still
+    // gets the shared schema's messages, and nothing is sent.
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Email or username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
     await logIn(page, 'nobody@example.com', 'wrong-password');
     await page.getByRole('alert').filter({ hasText: MESSAGES.auth.invalidCredentials }).first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');

@@ -4,24 +4,26 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { LoginBody, MESSAGES } from '@parley/contracts';
+import { MESSAGES } from '@parley/contracts';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { serverDetail } from '../../../shared/api/errors';
 import { TextInput } from '../../../shared/components/TextInput';
-import { fieldProps, useZodForm } from '../../../shared/lib/form';
+import { fieldProps, type LazyResolver, useLazyZodForm } from '../../../shared/lib/form';
 import { useLoginMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { GoogleSignIn } from '../components/GoogleSignIn';
 import { PasswordField } from '../components/PasswordField';
+import type { LoginForm } from '../form-resolvers';
 
-/** Email or username is required on this form; the API also takes `email` for older clients. */
-const LoginForm = LoginBody.required({ username: true });
+let resolver: ReturnType<LazyResolver<typeof LoginForm>> | undefined;
+const loadResolver: LazyResolver<typeof LoginForm> = () =>
+  (resolver ??= import('../form-resolvers').then((m) => m.loginResolver));
 
 /** /login: once signed in, the guard sends the user to the stored redirect, the returnUrl or /home. */
 export function LoginPage() {
   const [login, { error, isLoading }] = useLoginMutation();
   const [params] = useSearchParams();
-  const form = useZodForm(LoginForm, { defaultValues: { username: '', password: '' } });
+  const form = useLazyZodForm(loadResolver, { defaultValues: { username: '', password: '' } });
   const onSubmit = form.handleSubmit(async (body) => {
     await login(body)
       .unwrap()
@@ -31,7 +33,14 @@ export function LoginPage() {
   const registerHref = returnUrl ? `/register?returnUrl=${encodeURIComponent(returnUrl)}` : '/register';
   return (
     <AuthCard title="Welcome to Parley!" subtitle="Please sign in to your account">
-      <Stack component="form" spacing={2.5} onSubmit={onSubmit} noValidate aria-label="Sign in">
+      <Stack
+        component="form"
+        spacing={2.5}
+        onSubmit={onSubmit}
+        onInput={form.warmUp}
+        noValidate
+        aria-label="Sign in"
+      >
         {error ? <Alert severity="error">{serverDetail(error) ?? MESSAGES.users.unexpected}</Alert> : null}
         <TextInput
           label="Email or username"
