@@ -82,6 +82,22 @@ describe('roles', () => {
     expect(owner.user.roles.map((r) => r.id)).toEqual([ownerRole.id]);
   });
 
+  it("gives the signed-in user's roles exactly as the role list does (grants and features in order)", async () => {
+    // The user is loaded in one statement that builds roles in SQL; the list reads them row by row.
+    const reader = await createRole(server, owner, {
+      Roles: { read: true },
+      Home: { read: true, write: true },
+    });
+    const teammate = await addTeammate(server, owner, reader, readToken);
+    const roles = await listRoles();
+    for (const account of [owner, teammate]) {
+      const me = await currentUser(account);
+      expect(me.roles.length).toBeGreaterThan(0);
+      expect(me.roles).toEqual(roles.filter((r) => me.roles.some((m) => m.id === r.id)));
+    }
+    expect(grantsOf((await currentUser(teammate)).roles[0]!)).toEqual({ Home: '-rw', Roles: '-r-' });
+  });
+
   it('creates a role with no grants (201) and lists it', async () => {
     const name = uniqueName('Support');
     const reply = await server.post<Role>('/api/role/create', { name: `  ${name}  ` }, as(owner));

@@ -95,22 +95,6 @@ export async function findRole(db: DbOrTx, tenantId: number, roleId: number) {
   return row;
 }
 
-/** Role ids per user, for the given users of a tenant. */
-export async function roleIdsByUser(
-  db: DbOrTx,
-  tenantId: number,
-  userIds: number[],
-): Promise<Map<number, number[]>> {
-  const byUser = new Map<number, number[]>();
-  if (userIds.length === 0) return byUser;
-  const rows = await db
-    .select({ userId: userRoles.userId, roleId: userRoles.roleId })
-    .from(userRoles)
-    .where(and(eq(userRoles.tenantId, tenantId), inArray(userRoles.userId, userIds)));
-  for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.roleId]);
-  return byUser;
-}
-
 /** How many users hold an owner role in the tenant (a workspace must keep one). */
 export async function countOwners(db: DbOrTx, tenantId: number): Promise<number> {
   const [row] = await db
