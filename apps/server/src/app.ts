@@ -105,10 +105,6 @@ export async function createParley(
   const webDir = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   const serveWeb = role !== 'worker' && existsSync(`${webDir}/index.html`);
   registerErrorHandling(app, { webFallback: serveWeb });
-  // The request id in every answer, so a user's report can be matched to the server's log lines.
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   const events = new EventBus(database, { logger: app.log });
   await events.start();

@@ -38,9 +38,7 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
       if (method === 'HEAD' || method === 'OPTIONS') continue;
       const rule = ruleFor(method, route.url);
       if (!rule) throw new Error(`Route ${method} ${route.url} has no entry in ROUTE_RULES`);
-      const guard = async (request: FastifyRequest) => {
-        await enforce(rule, request, authenticate);
-      };
+      const guard = (request: FastifyRequest) => enforce(rule, request, authenticate);
       // onRequest: an unauthenticated caller is refused before its body is even read.
       route.onRequest = [guard, ...toArray(route.onRequest)];
     }

@@ -26,6 +26,13 @@ it('reports the database in /api/health', async () => {
   expect(reply.headers.get('x-request-id')).toBeTruthy();
   const traced = await server.get('/api/health', { headers: { 'x-request-id': 'support-ticket-42' } });
   expect(traced.headers.get('x-request-id')).toBe('support-ticket-42');
+  // Refusals and unknown routes carry it too, with the security headers.
+  for (const url of ['/api/auth/user', '/api/no-such-route']) {
+    const refused = await server.get(url, { headers: { 'x-request-id': 'support-ticket-43' } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.headers.get('x-request-id')).toBe('support-ticket-43');
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+  }
 });
 
 it('documents every route of the permission map in OpenAPI, and serves the docs UI', async () => {
