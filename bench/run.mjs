@@ -13,7 +13,13 @@ const SMOKE = process.env.BENCH_SMOKE === '1';
 
 /** Each benchmark's own knobs at their smallest useful values; explicit settings still win. */
 const SMOKE_ENV = {
-  api: { BENCH_DURATION: '1', BENCH_WARMUP: '0.5', BENCH_CONNECTIONS: '4', BENCH_ROUNDS: '1' },
+  api: {
+    BENCH_DURATION: '1',
+    BENCH_WARMUP: '0.5',
+    BENCH_CONNECTIONS: '4',
+    BENCH_ROUNDS: '1',
+    BENCH_LIST_BOTS: '5',
+  },
   chat: {
     CHAT_BENCH_SECONDS: '2',
     CHAT_BENCH_VISITORS: '4',

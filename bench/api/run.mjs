@@ -1,6 +1,10 @@
-// bench/api: requests per second of GET /api/auth/user (access-token check, then the user with roles
-// and abilities) beside a bare Fastify route answering the same JSON, measured in the same run, on
+// bench/api: requests per second of two routes beside bare Fastify, measured in the same run, on
 // embedded PGlite and, when reachable, on a PostgreSQL server. Target: Parley at least 0.5 of bare.
+// - GET /api/auth/user (access-token check, then the user with roles and abilities) beside a bare
+//   route answering the same JSON;
+// - GET /api/chat/bots/user/:id, the console's list of a workspace's bots (BENCH_LIST_BOTS of them,
+//   each with a role), beside a bare route running the same statements on the same
+//   data (bare-list-server.mjs).
 //
 //   npm run build && node bench/api/run.mjs
 //
@@ -13,13 +17,15 @@
 //   BENCH_CONNECTIONS    concurrent connections (50)
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_UNCACHED       0 skips the extra row with the session cache off (measured by default)
+//   BENCH_LIST_BOTS      bots in the listed workspace (50)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each Parley server process there (--cpu-prof)
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { postgresDatabase } from '../shared/postgres.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -35,6 +41,7 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .split(',')
   .map((d) => d.trim().toLowerCase());
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+const LIST_BOTS = Number(process.env.BENCH_LIST_BOTS ?? 50);
 const TARGET = 0.5;
 const PATH = '/api/auth/user';
 
@@ -100,10 +107,10 @@ function cpuOf(server) {
  * Requests per second, latency, and the server's CPU time per request (which, unlike rps, hardly
  * depends on what else the machine is doing) of GET PATH. Any non-2xx answer or error fails the run.
  */
-async function measure(server, token, seconds) {
+async function measure(server, token, seconds, route) {
   const cpuBefore = await cpuOf(server);
   const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}${PATH}`,
+    url: `http://127.0.0.1:${server.port}${route}`,
     connections: CONNECTIONS,
     duration: seconds,
     headers: { authorization: `Bearer ${token}` },
@@ -128,13 +135,13 @@ async function measure(server, token, seconds) {
  * change of machine load during the run weighs on both alike. rps: over all rounds; p50: the mean
  * of the rounds'; p99: the worst round's.
  */
-async function compare(parley, bare, token) {
-  await measure(bare, token, WARMUP);
-  await measure(parley, token, WARMUP);
+async function compare(parley, bare, token, route = PATH) {
+  await measure(bare, token, WARMUP, route);
+  await measure(parley, token, WARMUP, route);
   const rounds = { parley: [], bare: [] };
   for (let i = 0; i < ROUNDS; i++) {
-    rounds.bare.push(await measure(bare, token, DURATION / ROUNDS));
-    rounds.parley.push(await measure(parley, token, DURATION / ROUNDS));
+    rounds.bare.push(await measure(bare, token, DURATION / ROUNDS, route));
+    rounds.parley.push(await measure(parley, token, DURATION / ROUNDS, route));
   }
   const mean = (list, key) => list.reduce((sum, r) => sum + r[key], 0) / list.length;
   const combine = (list) => ({
@@ -146,14 +153,14 @@ async function compare(parley, bare, token) {
   return { parley: combine(rounds.parley), bare: combine(rounds.bare) };
 }
 
-async function call(port, method, url, { body, token } = {}) {
+async function call(port, method, url, { body, form, token } = {}) {
   const response = await fetch(`http://127.0.0.1:${port}${url}`, {
     method,
     headers: {
       ...(body ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
-    body: body ? JSON.stringify(body) : undefined,
+    body: body ? JSON.stringify(body) : form,
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
@@ -216,6 +223,8 @@ async function benchDatabase(label, database) {
     );
     const token = signup.access_token;
     const body = await call(parley.port, 'GET', PATH, { token });
+    const user = JSON.parse(body);
+    await seedBots(parley.port, token, user);
 
     const bare = await start('bare-server.mjs', { ...process.env, BENCH_BODY: body });
     if ((await call(bare.port, 'GET', PATH)) !== body)
@@ -223,13 +232,15 @@ async function benchDatabase(label, database) {
 
     const cached = await compare(parley, bare, token);
     await stop(parley);
-    const rows = [{ database: label, primary: true, ...cached }];
+    const rows = [{ database: label, route: `GET ${PATH}`, primary: true, ...cached }];
+    rows.push(await benchList(label, database, { dataDir, secret, token, user, start, stop }));
 
     if (UNCACHED) {
       const env = parleyEnv(database, dataDir, secret, { BENCH_SESSION_CACHE: 'off' });
       const uncached = await start('parley-server.mjs', env, profArgs(`${label}-uncached`));
       rows.push({
         database: `${label}, session cache off`,
+        route: `GET ${PATH}`,
         primary: false,
         ...(await compare(uncached, bare, token)),
       });
@@ -242,12 +253,64 @@ async function benchDatabase(label, database) {
   }
 }
 
+/** BENCH_LIST_BOTS bots, each with the creator's roles, made through the API as the bot wizard makes them. */
+async function seedBots(port, token, user) {
+  for (let i = 0; i < LIST_BOTS; i++) {
+    const form = new FormData();
+    form.set('bot_name', `Bench bot ${i + 1}`);
+    form.set('description', 'Answers questions about the bench workspace, politely and briefly.');
+    form.set('prompt', 'You are a helpful assistant for a small shop. Answer from the sources only.');
+    form.set('role_ids', JSON.stringify(user.roles.map((role) => role.id)));
+    await call(port, 'POST', '/api/chat/bots', { form, token });
+  }
+}
+
+/**
+ * The bots list: Parley (session cache on) beside bare-list-server.mjs on the same data. A PGlite
+ * directory admits one process, so the bare server opens a copy made while Parley is stopped.
+ */
+async function benchList(label, database, { dataDir, secret, token, user, start, stop }) {
+  const route = `/api/chat/bots/user/${user.id}`;
+  let bareEnv = { ...process.env, BENCH_TENANT_ID: String(user.tenant_id) };
+  let copy = null;
+  if (database.url) bareEnv = { ...bareEnv, BENCH_LIST_DATABASE_URL: database.url };
+  else {
+    copy = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-list-'));
+    cpSync(path.join(dataDir, 'pgdata'), path.join(copy, 'pgdata'), { recursive: true });
+    bareEnv = { ...bareEnv, BENCH_LIST_DATA_DIR: path.join(copy, 'pgdata') };
+  }
+  try {
+    const parley = await start(
+      'parley-server.mjs',
+      parleyEnv(database, dataDir, secret),
+      profArgs(`${label}-list`),
+    );
+    const bare = await start('bare-list-server.mjs', bareEnv);
+    const ours = JSON.parse(await call(parley.port, 'GET', route, { token }));
+    const theirs = JSON.parse(await call(bare.port, 'GET', route));
+    if (ours.length !== LIST_BOTS || !isDeepStrictEqual(ours, theirs))
+      throw new Error(`the bare list route does not answer what Parley does (${ours.length} bots)`);
+    const result = await compare(parley, bare, token, route);
+    await stop(parley);
+    await stop(bare);
+    return {
+      database: label,
+      route: `GET /api/chat/bots/user/:id (${LIST_BOTS} bots)`,
+      primary: true,
+      ...result,
+    };
+  } finally {
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (n) => `${n} ms`;
 
 function printTable(rows) {
   const header = [
     'database',
+    'route',
     'parley rps',
     'bare rps',
     'ratio',
@@ -256,10 +319,11 @@ function printTable(rows) {
     'CPU µs/req parley/bare',
     `target ≥ ${TARGET}`,
   ];
-  const lines = rows.map(({ database, primary, parley, bare }) => {
+  const lines = rows.map(({ database, route, primary, parley, bare }) => {
     const ratio = parley.rps / bare.rps;
     return [
       database,
+      route,
       fmt(parley.rps),
       fmt(bare.rps),
       ratio.toFixed(2),
@@ -280,7 +344,7 @@ function printTable(rows) {
 }
 
 console.log(
-  `GET ${PATH}: Parley beside bare Fastify; ${CONNECTIONS} connections, ${WARMUP} s warm-up, ` +
+  `Parley beside bare Fastify; ${CONNECTIONS} connections, ${WARMUP} s warm-up, ` +
     `${DURATION} s per measurement in ${ROUNDS} alternating rounds; ` +
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
 );
@@ -307,6 +371,6 @@ console.log(
 const missed = rows.filter((r) => r.primary && r.parley.rps / r.bare.rps < TARGET);
 console.log(
   missed.length > 0
-    ? `\nTarget missed on: ${missed.map((r) => r.database).join(', ')}`
+    ? `\nTarget missed on: ${missed.map((r) => `${r.database} ${r.route}`).join(', ')}`
     : `\nTarget met: Parley at least ${TARGET} of bare on every database.`,
 );

@@ -2,6 +2,7 @@ import { defineAbilityFor, type User } from '@parley/contracts';
 import type { Db } from '../../core/db/database.js';
 import type { EventBus } from '../../core/events/bus.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import { deepFreeze } from '../../core/http/serializer.js';
 import { loadUser } from '../users/users.queries.js';
 import type { TokenService } from './tokens.js';
 
@@ -73,6 +74,12 @@ export class SessionResolver {
   }
 }
 
+/** The user is frozen: shared by every request of the cache entry, and its JSON is remembered. */
 export function toContext(user: User): AuthContext {
-  return { userId: user.id, tenantId: user.tenant_id, user, ability: defineAbilityFor(user) };
+  return {
+    userId: user.id,
+    tenantId: user.tenant_id,
+    user: deepFreeze(user),
+    ability: defineAbilityFor(user),
+  };
 }
