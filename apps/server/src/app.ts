@@ -6,16 +6,19 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { type Clock, systemClock } from './core/clock.js';
 import { type Database, enableVectors } from './core/db/database.js';
 import { EventBus } from './core/events/bus.js';
 import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
+import { serializerCompiler } from './core/http/serializer.js';
 import { registerWebApp, registerWidgetScript } from './core/http/static.js';
 import { JobQueue } from './core/jobs/queue.js';
+import { Scheduler } from './core/jobs/scheduler.js';
 import type { FeatureModule, ModuleDeps } from './core/module.js';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -70,6 +73,8 @@ export type Parley = {
   app: FastifyInstance;
   database: Database;
   jobs: JobQueue;
+  /** Runs scheduled tasks (re-crawls, re-syncs) in worker processes; tests may tick it by hand. */
+  scheduler: Scheduler;
   events: EventBus;
   /** Starts the workers (roles all and worker); the caller starts HTTP with app.listen. */
   startWorkers(): Promise<void>;
@@ -92,6 +97,7 @@ export async function createParley(
   config: Config,
   database: Database,
   role: ProcessRole = 'all',
+  options: { clock?: Clock } = {},
 ): Promise<Parley> {
   const app = Fastify({
     ...loggerOptions(config.LOG_LEVEL),
@@ -114,6 +120,8 @@ export async function createParley(
     concurrency: config.WORKER_CONCURRENCY,
     logger: app.log,
   });
+  const clock = options.clock ?? systemClock;
+  const scheduler = new Scheduler({ tickMs: config.SCHEDULER_TICK_MS, clock, logger: app.log });
   await seedFeatures(database.db);
   if (embedderFromConfig(config)) {
     await enableVectors(database, config.EMBEDDING_DIMENSIONS, (message) => app.log.warn(message));
@@ -151,6 +159,8 @@ export async function createParley(
     database,
     db,
     jobs,
+    scheduler,
+    clock,
     events,
     mail,
     log: app.log,
@@ -207,12 +217,16 @@ export async function createParley(
     app,
     database,
     jobs,
+    scheduler,
     events,
     startWorkers: async () => {
-      if (role !== 'api') await jobs.start();
+      if (role === 'api') return;
+      await jobs.start();
+      scheduler.start();
     },
     close: async () => {
       await app.close();
+      await scheduler.stop();
       await jobs.stop({ timeoutMs: 5000 });
       await events.stop();
       mail.close();

@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   JOB_POLL_MS: positiveInt.default(1000),
   JOB_LEASE_SECONDS: positiveInt.default(60),
   WORKER_CONCURRENCY: positiveInt.max(64).default(4),
+  SCHEDULER_TICK_MS: positiveInt.default(60_000),
   WEB_DIST_DIR: z.string().optional(),
   WIDGET_DIST_DIR: z.string().optional(),
   FILE_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
@@ -68,6 +69,8 @@ const EnvSchema = z.object({
   RETRIEVAL_INDEX_MB: z.coerce.number().int().min(0).default(256),
   HELPDESK_AWAY_SECONDS: positiveInt.default(120),
   HELPDESK_SWEEP_MS: positiveInt.default(15_000),
+  HANDOFF_WAIT_SECONDS: positiveInt.default(300),
+  CONVERSATION_IDLE_SECONDS: positiveInt.default(86_400),
   /** Both WebSocket channels: ws ping interval (a socket that misses one is dropped), opening-frame limit, caps. */
   SOCKET_PING_MS: positiveInt.default(30_000),
   SOCKET_OPENING_FRAME_MS: positiveInt.default(10_000),

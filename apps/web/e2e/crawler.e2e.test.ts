@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MESSAGES } from '@parley/contracts';
+import { MESSAGES, SYNC_TEXTS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
 
@@ -84,6 +84,33 @@ describe('website crawler', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText(MESSAGES.crawler.sourceDeleted).first().waitFor();
     await page.getByText('No websites crawled yet', { exact: false }).waitFor();
+  });
+
+  it('sets a daily re-crawl at an hour and re-crawls now: every page found unchanged', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'crawler-schedule');
+    await signUp(page, person('schedule'));
+    await page.goto('/bot/knowledge/websites');
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+    await page.getByRole('button', { name: 'Start crawling' }).click();
+    await page.getByText(MESSAGES.crawler.completed(4)).first().waitFor({ timeout: 30_000 });
+
+    const source = page.getByTestId('web-source');
+    await source.getByTestId('sync-summary').getByText('4 added').waitFor();
+    await source.getByRole('combobox', { name: 'Re-sync' }).click();
+    await page.getByRole('option', { name: 'Daily' }).click();
+    await page.getByText(SYNC_TEXTS.scheduleSaved).first().waitFor();
+    await source.getByRole('combobox', { name: 'At' }).click();
+    await page.getByRole('option', { name: '06:00 UTC' }).click();
+    await source.getByText('Next:', { exact: false }).waitFor();
+    await expect.poll(() => source.getByRole('combobox', { name: 'At' }).textContent()).toBe('06:00 UTC');
+    await screenshot(page, 'crawler-schedule');
+
+    await source.getByRole('button', { name: 'Re-crawl now' }).click();
+    await page.getByText(MESSAGES.crawler.completed(4)).first().waitFor({ timeout: 30_000 });
+    await source.getByTestId('sync-summary').getByText('4 unchanged').waitFor();
+    await page.reload();
+    await expect.poll(() => source.getByRole('combobox', { name: 'Re-sync' }).textContent()).toBe('Daily');
   });
 
   it('explains the pattern syntax, refuses a pattern RE2 cannot run with its reason, and applies globs', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BodyId, inputText } from './common.js';
 import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
+import { SyncState } from './sync.js';
 
 /** The website crawler (integrations-and-billing.md section 7 Crawler): each route and what it needs. */
 export const CRAWLER_ROUTE_RULES = {
@@ -11,6 +12,8 @@ export const CRAWLER_ROUTE_RULES = {
   'DELETE /crawler/page/:id': need(BOTS_SUBJECT, 'write'),
   'DELETE /crawler/pages/bulk': need(BOTS_SUBJECT, 'write'),
   'DELETE /crawler/websource/:id': need(BOTS_SUBJECT, 'write'),
+  'PATCH /crawler/websource/:id': need(BOTS_SUBJECT, 'write'),
+  'POST /crawler/websource/:id/recrawl': need(BOTS_SUBJECT, 'write'),
   'GET /crawler/tenant/:id/websources': need(BOTS_SUBJECT, 'read'),
 } as const satisfies Record<string, RouteRule>;
 
@@ -92,12 +95,14 @@ export const PagesQuery = z.object({
 export const CrawledPageList = z.object({ pages: z.array(CrawledPage), total: z.number().int() });
 export type CrawledPageList = z.infer<typeof CrawledPageList>;
 
-export const WebSource = z.object({
+/** A web source with its re-crawl schedule and what its last crawl changed. */
+export const WebSource = SyncState.extend({
   source_id: z.number().int(),
   base_url: z.string(),
   name: z.string(),
   description: z.string().nullable(),
   page_count: z.number().int(),
+  /** When its last crawl finished: every page kept was checked against the site then. */
   last_crawled_at: z.string().nullable(),
 });
 export type WebSource = z.infer<typeof WebSource>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputText } from './common.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
+import { SyncState } from './sync.js';
 
 /** Notion connection, sync and training (integrations-and-billing.md section 7 Notion): each route and what it needs. */
 export const NOTION_ROUTE_RULES = {
@@ -13,6 +14,7 @@ export const NOTION_ROUTE_RULES = {
   'POST /notion/sync/:id': need(BOTS_SUBJECT, 'write'),
   'POST /training/train/notion/:botId/:workspaceId': need(BOTS_SUBJECT, 'write'),
   'DELETE /notion/workspaces/:id': need(BOTS_SUBJECT, 'write'),
+  'PATCH /notion/workspaces/:id': need(BOTS_SUBJECT, 'write'),
   'DELETE /notion/pages/:id': need(BOTS_SUBJECT, 'write'),
 } as const satisfies Record<string, RouteRule>;
 
@@ -56,7 +58,8 @@ export const NotionPage = z.object({
 });
 export type NotionPage = z.infer<typeof NotionPage>;
 
-export const NotionWorkspace = z.object({
+/** A connected workspace with its re-sync schedule and what its last sync changed. */
+export const NotionWorkspace = SyncState.extend({
   id: z.number().int(),
   /** Notion's own id of the workspace. */
   workspace_id: z.string(),

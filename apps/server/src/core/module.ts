@@ -2,10 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { MailService } from '../modules/mail/mail.service.js';
+import type { Clock } from './clock.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events/bus.js';
 import type { AuthContext } from './http/request-context.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { Scheduler } from './jobs/scheduler.js';
 
 /** What every feature module may use. */
 export type ModuleDeps = {
@@ -13,6 +15,10 @@ export type ModuleDeps = {
   database: Database;
   db: Db;
   jobs: JobQueue;
+  /** Periodic tasks of worker processes (scheduled re-syncs). */
+  scheduler: Scheduler;
+  /** Every "now" that a schedule or a sync time reads; tests move it by hand. */
+  clock: Clock;
   events: EventBus;
   mail: MailService;
   log: FastifyBaseLogger;
@@ -22,7 +28,7 @@ export type ModuleDeps = {
 
 /**
  * A feature's two halves: its routes (registered under /api in processes that serve HTTP) and its
- * job handlers (registered everywhere; they run only in processes that run workers).
+ * job handlers and scheduled tasks (registered everywhere; they run only in processes that run workers).
  */
 export type FeatureModule = {
   routes?: (deps: ModuleDeps) => FastifyPluginAsyncZod;

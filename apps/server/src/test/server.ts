@@ -1,6 +1,7 @@
 import type { AuthResponse } from '@parley/contracts';
 import { createParley, type Parley, type ProcessRole } from '../app.js';
 import { loadConfig } from '../config.js';
+import type { Clock } from '../core/clock.js';
 import type { Database } from '../core/db/database.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -28,6 +29,8 @@ export type StartOptions = {
   role?: ProcessRole;
   /** Reuse a database (restart tests); otherwise a fresh one is made and dropped on close. */
   database?: TestDatabase;
+  /** The time schedules and sync times read (the system's by default). */
+  clock?: Clock;
 };
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -46,7 +49,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     WEB_DIST_DIR: '/nonexistent-web-dist',
     ...options.env,
   });
-  const parley = await createParley(config, testDb.database, options.role ?? 'all');
+  const parley = await createParley(config, testDb.database, options.role ?? 'all', {
+    clock: options.clock,
+  });
   await parley.startWorkers();
   await parley.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = parley.app.server.address() as { port: number };

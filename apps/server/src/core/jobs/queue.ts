@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobProgress } from '@parley/contracts';
 import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Database, type DbOrTx, queryRows, sql } from '../db/database.js';
 import { jobs } from '../db/schema.js';
 
@@ -433,6 +434,10 @@ function toProgress(row: typeof jobs.$inferSelect): JobProgress {
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+/** Joins the job whose id is in `taskId` while it is queued or active (a left join finds none once it ended). */
+export const pendingJob = (taskId: AnyPgColumn): SQL =>
+  and(eq(jobs.id, taskId), inArray(jobs.status, ['queued', 'active']))!;
 
 export function percentage(status: JobStatus, current: number, total: number): number {
   if (status === 'completed') return 100;

@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto';
-import { Readability } from '@mozilla/readability';
 import { XMLParser } from 'fast-xml-parser';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
+import {
+  type Block,
+  BoilerplateLearner,
+  type PageSection,
+  readBlocks,
+  sectionsOf,
+} from '../knowledge/html-sections.js';
 import { compilePattern } from './patterns.js';
-import { BlockedUrlError, type SafeFetchOptions, type SafeResponse, safeFetch } from './safe-fetch.js';
+import {
+  BlockedUrlError,
+  type SafeFetchOptions,
+  type SafeResponse,
+  safeFetch,
+  type Validators,
+} from './safe-fetch.js';
 
 export type CrawlOptions = {
   startUrl: string;
@@ -18,13 +30,39 @@ export type CrawlOptions = {
   fetch: Omit<SafeFetchOptions, 'accept'>;
   /** Longest Crawl-delay obeyed, in seconds (a larger one is clamped to this). */
   maxCrawlDelaySeconds?: number;
+  /** The page stored at a URL by an earlier crawl: a re-crawl asks for it conditionally. */
+  known?: (url: string) => KnownPage | undefined;
+  /** The site's furniture as earlier crawls learnt it (block keys, html-sections.ts). */
+  boilerplate?: string[];
 };
 
-export type CrawledContent = { url: string; title: string; text: string; contentHash: string };
+/** What a crawl did: pages stored, and the site's furniture to remember for the next one. */
+export type CrawlResult = { stored: number; boilerplate: string[] };
+
+/** What an earlier crawl kept of a page: its validators, its fingerprint and its links. */
+export type KnownPage = Validators & { contentHash: string; links: string[] };
+
+/** A page as stored: its main content in sections under their headings, the site's boilerplate left out. */
+export type CrawledContent = {
+  url: string;
+  title: string;
+  text: string;
+  sections: PageSection[];
+  contentHash: string;
+  /** The site's validators for this copy, and its links on the same host (a later 304 goes on through them). */
+  etag: string | null;
+  lastModified: string | null;
+  links: string[];
+};
 
 export type CrawlHooks = {
   /** Stores a page; called one page at a time, in the order pages are accepted. */
   onPage(page: CrawledContent): Promise<void>;
+  /**
+   * Keeps a known page as it is: it answered 304 (`notModified`), or could not be read this time
+   * (timeout, 5xx, 429), which is no proof it is gone.
+   */
+  onKept(url: string, notModified: boolean): Promise<void>;
   onProgress(stored: number, total: number): Promise<void>;
 };
 
@@ -37,9 +75,13 @@ type Robot = {
 const robotsParser = robotsParserModule as unknown as (url: string, text: string) => Robot;
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+/** Pages seen before the first is stored: enough to tell a site's repeated furniture from content. */
+const BOILERPLATE_SAMPLE = 10;
 const isHtml = (contentType: string) => HTML_TYPES.some((t) => contentType.startsWith(t));
 const isXml = (contentType: string) => contentType.includes('xml') || contentType.startsWith('text/plain');
 const isText = (contentType: string) => contentType.startsWith('text/') || contentType === '';
+/** Answers that say "not now" rather than "not here": a known page that gets one is kept. */
+const isTransient = (status: number) => status >= 500 || status === 429 || status === 408;
 const NON_HTML_EXTENSION =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|mjs|json|xml|zip|gz|tgz|rar|7z|mp[34]|avi|mov|webm|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv|txt)$/i;
 
@@ -71,9 +113,9 @@ const patternTarget = (url: string) => {
 export const contentHash = (title: string, text: string) =>
   createHash('sha256').update(title).update('\0').update(text).digest('hex');
 
-type Extracted = { title: string; text: string; canonical: string | null; links: string[] };
+type Extracted = { title: string; blocks: Block[]; text: string; canonical: string | null; links: string[] };
 
-/** Title, main content (Readability drops navigation, footers and scripts), canonical URL and links. */
+/** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
 export function extractPage(html: string, url: string): Extracted {
   const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
   const { document } = dom.window;
@@ -86,28 +128,14 @@ export function extractPage(html: string, url: string): Extracted {
       const href = normalizeUrl(anchor.getAttribute('href') ?? '', url);
       if (href) links.push(href);
     }
-    const pageTitle = document.title.trim();
-    for (const node of document.querySelectorAll('script, style, noscript, template, iframe')) node.remove();
-    const article = new Readability(document, { charThreshold: 100 }).parse();
-    let text = article?.textContent ?? '';
-    if (!text.trim()) {
-      for (const node of document.querySelectorAll('nav, footer, header, aside')) node.remove();
-      text = document.body?.textContent ?? '';
-    }
-    return { title: pageTitle || article?.title?.trim() || url, text: tidy(text), canonical, links };
+    const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
+    const blocks = readBlocks(document);
+    const text = blocks.map((block) => block.text).join('\n\n');
+    return { title: document.title.replace(/\s+/g, ' ').trim() || h1 || url, blocks, text, canonical, links };
   } finally {
     dom.window.close();
   }
 }
-
-const tidy = (text: string) =>
-  text
-    .replace(/[ \t\u00a0]+/g, ' ')
-    .split('\n')
-    .map((line) => line.trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 
 /** Page URLs listed by a sitemap or, recursively, a sitemap index (at most 20 sitemaps read). */
 async function readSitemaps(
@@ -147,9 +175,11 @@ async function readSitemaps(
 /**
  * Crawls one site breadth-first from `startUrl`: robots.txt (rules and Crawl-delay for our user
  * agent), the sitemap, links on the same host up to `maxDepth`, at most `maxPages` stored pages,
- * each page once by canonical URL and by content. Answers how many pages were stored.
+ * each page once by canonical URL and by content. Pages `known` from an earlier crawl are asked for
+ * conditionally and may be kept as they are (`onKept`). Answers how many pages were stored or kept, and
+ * the site's furniture to remember for its next crawl.
  */
-export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promise<number> {
+export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promise<CrawlResult> {
   const start = normalizeUrl(options.startUrl);
   if (!start) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
   const origin = new URL(start).origin;
@@ -170,8 +200,8 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     nextSlot = at + delayMs;
     if (at > now) await new Promise((r) => setTimeout(r, at - now));
   };
-  const get = async (url: string, accept: (type: string) => boolean) => {
-    return safeFetch(url, { ...options.fetch, accept, beforeRequest: waitTurn });
+  const get = async (url: string, accept: (type: string) => boolean, validators?: Validators) => {
+    return safeFetch(url, { ...options.fetch, accept, beforeRequest: waitTurn, validators });
   };
   const tolerant = async (url: string, accept: (type: string) => boolean) => {
     try {
@@ -226,24 +256,64 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const seenCanonical = new Set<string>();
   const seenHashes = new Set<string>();
   let stored = 0;
+  let written = 0;
   let storing = Promise.resolve();
+  const learner = new BoilerplateLearner(options.boilerplate);
+  const pending: ({ url: string; title: string; blocks: Block[]; links: string[] } & Validators)[] = [];
   const limit = pLimit(Math.max(1, delayMs > 0 ? 1 : options.concurrency));
   const full = () => stored >= options.maxPages;
+
+  const follow = (links: string[], depth: number, next: string[]) => {
+    if (depth >= options.maxDepth) return;
+    for (const link of links)
+      if (!queued.has(link) && allowed(link)) {
+        queued.add(link);
+        next.push(link);
+      }
+  };
+  /** Queues a page's write after those before it, then its progress report. */
+  const enqueueWrite = (store: () => Promise<void>) => {
+    storing = storing.then(async () => {
+      await store();
+      written++;
+      const total = Math.min(options.maxPages, stored + queued.size - seenCanonical.size);
+      await hooks.onProgress(written, Math.max(total, written));
+    });
+  };
+  /** A known page kept as stored; the crawl goes on through the links it had. */
+  const keep = async (url: string, page: KnownPage, depth: number, next: string[], notModified: boolean) => {
+    follow(page.links, depth, next);
+    if (seenCanonical.has(url) || full()) return;
+    seenCanonical.add(url);
+    seenHashes.add(page.contentHash);
+    stored++;
+    enqueueWrite(() => hooks.onKept(url, notModified));
+    await storing;
+  };
 
   const visit = async (url: string, depth: number, next: string[]) => {
     if (full() || options.fetch.signal?.aborted) return;
     if (url !== start && !allowed(url)) return;
+    const known = options.known?.(url);
     // The start page must answer: otherwise the crawl fails and the web source keeps its pages.
     let response: SafeResponse;
     try {
-      response = await get(url, isHtml);
+      response = await get(url, isHtml, known);
     } catch (error) {
-      if (url !== start) return;
+      if (url !== start) {
+        if (known && !(error instanceof BlockedUrlError)) await keep(url, known, depth, next, false);
+        return;
+      }
       if (error instanceof BlockedUrlError) throw error;
       throw new Error(`Could not fetch ${url}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    if (known && response.status === 304) return keep(url, known, depth, next, true);
     if (!response.body) {
-      if (url !== start) return;
+      if (url !== start) {
+        // 404 and 410 (like any other refusal) leave the page out of this crawl, so it is removed.
+        if (known && isTransient(response.status)) await keep(url, known, depth, next, false);
+        return;
+      }
       if (response.status < 200 || response.status >= 300)
         throw new Error(`Could not fetch ${url}: the site answered HTTP ${response.status}`);
       throw new Error(
@@ -253,12 +323,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     const finalUrl = normalizeUrl(response.url);
     if (!finalUrl || !sameHost(finalUrl)) return;
     const page = extractPage(response.body.toString('utf8'), finalUrl);
-    if (depth < options.maxDepth)
-      for (const link of page.links)
-        if (!queued.has(link) && allowed(link)) {
-          queued.add(link);
-          next.push(link);
-        }
+    follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
     if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;
     seenCanonical.add(canonical);
@@ -269,12 +334,37 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     seenHashes.add(hash);
     if (full()) return;
     stored++;
-    const content = { url: canonical, title: page.title, text: page.text, contentHash: hash };
-    const total = Math.min(options.maxPages, stored + queued.size - seenCanonical.size);
-    storing = storing.then(async () => {
-      await hooks.onPage(content);
-      await hooks.onProgress(stored, Math.max(total, stored));
+    learner.observe(page.blocks);
+    pending.push({
+      url: canonical,
+      title: page.title,
+      blocks: page.blocks,
+      etag: response.etag,
+      lastModified: response.lastModified,
+      links: [...new Set(page.links.filter(sameHost))],
     });
+    if (learner.pagesSeen >= BOILERPLATE_SAMPLE) await storePending();
+  };
+
+  /**
+   * Stores the pages waiting, each without the blocks the site repeats. The first pages wait until
+   * BOILERPLATE_SAMPLE pages (or the whole site, if smaller) have been seen, so they are cleaned of
+   * the site's furniture like every later one.
+   */
+  const storePending = async () => {
+    for (const page of pending.splice(0)) {
+      const sections = sectionsOf(page.blocks, page.title, learner.isBoilerplate);
+      const text = sections.map((section) => section.text).join('\n\n');
+      if (!text) continue;
+      const { blocks: _, ...fetched } = page;
+      const content = {
+        ...fetched,
+        text,
+        sections,
+        contentHash: contentHash(page.title, JSON.stringify(sections)),
+      };
+      enqueueWrite(() => hooks.onPage(content));
+    }
     await storing;
   };
 
@@ -284,8 +374,8 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     await storing;
     level = next;
   }
-  await storing;
+  await storePending();
   // An interrupted crawl saw only part of the site: it must not count as a snapshot.
   if (options.fetch.signal?.aborted) throw new Error('The crawl was interrupted');
-  return stored;
+  return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE) };
 }

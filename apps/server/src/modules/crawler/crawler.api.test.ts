@@ -376,6 +376,8 @@ describe('tenancy and permissions', () => {
       await server.get(`/api/crawler/tenant/${owner.user.tenant_id}/websources`, theirs),
       await server.delete(`/api/crawler/page/${pageId}`, theirs),
       await server.delete(`/api/crawler/websource/${sourceId}`, theirs),
+      await server.patch(`/api/crawler/websource/${sourceId}`, { schedule: 'daily' }, theirs),
+      await server.post(`/api/crawler/websource/${sourceId}/recrawl`, {}, theirs),
       await server.get('/api/crawler/crawl/00000000-0000-4000-8000-000000000000/status', theirs),
     ];
     for (const reply of checks) expect(reply.status, JSON.stringify(reply.body)).toBe(404);
@@ -404,6 +406,12 @@ describe('tenancy and permissions', () => {
     expect((await server.post('/api/crawler/crawl', { url: site.url }, as(teammate))).status).toBe(403);
     expect((await server.get(`/api/crawler/websource/${sourceId}/pages`, as(teammate))).status).toBe(403);
     expect((await server.delete(`/api/crawler/websource/${sourceId}`, as(teammate))).status).toBe(403);
+    expect(
+      (await server.patch(`/api/crawler/websource/${sourceId}`, { schedule: 'daily' }, as(teammate))).status,
+    ).toBe(403);
+    expect((await server.post(`/api/crawler/websource/${sourceId}/recrawl`, {}, as(teammate))).status).toBe(
+      403,
+    );
   });
 });
 

@@ -4,9 +4,12 @@ import { crawlerRoutes } from './crawler.routes.js';
 import { CRAWL_JOB, CrawlerService, type CrawlJobData } from './crawler.service.js';
 
 const crawlerOf = (deps: ModuleDeps) =>
-  new CrawlerService(deps.db, deps.jobs, deps.config, undefined, embedderOf(deps));
+  new CrawlerService(deps.db, deps.jobs, deps.config, undefined, embedderOf(deps), deps.clock);
 
-/** Crawler: routes and the crawl job (at most 2 runs: a worker lost mid-crawl is retried once). */
+/**
+ * Crawler: routes, the crawl job (at most 2 runs: a worker lost mid-crawl is retried once) and the
+ * scheduled re-crawls.
+ */
 export const crawlerModule: FeatureModule = {
   routes: (deps) => crawlerRoutes(crawlerOf(deps)),
   jobs: (deps) => {
@@ -15,5 +18,6 @@ export const crawlerModule: FeatureModule = {
       maxAttempts: 2,
       backoffBaseMs: 1000,
     });
+    deps.scheduler.register('crawler.recrawl', (now) => crawler.enqueueDue(now));
   },
 };

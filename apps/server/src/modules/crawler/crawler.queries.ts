@@ -1,12 +1,17 @@
-import { and, asc, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { SyncChanges } from '@parley/contracts';
+import { and, asc, count, desc, eq, inArray, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
-import { users } from '../../core/db/schema.js';
-import { crawledPages, webSources } from './crawler.schema.js';
+import { jobs, users } from '../../core/db/schema.js';
+import { pendingJob } from '../../core/jobs/queue.js';
+import { type CrawlSettings, crawledPages, webSources } from './crawler.schema.js';
 
 export type WebSourceRow = typeof webSources.$inferSelect;
 export type CrawledPageRow = typeof crawledPages.$inferSelect;
 
-/** The tenant's web source for a base URL, created when missing (name and description updated when given). */
+/**
+ * The tenant's web source for a base URL, created when missing (name and description updated when
+ * given); its crawl settings become this request's, which scheduled re-crawls repeat.
+ */
 export async function upsertWebSource(
   db: DbOrTx,
   values: {
@@ -16,6 +21,7 @@ export async function upsertWebSource(
     name?: string;
     description?: string;
     fallbackName: string;
+    crawlSettings: CrawlSettings;
   },
 ): Promise<WebSourceRow> {
   const { fallbackName, ...rest } = values;
@@ -28,6 +34,7 @@ export async function upsertWebSource(
         name: sql`coalesce(${values.name ?? null}, ${webSources.name})`,
         description: sql`coalesce(${values.description ?? null}, ${webSources.description})`,
         userId: values.userId,
+        crawlSettings: values.crawlSettings,
       },
     })
     .returning();
@@ -46,17 +53,58 @@ export async function findWebSource(
   return row;
 }
 
-export async function listWebSources(db: DbOrTx, tenantId: number) {
+/** The tenant's web sources (or one of them) with page counts and the crawl queued or running, if any. */
+export async function listWebSources(db: DbOrTx, tenantId: number, id?: number) {
   return db
     .select({
       source: webSources,
       pageCount: count(crawledPages.id),
+      runningTaskId: jobs.id,
     })
     .from(webSources)
     .leftJoin(crawledPages, eq(crawledPages.webSourceId, webSources.id))
-    .where(eq(webSources.tenantId, tenantId))
-    .groupBy(webSources.id)
+    .leftJoin(jobs, pendingJob(webSources.syncTaskId))
+    .where(and(eq(webSources.tenantId, tenantId), id === undefined ? undefined : eq(webSources.id, id)))
+    .groupBy(webSources.id, jobs.id)
     .orderBy(asc(webSources.baseUrl));
+}
+
+/** Locks the source (a re-crawl request and the scheduler take turns) and answers its pending crawl. */
+export async function lockWebSource(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select({ source: webSources, runningTaskId: jobs.id })
+    .from(webSources)
+    .leftJoin(jobs, pendingJob(webSources.syncTaskId))
+    .where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)))
+    .for('update', { of: webSources });
+  return row;
+}
+
+/**
+ * Scheduled sources whose re-crawl is due at `now`, locked for this transaction; a source another
+ * process holds is skipped (it enqueues that one). Each comes with its crawl queued or running, if any.
+ */
+export async function claimDueWebSources(db: DbOrTx, now: Date, limit: number) {
+  return db
+    .select({ source: webSources, runningTaskId: jobs.id })
+    .from(webSources)
+    .leftJoin(jobs, pendingJob(webSources.syncTaskId))
+    .where(and(ne(webSources.schedule, 'off'), lte(webSources.nextSyncAt, now)))
+    .orderBy(asc(webSources.nextSyncAt))
+    .limit(limit)
+    .for('update', { of: webSources, skipLocked: true });
+}
+
+export async function updateWebSource(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+  values: Partial<Pick<WebSourceRow, 'schedule' | 'scheduleHour' | 'nextSyncAt' | 'syncTaskId'>>,
+): Promise<void> {
+  await db
+    .update(webSources)
+    .set(values)
+    .where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
 }
 
 export async function listPages(
@@ -167,9 +215,41 @@ export async function deleteWebSource(db: DbOrTx, tenantId: number, id: number):
   await db.delete(webSources).where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
 }
 
-export async function touchWebSource(db: DbOrTx, tenantId: number, id: number): Promise<void> {
+/** A finished crawl: when, and what it changed. */
+export async function finishCrawl(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+  at: Date,
+  changes: SyncChanges,
+  boilerplate: string[],
+): Promise<void> {
   await db
     .update(webSources)
-    .set({ lastCrawledAt: new Date() })
+    .set({ lastCrawledAt: at, lastChanges: changes, boilerplate })
     .where(and(eq(webSources.tenantId, tenantId), eq(webSources.id, id)));
+}
+
+/** What a re-crawl needs of the pages it has: validators, fingerprint and links, by URL. */
+export async function knownPages(db: DbOrTx, tenantId: number, webSourceId: number) {
+  return db
+    .select({
+      id: crawledPages.id,
+      url: crawledPages.url,
+      etag: crawledPages.etag,
+      lastModified: crawledPages.lastModified,
+      contentHash: crawledPages.contentHash,
+      links: crawledPages.links,
+    })
+    .from(crawledPages)
+    .where(and(eq(crawledPages.tenantId, tenantId), eq(crawledPages.webSourceId, webSourceId)));
+}
+
+/** Pages the crawl found as they were: checked at `at`. */
+export async function markPagesChecked(db: DbOrTx, tenantId: number, ids: number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(crawledPages)
+    .set({ crawledAt: at })
+    .where(and(eq(crawledPages.tenantId, tenantId), inArray(crawledPages.id, ids)));
 }

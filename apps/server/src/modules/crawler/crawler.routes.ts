@@ -9,6 +9,7 @@ import {
   MESSAGES,
   MessageResponse,
   PagesQuery,
+  SyncScheduleBody,
   UserPages,
   WebSource,
 } from '@parley/contracts';
@@ -123,6 +124,34 @@ export const crawlerRoutes =
         await crawler.deleteWebSource(requireAuth(request), request.params.id);
         return { message: MESSAGES.crawler.sourceDeleted };
       },
+    );
+    app.patch(
+      '/crawler/websource/:id',
+      {
+        schema: {
+          tags,
+          summary:
+            'Set how often a web source is re-crawled: off, daily or weekly (Mondays), at an hour in UTC',
+          params: IdParams,
+          body: SyncScheduleBody,
+          response: { 200: WebSource },
+        },
+      },
+      async (request) => crawler.setSchedule(requireAuth(request), request.params.id, request.body),
+    );
+    app.post(
+      '/crawler/websource/:id/recrawl',
+      {
+        schema: {
+          tags,
+          summary:
+            'Re-crawl a web source now with its last settings (only changed pages are retrained); a crawl already queued or running answers instead',
+          params: IdParams,
+          response: { 202: CrawlStarted },
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(await crawler.recrawl(requireAuth(request), request.params.id)),
     );
     app.get(
       '/crawler/tenant/:id/websources',

@@ -4,36 +4,44 @@ import type {
   CrawledPageList,
   CrawlStarted,
   CrawlStatus,
+  SyncChanges,
+  SyncScheduleBody,
   UserPages,
   WebSource,
 } from '@parley/contracts';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../core/db/database.js';
+import { type Clock, systemClock } from '../../core/clock.js';
+import type { Db, DbOrTx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
+import { DUE_BATCH, nextSyncAt, noChanges, toSyncState } from '../../core/jobs/schedule.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
-import { type CrawledContent, crawlSite, normalizeUrl } from './crawl.js';
+import { markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { type CrawledContent, crawlSite, type KnownPage, normalizeUrl } from './crawl.js';
 import * as q from './crawler.queries.js';
+import type { CrawlSettings } from './crawler.schema.js';
 import { compilePattern, InvalidPatternError } from './patterns.js';
 import { BlockedUrlError, checkUrl, type Resolver } from './safe-fetch.js';
 
 export const CRAWL_JOB = 'crawler.crawl';
 
-export type CrawlJobData = {
+export type CrawlJobData = CrawlSettings & {
   webSourceId: number;
-  userId: number;
+  /** Who asked (the pages are theirs); null for a scheduled re-crawl of a source whose user left. */
+  userId: number | null;
   url: string;
-  maxPages: number;
-  maxDepth: number;
-  includePatterns?: string[];
-  excludePatterns?: string[];
-  useSitemap: boolean;
 };
 
 type ParsedCrawlBody = z.output<typeof CrawlBody>;
+type ParsedSchedule = z.output<typeof SyncScheduleBody>;
+
+/** What a crawl request that predates kept settings asked for: CrawlBody's defaults. */
+const DEFAULT_SETTINGS: CrawlSettings = { maxPages: 50, maxDepth: 3, useSitemap: true };
+
+/** What happened to one page in a crawl (the page's row id and the tally it counts in). */
+type PageOutcome = { id: number; change: Exclude<keyof SyncChanges, 'removed'> };
 
 const STATUS: Record<string, CrawlStatus['status']> = {
   queued: 'pending',
@@ -41,6 +49,20 @@ const STATUS: Record<string, CrawlStatus['status']> = {
   completed: 'completed',
   failed: 'failed',
 };
+
+const toWebSource = ({
+  source,
+  pageCount,
+  runningTaskId,
+}: Awaited<ReturnType<typeof q.listWebSources>>[number]): WebSource => ({
+  source_id: source.id,
+  base_url: source.baseUrl,
+  name: source.name,
+  description: source.description,
+  page_count: Number(pageCount),
+  last_crawled_at: source.lastCrawledAt?.toISOString() ?? null,
+  ...toSyncState(source, runningTaskId),
+});
 
 const toPage = (row: q.CrawledPageRow): CrawledPage => ({
   page_id: row.id,
@@ -59,6 +81,7 @@ export class CrawlerService {
     /** Tests inject a fake DNS. */
     private readonly resolve?: Resolver,
     private readonly embedder: Embedder | null = null,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   private fetchOptions(signal?: AbortSignal) {
@@ -92,20 +115,74 @@ export class CrawlerService {
         name: input.name,
         description: input.description,
         fallbackName: new URL(baseUrl).host,
+        crawlSettings: {
+          maxPages: input.max_pages,
+          maxDepth: input.max_depth,
+          includePatterns: input.include_patterns,
+          excludePatterns: input.exclude_patterns,
+          useSitemap: input.use_sitemap,
+        },
       });
-      const data: CrawlJobData = {
-        webSourceId: source.id,
-        userId: auth.userId,
-        url: baseUrl,
-        maxPages: input.max_pages ?? 50,
-        maxDepth: input.max_depth ?? 3,
-        includePatterns: input.include_patterns,
-        excludePatterns: input.exclude_patterns,
-        useSitemap: input.use_sitemap ?? true,
-      };
-      const taskId = await this.jobs.enqueue(CRAWL_JOB, data, { tenantId: auth.tenantId, tx });
+      const taskId = await this.enqueueCrawl(tx, { ...source, userId: auth.userId });
       return { task_id: taskId, web_source_id: source.id };
     });
+  }
+
+  /** Crawls the source again as last asked; a crawl already queued or running answers instead. */
+  async recrawl(auth: AuthContext, id: number): Promise<CrawlStarted> {
+    return this.db.transaction(async (tx) => {
+      const row = await q.lockWebSource(tx, auth.tenantId, id);
+      if (!row) throw notFound();
+      const taskId = row.runningTaskId ?? (await this.enqueueCrawl(tx, row.source));
+      return { task_id: taskId, web_source_id: id };
+    });
+  }
+
+  async setSchedule(auth: AuthContext, id: number, input: ParsedSchedule): Promise<WebSource> {
+    if (!(await q.findWebSource(this.db, auth.tenantId, id))) throw notFound();
+    await q.updateWebSource(this.db, auth.tenantId, id, {
+      schedule: input.schedule,
+      scheduleHour: input.schedule_hour,
+      nextSyncAt: nextSyncAt(input.schedule, input.schedule_hour, this.clock.now()),
+    });
+    const [row] = await q.listWebSources(this.db, auth.tenantId, id);
+    return toWebSource(row!);
+  }
+
+  /**
+   * The scheduler's task: enqueues the re-crawl of every source due at `now` and moves its next run
+   * on, in the transaction that holds the source's row, so one process enqueues each run. A source
+   * whose crawl is still queued or running skips this run.
+   */
+  async enqueueDue(now: Date): Promise<number> {
+    let enqueued = 0;
+    for (let claimed = DUE_BATCH; claimed === DUE_BATCH; ) {
+      claimed = await this.db.transaction(async (tx) => {
+        const due = await q.claimDueWebSources(tx, now, DUE_BATCH);
+        for (const { source, runningTaskId } of due) {
+          const next = nextSyncAt(source.schedule, source.scheduleHour, now);
+          await q.updateWebSource(tx, source.tenantId, source.id, { nextSyncAt: next });
+          if (runningTaskId) continue;
+          await this.enqueueCrawl(tx, source);
+          enqueued++;
+        }
+        return due.length;
+      });
+    }
+    return enqueued;
+  }
+
+  /** Queues a crawl of the source with its kept settings and records it as the source's pending crawl. */
+  private async enqueueCrawl(tx: DbOrTx, source: q.WebSourceRow): Promise<string> {
+    const data: CrawlJobData = {
+      ...(source.crawlSettings ?? DEFAULT_SETTINGS),
+      webSourceId: source.id,
+      userId: source.userId,
+      url: source.baseUrl,
+    };
+    const taskId = await this.jobs.enqueue(CRAWL_JOB, data, { tenantId: source.tenantId, tx });
+    await q.updateWebSource(tx, source.tenantId, source.id, { syncTaskId: taskId });
+    return taskId;
   }
 
   async status(auth: AuthContext, taskId: string): Promise<CrawlStatus> {
@@ -147,15 +224,7 @@ export class CrawlerService {
   }
 
   async webSources(auth: AuthContext): Promise<WebSource[]> {
-    const rows = await q.listWebSources(this.db, auth.tenantId);
-    return rows.map(({ source, pageCount }) => ({
-      source_id: source.id,
-      base_url: source.baseUrl,
-      name: source.name,
-      description: source.description,
-      page_count: Number(pageCount),
-      last_crawled_at: source.lastCrawledAt?.toISOString() ?? null,
-    }));
+    return (await q.listWebSources(this.db, auth.tenantId)).map(toWebSource);
   }
 
   /** Deletes pages with their documents; any id not of this tenant makes it a 404 with nothing deleted. */
@@ -179,18 +248,25 @@ export class CrawlerService {
   }
 
   /**
-   * The crawl job. Each stored page is upserted with its document and chunks in one transaction;
-   * at the end, pages of the source this crawl did not reach are removed (a re-crawl is a snapshot).
+   * The crawl job. Pages the source has are fetched conditionally (If-None-Match, If-Modified-Since):
+   * a 304 keeps the page as it is, a page whose text is unchanged keeps its chunks, and only a new or
+   * changed page is trained, each with its document and chunks in one transaction. At the end, pages
+   * this crawl did not reach (gone, 404, no longer linked) are removed: a re-crawl is a snapshot.
    */
-  async runCrawl(job: JobContext<CrawlJobData>): Promise<{ pages: number }> {
+  async runCrawl(job: JobContext<CrawlJobData>): Promise<SyncChanges> {
     const tenantId = job.tenantId;
     if (tenantId === null) throw new Error('A crawl job needs a tenant');
     const { data } = job;
+    const changes = noChanges();
     const source = await q.findWebSource(this.db, tenantId, data.webSourceId);
-    if (!source) return { pages: 0 };
+    if (!source) return changes;
+    const known = new Map<string, KnownPage & { id: number }>(
+      (await q.knownPages(this.db, tenantId, data.webSourceId)).map((page) => [page.url, page]),
+    );
     const kept: number[] = [];
+    const checked: number[] = [];
     await job.progress(0, data.maxPages);
-    const stored = await crawlSite(
+    const { stored, boilerplate } = await crawlSite(
       {
         startUrl: data.url,
         maxPages: data.maxPages,
@@ -200,10 +276,21 @@ export class CrawlerService {
         useSitemap: data.useSitemap,
         concurrency: this.config.CRAWLER_CONCURRENCY,
         fetch: this.fetchOptions(job.signal),
+        known: (url) => known.get(url),
+        boilerplate: source.boilerplate ?? [],
       },
       {
         onPage: async (page) => {
-          kept.push(await this.storePage(tenantId, data, page));
+          const outcome = await this.storePage(tenantId, data, page);
+          kept.push(outcome.id);
+          checked.push(outcome.id);
+          changes[outcome.change]++;
+        },
+        onKept: async (url, notModified) => {
+          const { id } = known.get(url)!;
+          kept.push(id);
+          if (notModified) checked.push(id);
+          changes.unchanged++;
         },
         onProgress: (done, total) => job.progress(done, total),
       },
@@ -213,32 +300,40 @@ export class CrawlerService {
       const gone = (await q.pagesNotIn(tx, tenantId, data.webSourceId, kept)).map((r) => r.id);
       for (const id of gone) await removeDocument(tx, tenantId, 'web', id);
       await q.deletePages(tx, tenantId, gone);
-      await q.touchWebSource(tx, tenantId, data.webSourceId);
+      changes.removed = gone.length;
+      const now = this.clock.now();
+      await q.markPagesChecked(tx, tenantId, checked, now);
+      await markDocumentsSynced(tx, tenantId, 'web', checked, now);
+      await q.finishCrawl(tx, tenantId, data.webSourceId, now, changes, boilerplate);
     });
     await job.progress(stored, stored);
-    return { pages: stored };
+    return changes;
   }
 
-  private async storePage(tenantId: number, data: CrawlJobData, page: CrawledContent): Promise<number> {
+  /** Stores a page read in full: trained when new or its text changed, otherwise its chunks stay. */
+  private async storePage(tenantId: number, data: CrawlJobData, page: CrawledContent): Promise<PageOutcome> {
     return this.db.transaction(async (tx) => {
       const values = {
         title: page.title,
         contentHash: page.contentHash,
         characterCount: page.text.length,
-        crawledAt: new Date(),
+        crawledAt: this.clock.now(),
         userId: data.userId,
+        etag: page.etag,
+        lastModified: page.lastModified,
+        links: page.links,
       };
       const existing = await q.findPageByUrl(tx, tenantId, data.webSourceId, page.url);
       let id: number;
       if (existing) {
         id = existing.id;
         await q.updatePage(tx, tenantId, id, values);
-        if (existing.contentHash === page.contentHash && existing.trained) return id;
+        if (existing.contentHash === page.contentHash && existing.trained) return { id, change: 'unchanged' };
       } else {
         id = (await q.insertPage(tx, { ...values, tenantId, webSourceId: data.webSourceId, url: page.url }))
           .id;
       }
-      await replaceDocument(
+      const ingested = await replaceDocument(
         tx,
         {
           tenantId,
@@ -247,12 +342,13 @@ export class CrawlerService {
           collectionId: data.webSourceId,
           title: page.title,
           url: page.url,
-          sections: [{ text: page.text }],
+          sections: page.sections,
         },
         this.embedder,
       );
       await q.updatePage(tx, tenantId, id, { trained: true });
-      return id;
+      if (!existing) return { id, change: 'added' };
+      return { id, change: ingested.unchanged ? 'unchanged' : 'changed' };
     });
   }
 }

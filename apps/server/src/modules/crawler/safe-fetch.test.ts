@@ -8,11 +8,27 @@ const base = { allowPrivate: false, userAgent: 'ParleyTest', timeoutMs: 2000, ma
 let server: http.Server;
 let port: number;
 const hits: string[] = [];
+/** The validators each request carried, by path. */
+const conditions: Record<string, [string | undefined, string | undefined]> = {};
+const ETAG = '"v1"';
+const LAST_MODIFIED = 'Tue, 01 Jan 2030 00:00:00 GMT';
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
-    if (req.url === '/to-loopback') {
+    conditions[req.url ?? ''] = [req.headers['if-none-match'], req.headers['if-modified-since']];
+    if (req.url === '/moved') {
+      res.writeHead(301, { location: '/cached' });
+      res.end();
+    } else if (req.url === '/cached') {
+      const fresh = req.headers['if-none-match'] === ETAG;
+      res.writeHead(fresh ? 304 : 200, {
+        'content-type': 'text/html',
+        etag: ETAG,
+        'last-modified': LAST_MODIFIED,
+      });
+      res.end(fresh ? undefined : '<p>cached page</p>');
+    } else if (req.url === '/to-loopback') {
       res.writeHead(302, { location: `http://127.0.0.1:${port}/secret` });
       res.end();
     } else if (req.url === '/to-metadata') {
@@ -116,5 +132,31 @@ describe('SSRF guard without CRAWLER_ALLOW_PRIVATE', () => {
     await expect(safeFetch(`http://127.0.0.1:${port}/big`, options)).rejects.toThrow(
       /larger than 100000 bytes/,
     );
+  });
+});
+
+describe('conditional requests', () => {
+  const options = { ...base, allowPrivate: true };
+
+  it("answers the page's validators, and a 304 without a body when they are sent back", async () => {
+    const full = await safeFetch(`http://127.0.0.1:${port}/cached`, options);
+    expect(full).toMatchObject({ status: 200, etag: ETAG, lastModified: LAST_MODIFIED });
+    expect(full.body?.toString()).toContain('cached page');
+    const again = await safeFetch(`http://127.0.0.1:${port}/cached`, {
+      ...options,
+      validators: { etag: full.etag, lastModified: full.lastModified },
+    });
+    expect(again).toMatchObject({ status: 304, body: null, etag: ETAG });
+    expect(conditions['/cached']).toEqual([ETAG, LAST_MODIFIED]);
+  });
+
+  it("sends them on the first request only, never to a redirect's target", async () => {
+    const reply = await safeFetch(`http://127.0.0.1:${port}/moved`, {
+      ...options,
+      validators: { etag: ETAG, lastModified: LAST_MODIFIED },
+    });
+    expect(conditions['/moved']).toEqual([ETAG, LAST_MODIFIED]);
+    expect(conditions['/cached']).toEqual([undefined, undefined]);
+    expect(reply.status).toBe(200);
   });
 });

@@ -26,7 +26,14 @@ export type SafeFetchOptions = {
   signal?: AbortSignal;
   /** Awaited before every request, redirects included (the crawler's Crawl-delay). */
   beforeRequest?: () => Promise<void>;
+  /**
+   * Validators of the copy we have: sent as If-None-Match / If-Modified-Since on the first request
+   * only (they belong to this URL, not to a redirect's target); a 304 answers with `body: null`.
+   */
+  validators?: Validators;
 };
+
+export type Validators = { etag: string | null; lastModified: string | null };
 
 export type SafeResponse = {
   /** The URL that answered, after redirects. */
@@ -35,7 +42,7 @@ export type SafeResponse = {
   contentType: string;
   /** Null when the content type was not accepted or the status is not 2xx. */
   body: Buffer | null;
-};
+} & Validators;
 
 const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
@@ -118,7 +125,7 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
   for (let hop = 0; ; hop++) {
     const { url, address } = await checkUrl(current, options);
     await options.beforeRequest?.();
-    const response = await requestOnce(url, address, options);
+    const response = await requestOnce(url, address, options, hop === 0 ? options.validators : undefined);
     if (response.location !== null) {
       if (hop >= maxRedirects) throw new BlockedUrlError(`Too many redirects from ${raw}`);
       current = new URL(response.location, url).href;
@@ -130,7 +137,17 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
 
 type Once = { location: string | null; result: SafeResponse };
 
-function requestOnce(url: URL, address: ResolvedAddress, options: SafeFetchOptions): Promise<Once> {
+const conditionalHeaders = (validators: Validators | undefined): Record<string, string> => ({
+  ...(validators?.etag ? { 'if-none-match': validators.etag } : {}),
+  ...(validators?.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
+});
+
+function requestOnce(
+  url: URL,
+  address: ResolvedAddress,
+  options: SafeFetchOptions,
+  validators: Validators | undefined,
+): Promise<Once> {
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all)
       (callback as (e: null, a: ResolvedAddress[]) => void)(null, [address]);
@@ -148,18 +165,29 @@ function requestOnce(url: URL, address: ResolvedAddress, options: SafeFetchOptio
       url,
       {
         lookup: pinned,
-        headers: { 'user-agent': options.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.5' },
+        headers: {
+          'user-agent': options.userAgent,
+          accept: 'text/html,application/xhtml+xml,*/*;q=0.5',
+          ...conditionalHeaders(validators),
+        },
         signal: options.signal,
       },
       (response) => {
         const status = response.statusCode ?? 0;
         const contentType = String(response.headers['content-type'] ?? '').toLowerCase();
+        const answered = {
+          url: url.href,
+          status,
+          contentType,
+          etag: response.headers.etag ?? null,
+          lastModified: response.headers['last-modified'] ?? null,
+        };
         const location = response.headers.location;
         if (status >= 300 && status < 400 && location) {
           response.resume();
           settled = true;
           clearTimeout(timer);
-          resolve({ location, result: { url: url.href, status, contentType, body: null } });
+          resolve({ location, result: { ...answered, body: null } });
           return;
         }
         const wanted = status >= 200 && status < 300 && (options.accept ? options.accept(contentType) : true);
@@ -167,7 +195,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: SafeFetchOptio
           response.destroy();
           settled = true;
           clearTimeout(timer);
-          resolve({ location: null, result: { url: url.href, status, contentType, body: null } });
+          resolve({ location: null, result: { ...answered, body: null } });
           return;
         }
         const declared = Number(response.headers['content-length'] ?? 0);
@@ -191,10 +219,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: SafeFetchOptio
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          resolve({
-            location: null,
-            result: { url: url.href, status, contentType, body: Buffer.concat(parts) },
-          });
+          resolve({ location: null, result: { ...answered, body: Buffer.concat(parts) } });
         });
         response.on('error', fail);
       },

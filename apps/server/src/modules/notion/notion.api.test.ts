@@ -235,15 +235,26 @@ describe('Notion sync and training', () => {
     expect(handbook.character_count).toBeGreaterThan(0);
     expect(listed.workspaces[0]!.pages.every((p) => !p.trained)).toBe(true);
 
-    const handbookChunks = await server.database.db
-      .select({ content: chunks.content, headingPath: chunks.headingPath })
-      .from(chunks)
-      .innerJoin(documents, eq(documents.id, chunks.documentId))
-      .where(and(eq(documents.sourceType, 'notion'), eq(documents.sourceId, handbook.id)));
+    const chunksOf = (pageId: number) =>
+      server.database.db
+        .select({ content: chunks.content, headingPath: chunks.headingPath, pageUrl: chunks.pageUrl })
+        .from(chunks)
+        .innerJoin(documents, eq(documents.id, chunks.documentId))
+        .where(and(eq(documents.sourceType, 'notion'), eq(documents.sourceId, pageId)));
+    const handbookChunks = await chunksOf(handbook.id);
     const text = handbookChunks.map((c) => c.content).join('\n');
     expect(text).toContain('Nested zebra policy');
     expect(text).toContain('Orders ship from Lisbon');
-    expect(handbookChunks.some((c) => c.headingPath?.includes('Refunds'))).toBe(true);
+    // Each section links to its heading block: the page's address, '#', the block id without dashes.
+    const bySection = new Map(handbookChunks.map((c) => [c.headingPath, c.pageUrl]));
+    const page = 'https://www.notion.so/SyncSpacehandbook';
+    expect(bySection.get('Handbook > Refunds')).toBe(`${page}#SyncSpacehandbook0`);
+    expect(bySection.get('Handbook > Refunds > Shipping')).toBe(`${page}#SyncSpacehandbook4`);
+    // A page without headings is one section under its title, linking to the page itself.
+    const faqPage = listed.workspaces[0]!.pages.find((p) => p.title === 'FAQ')!;
+    expect((await chunksOf(faqPage.id)).map((c) => [c.headingPath, c.pageUrl])).toEqual([
+      ['FAQ', 'https://www.notion.so/SyncSpacefaq'],
+    ]);
 
     // Edit one page, remove another: only the edited one is fetched again, the removed one is gone.
     fake.setPage(remote, { id: 'SyncSpace-faq', title: 'FAQ', blocks: paragraphs('Updated answers', 2) });
@@ -345,6 +356,7 @@ describe('Notion access', () => {
       server.post(`/api/training/train/notion/${otherBot}/${workspaceId}`, undefined, as(other)),
       server.post(`/api/training/train/notion/${ownBot}/${workspaceId}`, undefined, as(other)),
       server.delete(`/api/notion/workspaces/${workspaceId}`, as(other)),
+      server.patch(`/api/notion/workspaces/${workspaceId}`, { schedule: 'daily' }, as(other)),
       server.delete(`/api/notion/pages/${pageId}`, as(other)),
     ];
     for (const reply of await Promise.all(attempts)) expect(reply.status).toBe(404);
@@ -361,6 +373,7 @@ describe('Notion access', () => {
     expect(mine.workspaces).toHaveLength(1);
     expect(mine.workspaces[0]!.pages).toHaveLength(3);
     expect(mine.workspaces[0]!.trained).toBe(false);
+    expect(mine.workspaces[0]!.schedule).toBe('off');
   });
 
   it("refuses a Member without 'Create Bot'", async () => {
@@ -375,6 +388,7 @@ describe('Notion access', () => {
       server.post(`/api/notion/sync/${workspaceId}`, undefined, as(teammate)),
       server.post(`/api/training/train/notion/1/${workspaceId}`, undefined, as(teammate)),
       server.delete(`/api/notion/workspaces/${workspaceId}`, as(teammate)),
+      server.patch(`/api/notion/workspaces/${workspaceId}`, { schedule: 'daily' }, as(teammate)),
       server.delete(`/api/notion/pages/${pageId}`, as(teammate)),
     ];
     for (const reply of await Promise.all(attempts)) expect(reply.status).toBe(403);

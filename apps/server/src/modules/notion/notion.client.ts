@@ -98,11 +98,14 @@ export class NotionApi {
   /** A page's blocks as text sections, each under the path of headings above it. */
   async pageSections(pageId: string, title: string): Promise<Section[]> {
     const sections: Section[] = [];
-    const headings: string[] = [];
+    const headings: Array<{ text: string; anchor: string }> = [];
     let lines: string[] = [];
     const flush = () => {
       const text = lines.join('\n').trim();
-      if (text) sections.push({ text, headingPath: [title, ...headings].filter(Boolean).join(' > ') });
+      // Notion links to a block as the page's address + '#' + the block id without dashes.
+      const anchor = headings.findLast((heading) => heading?.anchor)?.anchor;
+      const path = [title, ...headings.map((heading) => heading?.text)].filter(Boolean).join(' > ');
+      if (text) sections.push({ text, headingPath: path, ...(anchor ? { anchor } : {}) });
       lines = [];
     };
     const walk = async (blockId: string, depth: number): Promise<void> => {
@@ -120,7 +123,7 @@ export class NotionApi {
           if (level) {
             flush();
             headings.length = level - 1;
-            headings[level - 1] = text;
+            headings[level - 1] = { text, anchor: block.id.replace(/-/g, '') };
           } else if (text) {
             lines.push(text);
           }

@@ -8,7 +8,7 @@ import {
   type NotionTrainData,
 } from './notion.service.js';
 
-/** Notion: routes and jobs (sync and training of a workspace, both with progress). */
+/** Notion: routes, jobs (sync and training of a workspace, both with progress) and scheduled re-syncs. */
 export const notionModule: FeatureModule = {
   routes: (deps: ModuleDeps) => notionRoutes(new NotionService(deps)),
   jobs: (deps: ModuleDeps) => {
@@ -24,5 +24,6 @@ export const notionModule: FeatureModule = {
       (job) => notion.trainWorkspace(job, job.tenantId!, job.data.workspaceId),
       options,
     );
+    deps.scheduler.register('notion.resync', (now) => notion.enqueueDue(now));
   },
 };

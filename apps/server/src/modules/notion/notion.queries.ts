@@ -1,6 +1,9 @@
-import type { NotionPage, NotionWorkspace } from '@parley/contracts';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { NotionPage, NotionWorkspace, SyncChanges } from '@parley/contracts';
+import { and, asc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
+import { jobs } from '../../core/db/schema.js';
+import { pendingJob } from '../../core/jobs/queue.js';
+import { toSyncState } from '../../core/jobs/schedule.js';
 import { bots } from '../bots/bots.schema.js';
 import { notionOauthStates, notionPages, notionWorkspaces } from './notion.schema.js';
 
@@ -35,11 +38,12 @@ export async function botExists(db: DbOrTx, tenantId: number, botId: number): Pr
   return Boolean(row);
 }
 
-/** The tenant's workspaces with their page counts, oldest first. */
+/** The tenant's workspaces with their page counts and pending syncs, oldest first. */
 export async function listWorkspaces(db: DbOrTx, tenantId: number): Promise<NotionWorkspace[]> {
   const rows = await db
-    .select()
+    .select({ workspace: notionWorkspaces, runningTaskId: jobs.id })
     .from(notionWorkspaces)
+    .leftJoin(jobs, pendingJob(notionWorkspaces.syncTaskId))
     .where(eq(notionWorkspaces.tenantId, tenantId))
     .orderBy(asc(notionWorkspaces.id));
   const counts = await db
@@ -48,7 +52,9 @@ export async function listWorkspaces(db: DbOrTx, tenantId: number): Promise<Noti
     .where(eq(notionPages.tenantId, tenantId))
     .groupBy(notionPages.workspaceId);
   const byWorkspace = new Map(counts.map((c) => [c.workspaceId, Number(c.n)]));
-  return rows.map((row) => toWorkspace(row, byWorkspace.get(row.id) ?? 0));
+  return rows.map(({ workspace, runningTaskId }) =>
+    toWorkspace(workspace, byWorkspace.get(workspace.id) ?? 0, runningTaskId),
+  );
 }
 
 export async function listPages(db: DbOrTx, tenantId: number, workspaceIds?: number[]): Promise<PageRow[]> {
@@ -142,12 +148,49 @@ export async function markWorkspace(
   db: DbOrTx,
   tenantId: number,
   id: number,
-  values: { lastSyncedAt?: Date; trained?: boolean },
+  values: Partial<
+    Pick<
+      WorkspaceRow,
+      'lastSyncedAt' | 'trained' | 'schedule' | 'scheduleHour' | 'nextSyncAt' | 'syncTaskId'
+    > & { lastChanges: SyncChanges }
+  >,
 ): Promise<void> {
   await db
     .update(notionWorkspaces)
     .set(values)
     .where(and(eq(notionWorkspaces.tenantId, tenantId), eq(notionWorkspaces.id, id)));
+}
+
+/** Locks the workspace (a sync request and the scheduler take turns) and answers its pending sync. */
+export async function lockWorkspace(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select({ workspace: notionWorkspaces, runningTaskId: jobs.id })
+    .from(notionWorkspaces)
+    .leftJoin(jobs, pendingJob(notionWorkspaces.syncTaskId))
+    .where(and(eq(notionWorkspaces.tenantId, tenantId), eq(notionWorkspaces.id, id)))
+    .for('update', { of: notionWorkspaces });
+  return row;
+}
+
+/** Scheduled workspaces due at `now`, locked for this transaction (one held elsewhere is skipped). */
+export async function claimDueWorkspaces(db: DbOrTx, now: Date, limit: number) {
+  return db
+    .select({ workspace: notionWorkspaces, runningTaskId: jobs.id })
+    .from(notionWorkspaces)
+    .leftJoin(jobs, pendingJob(notionWorkspaces.syncTaskId))
+    .where(and(ne(notionWorkspaces.schedule, 'off'), lte(notionWorkspaces.nextSyncAt, now)))
+    .orderBy(asc(notionWorkspaces.nextSyncAt))
+    .limit(limit)
+    .for('update', { of: notionWorkspaces, skipLocked: true });
+}
+
+/** Pages a sync found unedited: checked at `at`. */
+export async function markPagesChecked(db: DbOrTx, tenantId: number, ids: number[], at: Date) {
+  if (ids.length === 0) return;
+  await db
+    .update(notionPages)
+    .set({ syncedAt: at })
+    .where(and(eq(notionPages.tenantId, tenantId), inArray(notionPages.id, ids)));
 }
 
 export async function insertState(
@@ -171,13 +214,18 @@ export async function takeState(
   return row;
 }
 
-export const toWorkspace = (row: WorkspaceRow, pageCount: number): NotionWorkspace => ({
+export const toWorkspace = (
+  row: WorkspaceRow,
+  pageCount: number,
+  runningTaskId: string | null,
+): NotionWorkspace => ({
   id: row.id,
   workspace_id: row.workspaceId,
   workspace_name: row.workspaceName,
   last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
   trained: row.trained,
   page_count: pageCount,
+  ...toSyncState(row, runningTaskId),
 });
 
 export const toPage = (row: PageRow): NotionPage => ({

@@ -10,6 +10,8 @@ import {
   NotionContent,
   NotionStatus,
   NotionTaskResponse,
+  NotionWorkspace,
+  SyncScheduleBody,
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -77,7 +79,8 @@ export const notionRoutes =
       {
         schema: {
           tags,
-          summary: "Sync a workspace's pages (a job with progress)",
+          summary:
+            "Sync a workspace's pages (a job with progress); a sync or training already queued or running answers instead",
           params: IdParams,
           response: { 202: NotionTaskResponse },
         },
@@ -118,6 +121,20 @@ export const notionRoutes =
         await notion.deleteWorkspace(requireAuth(request), request.params.id);
         return { message: NOTION_TEXTS.workspaceDeleted };
       },
+    );
+    app.patch(
+      '/notion/workspaces/:id',
+      {
+        schema: {
+          tags,
+          summary:
+            'Set how often a workspace is re-synced: off, daily or weekly (Mondays), at an hour in UTC',
+          params: IdParams,
+          body: SyncScheduleBody,
+          response: { 200: NotionWorkspace },
+        },
+      },
+      async (request) => notion.setSchedule(requireAuth(request), request.params.id, request.body),
     );
     app.delete(
       '/notion/pages/:id',

@@ -1,5 +1,6 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenants, users } from '../../core/db/schema.js';
+import { syncScheduleColumns } from '../../core/jobs/schedule.js';
 
 /** A connected Notion workspace; its token encrypted at rest (AES-256-GCM, key from APP_SECRET). */
 export const notionWorkspaces = pgTable(
@@ -16,9 +17,13 @@ export const notionWorkspaces = pgTable(
     accessTokenSealed: text('access_token_sealed').notNull(),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     trained: boolean('trained').notNull().default(false),
+    ...syncScheduleColumns(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('notion_workspaces_tenant_ws_key').on(t.tenantId, t.workspaceId)],
+  (t) => [
+    uniqueIndex('notion_workspaces_tenant_ws_key').on(t.tenantId, t.workspaceId),
+    index('notion_workspaces_next_sync_idx').on(t.nextSyncAt),
+  ],
 );
 
 /** A synced Notion page; its text lives in documents (source_type 'notion'). */

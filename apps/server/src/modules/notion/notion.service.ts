@@ -5,18 +5,31 @@ import {
   type NotionContent,
   type NotionStatus,
   type NotionWorkspace,
+  type SyncChanges,
+  type SyncScheduleBody,
 } from '@parley/contracts';
+import type { z } from 'zod';
 import { decryptSecret, deriveKey, encryptSecret, safeEqual } from '../../core/crypto.js';
+import type { DbOrTx } from '../../core/db/database.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext } from '../../core/jobs/queue.js';
+import { DUE_BATCH, nextSyncAt, noChanges } from '../../core/jobs/schedule.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { botNotionWorkspaces } from '../bots/bots.schema.js';
-import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import type { Section } from '../knowledge/chunker.js';
+import { markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { embedderOf } from '../knowledge/vectors.js';
-import { isAuthRefusal, isNotionError, NotionApi, type NotionIdentity } from './notion.client.js';
+import {
+  isAuthRefusal,
+  isNotionError,
+  NotionApi,
+  type NotionIdentity,
+  type RemotePage,
+} from './notion.client.js';
 import {
   botExists,
+  claimDueWorkspaces,
   deletePageRow,
   deleteWorkspaceRow,
   findPage,
@@ -24,6 +37,8 @@ import {
   insertState,
   listPages,
   listWorkspaces,
+  lockWorkspace,
+  markPagesChecked,
   markWorkspace,
   setPageCharacters,
   takeState,
@@ -31,6 +46,7 @@ import {
   toWorkspace,
   upsertPage,
   upsertWorkspace,
+  type WorkspaceRow,
 } from './notion.queries.js';
 
 export const NOTION_SYNC_JOB = 'notion.sync';
@@ -44,6 +60,7 @@ export const SCREEN_PATH = '/bot/knowledge/notion';
 const STATE_TTL_MS = 10 * 60 * 1000;
 
 type StatePayload = { t: number; u: number; n: string; e: number };
+type ParsedSchedule = z.output<typeof SyncScheduleBody>;
 
 /** Notion workspaces of a tenant: connection (OAuth or token), sync, training, deletion. */
 export class NotionService {
@@ -135,16 +152,60 @@ export class NotionService {
     const identity = await this.callNotion(() => api.identify());
     const stored = await this.store(auth.tenantId, auth.userId, identity, token);
     const [workspace] = (await listWorkspaces(this.deps.db, auth.tenantId)).filter((w) => w.id === stored.id);
-    return workspace ?? toWorkspace(stored, 0);
+    return workspace ?? toWorkspace(stored, 0, null);
   }
 
+  /** Queues a sync of the workspace; one already queued or running (a sync or a training) answers instead. */
   async startSync(auth: AuthContext, workspaceId: number): Promise<string> {
+    return this.deps.db.transaction(async (tx) => {
+      const row = await lockWorkspace(tx, auth.tenantId, workspaceId);
+      if (!row) throw notFound(NOTION_TEXTS.workspaceNotFound);
+      return row.runningTaskId ?? (await this.enqueueSync(tx, auth.tenantId, workspaceId));
+    });
+  }
+
+  async setSchedule(auth: AuthContext, workspaceId: number, input: ParsedSchedule): Promise<NotionWorkspace> {
     await this.ownWorkspace(auth, workspaceId);
-    return this.deps.jobs.enqueue<NotionSyncData>(
+    await markWorkspace(this.deps.db, auth.tenantId, workspaceId, {
+      schedule: input.schedule,
+      scheduleHour: input.schedule_hour,
+      nextSyncAt: nextSyncAt(input.schedule, input.schedule_hour, this.deps.clock.now()),
+    });
+    const workspaces = await listWorkspaces(this.deps.db, auth.tenantId);
+    return workspaces.find((w) => w.id === workspaceId)!;
+  }
+
+  /**
+   * The scheduler's task: queues the sync of every workspace due at `now` and moves its next run on,
+   * in the transaction that holds the workspace's row (one process enqueues each run). A workspace
+   * whose sync or training is still pending skips this run.
+   */
+  async enqueueDue(now: Date): Promise<number> {
+    let enqueued = 0;
+    for (let claimed = DUE_BATCH; claimed === DUE_BATCH; ) {
+      claimed = await this.deps.db.transaction(async (tx) => {
+        const due = await claimDueWorkspaces(tx, now, DUE_BATCH);
+        for (const { workspace, runningTaskId } of due) {
+          const next = nextSyncAt(workspace.schedule, workspace.scheduleHour, now);
+          await markWorkspace(tx, workspace.tenantId, workspace.id, { nextSyncAt: next });
+          if (runningTaskId) continue;
+          await this.enqueueSync(tx, workspace.tenantId, workspace.id);
+          enqueued++;
+        }
+        return due.length;
+      });
+    }
+    return enqueued;
+  }
+
+  private async enqueueSync(tx: DbOrTx, tenantId: number, workspaceId: number): Promise<string> {
+    const taskId = await this.deps.jobs.enqueue<NotionSyncData>(
       NOTION_SYNC_JOB,
       { workspaceId },
-      { tenantId: auth.tenantId },
+      { tenantId, tx },
     );
+    await markWorkspace(tx, tenantId, workspaceId, { syncTaskId: taskId });
+    return taskId;
   }
 
   /** Links the workspace to the bot and (re)ingests its pages, in one job with progress. */
@@ -156,12 +217,13 @@ export class NotionService {
         .insert(botNotionWorkspaces)
         .values({ tenantId: auth.tenantId, botId, notionWorkspaceId: workspaceId })
         .onConflictDoNothing();
-      await markWorkspace(tx, auth.tenantId, workspaceId, { trained: false });
-      return this.deps.jobs.enqueue<NotionTrainData>(
+      const taskId = await this.deps.jobs.enqueue<NotionTrainData>(
         NOTION_TRAIN_JOB,
         { workspaceId, botId },
         { tenantId: auth.tenantId, tx },
       );
+      await markWorkspace(tx, auth.tenantId, workspaceId, { trained: false, syncTaskId: taskId });
+      return taskId;
     });
   }
 
@@ -186,22 +248,24 @@ export class NotionService {
   }
 
   /**
-   * Brings the workspace's pages in line with Notion: pages edited since the last sync (or all, with
-   * `force`) are fetched and stored as documents, unchanged ones skipped, vanished ones removed.
+   * Brings the workspace's pages in line with Notion: a page edited since the last sync (or every
+   * page, with `force`) is fetched and stored, retrained only when its text changed; unedited pages
+   * are kept as checked now; vanished ones are removed. Answers what changed, also kept on the workspace.
    */
   async syncWorkspace(
     job: Pick<JobContext<unknown>, 'progress' | 'signal'>,
     tenantId: number,
     workspaceId: number,
     options: { force?: boolean } = {},
-  ): Promise<{ pages: number; fetched: number; removed: number }> {
+  ): Promise<SyncChanges & { pages: number }> {
+    const changes = noChanges();
     const workspace = await findWorkspace(this.deps.db, tenantId, workspaceId);
-    if (!workspace) return { pages: 0, fetched: 0, removed: 0 };
+    if (!workspace) return { ...changes, pages: 0 };
     const api = this.api(decryptSecret(this.tokenKey, workspace.accessTokenSealed));
     const remote = await this.inJob(() => api.listPages());
     const known = new Map((await listPages(this.deps.db, tenantId, [workspaceId])).map((p) => [p.pageId, p]));
+    const unedited: number[] = [];
     const total = remote.length;
-    let fetched = 0;
     await job.progress(0, total);
     for (const [index, page] of remote.entries()) {
       if (job.signal.aborted) throw new Error('Sync interrupted');
@@ -210,45 +274,65 @@ export class NotionService {
       known.delete(page.pageId);
       if (options.force || !existing || existing.lastEditedTime?.getTime() !== edited.getTime()) {
         const sections = await this.inJob(() => api.pageSections(page.pageId, page.title));
-        await this.deps.db.transaction(async (tx) => {
-          const row = await upsertPage(tx, {
-            tenantId,
-            workspaceId,
-            pageId: page.pageId,
-            title: page.title,
-            url: page.url,
-            lastEditedTime: edited,
-            characterCount: 0,
-            trained: Boolean(options.force) || workspace.trained,
-          });
-          const ingested = await replaceDocument(
-            tx,
-            {
-              tenantId,
-              sourceType: 'notion',
-              sourceId: row.id,
-              collectionId: workspaceId,
-              title: page.title,
-              url: page.url,
-              sections,
-            },
-            embedderOf(this.deps),
-          );
-          await setPageCharacters(tx, tenantId, row.id, ingested.characterCount);
-        });
-        fetched++;
+        const unchanged = await this.storePage(tenantId, workspace, page, edited, sections, options);
+        changes[!existing ? 'added' : unchanged ? 'unchanged' : 'changed']++;
+      } else {
+        unedited.push(existing.id);
+        changes.unchanged++;
       }
       await job.progress(index + 1, total);
     }
     const vanished = [...known.values()];
+    changes.removed = vanished.length;
     await this.deps.db.transaction(async (tx) => {
       for (const page of vanished) {
         await removeDocument(tx, tenantId, 'notion', page.id);
         await deletePageRow(tx, tenantId, page.id);
       }
-      await markWorkspace(tx, tenantId, workspaceId, { lastSyncedAt: new Date() });
+      const now = this.deps.clock.now();
+      await markPagesChecked(tx, tenantId, unedited, now);
+      await markDocumentsSynced(tx, tenantId, 'notion', unedited, now);
+      await markWorkspace(tx, tenantId, workspaceId, { lastSyncedAt: now, lastChanges: changes });
     });
-    return { pages: total, fetched, removed: vanished.length };
+    return { ...changes, pages: total };
+  }
+
+  /** Stores a fetched page with its document; answers whether its text was as stored (no retraining). */
+  private async storePage(
+    tenantId: number,
+    workspace: WorkspaceRow,
+    page: RemotePage,
+    edited: Date,
+    sections: Section[],
+    options: { force?: boolean },
+  ): Promise<boolean> {
+    return this.deps.db.transaction(async (tx) => {
+      const row = await upsertPage(tx, {
+        tenantId,
+        workspaceId: workspace.id,
+        pageId: page.pageId,
+        title: page.title,
+        url: page.url,
+        lastEditedTime: edited,
+        characterCount: 0,
+        trained: Boolean(options.force) || workspace.trained,
+      });
+      const ingested = await replaceDocument(
+        tx,
+        {
+          tenantId,
+          sourceType: 'notion',
+          sourceId: row.id,
+          collectionId: workspace.id,
+          title: page.title,
+          url: page.url,
+          sections,
+        },
+        embedderOf(this.deps),
+      );
+      await setPageCharacters(tx, tenantId, row.id, ingested.characterCount);
+      return ingested.unchanged;
+    });
   }
 
   async trainWorkspace(

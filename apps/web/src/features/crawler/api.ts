@@ -5,6 +5,7 @@ import type {
   CrawlStarted,
   CrawlStatus,
   MessageResponse,
+  SyncScheduleBody,
   WebSource,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
@@ -47,6 +48,16 @@ export const crawlerApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: ['WebSources', 'CrawledPages'],
     }),
+    setWebSourceSchedule: build.mutation<WebSource, { sourceId: number; body: SyncScheduleBody }>({
+      query: ({ sourceId, body }) => ({ url: `/crawler/websource/${sourceId}`, method: 'PATCH', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources'],
+    }),
+    recrawl: build.mutation<CrawlStarted, number>({
+      query: (sourceId) => ({ url: `/crawler/websource/${sourceId}/recrawl`, method: 'POST' }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['WebSources'],
+    }),
     deleteWebSource: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/crawler/websource/${id}`, method: 'DELETE' }),
       extraOptions: { silent: true },
@@ -63,6 +74,8 @@ export const {
   useDeletePageMutation,
   useDeletePagesMutation,
   useDeleteWebSourceMutation,
+  useSetWebSourceScheduleMutation,
+  useRecrawlMutation,
 } = crawlerApi;
 
 /** Invalidates the lists once a crawl ends (new pages appeared). */

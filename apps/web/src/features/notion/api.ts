@@ -5,6 +5,8 @@ import type {
   NotionContent,
   NotionStatus,
   NotionTaskResponse,
+  NotionWorkspace,
+  SyncScheduleBody,
   TrainingProgress,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
@@ -40,6 +42,11 @@ export const notionApi = api.enhanceEndpoints({ addTagTypes: ['Notion'] }).injec
       query: (id) => ({ url: `/notion/workspaces/${id}`, method: 'DELETE' }),
       invalidatesTags: ['Notion'],
     }),
+    setNotionSchedule: build.mutation<NotionWorkspace, { workspaceId: number; body: SyncScheduleBody }>({
+      query: ({ workspaceId, body }) => ({ url: `/notion/workspaces/${workspaceId}`, method: 'PATCH', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['Notion'],
+    }),
     deleteNotionPage: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/notion/pages/${id}`, method: 'DELETE' }),
       invalidatesTags: ['Notion'],
@@ -61,5 +68,6 @@ export const {
   useTrainNotionMutation,
   useDeleteNotionWorkspaceMutation,
   useDeleteNotionPageMutation,
+  useSetNotionScheduleMutation,
   useNotionTaskProgressQuery,
 } = notionApi;

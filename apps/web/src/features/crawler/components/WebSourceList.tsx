@@ -4,12 +4,15 @@ import Collapse from '@mui/material/Collapse';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { MESSAGES, type WebSource } from '@parley/contracts';
-import { useState } from 'react';
+import { MESSAGES, SYNC_TEXTS, type SyncScheduleBody, type WebSource } from '@parley/contracts';
+import { useCallback, useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { SyncScheduleControl, syncSummary } from '../../../shared/components/SyncSchedule';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { useDeleteWebSourceMutation } from '../api';
+import { failureText } from '../../roles/failure';
+import { useDeleteWebSourceMutation, useRecrawlMutation, useSetWebSourceScheduleMutation } from '../api';
+import { CrawlProgress } from './CrawlProgress';
 import { WebSourcePages } from './WebSourcePages';
 
 const domainOf = (url: string) => {
@@ -72,20 +75,52 @@ export function WebSourceList({ sources }: { sources: WebSource[] }) {
   );
 }
 
-/** A web source: its name, URL and page count, a toggle for its pages and its delete button. */
+/**
+ * A web source: its name, URL, page count and last sync with what it changed; its re-crawl schedule,
+ * a re-crawl button with that crawl's progress, a toggle for its pages and its delete button.
+ */
 function WebSourceRow({ source, onDelete }: { source: WebSource; onDelete: () => void }) {
+  const notify = useNotify();
   const [open, setOpen] = useState(false);
+  const [setSchedule, scheduling] = useSetWebSourceScheduleMutation();
+  const [recrawl, recrawling] = useRecrawlMutation();
+  const [started, setStarted] = useState<string | null>(null);
+  const done = useCallback(() => setStarted(null), []);
   const pagesId = `web-source-${source.source_id}-pages`;
+
+  const onSchedule = async (body: SyncScheduleBody) => {
+    try {
+      await setSchedule({ sourceId: source.source_id, body }).unwrap();
+      notify.success(SYNC_TEXTS.scheduleSaved);
+    } catch (e) {
+      notify.error(failureText(SYNC_TEXTS.scheduleFailed, e));
+    }
+  };
+  const onRecrawl = async () => {
+    try {
+      setStarted((await recrawl(source.source_id).unwrap()).task_id);
+    } catch (e) {
+      notify.error(failureText(SYNC_TEXTS.recrawlFailed, e));
+    }
+  };
+
   return (
     <Paper variant="outlined" sx={{ p: 1.5, mb: 1 }} data-testid="web-source">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography>{source.name}</Typography>
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="text.secondary" component="p">
             {source.base_url} · {source.page_count} pages
-            {source.last_crawled_at ? ` · ${new Date(source.last_crawled_at).toLocaleString()}` : ''}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="p" data-testid="sync-summary">
+            {syncSummary(source.last_crawled_at, source)}
+            {/* One started elsewhere (the form, the schedule); Re-crawl now follows it. */}
+            {source.sync_task_id && !started ? ' · a crawl is queued or running' : ''}
           </Typography>
         </Box>
+        <Button size="small" onClick={onRecrawl} disabled={started !== null || recrawling.isLoading}>
+          Re-crawl now
+        </Button>
         <Button size="small" aria-expanded={open} aria-controls={pagesId} onClick={() => setOpen((o) => !o)}>
           {open ? 'Hide pages' : 'Show pages'}
         </Button>
@@ -93,6 +128,10 @@ function WebSourceRow({ source, onDelete }: { source: WebSource; onDelete: () =>
           Delete web source
         </Button>
       </Stack>
+      <Box sx={{ mt: 1.5 }}>
+        <SyncScheduleControl state={source} disabled={scheduling.isLoading} onChange={onSchedule} />
+      </Box>
+      {started ? <CrawlProgress taskId={started} onDone={done} /> : null}
       <Collapse in={open} unmountOnExit id={pagesId}>
         <Box sx={{ mt: 1 }}>
           <WebSourcePages sourceId={source.source_id} />

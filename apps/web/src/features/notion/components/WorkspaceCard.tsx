@@ -9,11 +9,18 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { MESSAGES, NOTION_TEXTS, type NotionWorkspaceWithPages } from '@parley/contracts';
+import {
+  MESSAGES,
+  NOTION_TEXTS,
+  type NotionWorkspaceWithPages,
+  SYNC_TEXTS,
+  type SyncScheduleBody,
+} from '@parley/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { SyncScheduleControl, syncSummary } from '../../../shared/components/SyncSchedule';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { failureText } from '../../roles/failure';
 import {
@@ -21,6 +28,7 @@ import {
   useDeleteNotionPageMutation,
   useDeleteNotionWorkspaceMutation,
   useNotionTaskProgressQuery,
+  useSetNotionScheduleMutation,
   useSyncNotionMutation,
   useTrainNotionMutation,
 } from '../api';
@@ -29,7 +37,7 @@ type Task = { kind: 'sync' | 'train'; taskId: string };
 /** `bot`: the bot the page's picker chose; training goes into it. */
 type Props = { workspace: NotionWorkspaceWithPages; bot: { bot_id: number; bot_name: string } | null };
 
-/** One connected workspace: its pages, sync and training with a progress bar, deletion. */
+/** One connected workspace: its pages, sync (now or on a schedule) and training with a progress bar, deletion. */
 export function WorkspaceCard({ workspace, bot }: Props) {
   const notify = useNotify();
   const dispatch = useDispatch();
@@ -39,6 +47,7 @@ export function WorkspaceCard({ workspace, bot }: Props) {
   const [train, trainState] = useTrainNotionMutation();
   const [deleteWorkspace, deleteState] = useDeleteNotionWorkspaceMutation();
   const [deletePage] = useDeleteNotionPageMutation();
+  const [setSchedule, scheduling] = useSetNotionScheduleMutation();
   const progress = useNotionTaskProgressQuery(task?.taskId ?? skipToken, { pollingInterval: 1000 });
 
   useEffect(() => {
@@ -90,6 +99,14 @@ export function WorkspaceCard({ workspace, bot }: Props) {
     }
     setConfirmDelete(false);
   };
+  const onSchedule = async (body: SyncScheduleBody) => {
+    try {
+      await setSchedule({ workspaceId: workspace.id, body }).unwrap();
+      notify.success(SYNC_TEXTS.scheduleSaved);
+    } catch (error) {
+      notify.error(failureText(SYNC_TEXTS.scheduleFailed, error));
+    }
+  };
   const onDeletePage = async (id: number) => {
     try {
       await deletePage(id).unwrap();
@@ -117,9 +134,12 @@ export function WorkspaceCard({ workspace, bot }: Props) {
           )}
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {workspace.page_count} {workspace.page_count === 1 ? 'page' : 'pages'} · Last synced{' '}
-          {workspace.last_synced_at ? new Date(workspace.last_synced_at).toLocaleString() : 'never'}
+          {workspace.page_count} {workspace.page_count === 1 ? 'page' : 'pages'} ·{' '}
+          {syncSummary(workspace.last_synced_at, workspace)}
         </Typography>
+        <Box sx={{ mt: 1.5 }}>
+          <SyncScheduleControl state={workspace} disabled={scheduling.isLoading} onChange={onSchedule} />
+        </Box>
 
         {task ? (
           <Box sx={{ my: 2 }}>

@@ -1,0 +1,1 @@
+ALTER TABLE "web_sources" ADD COLUMN "boilerplate" text[];

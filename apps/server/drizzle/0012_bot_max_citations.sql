@@ -1,0 +1,1 @@
+ALTER TABLE "bots" ADD COLUMN "max_citations" smallint DEFAULT 3 NOT NULL;
