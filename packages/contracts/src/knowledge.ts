@@ -23,6 +23,8 @@ export const QnA = z.object({
   question: z.string(),
   answer: z.string(),
   trained: z.boolean(),
+  /** Its training, queued when it was saved, is waiting or running (it answers within seconds). */
+  training: z.boolean(),
   character_count: z.number().int().nullable(),
   chat_id: z.number().int().nullable(),
   created_at: z.string(),
@@ -93,6 +95,8 @@ export const SearchHit = z.object({
   page_number: z.number().int().nullable(),
   heading_path: z.string().nullable(),
   content: z.string(),
+  /** When the page was last fetched or confirmed unchanged (ISO time). */
+  synced_at: z.string().nullable(),
   /** Fused score (reciprocal rank), and the full-text rank it came from. */
   score: z.number(),
   text_rank: z.number().nullable(),
@@ -109,3 +113,39 @@ export const SearchResult = z.object({
   mode: z.enum(['full-text', 'hybrid']),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
+
+/**
+ * The questions a bot could not answer (issue 15 item 4), per bot, grouped when they ask the same
+ * thing in other words: answering a group once makes it a Q&A pair, trained at once.
+ */
+export const UNANSWERED_ROUTE_RULES = {
+  'GET /unanswered/bot/:botId': need(BOTS_SUBJECT, 'read'),
+  'POST /unanswered/:id/answer': need(BOTS_SUBJECT, 'create'),
+  'DELETE /unanswered/:id': need(BOTS_SUBJECT, 'write'),
+} as const satisfies Record<string, RouteRule>;
+
+export const UnansweredGroup = z.object({
+  id: z.number().int(),
+  bot_id: z.number().int(),
+  /** The first wording asked; `examples` holds the latest others. */
+  question: z.string(),
+  asked_count: z.number().int(),
+  first_asked_at: z.string(),
+  last_asked_at: z.string(),
+  examples: z.array(z.string()),
+  /**
+   * What an agent replied to one of these questions in a conversation they took over: a suggested
+   * answer the owner may accept, edit or leave.
+   */
+  suggestion: z
+    .object({ answer: z.string(), agent: z.string().nullable(), answered_at: z.string() })
+    .nullable(),
+});
+export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
+
+/** The owner's answer; the pair's question is the group's first wording unless one is given. */
+export const AnswerUnansweredBody = z.object({
+  question: text(MESSAGES.qna.questionRequired, 2000).optional(),
+  answer: text(MESSAGES.qna.answerRequired, 20_000),
+});
+export type AnswerUnansweredBody = z.infer<typeof AnswerUnansweredBody>;

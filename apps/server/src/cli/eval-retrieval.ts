@@ -1,137 +1,169 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { enableVectors, openDatabase } from '../core/db/database.js';
-import { botFileGroups, bots, fileGroups, tenants } from '../core/db/schema.js';
-import { EmbeddingsClient } from '../modules/knowledge/embeddings.js';
-import { replaceDocument } from '../modules/knowledge/ingest.js';
-import { LexicalIndexCache } from '../modules/knowledge/lexical-index.js';
-import { markdownSections } from '../modules/knowledge/markdown.js';
-import { RetrievalService } from '../modules/knowledge/retrieval.service.js';
+import { EvalApi, sleep } from './eval-api.js';
+import {
+  type Corpus,
+  EVAL_DIR,
+  fastifyCorpus,
+  pythonCorpus,
+  pythonDocsDir,
+  type Trained,
+} from './eval-corpora.js';
+import { currentRelease, previousRelease, type Release } from './eval-release.js';
+import { type Figures, score } from './eval-score.js';
+import { type EvalDatabase, freshDatabase, startServer } from './eval-server.js';
+import { serveHtml } from './eval-static.js';
 
 /**
- * npm run eval:retrieval — retrieval quality on a committed corpus (eval/retrieval): trains a bot
- * on every page, asks each question and scores where the answering page's first passage ranks.
- * Full text is scored as the server searches (BM25 over its in-memory index, chunks read by id) and
- * on the SQL path alone (what it falls back to while an index builds, or with RETRIEVAL_INDEX_MB=0).
- * With EMBEDDING_BASE_URL and EMBEDDING_MODEL set, the fused search (full text + vectors) is scored too.
+ * npm run eval:retrieval — retrieval and answer quality of this release beside an earlier one,
+ * measured in the same run (eval/retrieval/README.md). For each database (PGlite; PostgreSQL too
+ * with EVAL_DATABASE_URL or --pg) and each release, a server is started on a fresh database, each
+ * corpus is given to a bot through the API (Fastify's docs uploaded, the Python manual crawled on
+ * loopback), and every question is searched and asked. The server is then restarted with the
+ * in-memory index off (RETRIEVAL_INDEX_MB=0) to score the SQL path alone.
+ *
+ * Options: --pg, --previous=<commit> (default 806643d), --no-previous, --corpus=fastify|python.
  */
-const ROOT = fileURLToPath(new URL('../../../../eval/retrieval/', import.meta.url));
-type Question = { q: string; page: string };
-type Scores = { hit1: number; hit3: number; mrr: number };
+const PREVIOUS = '806643d';
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * The first search of a bot starts building its in-memory index in the background and is answered
+ * by SQL meanwhile; questions are asked once it is built, as a server in steady use answers them.
+ * No route tells when it is, so the run waits (a 525-page manual's takes a few seconds here).
+ */
+const WARM_UP_MS = 15_000;
+const CACHE = path.join(EVAL_DIR, '.cache');
 
-/** The embedding model of the environment, as the server reads it; null when none is set. */
-function embedderFromEnv(): EmbeddingsClient | null {
-  const { EMBEDDING_BASE_URL, EMBEDDING_MODEL, EMBEDDING_API_KEY, EMBEDDING_DIMENSIONS } = process.env;
-  if (!EMBEDDING_BASE_URL || !EMBEDDING_MODEL) return null;
-  return new EmbeddingsClient({
-    baseUrl: EMBEDDING_BASE_URL,
-    model: EMBEDDING_MODEL,
-    apiKey: EMBEDDING_API_KEY || undefined,
-    dimensions: Number(EMBEDDING_DIMENSIONS || 1536),
-  });
-}
+type Row = { corpus: string; database: string; release: string; figures: Figures; sqlPath: Figures };
 
 async function main(): Promise<void> {
-  const pages = readdirSync(path.join(ROOT, 'corpus'), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.md'))
-    .sort();
-  const questions = JSON.parse(readFileSync(path.join(ROOT, 'questions.json'), 'utf8')) as Question[];
-  const database = await openDatabase({ kind: 'pglite' });
-  const db = database.db;
-  let embedder = embedderFromEnv();
-  if (embedder && !(await enableVectors(database, embedder.dimensions, console.warn)).enabled)
-    embedder = null;
-  const [tenant] = await db.insert(tenants).values({ name: 'Eval' }).returning();
-  const [group] = await db
-    .insert(fileGroups)
-    .values({ tenantId: tenant!.id, groupName: 'fastify_docs' })
-    .returning();
-  const [bot] = await db.insert(bots).values({ tenantId: tenant!.id, botName: 'Eval' }).returning();
-  await db.insert(botFileGroups).values({ tenantId: tenant!.id, botId: bot!.id, fileGroupId: group!.id });
-
-  const started = performance.now();
-  let chunkCount = 0;
-  const documentPage = new Map<number, string>();
-  for (const [index, page] of pages.entries()) {
-    const text = readFileSync(path.join(ROOT, 'corpus', page), 'utf8');
-    const result = await db.transaction((tx) =>
-      replaceDocument(
-        tx,
-        {
-          tenantId: tenant!.id,
-          sourceType: 'file',
-          sourceId: index + 1,
-          collectionId: group!.id,
-          title: page,
-          sections: markdownSections(text),
-        },
-        embedder,
-      ),
-    );
-    documentPage.set(result.documentId, page);
-    chunkCount += result.chunkCount;
+  const args = process.argv.slice(2);
+  const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const pgUrl = process.env.EVAL_DATABASE_URL || (args.includes('--pg') ? DEFAULT_PG : null);
+  const only = option('corpus');
+  if (only && only !== 'fastify' && only !== 'python') throw new Error(`--corpus=${only}: fastify or python`);
+  const releases = args.includes('--no-previous')
+    ? [currentRelease()]
+    : [previousRelease(option('previous') ?? PREVIOUS), currentRelease()];
+  const site = only === 'fastify' ? null : await serveHtml(pythonDocsDir());
+  const corpora = [...(only === 'python' ? [] : [fastifyCorpus()]), ...(site ? [pythonCorpus(site)] : [])];
+  const rows: Row[] = [];
+  try {
+    for (const database of pgUrl ? [null, pgUrl] : [null])
+      for (const release of releases) rows.push(...(await runRelease(release, database, corpora)));
+  } finally {
+    await site?.close();
   }
-  const indexedMs = performance.now() - started;
-
-  const sqlOnly = await score(new RetrievalService(db), tenant!.id, bot!.id, questions, documentPage, 'sql');
-  // The index is built before asking, so every question takes the in-memory stage.
-  const lexical = new LexicalIndexCache(db, { maxBytes: 256 * 1024 * 1024 });
-  await new RetrievalService(db, null, undefined, lexical).search(tenant!.id, bot!.id, 'warm up');
-  await lexical.idle();
-  const ask = (e: EmbeddingsClient | null) =>
-    new RetrievalService(db, e, (d, m) => console.warn(m, d), lexical);
-  const fullText = await score(ask(null), tenant!.id, bot!.id, questions, documentPage, 'full-text');
-  const fused = embedder
-    ? await score(ask(embedder), tenant!.id, bot!.id, questions, documentPage, 'fused')
-    : null;
-  if (lexical.stats.missed > 1) throw new Error('the in-memory stage did not answer every question');
-  await database.close();
-
-  console.log(
-    `\ncorpus: ${pages.length} pages, ${chunkCount} chunks, indexed in ${Math.round(indexedMs)} ms; ${questions.length} questions`,
-  );
-  console.log('| search | hit@1 | hit@3 | MRR |');
-  console.log('|---|---:|---:|---:|');
-  console.log(`| full-text | ${fmt(fullText.hit1)} | ${fmt(fullText.hit3)} | ${fmt(fullText.mrr)} |`);
-  console.log(
-    `| full-text, SQL path only | ${fmt(sqlOnly.hit1)} | ${fmt(sqlOnly.hit3)} | ${fmt(sqlOnly.mrr)} |`,
-  );
-  console.log(
-    fused
-      ? `| fused (full-text + vectors, ${process.env.EMBEDDING_MODEL}) | ${fmt(fused.hit1)} | ${fmt(fused.hit3)} | ${fmt(fused.mrr)} |`
-      : '| fused (full-text + vectors) | not run: no embedding endpoint is configured on this machine | | |',
-  );
+  report(rows, corpora);
 }
 
-/** Asks every question and scores where the answering page's first passage ranks. */
-async function score(
-  retrieval: RetrievalService,
-  tenantId: number,
-  botId: number,
-  questions: Question[],
-  documentPage: Map<number, string>,
-  label: string,
-): Promise<Scores> {
-  const ranks: Array<number | null> = [];
-  for (const { q, page } of questions) {
-    const { hits } = await retrieval.search(tenantId, botId, q, 10);
-    const position = hits.findIndex((hit) => documentPage.get(hit.document_id) === page);
-    ranks.push(position === -1 ? null : position + 1);
-    if (position !== 0) {
-      const got = hits[0] ? documentPage.get(hits[0].document_id) : 'nothing';
+/** One release on one fresh database: every corpus trained and scored, then scored on the SQL path. */
+async function runRelease(release: Release, pgUrl: string | null, corpora: Corpus[]): Promise<Row[]> {
+  const database = await freshDatabase(pgUrl);
+  const slug = release.label.replace(/\W+/g, '-').replace(/-$/, '');
+  const log = path.join(CACHE, 'logs', `${slug}-${database.label}.log`);
+  rmSync(log, { force: true });
+  process.stderr.write(`eval: ${release.label} on ${database.label} (server log: ${log})\n`);
+  try {
+    const { trained, figures } = await withServer(release, database, log, {}, async (url) => {
+      const { api, userId } = await EvalApi.signUp(url);
+      const trained = await trainAll(api, userId, corpora);
+      for (const bot of trained)
+        await api.call('POST', `/knowledge/search/${bot.botId}`, { query: 'warm up' });
+      await sleep(WARM_UP_MS);
+      return { trained, figures: await scoreAll(api, trained, corpora, true) };
+    });
+    // The same database, the server restarted with its in-memory index off: full text ranked by SQL.
+    const sqlPath = await withServer(release, database, log, { RETRIEVAL_INDEX_MB: '0' }, async (url) =>
+      scoreAll(await EvalApi.logIn(url), trained, corpora, false),
+    );
+    return corpora.map((corpus, i) => ({
+      corpus: corpus.name,
+      database: database.label,
+      release: release.label,
+      figures: figures[i]!,
+      sqlPath: sqlPath[i]!,
+    }));
+  } finally {
+    await database.drop();
+  }
+}
+
+async function withServer<T>(
+  release: Release,
+  database: EvalDatabase,
+  log: string,
+  env: Record<string, string>,
+  use: (url: string) => Promise<T>,
+): Promise<T> {
+  const server = await startServer(release, database, log, env);
+  try {
+    return await use(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function trainAll(api: EvalApi, userId: number, corpora: Corpus[]): Promise<Trained[]> {
+  const trained: Trained[] = [];
+  for (const corpus of corpora) {
+    const started = performance.now();
+    const bot = await corpus.train(api, userId);
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    process.stderr.write(`  ${corpus.name}: ${bot.known.size} pages trained in ${seconds} s\n`);
+    trained.push(bot);
+  }
+  return trained;
+}
+
+async function scoreAll(api: EvalApi, trained: Trained[], corpora: Corpus[], answers: boolean) {
+  const figures: Figures[] = [];
+  for (const [i, corpus] of corpora.entries())
+    figures.push(await score(api, trained[i]!, corpus.questions, { answers }));
+  return figures;
+}
+
+/** The tables, the misses of this release (by page expected and page ranked first), and every rank as JSON. */
+function report(rows: Row[], corpora: Corpus[]): void {
+  const f = (n: number) => n.toFixed(3);
+  const sorted = corpora.flatMap((c) => rows.filter((r) => r.corpus === c.name));
+  const modes = [...new Set(rows.map((r) => r.figures.mode))].join(', ');
+  console.log(`\nsearch: ${modes}; answers: as a visitor gets them (no model: the extractive answer)`);
+  console.log(
+    '| corpus | database | release | hit@1 | hit@3 | MRR | distinct citations | invented sources | answers citing a source | citing an expected page |',
+  );
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { corpus, database, release, figures: s } of sorted)
+    console.log(
+      `| ${corpus} | ${database} | ${release} | ${f(s.hit1)} | ${f(s.hit3)} | ${f(s.mrr)} | ${f(s.distinct)} | ${s.invented} | ${f(s.answered)} | ${f(s.citesExpected)} |`,
+    );
+  console.log('\nfull text on the SQL path alone (RETRIEVAL_INDEX_MB=0):');
+  console.log('| corpus | database | release | hit@1 | hit@3 | MRR |');
+  console.log('|---|---|---|---:|---:|---:|');
+  for (const { corpus, database, release, sqlPath: s } of sorted)
+    console.log(`| ${corpus} | ${database} | ${release} | ${f(s.hit1)} | ${f(s.hit3)} | ${f(s.mrr)} |`);
+  printMisses(sorted);
+  mkdirSync(CACHE, { recursive: true });
+  const file = path.join(CACHE, 'last-run.json');
+  writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
+  console.log(`\nevery question's rank, first page and citations: ${file}`);
+}
+
+/** This release's questions answered below rank 3, with the previous release's rank beside. */
+function printMisses(rows: Row[]): void {
+  const current = currentRelease().label;
+  for (const row of rows.filter((r) => r.release === current)) {
+    const previous = rows.find((r) => r.corpus === row.corpus && r.database === row.database && r !== row);
+    const misses = row.figures.results.filter((r) => r.rank === null || r.rank > 3);
+    console.log(`\n${row.corpus} on ${row.database}: ${misses.length} below rank 3`);
+    for (const miss of misses) {
+      const before = previous?.figures.results.find((r) => r.q === miss.q)?.rank;
       console.log(
-        `  ${label} miss@1  "${q}" → expected ${page}, rank ${position === -1 ? '>10' : position + 1}; first: ${got}`,
+        `  "${miss.q}" → ${miss.pages.join(' or ')}: rank ${miss.rank ?? '>10'}${previous ? ` (was ${before ?? '>10'})` : ''}; first: ${miss.first ?? 'nothing'}`,
       );
     }
   }
-  const hitAt = (k: number) => ranks.filter((r) => r !== null && r <= k).length / ranks.length;
-  const mrr = ranks.reduce<number>((sum, r) => sum + (r === null ? 0 : 1 / r), 0) / ranks.length;
-  return { hit1: hitAt(1), hit3: hitAt(3), mrr };
 }
-
-const fmt = (n: number) => n.toFixed(3);
 
 main().catch((error: unknown) => {
   console.error(error);

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { detectKind, ExtractionError, extractSections } from './extract.js';
 import {
   CSV_TEXT,
+  DOCX_HANDBOOK,
   DOCX_TEXT,
   enc,
+  HTML_SECTIONS,
   HTML_TEXT,
   makeDocx,
   makePdf,
@@ -41,6 +43,20 @@ describe('extractSections', () => {
     for (const p of DOCX_TEXT) expect(section!.text).toContain(p);
   });
 
+  it('reads a DOCX section by section under its headings, tables as rows, no words glued', async () => {
+    const sections = await extractSections('docx', await makeDocx(DOCX_HANDBOOK));
+    expect(sections.map((s) => s.headingPath)).toEqual([
+      'Staff handbook',
+      'Staff handbook > Holidays',
+      'Staff handbook > Expenses',
+    ]);
+    const holidays = sections[1]!.text;
+    expect(holidays).toContain('Everyone gets twenty-five days of paid leave.');
+    expect(holidays).toContain('Region | Public holidays\nNorth | 9\nSouth | 11');
+    expect(holidays).not.toMatch(/leave\.Region|RegionPublic/);
+    expect(sections[2]!.text).toBe('Claim travel within thirty days.');
+  });
+
   it('reads an XLSX sheet by sheet', async () => {
     const xlsx = await makeXlsx();
     expect(await detectKind('book.xlsx', xlsx)).toBe('xlsx');
@@ -62,11 +78,25 @@ describe('extractSections', () => {
 
   it('keeps the main content of HTML, dropping navigation, footer and scripts', async () => {
     const [section] = await extractSections('html', enc(HTML_TEXT));
+    expect(section!.headingPath).toBe('Harbour guide');
     expect(section!.text).toContain('lighthouse keeper opens the tower');
     expect(section!.text).toContain('east pier');
     for (const dropped of ['Navigation menu link', 'Copyright footer', 'trackingSecret']) {
       expect(section!.text).not.toContain(dropped);
     }
+  });
+
+  it('reads HTML section by section, each anchored at its heading id', async () => {
+    const sections = await extractSections('html', enc(HTML_SECTIONS));
+    expect(sections.map((s) => [s.headingPath, s.anchor])).toEqual([
+      ['Opening times', undefined],
+      ['Opening times > Summer', 'summer'],
+      // A heading without an id is reached through the nearest one above it that has an id.
+      ['Opening times > Summer > Bank holidays', 'summer'],
+      ['Opening times > Winter', 'winter'],
+    ]);
+    expect(sections[1]!.text).toBe('Open from eight.\n\nDay | Hours\nSaturday | 8-20');
+    expect(sections[3]!.text).toBe('Closed on Mondays.');
   });
 
   it('splits Markdown at headings with their path', async () => {

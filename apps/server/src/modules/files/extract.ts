@@ -146,14 +146,25 @@ export async function extractPdf(content: Uint8Array): Promise<Section[]> {
   }
 }
 
+/**
+ * Above this much HTML, a DOCX is read as plain text: a DOM of it would not fit the extraction
+ * process's heap (a 20 MB document's HTML DOM takes gigabytes), and its headings are lost.
+ */
+const DOCX_HTML_MAX_CHARS = 3_000_000;
+
+/** Section by section under its headings (Word's heading styles), tables as rows; see htmlSections. */
 async function extractDocx(content: Uint8Array): Promise<Section[]> {
+  let html: string;
+  const { default: mammoth } = await import('mammoth');
   try {
-    const { default: mammoth } = await import('mammoth');
-    const { value } = await mammoth.extractRawText({ buffer: Buffer.from(content) });
-    return [{ text: value }];
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(content) })).value;
   } catch {
     throw new ExtractionError('The DOCX file could not be read');
   }
+  if (html.length <= DOCX_HTML_MAX_CHARS) return htmlSections(`<body>${html}</body>`);
+  html = ''; // let the HTML go before the second pass
+  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(content) });
+  return [{ text: value }];
 }
 
 /** One section per sheet (heading: the sheet's name), each row a line of its cells. */
@@ -203,29 +214,29 @@ export function extractCsv(text: string): Section[] {
   return [{ text: lines.join('\n') }];
 }
 
-const BLOCKS = 'p, div, section, article, li, tr, h1, h2, h3, h4, h5, h6, pre, blockquote, table, ul, ol';
+/** An HTML file as the crawler reads a page: its main content, furniture removed. */
+export function extractHtml(html: string): Promise<Section[]> {
+  return htmlSections(html);
+}
 
-/** The page's main content (Readability), navigation, footers and scripts dropped. */
-export async function extractHtml(html: string): Promise<Section[]> {
-  const [{ JSDOM }, { Readability }] = await Promise.all([import('jsdom'), import('@mozilla/readability')]);
-  const dom = new JSDOM(html);
-  const document = dom.window.document;
-  const title = document.title.trim();
-  const article = new Readability(document.cloneNode(true) as Document, { charThreshold: 20 }).parse();
-  const body = article?.content
-    ? new JSDOM(article.content).window.document.body
-    : (() => {
-        for (const el of document.querySelectorAll('script, style, noscript, nav, header, footer, aside')) {
-          el.remove();
-        }
-        return document.body;
-      })();
-  for (const br of body.querySelectorAll('br')) br.replaceWith('\n');
-  for (const block of body.querySelectorAll(BLOCKS)) block.append('\n\n');
-  const text = (body.textContent ?? '')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .join('\n');
-  dom.window.close();
-  return [{ text, headingPath: article?.title?.trim() || title || undefined }];
+/**
+ * HTML as sections (knowledge/html-sections.ts, as the crawler reads pages): every section of the
+ * main content under its heading path (the title first), tables as readable rows, code kept,
+ * navigation, banners and scripts dropped, block elements never glued together. Each section keeps
+ * the id of its heading as `anchor`, as a crawled page's do; an upload has no address of its own, so
+ * it only becomes part of a link (ingest.ts `sectionUrl`) if the document is given one.
+ */
+async function htmlSections(html: string): Promise<Section[]> {
+  const [{ JSDOM, VirtualConsole }, { readBlocks, sectionsOf }] = await Promise.all([
+    import('jsdom'),
+    import('../knowledge/html-sections.js'),
+  ]);
+  const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
+  try {
+    const { document } = dom.window;
+    const title = document.title.replace(/\s+/g, ' ').trim();
+    return sectionsOf(readBlocks(document), title);
+  } finally {
+    dom.window.close();
+  }
 }

@@ -15,7 +15,15 @@ import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { botFileGroups, bots } from '../bots/bots.schema.js';
 import { chunks, documents } from '../knowledge/knowledge.schema.js';
-import { CSV_TEXT, DOCX_TEXT, enc, HTML_TEXT, makeDocx, makePdf, PDF_PAGES } from './test-files.fixture.js';
+import {
+  CSV_TEXT,
+  DOCX_HANDBOOK,
+  enc,
+  HTML_TEXT,
+  makeDocx,
+  makePdf,
+  PDF_PAGES,
+} from './test-files.fixture.js';
 
 const MAX_BYTES = 200_000;
 const MAX_FILES = 5;
@@ -105,7 +113,7 @@ describe('upload and extraction', () => {
       { group_name: name, description: 'Travel docs', user_id: owner.user.id },
       [
         { name: 'guide.pdf', content: await makePdf() },
-        { name: 'handbook.docx', content: await makeDocx() },
+        { name: 'handbook.docx', content: await makeDocx(DOCX_HANDBOOK) },
         { name: 'prices.csv', content: CSV_TEXT },
         { name: 'harbour.html', content: HTML_TEXT },
       ],
@@ -139,7 +147,12 @@ describe('upload and extraction', () => {
 
     const chunkRows = (fileId: number) =>
       server.database.db
-        .select({ content: chunks.content, page: chunks.pageNumber, collection: chunks.collectionId })
+        .select({
+          content: chunks.content,
+          page: chunks.pageNumber,
+          heading: chunks.headingPath,
+          collection: chunks.collectionId,
+        })
         .from(chunks)
         .innerJoin(documents, eq(documents.id, chunks.documentId))
         .where(and(eq(documents.sourceType, 'file'), eq(documents.sourceId, fileId)))
@@ -148,8 +161,15 @@ describe('upload and extraction', () => {
     const pdfChunks = await chunkRows(pdf!.id);
     expect(pdfChunks.map((c) => [c.page, c.content])).toEqual(PDF_PAGES.map((text, i) => [i + 1, text]));
     expect(pdfChunks.every((c) => c.collection === group.id)).toBe(true);
-    const docxText = (await chunkRows(docx!.id)).map((c) => c.content).join('\n');
-    for (const p of DOCX_TEXT) expect(docxText).toContain(p);
+    // A DOCX is chunked under its headings: no chunk crosses one, each carries its path.
+    const docxChunks = await chunkRows(docx!.id);
+    expect(docxChunks.map((c) => c.heading)).toEqual([
+      'Staff handbook',
+      'Staff handbook > Holidays',
+      'Staff handbook > Expenses',
+    ]);
+    expect(docxChunks[1]!.content).toContain('twenty-five days of paid leave');
+    expect(docxChunks[2]!.content).toBe('Claim travel within thirty days.');
     expect((await chunkRows(csv!.id))[0]!.content).toContain('product: Tent, two person; price: 240');
     const htmlText = (await chunkRows(html!.id)).map((c) => c.content).join('\n');
     expect(htmlText).toContain('lighthouse keeper');

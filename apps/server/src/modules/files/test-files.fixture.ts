@@ -22,7 +22,32 @@ export async function makePdf(pages: string[] = PDF_PAGES): Promise<Uint8Array> 
 
 export const DOCX_TEXT = ['Quarterly onboarding handbook', 'New hires receive a brass compass on day one.'];
 
-export async function makeDocx(paragraphs: string[] = DOCX_TEXT): Promise<Uint8Array> {
+/** A DOCX body part: a paragraph, a heading (Word's Heading n style), or a table of rows. */
+export type DocxPart = string | { heading: number; text: string } | { table: string[][] };
+
+const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+const docxPart = (part: DocxPart) => {
+  if (typeof part === 'string') return `<w:p>${run(part)}</w:p>`;
+  if ('heading' in part)
+    return `<w:p><w:pPr><w:pStyle w:val="Heading${part.heading}"/></w:pPr>${run(part.text)}</w:p>`;
+  const rows = part.table.map(
+    (cells) => `<w:tr>${cells.map((c) => `<w:tc><w:p>${run(c)}</w:p></w:tc>`).join('')}</w:tr>`,
+  );
+  return `<w:tbl>${rows.join('')}</w:tbl>`;
+};
+
+/** Word's heading styles, so readers (mammoth) know the Heading n paragraphs for what they are. */
+const STYLES =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+  '<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+  [1, 2, 3]
+    .map(
+      (n) => `<w:style w:type="paragraph" w:styleId="Heading${n}"><w:name w:val="heading ${n}"/></w:style>`,
+    )
+    .join('') +
+  '</w:styles>';
+
+export async function makeDocx(parts: DocxPart[] = DOCX_TEXT): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
@@ -31,6 +56,7 @@ export async function makeDocx(paragraphs: string[] = DOCX_TEXT): Promise<Uint8A
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
       '<Default Extension="xml" ContentType="application/xml"/>' +
       '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+      '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
       '</Types>',
   );
   zip.file(
@@ -40,15 +66,39 @@ export async function makeDocx(paragraphs: string[] = DOCX_TEXT): Promise<Uint8A
       '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
       '</Relationships>',
   );
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t>${p}</w:t></w:r></w:p>`).join('');
+  zip.file(
+    'word/_rels/document.xml.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+      '</Relationships>',
+  );
+  zip.file('word/styles.xml', STYLES);
   zip.file(
     'word/document.xml',
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
       '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
-      `<w:body>${body}</w:body></w:document>`,
+      `<w:body>${parts.map(docxPart).join('')}</w:body></w:document>`,
   );
   return zip.generateAsync({ type: 'uint8array' });
 }
+
+/** A handbook whose sections a question can target: headings, a table, paragraphs. */
+export const DOCX_HANDBOOK: DocxPart[] = [
+  { heading: 1, text: 'Staff handbook' },
+  'Welcome to the team.',
+  { heading: 2, text: 'Holidays' },
+  'Everyone gets twenty-five days of paid leave.',
+  {
+    table: [
+      ['Region', 'Public holidays'],
+      ['North', '9'],
+      ['South', '11'],
+    ],
+  },
+  { heading: 2, text: 'Expenses' },
+  'Claim travel within thirty days.',
+];
 
 export const CSV_TEXT = 'product,price,colour\nLantern,19.50,amber\n"Tent, two person",240,green\n';
 
@@ -61,6 +111,15 @@ export const HTML_TEXT = `<!doctype html><html><head><title>Harbour guide</title
 </article></main>
 <footer><p>Copyright footer text 2026</p></footer>
 <script>var trackingSecret = 1;</script>
+</body></html>`;
+
+/** A page of sections whose headings carry ids (but one), with a table under the first. */
+export const HTML_SECTIONS = `<!doctype html><html><head><title>Opening times</title></head><body>
+<h1>Opening times</h1><p>The museum opens every day but one.</p>
+<h2 id="summer">Summer</h2><p>Open from eight.</p>
+<table><tr><th>Day</th><th>Hours</th></tr><tr><td>Saturday</td><td>8-20</td></tr></table>
+<h3>Bank holidays</h3><p>Open from ten.</p>
+<h2 id="winter">Winter</h2><p>Closed on Mondays.</p>
 </body></html>`;
 
 export const enc = (text: string) => new TextEncoder().encode(text);

@@ -1,13 +1,17 @@
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 
-/** A stretch of a document's text that shares a page and a heading path. */
-export type Section = { text: string; headingPath?: string; pageNumber?: number };
+/**
+ * A stretch of a document's text that shares a page and a heading path; `anchor` is the id of its
+ * heading in the page, so a citation can link to the section (`page.html#anchor`).
+ */
+export type Section = { text: string; headingPath?: string; pageNumber?: number; anchor?: string };
 
 export type ChunkDraft = {
   chunkIndex: number;
   content: string;
   headingPath: string | null;
   pageNumber: number | null;
+  anchor: string | null;
   tokenCount: number;
 };
 
@@ -37,6 +41,7 @@ export function chunkSections(
         content: current.map((p) => p.text).join('\n\n'),
         headingPath: section.headingPath ?? null,
         pageNumber: section.pageNumber ?? null,
+        anchor: section.anchor ?? null,
         tokenCount: sum(current),
       });
     };

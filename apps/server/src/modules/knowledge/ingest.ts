@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, sql, type Tx } from '../../core/db/database.js';
 import type { ChunkDraft, Section } from './chunker.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
@@ -205,6 +205,27 @@ async function deleteOtherGenerations(db: Db, documentId: number, live: number |
   }
 }
 
+/** Source items read again and found as they were: their documents were synced at `at` (citations show it). */
+export async function markDocumentsSynced(
+  tx: DbOrTx,
+  tenantId: number,
+  sourceType: SourceType,
+  sourceIds: number[],
+  at: Date,
+): Promise<void> {
+  if (sourceIds.length === 0) return;
+  await tx
+    .update(documents)
+    .set({ syncedAt: at })
+    .where(
+      and(
+        eq(documents.tenantId, tenantId),
+        eq(documents.sourceType, sourceType),
+        inArray(documents.sourceId, sourceIds),
+      ),
+    );
+}
+
 /** Forgets a source item: its document and chunks. */
 export async function removeDocument(
   tx: DbOrTx,
@@ -237,7 +258,7 @@ async function insertChunks(
         content: draft.content,
         headingPath: draft.headingPath,
         pageTitle: meta.title,
-        pageUrl: meta.url ?? null,
+        pageUrl: sectionUrl(meta.url, draft.anchor),
         pageNumber: draft.pageNumber,
         tokenCount: draft.tokenCount,
       })),
@@ -253,6 +274,10 @@ async function insertChunks(
     sql`INSERT INTO chunk_embeddings (chunk_id, tenant_id, embedding) VALUES ${sql.join(values, sql`, `)}`,
   );
 }
+
+/** A chunk's link: its page, at its section's heading when that has an id. */
+const sectionUrl = (url: string | null | undefined, anchor: string | null) =>
+  url ? (anchor ? `${url.split('#')[0]}#${encodeURIComponent(anchor)}` : url) : null;
 
 /** What a chunk's vector stands for: its heading path gives the passage its context. */
 const embeddingText = (draft: ChunkDraft) =>
@@ -289,7 +314,9 @@ async function findDocument(tx: DbOrTx, meta: DocumentMeta): Promise<ExistingDoc
 const isUnchanged = (existing: ExistingDocument, meta: DocumentMeta, prepared: PreparedText) =>
   existing.contentHash === prepared.contentHash && existing.collectionId === meta.collectionId;
 
+/** An unchanged document was still checked against its source now: citations show that time. */
 async function unchangedResult(tx: DbOrTx, existing: ExistingDocument, prepared: PreparedText) {
+  await tx.update(documents).set({ syncedAt: new Date() }).where(eq(documents.id, existing.id));
   const count = await tx.$count(
     chunks,
     and(eq(chunks.documentId, existing.id), eq(chunks.generation, existing.generation)),
@@ -314,6 +341,7 @@ const documentValues = (meta: DocumentMeta, prepared: PreparedText) => ({
   contentHash: prepared.contentHash,
   characterCount: prepared.characterCount,
   updatedAt: new Date(),
+  syncedAt: new Date(),
 });
 
 /**

@@ -44,6 +44,8 @@ export const documents = pgTable(
     generation: integer('generation').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the source item was last read from its source, changed or not (citations show it). */
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('documents_source_key').on(t.tenantId, t.sourceType, t.sourceId),

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../core/db/database.js';
 import {
   bm25Top,
   type CollectionIndex,
+  HEADING_WEIGHT,
   IndexBuilder,
   LexicalIndexCache,
   parseTsvector,
@@ -23,17 +24,20 @@ const bm25 = (tf: number, df: number, total: number, length: number, averageLeng
   ((tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * length) / averageLength)));
 
 describe('parseTsvector', () => {
-  it('reads each lexeme with its number of positions, whatever their weights and quoting', () => {
+  it('reads each lexeme with its positions, a heading position (weight A) counting HEADING_WEIGHT, whatever the quoting', () => {
     const seen: Array<[string, number]> = [];
-    parseTsvector(`'ajv-merge-patch':18B 'document':1A,7 'it''s':3 'back\\\\slash':4 'bare'`, (l, tf) =>
-      seen.push([l, tf]),
+    parseTsvector(
+      `'ajv-merge-patch':18B 'document':1A,7 'it''s':3 'back\\\\slash':4 'bare' 'title':2A`,
+      (l, tf) => seen.push([l, tf]),
     );
+    expect(HEADING_WEIGHT).toBeGreaterThan(1);
     expect(seen).toEqual([
       ['ajv-merge-patch', 1],
-      ['document', 2],
+      ['document', HEADING_WEIGHT + 1],
       ["it's", 1],
       ['back\\slash', 1],
       ['bare', 1],
+      ['title', HEADING_WEIGHT],
     ]);
   });
 

@@ -179,9 +179,15 @@ export class IndexBuilder {
 }
 
 /**
- * Reads a tsvector's text form (`'lexeme':1,5A 'it''s':3`): per lexeme its occurrences. Titles
- * and headings (weight A) count as body text: weighing them up scored no better in the retrieval
- * evaluation. A lexeme stored without positions counts once.
+ * A title or heading word (weight A in the chunk's tsvector) counts as this many body words: a
+ * section titled "Removing the driver" is about removing the driver more than a passage that
+ * mentions it once.
+ */
+export const HEADING_WEIGHT = 2;
+
+/**
+ * Reads a tsvector's text form (`'lexeme':1,5A 'it''s':3`): per lexeme its weighted occurrences,
+ * a position of weight A counting HEADING_WEIGHT. A lexeme stored without positions counts once.
  */
 export function parseTsvector(text: string, visit: (lexeme: string, tf: number) => void): void {
   let i = 0;
@@ -206,11 +212,18 @@ export function parseTsvector(text: string, visit: (lexeme: string, tf: number) 
     i = end + 1;
     let tf = 1;
     if (text.charCodeAt(i) === 58 /* : */) {
+      tf = 0;
+      let weight = 1;
       for (i += 1; i < n; i++) {
         const c = text.charCodeAt(i);
-        if (c === 32 /* space */) break;
-        if (c === 44 /* , */) tf += 1;
+        if (c === 65 /* A */) weight = HEADING_WEIGHT;
+        else if (c === 44 /* , */ || c === 32 /* space */) {
+          tf += weight;
+          weight = 1;
+          if (c === 32) break;
+        }
       }
+      if (i >= n) tf += weight;
     }
     visit(lexeme, tf);
     i += 1; // the space before the next lexeme

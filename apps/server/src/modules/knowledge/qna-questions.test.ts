@@ -1,26 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../../core/db/database.js';
-import { loadQuestions } from './qna-questions.js';
+import { bestPair, loadQuestions, type PairTerms } from './qna-questions.js';
 
-const dbWith = (rows: Array<{ id: number; lexemes: string[] }>) =>
-  ({ execute: async () => ({ rows }) }) as unknown as DbOrTx;
+const dbWith = (rows: PairTerms[]) => ({ execute: async () => ({ rows }) }) as unknown as DbOrTx;
+
+/** A shoe shop's pairs, stemmed as PostgreSQL's english configuration stems them. */
+const SHOP: PairTerms[] = [
+  {
+    id: 4,
+    question: ['return', 'polici'],
+    answer: ['return', 'unworn', 'item', '30', 'day', 'full', 'refund'],
+  },
+  {
+    id: 7,
+    question: ['ship', 'canada'],
+    answer: ['yes', 'parcel', 'canada', 'arriv', 'five', 'seven', 'work', 'day'],
+  },
+  { id: 9, question: ['long', 'ship', 'take'], answer: ['three', 'five', 'busi', 'day'] },
+  { id: 12, question: ['pay'], answer: ['accept', 'visa', 'mastercard', 'paypal'] },
+];
+
+describe('bestPair', () => {
+  it('answers the pair asked in its own words, or in paraphrases sharing its question’s or answer’s words', () => {
+    expect(bestPair(SHOP, 4, ['long', 'ship', 'take'])).toEqual({ qnaId: 9, coverage: 1 });
+    // "Shipping to Canada?"
+    expect(bestPair(SHOP, 4, ['ship', 'canada'])?.qnaId).toBe(7);
+    // "Parcels to Canada?": parcel is only in the answer.
+    expect(bestPair(SHOP, 4, ['parcel', 'canada'])?.qnaId).toBe(7);
+    // "Can I return an item?": item is only in the return policy's answer.
+    expect(bestPair(SHOP, 4, ['return', 'item'])?.qnaId).toBe(4);
+    // "Can I pay with PayPal?"
+    expect(bestPair(SHOP, 4, ['pay', 'paypal'])?.qnaId).toBe(12);
+  });
+
+  it('answers nothing when no pair clearly wins or the question is mostly about something else', () => {
+    // "Shipping?" fits two pairs equally: neither is clearly meant.
+    expect(bestPair(SHOP, 4, ['ship'])).toBeNull();
+    // "Do you sell Canada Goose jackets?"
+    expect(bestPair(SHOP, 4, ['sell', 'canada', 'goos', 'jacket'])).toBeNull();
+    // "Do you take PayPal?": take is a word of the shipping time's question, but only one of two.
+    expect(bestPair(SHOP, 4, ['take', 'paypal'])).toBeNull();
+    expect(bestPair(SHOP, 4, ['warranti'])).toBeNull();
+    expect(bestPair(SHOP, 4, [])).toBeNull();
+  });
+});
 
 describe('QnaQuestions', () => {
-  it('finds the question sharing the most lexemes, the lower id on ties', async () => {
-    const questions = await loadQuestions(
-      dbWith([
-        { id: 4, lexemes: ['refund', 'polici'] },
-        { id: 7, lexemes: ['refund', 'long', 'take'] },
-        { id: 9, lexemes: ['ship', 'long', 'take'] },
-      ]),
-      1,
-      1,
-      3,
-    );
+  it('finds among the pairs held in memory what bestPair finds among all of them', async () => {
+    const questions = await loadQuestions(dbWith(SHOP), 1, 1, 3);
     expect(questions.version).toBe(3);
-    expect(questions.best(['long', 'take', 'ship'])).toEqual({ qnaId: 9, matched: 3, questionTerms: 3 });
-    expect(questions.best(['refund', 'long'])).toEqual({ qnaId: 7, matched: 2, questionTerms: 3 });
-    expect(questions.best(['refund'])).toEqual({ qnaId: 4, matched: 1, questionTerms: 2 });
-    expect(questions.best(['warranti'])).toBeNull();
+    for (const query of [['long', 'ship', 'take'], ['parcel', 'canada'], ['refund'], ['ship'], ['warranti']])
+      expect(questions.best(query)).toEqual(bestPair(SHOP, SHOP.length, query));
   });
 });

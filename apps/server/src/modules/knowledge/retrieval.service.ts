@@ -5,11 +5,9 @@ import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
 import { bm25Top, type Candidate, LexicalIndexCache, type VersionedCollection } from './lexical-index.js';
+import { bestPair, type PairTerms } from './qna-questions.js';
 import { embedderOf } from './vectors.js';
 
-/** How much of the query a Q&A question must cover, and of the question the query, to answer directly. */
-const QNA_QUERY_COVERAGE = 0.6;
-const QNA_QUESTION_COVERAGE = 0.5;
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
 const NEWER_RANK_CAP = 100;
 /** A question's vector must come quickly: past this, full text answers alone. */
@@ -28,6 +26,8 @@ type ChunkRow = {
   rank: number;
   /** Cosine distance, on rows found by the vector query. */
   distance?: number;
+  /** When the chunk's document was last fetched or confirmed unchanged. */
+  synced_at: Date | string | null;
 };
 
 /** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
@@ -37,14 +37,7 @@ type ScopeInfo = { scope: Scope; collections: VersionedCollection[]; lexemes: st
 
 type Warn = (details: object, message: string) => void;
 
-type QnaRow = {
-  id: number;
-  question: string;
-  answer: string;
-  matched: number;
-  query_terms: number;
-  question_terms: number;
-};
+type QnaRow = { id: number; question: string; answer: string };
 
 /**
  * What a bot knows about a question: its attached sources (file groups, web sources, Notion
@@ -129,8 +122,7 @@ export class RetrievalService {
     const literal = vectorLiteral(vector);
     return queryRows<ChunkRow>(
       this.db,
-      sql`SELECT c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content,
-               0 AS rank, e.embedding <=> ${literal}::vector AS distance
+      sql`SELECT ${HIT_COLUMNS}, 0 AS rank, e.embedding <=> ${literal}::vector AS distance
         FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id ${LIVE_JOIN}
         WHERE e.tenant_id = ${tenantId} AND c.tenant_id = ${tenantId}
           AND ${inScope(scope)}
@@ -179,7 +171,7 @@ export class RetrievalService {
     return queryRows<ChunkRow>(
       this.db,
       sql`WITH q AS (SELECT ${orQuery(query)} AS query)
-        SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
+        SELECT ${HIT_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
         FROM chunks c ${LIVE_JOIN}, q
         WHERE c.tenant_id = ${tenantId}
           AND c.search @@ q.query
@@ -202,8 +194,8 @@ export class RetrievalService {
           SELECT c.id FROM chunks c ${LIVE_JOIN}, q
           WHERE c.tenant_id = ${tenantId} AND c.search @@ q.query AND ${newer}
           LIMIT ${NEWER_RANK_CAP})
-        SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
-        FROM m JOIN chunks c ON c.id = m.id, q
+        SELECT ${HIT_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
+        FROM m JOIN chunks c ON c.id = m.id JOIN documents d ON d.id = c.document_id, q
         ORDER BY rank DESC, c.id
         LIMIT ${limit}`,
     );
@@ -227,7 +219,7 @@ export class RetrievalService {
       this.db,
       sql`WITH c AS MATERIALIZED (
           SELECT ${CHUNK_COLUMNS}, c.tenant_id, c.collection_id, c.generation FROM chunks c WHERE c.id = ANY(${`{${candidates.map((c) => c.chunkId).join(',')}}`}::int[]))
-        SELECT ${CHUNK_COLUMNS} FROM c ${LIVE_JOIN} WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
+        SELECT ${HIT_COLUMNS} FROM c ${LIVE_JOIN} WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return candidates.flatMap(({ chunkId, score }) => {
@@ -237,9 +229,9 @@ export class RetrievalService {
   }
 
   /**
-   * The trained Q&A pair of the bot whose question best matches, if it matches well enough: the
-   * best question found in memory when its index is fresh (its answer then read by id, with tenant,
-   * bot and training checked again), else found by SQL.
+   * The trained Q&A pair of the bot the question clearly means (see bestPair): found among the
+   * pairs held in memory when their index is fresh (its answer then read by id, with tenant, bot
+   * and training checked again), else among the pairs SQL finds sharing a stem with the question.
    */
   private async qnaMatch(
     tenantId: number,
@@ -249,57 +241,41 @@ export class RetrievalService {
   ): Promise<SearchResult['qna_match']> {
     const qna = info.collections.find((c) => c.sourceType === 'qna')!;
     const questions = this.lexical?.questions(qna);
-    if (!questions) return this.qnaMatchSql(tenantId, botId, query);
-    const best = questions.best(info.lexemes);
-    const overlap = best ? directOverlap(best.matched, info.lexemes.length, best.questionTerms) : null;
-    if (!best || overlap === null) return null;
+    const best = questions
+      ? questions.best(info.lexemes)
+      : await this.qnaMatchSql(tenantId, botId, query, info.lexemes);
+    if (!best) return null;
     const [pair] = await queryPrepared<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
       this.db,
       sql`SELECT id, question, answer FROM qna
         WHERE id = ${best.qnaId} AND tenant_id = ${tenantId} AND bot_id = ${botId} AND trained`,
     );
-    return pair ? { qna_id: pair.id, question: pair.question, answer: pair.answer, overlap } : null;
+    return pair
+      ? { qna_id: pair.id, question: pair.question, answer: pair.answer, overlap: best.coverage }
+      : null;
   }
 
-  /** The Q&A match in SQL: stems every trained question of the bot (once each) per query. */
-  private async qnaMatchSql(
-    tenantId: number,
-    botId: number,
-    query: string,
-  ): Promise<SearchResult['qna_match']> {
-    const [best] = await queryRows<QnaRow>(
+  /** The Q&A match in SQL: stems the pairs sharing a stem with the question, per query. */
+  private async qnaMatchSql(tenantId: number, botId: number, query: string, lexemes: string[]) {
+    if (lexemes.length === 0) return null;
+    const candidates = await queryRows<PairTerms & { total: number }>(
       this.db,
-      sql`WITH q AS (SELECT tsvector_to_array(to_tsvector('english', ${query})) AS terms)
-        SELECT a.id, a.question, a.answer,
-               (SELECT count(*) FROM unnest(tsvector_to_array(v.stems)) t WHERE t = ANY(q.terms))::int AS matched,
-               coalesce(array_length(q.terms, 1), 0) AS query_terms,
-               length(v.stems) AS question_terms
-        FROM qna a CROSS JOIN LATERAL (SELECT to_tsvector('english', a.question) AS stems) v, q
+      sql`SELECT a.id, tsvector_to_array(v.question) AS question, tsvector_to_array(v.answer) AS answer,
+               (SELECT count(*) FROM qna t WHERE t.tenant_id = ${tenantId} AND t.bot_id = ${botId} AND t.trained)::int AS total
+        FROM qna a CROSS JOIN LATERAL (SELECT to_tsvector('english', a.question) AS question,
+                                              to_tsvector('english', a.answer) AS answer) v
         WHERE a.tenant_id = ${tenantId} AND a.bot_id = ${botId} AND a.trained
-          AND v.stems @@ ${orQuery(query)}
-        ORDER BY matched DESC, a.id
-        LIMIT 5`,
+          AND (v.question || v.answer) @@ ${orQuery(query)}`,
     );
-    const overlap = best ? directOverlap(best.matched, best.query_terms, best.question_terms) : null;
-    if (!best || overlap === null) return null;
-    return { qna_id: best.id, question: best.question, answer: best.answer, overlap };
+    return bestPair(candidates, candidates[0]?.total ?? 0, lexemes);
   }
 }
 
-/**
- * How much of the query a question covers, when it covers enough of the query and the query
- * enough of the question to answer directly; else null.
- */
-function directOverlap(matched: number, queryTerms: number, questionTerms: number): number | null {
-  if (queryTerms === 0 || questionTerms === 0) return null;
-  const overlap = matched / queryTerms;
-  if (overlap < QNA_QUERY_COVERAGE || matched / questionTerms < QNA_QUESTION_COVERAGE) return null;
-  return round(overlap);
-}
-
-const CHUNK_COLUMNS = sql.raw(
-  'c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content',
-);
+const CHUNK_FIELDS =
+  'c.id, c.document_id, c.source_type, c.page_title, c.page_url, c.page_number, c.heading_path, c.content';
+const CHUNK_COLUMNS = sql.raw(CHUNK_FIELDS);
+/** A hit's columns: the chunk's, and when its document was last synced (`d` is documents). */
+const HIT_COLUMNS = sql.raw(`${CHUNK_FIELDS}, d.synced_at`);
 
 /** A tsquery that matches any of the question's stemmed terms (plainto_tsquery ANDs them). */
 const orQuery = (query: string) =>
@@ -353,6 +329,7 @@ export function fuse(lists: ChunkRow[][]): SearchHit[] {
       page_number: row.page_number,
       heading_path: row.heading_path,
       content: row.content,
+      synced_at: row.synced_at === null ? null : new Date(row.synced_at).toISOString(),
       score: round(score),
       text_rank: textRank === null ? null : round(textRank),
       vector_distance: distance === null ? null : round(distance),

@@ -1,0 +1,57 @@
+import type { MessageSourceRef } from '@parley/contracts';
+import { safeUrl } from './safe-url.js';
+
+const SUPERSCRIPT = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+const superscript = (n: number) => [...String(n)].map((digit) => SUPERSCRIPT[Number(digit)]).join('');
+
+/** A `[n]` marker not followed by `(` or `:` (so Markdown links and references are left alone). */
+const MARKER = /\[(\d{1,2})\](?![(:])/g;
+
+/**
+ * A model's answer with its `[n]` citation markers made usable, never shown raw: a marker whose
+ * source has a web address becomes a Markdown link to it (the section's anchor included, titled
+ * with the page and section); one whose source has none (a file, a Q&A pair) becomes a superscript
+ * number matching the numbered source list under the answer; a marker for no listed source is
+ * dropped (the server already renumbers them; this guards older stored messages).
+ */
+export function linkCitations(text: string, sources: readonly MessageSourceRef[]): string {
+  if (!text.includes('[')) return text;
+  return text.replace(MARKER, (_marker, digits: string) => {
+    const n = Number(digits);
+    const source = sources[n - 1];
+    if (!source) return '';
+    const url = source.page_url ? safeUrl(source.page_url) : '';
+    if (!url || url.startsWith('mailto:')) return superscript(n);
+    const title = citationTitle(source).replace(/["\\]/g, '');
+    return `[\\[${n}\\]](<${url.replace(/[<>\s]/g, encodeURIComponent)}> "${title}")`;
+  });
+}
+
+/** "Page title › Section", or what a source has of it. */
+export function citationTitle(source: MessageSourceRef): string {
+  const title = source.page_title || source.page_url || source.source_type;
+  const section = source.heading_path?.split(/\s+[›>]\s+/).at(-1);
+  return section && section !== title ? `${title} › ${section}` : title;
+}
+
+/** Whether an answer's text numbers its sources (so the list under it shows those numbers). */
+export const citesByNumber = (text: string) => /\[\d{1,2}\](?![(:])/.test(text);
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "synced 3 days ago": how fresh a cited source is; '' when the time is unknown. */
+export function syncedLabel(iso: string | null | undefined, now = Date.now()): string {
+  const at = iso ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(at)) return '';
+  const elapsed = Math.max(0, now - at);
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, ms] of UNITS)
+    if (elapsed >= ms) return `synced ${format.format(-Math.floor(elapsed / ms), unit)}`;
+  return 'synced just now';
+}
