@@ -66,7 +66,9 @@ describe('Q&A knowledge', () => {
 
     const table = section.getByRole('table', { name: 'Q&A pairs of Help desk' });
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
-    await section.getByText('0 of 2 trained', { exact: false }).waitFor();
+    // Each pair trains as soon as it is saved: no Train press.
+    await section.getByText('2 of 2 trained', { exact: false }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => table.getByText('Trained', { exact: true }).count()).toBe(2);
 
     // Edit one.
     await table.getByRole('button', { name: 'Edit What are your opening hours?' }).click();
@@ -78,7 +80,7 @@ describe('Q&A knowledge', () => {
     await page.getByText('Q&A updated').first().waitFor();
     await table.getByText('We open at nine and close at six', { exact: false }).waitFor();
 
-    // Train: a determinate bar with current/total, then every pair trained.
+    // Train again by hand: a determinate bar with current/total, then every pair trained.
     await section.getByRole('button', { name: 'Train', exact: true }).click();
     const bar = section.getByRole('progressbar', { name: 'Training progress' });
     await bar.waitFor();
@@ -114,5 +116,43 @@ describe('Q&A knowledge', () => {
       .getByText('No Q&A pairs yet', { exact: false })
       .waitFor();
     expect(new URL(page.url()).searchParams.get('bot')).not.toBe(String(botId));
+  });
+
+  it('answers, from the queue, a question a visitor asked and the bot could not answer; the next visitor gets it', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'qna-unanswered');
+    await signUp(page, person('una'));
+    const bot = await createBotViaApi(h, page, { bot_name: 'Shoe shop' });
+
+    const ask = async (question: string) => {
+      const { page: visitor } = await h.newPage();
+      await visitor.goto(`/chat/${bot.uuid}`);
+      const box = visitor.getByRole('textbox', { name: 'Message' });
+      await box.fill(question);
+      await box.press('Enter');
+      await visitor.getByTestId('user-message').filter({ hasText: question }).waitFor();
+      return visitor;
+    };
+    const first = await ask('Do you ship to Canada?');
+    await first.getByText("I couldn't find anything about that", { exact: false }).waitFor();
+    await ask('do you ship to canada');
+
+    await page.goto(`/bot/knowledge/qna?bot=${bot.bot_id}`);
+    const queue = page.getByRole('region', { name: 'Unanswered questions of Shoe shop' });
+    const item = queue.getByTestId('unanswered-question').filter({ hasText: 'Do you ship to Canada?' });
+    await item.getByText('asked 2 times').waitFor({ timeout: 15_000 });
+    await item.getByRole('button', { name: 'Answer' }).click();
+    const dialog = page.getByRole('dialog', { name: "Answer a visitor's question" });
+    expect(await dialog.getByLabel('Question', { exact: true }).inputValue()).toBe('Do you ship to Canada?');
+    await dialog.getByLabel('Answer', { exact: true }).fill('Yes, parcels to Canada arrive within a week.');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await queue.getByText('No unanswered questions', { exact: false }).waitFor();
+    const table = page.getByRole('table', { name: 'Q&A pairs of Shoe shop' });
+    await table.getByText('Trained', { exact: true }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'qna-unanswered-answered');
+
+    const next = await ask('Do you ship to Canada?');
+    await next.getByText('Yes, parcels to Canada arrive within a week.').waitFor({ timeout: 15_000 });
   });
 });

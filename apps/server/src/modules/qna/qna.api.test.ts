@@ -110,6 +110,36 @@ describe('Q&A pairs', () => {
     expect(rows.filter((r) => r.sourceType === 'qna')).toHaveLength(3);
   });
 
+  it('trains a pair when it is saved: answerable within seconds with no Train, its state listed', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    const search = (query: string) =>
+      server.post<SearchResult>(`/api/knowledge/search/${bot}`, { query }, as(owner));
+    const answered = async (query: string, answer: string) => {
+      const deadline = Date.now() + 10_000;
+      while ((await search(query)).body.qna_match?.answer !== answer) {
+        if (Date.now() > deadline) throw new Error(`"${query}" is still not answered with "${answer}"`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const created = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: bot, question: 'Do you deliver on Sundays?', answer: 'No, Monday to Saturday only.' },
+      as(owner),
+    );
+    expect(created.body).toMatchObject({ trained: false, training: true });
+    await answered('do you deliver on sundays', 'No, Monday to Saturday only.');
+    const listed = await server.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(owner));
+    expect(listed.body).toEqual([expect.objectContaining({ trained: true, training: false })]);
+
+    const edited = await server.put<QnA>(
+      `/api/qna/${created.body.id}`,
+      { answer: 'Yes, on Sundays too since May.' },
+      as(owner),
+    );
+    expect(edited.body).toMatchObject({ trained: false, training: true });
+    await answered('do you deliver on sundays', 'Yes, on Sundays too since May.');
+  });
+
   it('does not answer from another bot, an untrained pair, or stop words alone', async () => {
     const bot = (await insertBot(server, owner.user.tenant_id)).id;
     const other = (await insertBot(server, owner.user.tenant_id)).id;

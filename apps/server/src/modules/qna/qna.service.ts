@@ -1,6 +1,7 @@
 import type { CreateQnABody, QnA, UpdateQnABody } from '@parley/contracts';
-import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
+import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
@@ -11,16 +12,20 @@ import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { qna } from './qna.schema.js';
 
 export const TRAIN_QNA_JOB = 'training.qna';
+/** One pair, queued in the transaction that saves it. */
+export const TRAIN_QNA_PAIR_JOB = 'training.qna-pair';
 type TrainQnaJob = { botId: number };
+type TrainQnaPairJob = { qnaId: number };
 type Row = typeof qna.$inferSelect;
 
-const toQnA = (row: Row): QnA => ({
+const toQnA = (row: Row, training = false): QnA => ({
   id: row.id,
   tenant_id: row.tenantId,
   bot_id: row.botId,
   question: row.question,
   answer: row.answer,
   trained: row.trained,
+  training: !row.trained && training,
   character_count: row.characterCount,
   chat_id: row.chatId,
   created_at: row.createdAt.toISOString(),
@@ -28,8 +33,9 @@ const toQnA = (row: Row): QnA => ({
 });
 
 /**
- * Q&A pairs of a bot (console.md sections 3, 4, 5, 7 Q&A). A pair answers visitors once trained;
- * editing it makes it untrained until the bot is trained again.
+ * Q&A pairs of a bot (console.md sections 3, 4, 5, 7 Q&A). A pair answers visitors once trained.
+ * Saving a pair queues its training in the same transaction, so it answers within seconds with no
+ * Train press (issue 15 item 5); POST /training/train/qna/{botId} still trains every pair of a bot.
  */
 export class QnaService {
   constructor(
@@ -39,9 +45,15 @@ export class QnaService {
   ) {}
 
   async create(auth: AuthContext, body: CreateQnABody): Promise<QnA> {
-    await requireBot(this.db, auth.tenantId, body.bot_id);
-    if (body.chat_id !== undefined) await this.requireChatMessage(auth.tenantId, body.bot_id, body.chat_id);
-    const [row] = await this.db
+    return this.db.transaction((tx) => this.createIn(tx, auth, body));
+  }
+
+  /** Adds a pair and queues its training in the caller's transaction (the unanswered queue's answer). */
+  async createIn(tx: Tx, auth: AuthContext, body: CreateQnABody): Promise<QnA> {
+    await requireBot(tx, auth.tenantId, body.bot_id);
+    if (body.chat_id !== undefined)
+      await this.requireChatMessage(tx, auth.tenantId, body.bot_id, body.chat_id);
+    const [row] = await tx
       .insert(qna)
       .values({
         tenantId: auth.tenantId,
@@ -51,7 +63,16 @@ export class QnaService {
         chatId: body.chat_id ?? null,
       })
       .returning();
-    return toQnA(row!);
+    await this.queuePairTraining(tx, row!);
+    return toQnA(row!, true);
+  }
+
+  private queuePairTraining(tx: Tx, row: Row): Promise<string> {
+    return this.jobs.enqueue<TrainQnaPairJob>(
+      TRAIN_QNA_PAIR_JOB,
+      { qnaId: row.id },
+      { tenantId: row.tenantId, maxAttempts: 3, tx },
+    );
   }
 
   /**
@@ -59,8 +80,13 @@ export class QnaService {
    * workspace's messages (another workspace's answers 404, as if it did not exist), in a
    * conversation of the pair's bot.
    */
-  private async requireChatMessage(tenantId: number, botId: number, chatId: number): Promise<void> {
-    const [message] = await this.db
+  private async requireChatMessage(
+    db: DbOrTx,
+    tenantId: number,
+    botId: number,
+    chatId: number,
+  ): Promise<void> {
+    const [message] = await db
       .select({ botId: messages.botId })
       .from(messages)
       .where(and(eq(messages.tenantId, tenantId), eq(messages.id, chatId)));
@@ -75,17 +101,39 @@ export class QnaService {
       .from(qna)
       .where(and(eq(qna.tenantId, auth.tenantId), botId === undefined ? undefined : eq(qna.botId, botId)))
       .orderBy(asc(qna.id));
-    return rows.map(toQnA);
+    const training = await this.pairsInTraining(this.db, auth.tenantId, rows);
+    return rows.map((row) => toQnA(row, training.has(row.id)));
+  }
+
+  /** Which of these untrained pairs have their training queued or running. */
+  private async pairsInTraining(db: DbOrTx, tenantId: number, rows: Row[]): Promise<Set<number>> {
+    const untrained = rows.filter((row) => !row.trained).map((row) => String(row.id));
+    if (untrained.length === 0) return new Set();
+    const pending = await db
+      .select({ qnaId: sql<string>`${jobRows.data}->>'qnaId'` })
+      .from(jobRows)
+      .where(
+        and(
+          eq(jobRows.name, TRAIN_QNA_PAIR_JOB),
+          eq(jobRows.tenantId, tenantId),
+          inArray(jobRows.status, ['queued', 'active']),
+          inArray(sql`${jobRows.data}->>'qnaId'`, untrained),
+        ),
+      );
+    return new Set(pending.map((row) => Number(row.qnaId)));
   }
 
   async update(auth: AuthContext, id: number, body: UpdateQnABody): Promise<QnA> {
-    const [row] = await this.db
-      .update(qna)
-      .set({ question: body.question, answer: body.answer, trained: false, updatedAt: new Date() })
-      .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
-      .returning();
-    if (!row) throw notFound('Q&A not found');
-    return toQnA(row);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(qna)
+        .set({ question: body.question, answer: body.answer, trained: false, updatedAt: new Date() })
+        .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
+        .returning();
+      if (!row) throw notFound('Q&A not found');
+      await this.queuePairTraining(tx, row);
+      return toQnA(row, true);
+    });
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
@@ -124,6 +172,9 @@ export class QnaService {
 
   registerWorker(): void {
     this.jobs.register<TrainQnaJob>(TRAIN_QNA_JOB, (job) => this.train(job));
+    this.jobs.register<TrainQnaPairJob>(TRAIN_QNA_PAIR_JOB, async (job) => ({
+      trained: await this.db.transaction((tx) => this.trainPair(tx, job.tenantId!, job.data.qnaId)),
+    }));
   }
 
   /**
@@ -143,33 +194,40 @@ export class QnaService {
     let trained = 0;
     for (const [index, { id }] of pairs.entries()) {
       if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
-      await this.db.transaction(async (tx) => {
-        const [pair] = await tx
-          .select()
-          .from(qna)
-          .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
-          .for('update');
-        if (!pair) return;
-        const { characterCount } = await replaceDocument(
-          tx,
-          {
-            tenantId,
-            sourceType: 'qna',
-            sourceId: pair.id,
-            collectionId: pair.botId,
-            title: pair.question,
-            sections: [{ text: `${pair.question}\n\n${pair.answer}` }],
-          },
-          this.embedder,
-        );
-        await tx
-          .update(qna)
-          .set({ trained: true, characterCount })
-          .where(and(eq(qna.id, pair.id), eq(qna.tenantId, tenantId)));
-        trained += 1;
-      });
+      if (await this.db.transaction((tx) => this.trainPair(tx, tenantId, id))) trained += 1;
       await job.progress(index + 1, pairs.length);
     }
     return { trained };
+  }
+
+  /**
+   * Trains one pair as a document of its own (question as title), reading it again, locked, inside
+   * the transaction: one deleted meanwhile is skipped (its chunks must not come back) and one edited
+   * meanwhile is trained with its new text. False when the pair is gone.
+   */
+  private async trainPair(tx: Tx, tenantId: number, id: number): Promise<boolean> {
+    const [pair] = await tx
+      .select()
+      .from(qna)
+      .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
+      .for('update');
+    if (!pair) return false;
+    const { characterCount } = await replaceDocument(
+      tx,
+      {
+        tenantId,
+        sourceType: 'qna',
+        sourceId: pair.id,
+        collectionId: pair.botId,
+        title: pair.question,
+        sections: [{ text: `${pair.question}\n\n${pair.answer}` }],
+      },
+      this.embedder,
+    );
+    await tx
+      .update(qna)
+      .set({ trained: true, characterCount })
+      .where(and(eq(qna.id, pair.id), eq(qna.tenantId, tenantId)));
+    return true;
   }
 }

@@ -1,14 +1,16 @@
 import type {
+  AnswerUnansweredBody,
   CreateQnABody,
   MessageResponse,
   QnA,
   TaskResponse,
   TrainingProgress,
+  UnansweredGroup,
   UpdateQnABody,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['QnA'] });
+const tagged = api.enhanceEndpoints({ addTagTypes: ['QnA', 'Unanswered'] });
 
 /**
  * Q&A pairs of a bot and their training (console.md section 7 Q&A). Every call is silent: the page
@@ -46,6 +48,25 @@ export const qnaApi = tagged.injectEndpoints({
       query: (botId) => ({ url: `/training/train/qna/${botId}`, method: 'POST' }),
       extraOptions: { silent: true },
     }),
+    /** The bot's questions it could not answer, grouped (issue 15 item 4). */
+    unanswered: build.query<UnansweredGroup[], number>({
+      query: (botId) => `/unanswered/bot/${botId}`,
+      extraOptions: { silent: true },
+      providesTags: (_result, _error, botId) => [{ type: 'Unanswered', id: botId }],
+    }),
+    answerUnanswered: build.mutation<QnA, { id: number; botId: number; body: AnswerUnansweredBody }>({
+      query: ({ id, body }) => ({ url: `/unanswered/${id}/answer`, method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [
+        { type: 'Unanswered', id: botId },
+        { type: 'QnA', id: botId },
+      ],
+    }),
+    dismissUnanswered: build.mutation<MessageResponse, { id: number; botId: number }>({
+      query: ({ id }) => ({ url: `/unanswered/${id}`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'Unanswered', id: botId }],
+    }),
     trainingProgress: build.query<TrainingProgress, string>({
       query: (taskId) => `/training/train/progress/${taskId}`,
       extraOptions: { silent: true },
@@ -62,6 +83,9 @@ export const {
   useDeleteAllQnasMutation,
   useTrainQnaMutation,
   useTrainingProgressQuery,
+  useUnansweredQuery,
+  useAnswerUnansweredMutation,
+  useDismissUnansweredMutation,
 } = qnaApi;
 
 /** Refetches a bot's pairs (after training, each shows trained). */

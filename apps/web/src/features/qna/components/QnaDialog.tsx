@@ -4,12 +4,12 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { CreateQnABody, MESSAGES, type QnA } from '@parley/contracts';
+import { CreateQnABody, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
 import { serverDetail } from '../../../shared/api/errors';
 import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { fieldProps, useZodForm } from '../../../shared/lib/form';
-import { useCreateQnaMutation, useUpdateQnaMutation } from '../api';
+import { useAnswerUnansweredMutation, useCreateQnaMutation, useUpdateQnaMutation } from '../api';
 
 /** The fields a person types: the rules of CreateQnABody (section 5 QnA), the bot comes from the page. */
 const QnaFields = CreateQnABody.pick({ question: true, answer: true });
@@ -18,22 +18,31 @@ type Props = {
   botId: number;
   /** The pair being edited; absent when adding one. */
   pair?: QnA;
+  /** A visitor's question the bot could not answer: answering it adds the pair and empties its group. */
+  unanswered?: UnansweredGroup;
   onClose: () => void;
 };
 
-/** Adds a Q&A pair to the bot, or edits one (an edited pair needs training again). */
-export function QnaDialog({ botId, pair, onClose }: Props) {
+/** Adds a Q&A pair to the bot, edits one, or answers a visitor's question; the pair trains on save. */
+export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
   const notify = useNotify();
   const [create, createState] = useCreateQnaMutation();
   const [update, updateState] = useUpdateQnaMutation();
+  const [answer, answerState] = useAnswerUnansweredMutation();
   const form = useZodForm(QnaFields, {
-    defaultValues: { question: pair?.question ?? '', answer: pair?.answer ?? '' },
+    defaultValues: {
+      question: pair?.question ?? unanswered?.question ?? '',
+      answer: pair?.answer ?? unanswered?.suggestion?.answer ?? '',
+    },
   });
-  const title = pair ? 'Edit Q&A' : 'Add Q&A';
+  const title = pair ? 'Edit Q&A' : unanswered ? "Answer a visitor's question" : 'Add Q&A';
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      if (pair) {
+      if (unanswered) {
+        await answer({ id: unanswered.id, botId, body: values }).unwrap();
+        notify.success('Answer added as a Q&A pair');
+      } else if (pair) {
         await update({ id: pair.id, botId, body: values }).unwrap();
         notify.success('Q&A updated');
       } else {
@@ -58,7 +67,11 @@ export function QnaDialog({ botId, pair, onClose }: Props) {
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={createState.isLoading || updateState.isLoading}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={createState.isLoading || updateState.isLoading || answerState.isLoading}
+          >
             {pair ? 'Save' : 'Add'}
           </Button>
         </DialogActions>

@@ -1,6 +1,7 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -18,7 +19,23 @@ type Props = {
   onDelete: (pair: QnA) => void;
 };
 
-/** A bot's pairs: question, answer (shortened), trained or not, and the characters trained. */
+/** A pair trains when saved: trained, training (queued or running), or not trained (its training failed). */
+function PairState({ pair }: { pair: QnA }) {
+  if (pair.trained) return <Chip size="small" color="success" label="Trained" />;
+  if (pair.training)
+    return (
+      <Chip
+        size="small"
+        color="info"
+        variant="outlined"
+        icon={<CircularProgress size={12} aria-hidden />}
+        label="Training…"
+      />
+    );
+  return <Chip size="small" label="Not trained" />;
+}
+
+/** A bot's pairs: question, answer (shortened), training state, and the characters trained. */
 export function QnaTable({ botName, pairs, onEdit, onDelete }: Props) {
   return (
     <TableContainer>
@@ -40,11 +57,7 @@ export function QnaTable({ botName, pairs, onEdit, onDelete }: Props) {
                 {truncate(pair.answer)}
               </TableCell>
               <TableCell>
-                {pair.trained ? (
-                  <Chip size="small" color="success" label="Trained" />
-                ) : (
-                  <Chip size="small" label="Not trained" />
-                )}
+                <PairState pair={pair} />
               </TableCell>
               <TableCell align="right">{pair.character_count?.toLocaleString() ?? '—'}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>

@@ -5,7 +5,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { type Bot, MESSAGES, type QnA } from '@parley/contracts';
+import { type Bot, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
@@ -17,6 +17,7 @@ import { useDeleteAllQnasMutation, useDeleteQnaMutation, useQnasQuery } from '..
 import { QnaDialog } from '../components/QnaDialog';
 import { QnaTable } from '../components/QnaTable';
 import { TrainingStatus } from '../components/TrainingStatus';
+import { UnansweredQuestions } from '../components/UnansweredQuestions';
 import { useQnaTraining } from '../hooks/useQnaTraining';
 import { isTrainingBusy, trainedSummary } from '../training';
 
@@ -28,7 +29,7 @@ export function QnaPage() {
       <KnowledgeTabs />
       <PageHeader
         title="Q&A"
-        subtitle="Question-and-answer pairs a bot answers with first, once it is trained on them."
+        subtitle="Question-and-answer pairs a bot answers with first. Each pair is trained as soon as it is saved."
       />
       <Box sx={{ mb: 3 }}>
         <BotPicker selection={selection} />
@@ -42,9 +43,13 @@ export function QnaPage() {
 function BotQna({ bot }: { bot: Bot }) {
   const botId = bot.bot_id;
   const notify = useNotify();
-  const qnas = useQnasQuery(botId);
+  const [pollMs, setPollMs] = useState(0);
+  // Pairs train within seconds of being saved: the list is read again until none is training.
+  const qnas = useQnasQuery(botId, { pollingInterval: pollMs });
+  const anyTraining = (qnas.data ?? []).some((pair) => pair.training);
+  useEffect(() => setPollMs(anyTraining ? 1000 : 0), [anyTraining]);
   const { state: training, start } = useQnaTraining(botId);
-  const [editing, setEditing] = useState<{ pair?: QnA } | null>(null);
+  const [editing, setEditing] = useState<{ pair?: QnA; unanswered?: UnansweredGroup } | null>(null);
   const [deleting, setDeleting] = useState<QnA | null>(null);
   const [deletingAll, setDeletingAll] = useState(false);
   const [deleteQna, deleteState] = useDeleteQnaMutation();
@@ -89,7 +94,7 @@ function BotQna({ bot }: { bot: Bot }) {
             {pairs.length > 0 ? (
               <Typography variant="body2" color="text.secondary">
                 {summary.text}
-                {summary.untrained > 0 ? ` · ${summary.untrained} waiting for training` : ''}
+                {summary.untrained > 0 ? ` · ${summary.untrained} not trained yet` : ''}
               </Typography>
             ) : null}
           </Box>
@@ -105,6 +110,12 @@ function BotQna({ bot }: { bot: Bot }) {
         </Box>
 
         <TrainingStatus state={training} />
+
+        <UnansweredQuestions
+          botId={botId}
+          botName={bot.bot_name}
+          onAnswer={(unanswered) => setEditing({ unanswered })}
+        />
 
         {fetchError ? <Alert severity="error">{fetchError}</Alert> : null}
         {qnas.isLoading ? <CircularProgress aria-label="Loading Q&A pairs" /> : null}
@@ -125,9 +136,10 @@ function BotQna({ bot }: { bot: Bot }) {
 
       {editing ? (
         <QnaDialog
-          key={editing.pair?.id ?? 'new'}
+          key={editing.pair?.id ?? (editing.unanswered ? `unanswered-${editing.unanswered.id}` : 'new')}
           botId={botId}
           pair={editing.pair}
+          unanswered={editing.unanswered}
           onClose={() => setEditing(null)}
         />
       ) : null}

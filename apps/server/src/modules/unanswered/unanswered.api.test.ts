@@ -1,0 +1,186 @@
+import type { Bot, QnA, UnansweredGroup, VisitorIdentity } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createBotViaApi } from '../../test/bots.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { appendMessage } from '../chat/chat.queries.js';
+import { overlap, SAME_QUESTION } from './unanswered.service.js';
+
+let server: TestServer;
+let owner: Account;
+let other: Account;
+let bot: Bot;
+
+const as = (account: Account) => ({ token: account.access_token });
+
+/** A website visitor asks `question` in the widget and waits for the bot's answer. */
+async function visitorAsks(target: Bot, question: string): Promise<string> {
+  return (await visitorConversation(target, question)).answer;
+}
+
+/** The same, answering the bot's reply and the conversation it is in. */
+async function visitorConversation(
+  target: Bot,
+  question: string,
+): Promise<{ answer: string; conversationId: number }> {
+  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: target.uuid });
+  const socket = new WebSocket(
+    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
+  );
+  const answers: string[] = [];
+  let conversationId = 0;
+  socket.on('message', (raw) => {
+    const frame = JSON.parse(raw.toString()) as {
+      final_result_object?: { message_type: string; message: string; conversation_id: number };
+    };
+    if (frame.final_result_object?.message_type === 'bot') {
+      answers.push(frame.final_result_object.message);
+      conversationId = frame.final_result_object.conversation_id;
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const frame = (message: string) => ({
+    content: {
+      bot_id: target.bot_id,
+      conversation_id: 0,
+      message,
+      message_type: 'user',
+      user_id: null,
+      tenant_id: null,
+    },
+    elements: [],
+  });
+  socket.send(JSON.stringify(frame(question)));
+  await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  socket.close();
+  return { answer: answers.at(-1)!, conversationId };
+}
+
+const queue = async (account: Account, botId: number) => {
+  const reply = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(account));
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+  bot = await createBotViaApi(server, owner, { bot_name: 'Shoe shop' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the queue of unanswered questions', () => {
+  it('collects what visitors asked and the bot could not answer, near duplicates grouped, with counts', async () => {
+    await visitorAsks(bot, 'Do you ship to Canada?');
+    await visitorAsks(bot, 'Shipping to Canada?');
+    await visitorAsks(bot, 'do you ship to canada');
+    await visitorAsks(bot, 'Can I pay with PayPal?');
+    // The owner's own test chat in the console is not a visitor's question.
+    const test = await server.post(
+      '/api/chat/chats',
+      { bot_id: bot.bot_id, message: 'Is there a discount code?' },
+      as(owner),
+    );
+    expect(test.status, JSON.stringify(test.body)).toBeLessThan(300);
+
+    const groups = await queue(owner, bot.bot_id);
+    expect(groups.map((g) => [g.question, g.asked_count])).toEqual([
+      ['Do you ship to Canada?', 3],
+      ['Can I pay with PayPal?', 1],
+    ]);
+    expect(groups[0]!.examples).toEqual(['do you ship to canada', 'Shipping to Canada?']);
+    expect(Date.parse(groups[0]!.last_asked_at)).toBeGreaterThanOrEqual(
+      Date.parse(groups[0]!.first_asked_at),
+    );
+  });
+
+  it('turns an owner’s answer into a Q&A pair, trained at once, and the next visitor asking it gets that answer', async () => {
+    const [shipping] = await queue(owner, bot.bot_id);
+    const answered = await server.post<QnA>(
+      `/api/unanswered/${shipping!.id}/answer`,
+      { answer: 'Yes: parcels to Canada arrive in five to seven working days.' },
+      as(owner),
+    );
+    expect(answered.status, JSON.stringify(answered.body)).toBe(201);
+    expect(answered.body).toMatchObject({
+      bot_id: bot.bot_id,
+      question: 'Do you ship to Canada?',
+      training: true,
+    });
+    expect((await queue(owner, bot.bot_id)).map((g) => g.question)).toEqual(['Can I pay with PayPal?']);
+
+    // Once the pair is trained (a job queued with the save), a visitor asking it is answered.
+    const trained = async () =>
+      (await server.get<QnA[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(owner))).body.find(
+        (pair) => pair.id === answered.body.id,
+      )?.trained;
+    await expect.poll(trained, { timeout: 10_000 }).toBe(true);
+    const reply = await visitorAsks(bot, 'Can you ship to Canada?');
+    expect(reply).toBe('Yes: parcels to Canada arrive in five to seven working days.');
+    // Answered: the question is not queued again.
+    expect((await queue(owner, bot.bot_id)).map((g) => g.question)).toEqual(['Can I pay with PayPal?']);
+
+    const again = await server.post(`/api/unanswered/${shipping!.id}/answer`, { answer: 'Twice' }, as(owner));
+    expect(again.status).toBe(400);
+  });
+
+  it('suggests what an agent replied, in a conversation they took over, to a queued question', async () => {
+    const { conversationId } = await visitorConversation(bot, 'Do you sell gift cards?');
+    await appendMessage(server.database.db, conversationId, {
+      messageType: 'helpdesk',
+      message: 'Yes, gift cards from 10 to 200 euros, sent by email.',
+      senderId: String(owner.user.id),
+    });
+    const gift = (await queue(owner, bot.bot_id)).find((g) => g.question === 'Do you sell gift cards?');
+    expect(gift?.suggestion).toMatchObject({
+      answer: 'Yes, gift cards from 10 to 200 euros, sent by email.',
+      agent: `${owner.user.first_name} ${owner.user.last_name}`,
+    });
+    const accepted = await server.post<QnA>(
+      `/api/unanswered/${gift!.id}/answer`,
+      { answer: gift!.suggestion!.answer },
+      as(owner),
+    );
+    expect(accepted.status).toBe(201);
+  });
+
+  it('dismisses a group, refuses a blank answer, and hides every group from other workspaces and members without Bots', async () => {
+    const [paypal] = await queue(owner, bot.bot_id);
+    const blank = await server.post(`/api/unanswered/${paypal!.id}/answer`, { answer: '  ' }, as(owner));
+    expect(blank.status).toBe(400);
+
+    // Another workspace: 404 for the bot's queue, the answer and the dismissal; nothing changes.
+    expect((await server.get(`/api/unanswered/bot/${bot.bot_id}`, as(other))).status).toBe(404);
+    expect(
+      (await server.post(`/api/unanswered/${paypal!.id}/answer`, { answer: 'No' }, as(other))).status,
+    ).toBe(404);
+    expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(other))).status).toBe(404);
+    const role = await createRole(server, owner, { Home: { read: true } });
+    const member = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    expect((await server.get(`/api/unanswered/bot/${bot.bot_id}`, as(member))).status).toBe(403);
+    expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(member))).status).toBe(403);
+    expect(await queue(owner, bot.bot_id)).toHaveLength(1);
+
+    expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(owner))).status).toBe(200);
+    expect(await queue(owner, bot.bot_id)).toEqual([]);
+  });
+});
+
+describe('overlap', () => {
+  it('groups rewordings with the same words and keeps different questions apart', () => {
+    expect(overlap(['ship', 'canada'], ['ship', 'canada'])).toBe(1);
+    expect(overlap(['ship', 'canada'], ['ship', 'canada', 'cost'])).toBeGreaterThanOrEqual(SAME_QUESTION);
+    expect(overlap(['ship', 'canada'], ['pay', 'paypal'])).toBe(0);
+    expect(overlap(['ship', 'canada'], ['ship', 'mexico'])).toBeLessThan(SAME_QUESTION);
+  });
+});

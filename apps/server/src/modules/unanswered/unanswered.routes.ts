@@ -1,0 +1,54 @@
+import { AnswerUnansweredBody, IdParams, MessageResponse, QnA, UnansweredGroup } from '@parley/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../core/http/request-context.js';
+import type { UnansweredService } from './unanswered.service.js';
+
+const tags = ['Unanswered questions'];
+
+export const unansweredRoutes =
+  (service: UnansweredService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/unanswered/bot/:botId',
+      {
+        schema: {
+          tags,
+          summary: 'The questions a bot could not answer, grouped by meaning, most asked first',
+          params: z.object({ botId: IdParams.shape.id }),
+          response: { 200: z.array(UnansweredGroup) },
+        },
+      },
+      async (request) => service.list(requireAuth(request), request.params.botId),
+    );
+    app.post(
+      '/unanswered/:id/answer',
+      {
+        schema: {
+          tags,
+          summary:
+            'Answer a group once: it becomes a Q&A pair of the bot, trained at once, and leaves the queue',
+          params: IdParams,
+          body: AnswerUnansweredBody,
+          response: { 201: QnA },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.answer(requireAuth(request), request.params.id, request.body)),
+    );
+    app.delete(
+      '/unanswered/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Dismiss a group without answering it',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await service.dismiss(requireAuth(request), request.params.id);
+        return { message: 'Question dismissed' };
+      },
+    );
+  };

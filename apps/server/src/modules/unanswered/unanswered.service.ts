@@ -1,0 +1,210 @@
+import type { AnswerUnansweredBody, QnA, UnansweredGroup } from '@parley/contracts';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import { requireBot } from '../bots/bots.queries.js';
+import type { QnaService } from '../qna/qna.service.js';
+import { unansweredGroups as groups, unansweredQuestions as questions } from './unanswered.schema.js';
+
+export type UnansweredReason = (typeof questions.$inferInsert)['reason'];
+
+export type UnansweredInput = {
+  tenantId: number;
+  botId: number;
+  question: string;
+  conversationId?: number | null;
+  reason: UnansweredReason;
+};
+
+/** Two wordings ask the same thing when their stemmed words overlap this much (Dice coefficient). */
+export const SAME_QUESTION = 0.6;
+/** The open groups, most recently asked first, a new question is compared with. */
+const GROUPS_COMPARED = 500;
+const EXAMPLES = 3;
+/** First key of the advisory lock that makes grouping one question at a time per bot. */
+const GROUPING_LOCK_CLASS = 0x0a5c;
+
+/** Dice coefficient of two sets of stemmed words: 1 for the same words, 0 for none shared. */
+export function overlap(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const set = new Set(a);
+  const shared = new Set(b.filter((term) => set.has(term))).size;
+  return (2 * shared) / (set.size + new Set(b).size);
+}
+
+/**
+ * The questions a bot could not answer (issue 15 item 4): recorded by the chat when the bot found
+ * nothing, answered below its confidence, or the visitor asked for a person; grouped when they ask
+ * the same thing in other words; answered once by an owner, which makes the group a Q&A pair that
+ * trains at once (QnaService) and takes it out of the queue.
+ */
+export class UnansweredService {
+  constructor(
+    private readonly db: Db,
+    private readonly qna: QnaService,
+  ) {}
+
+  /** Adds a visitor's question to the open group asking the same thing, or to a new one. */
+  async record(input: UnansweredInput): Promise<number | null> {
+    const question = input.question.replace(/\s+/g, ' ').trim().slice(0, 2000);
+    const terms = question ? await stemmedTerms(this.db, question) : [];
+    if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
+      const open = await tx
+        .select({ id: groups.id, terms: groups.terms })
+        .from(groups)
+        .where(
+          and(eq(groups.tenantId, input.tenantId), eq(groups.botId, input.botId), eq(groups.status, 'open')),
+        )
+        .orderBy(desc(groups.lastAskedAt))
+        .limit(GROUPS_COMPARED);
+      const best = open
+        .map((group) => ({ id: group.id, score: overlap(terms, group.terms) }))
+        .reduce<{ id: number; score: number } | null>((a, b) => (!a || b.score > a.score ? b : a), null);
+      let groupId: number;
+      if (best && best.score >= SAME_QUESTION) {
+        groupId = best.id;
+        await tx
+          .update(groups)
+          .set({ askedCount: sql`${groups.askedCount} + 1`, lastAskedAt: new Date() })
+          .where(eq(groups.id, groupId));
+      } else {
+        const [created] = await tx
+          .insert(groups)
+          .values({ tenantId: input.tenantId, botId: input.botId, question, terms })
+          .returning({ id: groups.id });
+        groupId = created!.id;
+      }
+      await tx.insert(questions).values({
+        tenantId: input.tenantId,
+        groupId,
+        question,
+        conversationId: input.conversationId ?? null,
+        reason: input.reason,
+      });
+      return groupId;
+    });
+  }
+
+  /** A bot's open groups, most asked first, each with its latest other wordings. */
+  async list(auth: AuthContext, botId: number): Promise<UnansweredGroup[]> {
+    await requireBot(this.db, auth.tenantId, botId);
+    const rows = await this.db
+      .select()
+      .from(groups)
+      .where(and(eq(groups.tenantId, auth.tenantId), eq(groups.botId, botId), eq(groups.status, 'open')))
+      .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
+      .limit(200);
+    const ids = rows.map((row) => row.id);
+    const [examples, suggestions] = await Promise.all([this.examplesOf(ids), this.suggestionsFor(ids)]);
+    return rows.map((row) => ({
+      id: row.id,
+      bot_id: row.botId,
+      question: row.question,
+      asked_count: row.askedCount,
+      first_asked_at: row.firstAskedAt.toISOString(),
+      last_asked_at: row.lastAskedAt.toISOString(),
+      examples: (examples.get(row.id) ?? []).filter((text) => text !== row.question).slice(0, EXAMPLES),
+      suggestion: suggestions.get(row.id) ?? null,
+    }));
+  }
+
+  /**
+   * Per group, the latest reply an agent wrote right after one of its questions, in the same
+   * conversation (one they took over): what a person answered is the likeliest right answer.
+   */
+  private async suggestionsFor(groupIds: number[]): Promise<Map<number, UnansweredGroup['suggestion']>> {
+    const byGroup = new Map<number, UnansweredGroup['suggestion']>();
+    if (groupIds.length === 0) return byGroup;
+    const rows = await queryRows<{
+      group_id: number;
+      message: string;
+      agent: string | null;
+      created_at: Date | string;
+    }>(
+      this.db,
+      sql`SELECT DISTINCT ON (q.group_id) q.group_id, r.message, r.created_at,
+          nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') AS agent
+        FROM unanswered_questions q
+        CROSS JOIN LATERAL (
+          SELECT m.message, m.sender_id, m.created_at FROM messages m
+          WHERE m.conversation_id = q.conversation_id AND m.tenant_id = q.tenant_id
+            AND m.message_type = 'helpdesk' AND m.created_at >= q.asked_at
+          ORDER BY m.seq LIMIT 1) r
+        LEFT JOIN users u ON u.tenant_id = q.tenant_id AND u.id::text = r.sender_id
+        WHERE q.group_id IN (${sql.join(
+          groupIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        ORDER BY q.group_id, q.asked_at DESC`,
+    );
+    for (const row of rows)
+      byGroup.set(row.group_id, {
+        answer: row.message,
+        agent: row.agent,
+        answered_at: new Date(row.created_at).toISOString(),
+      });
+    return byGroup;
+  }
+
+  private async examplesOf(groupIds: number[]): Promise<Map<number, string[]>> {
+    const byGroup = new Map<number, string[]>();
+    if (groupIds.length === 0) return byGroup;
+    const rows = await this.db
+      .selectDistinctOn([questions.groupId, questions.question], {
+        groupId: questions.groupId,
+        question: questions.question,
+        askedAt: questions.askedAt,
+      })
+      .from(questions)
+      .where(inArray(questions.groupId, groupIds))
+      .orderBy(questions.groupId, questions.question, desc(questions.askedAt));
+    rows.sort((a, b) => b.askedAt.getTime() - a.askedAt.getTime());
+    for (const row of rows) byGroup.set(row.groupId, [...(byGroup.get(row.groupId) ?? []), row.question]);
+    return byGroup;
+  }
+
+  /** Answers a group once: it becomes a Q&A pair of its bot, queued for training, and leaves the queue. */
+  async answer(auth: AuthContext, id: number, body: AnswerUnansweredBody): Promise<QnA> {
+    return this.db.transaction(async (tx) => {
+      const group = await this.lockOpen(tx, auth, id);
+      const pair = await this.qna.createIn(tx, auth, {
+        bot_id: group.botId,
+        question: body.question ?? group.question,
+        answer: body.answer,
+      });
+      await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(eq(groups.id, id));
+      return pair;
+    });
+  }
+
+  /** Takes a group out of the queue without answering it (spam, out of scope). */
+  async dismiss(auth: AuthContext, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.lockOpen(tx, auth, id);
+      await tx.update(groups).set({ status: 'dismissed' }).where(eq(groups.id, id));
+    });
+  }
+
+  private async lockOpen(tx: DbOrTx, auth: AuthContext, id: number) {
+    const [group] = await tx
+      .select()
+      .from(groups)
+      .where(and(eq(groups.id, id), eq(groups.tenantId, auth.tenantId)))
+      .for('update');
+    if (!group) throw notFound('Question not found');
+    if (group.status !== 'open') throw badRequest('This question has already left the queue');
+    return group;
+  }
+}
+
+/** The question's words as PostgreSQL's English text search stems them, stop words left out. */
+async function stemmedTerms(db: DbOrTx, text: string): Promise<string[]> {
+  const [row] = await queryRows<{ terms: string[] }>(
+    db,
+    sql`SELECT tsvector_to_array(to_tsvector('english', ${text})) AS terms`,
+  );
+  return row?.terms ?? [];
+}

@@ -1,0 +1,90 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Typography from '@mui/material/Typography';
+import type { UnansweredGroup } from '@parley/contracts';
+import { serverDetail } from '../../../shared/api/errors';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useDismissUnansweredMutation, useUnansweredQuery } from '../api';
+
+type Props = { botId: number; botName: string; onAnswer: (group: UnansweredGroup) => void };
+
+/**
+ * What visitors asked and the bot could not answer, most asked first; rewordings of one question are
+ * grouped. Answering a group once adds it as a Q&A pair, trained at once; what an agent replied to it in
+ * a conversation they took over is offered as the answer to review.
+ */
+export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
+  const notify = useNotify();
+  const groups = useUnansweredQuery(botId, { pollingInterval: 30_000 });
+  const [dismiss, dismissState] = useDismissUnansweredMutation();
+  const list = groups.data ?? [];
+
+  const onDismiss = async (group: UnansweredGroup) => {
+    try {
+      await dismiss({ id: group.id, botId }).unwrap();
+      notify.success('Question dismissed');
+    } catch (error) {
+      notify.error(serverDetail(error) ?? 'Failed to dismiss the question');
+    }
+  };
+
+  return (
+    <Box component="section" aria-label={`Unanswered questions of ${botName}`} sx={{ mb: 3 }}>
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        Unanswered questions
+      </Typography>
+      {groups.isError ? (
+        <Typography color="error">
+          {serverDetail(groups.error) ?? 'Failed to fetch unanswered questions'}
+        </Typography>
+      ) : null}
+      {groups.isSuccess && list.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          No unanswered questions. What visitors ask and the bot cannot answer appears here.
+        </Typography>
+      ) : null}
+      <List dense disablePadding>
+        {list.map((group) => (
+          <ListItem
+            key={group.id}
+            divider
+            data-testid="unanswered-question"
+            sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', px: 0 }}
+          >
+            <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 500 }}>{group.question}</Typography>
+              <Typography variant="body2" color="text.secondary">
+                Last asked {new Date(group.last_asked_at).toLocaleString()}
+                {group.examples.length > 0 ? ` · also asked as: ${group.examples.join(' · ')}` : ''}
+              </Typography>
+              {group.suggestion ? (
+                <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="suggested-answer">
+                  <strong>{group.suggestion.agent ?? 'An agent'} answered:</strong> {group.suggestion.answer}
+                </Typography>
+              ) : null}
+            </Box>
+            <Chip
+              size="small"
+              label={group.asked_count === 1 ? 'asked once' : `asked ${group.asked_count} times`}
+            />
+            <Button size="small" variant="outlined" onClick={() => onAnswer(group)}>
+              {group.suggestion ? 'Review the answer' : 'Answer'}
+            </Button>
+            <Button
+              size="small"
+              color="inherit"
+              disabled={dismissState.isLoading}
+              onClick={() => onDismiss(group)}
+              aria-label={`Dismiss ${group.question}`}
+            >
+              Dismiss
+            </Button>
+          </ListItem>
+        ))}
+      </List>
+    </Box>
+  );
+}
