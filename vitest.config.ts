@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,10 +10,17 @@ import { defineConfig } from 'vitest/config';
  * - bench-smoke: every benchmark of bench/ in its smoke mode (tiny, no targets), so none rots unseen.
  */
 const apiTests = ['apps/server/src/**/*.api.test.ts'];
+/**
+ * Test files run at once: at least 2. Vitest's default (CPUs − 1) is 1 on a 2-CPU machine, where a
+ * single file at a time left one core idle: most API and browser tests wait on sockets, servers and
+ * timers, not the CPU (CI: 24 min at 1, with about 1.1 cores busy). TEST_WORKERS overrides.
+ */
+const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
 const hasPg = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     projects: [
       {
         test: {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MESSAGES } from '@parley/contracts';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { MailCapture } from './mail';
@@ -306,4 +307,15 @@ export async function joinAsTeammate(
   const joined = users.find((u) => u.email.toLowerCase() === who.email.toLowerCase());
   if (!joined) throw new Error(`${who.email} is not among the workspace's users`);
   return { page, userId: joined.id };
+}
+
+/** Sends an invitation from the Roles screen's dialog, as the signed-in person, and waits for its notice. */
+export async function sendInvitation(page: Page, email: string, role: string): Promise<void> {
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: role }).click();
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
 }

@@ -7,21 +7,12 @@ import {
   person,
   screenshot,
   screenshotOnFailure,
+  sendInvitation,
   signUp,
   startHarness,
 } from './harness';
 
 const INVITED = /invited you/;
-
-async function inviteAsMember(page: Page, email: string): Promise<void> {
-  await page.getByRole('button', { name: 'Invite user' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('combobox', { name: 'Role' }).click();
-  await page.getByRole('option', { name: 'Member' }).click();
-  await dialog.getByRole('button', { name: 'Send invitation' }).click();
-  await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
-}
 
 const linkIn = (text: string) => /https?:\/\/\S+\/signup\?token=[\w-]+/.exec(text)?.[0];
 
@@ -44,7 +35,7 @@ describe('pending invitations on the users screen', () => {
     const invitee = person('ivy');
     await page.goto('/roles');
     await page.getByText('No invitations are waiting for an answer.').waitFor();
-    await inviteAsMember(page, invitee.email);
+    await sendInvitation(page, invitee.email, 'Member');
 
     const row = page.getByTestId(`invitation-row-${invitee.email}`);
     await row.getByText('Member').waitFor();

@@ -188,6 +188,23 @@ describe('bot playground and full-page chat', () => {
     const answer = page.getByTestId('bot-message').filter({ hasText: 'within 30 days' });
     await answer.waitFor({ timeout: 30_000 });
     await answer.getByText('returns-policy.txt', { exact: false }).first().waitFor();
+    // Whole sentences of the source, never a word about models to the visitor; the owner is told why.
+    const note = answer.getByTestId('answer-mode-note');
+    await note.getByRole('link', { name: 'LLM settings' }).waitFor();
+    const said = (await answer.innerText()).replace(await note.innerText(), '');
+    expect(said).toContain('Unworn shoes can be returned within 30 days of delivery for a full refund.');
+    expect(said).not.toMatch(/language model|set up/i);
     await screenshot(page, 'playground-file-answer');
+
+    // The same bot on its public page: the same answer, without the owner's note.
+    const { page: visitor } = await h.newPage();
+    await visitor.goto(`/chat/${bot.uuid}`);
+    const visitorBox = visitor.getByRole('textbox', { name: 'Message' });
+    await visitorBox.fill('Can I return shoes for a refund?');
+    await visitorBox.press('Enter');
+    const visitorAnswer = visitor.getByTestId('bot-message').filter({ hasText: 'within 30 days' });
+    await visitorAnswer.waitFor({ timeout: 30_000 });
+    expect(await visitorAnswer.innerText()).not.toMatch(/language model|Extractive/i);
+    expect(await visitorAnswer.getByTestId('answer-mode-note').count()).toBe(0);
   });
 });

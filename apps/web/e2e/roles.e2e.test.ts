@@ -11,6 +11,7 @@ import {
   person,
   screenshot,
   screenshotOnFailure,
+  sendInvitation,
   signUp,
   startHarness,
 } from './harness';
@@ -38,17 +39,6 @@ async function createLimitedRole(page: Page): Promise<void> {
   await screenshot(page, 'roles-permissions');
 }
 
-async function invite(page: Page, email: string): Promise<void> {
-  await page.goto('/roles');
-  await page.getByRole('button', { name: 'Invite user' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('combobox', { name: 'Role' }).click();
-  await page.getByRole('option', { name: ROLE }).click();
-  await dialog.getByRole('button', { name: 'Send invitation' }).click();
-  await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
-}
-
 describe('users, roles and the menu that follows them', () => {
   let h: Harness;
   let owner: Person;
@@ -67,7 +57,8 @@ describe('users, roles and the menu that follows them', () => {
     screenshotOnFailure(ownerPage, 'invite-owner');
     await createLimitedRole(ownerPage);
     const teammate = person('tom');
-    await invite(ownerPage, teammate.email);
+    await ownerPage.goto('/roles');
+    await sendInvitation(ownerPage, teammate.email, ROLE);
 
     const mail = await h.mail.waitFor(teammate.email, /invited you/);
     const link = /https?:\/\/\S+\/signup\?token=[\w-]+/.exec(mail.text)?.[0];
@@ -115,7 +106,8 @@ describe('users, roles and the menu that follows them', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await ownerPage.getByText('Bots assigned successfully').first().waitFor();
     await ownerPage.getByRole('button', { name: `Assign bots to ${teammate.email}` }).click();
-    expect(await dialog.getByLabel('Front desk').isChecked()).toBe(true);
+    // Reopened, the dialog loads the teammate's bots again: checked once they arrive.
+    await expect.poll(() => dialog.getByLabel('Front desk').isChecked(), { timeout: 10_000 }).toBe(true);
   });
 
   it('creates, refuses to delete while assigned, and archives a feature', async () => {

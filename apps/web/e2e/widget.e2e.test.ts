@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LEAD_TEXTS } from '@parley/contracts';
+import { HANDOFF_TEXTS, HELPDESK_TEXTS, LEAD_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -90,6 +90,39 @@ async function customerSite(
   };
 }
 
+/**
+ * A printer manual on loopback: one long page of three sections with ids, so a citation can link
+ * to the last one; `/` is the customer's page embedding the widget once `embed` is called.
+ */
+async function manualSite(): Promise<{
+  origin: string;
+  embed: (uuid: string, scriptSrc: string) => void;
+  close: () => Promise<void>;
+}> {
+  const filler = (topic: string) =>
+    `<p>${`This part of the manual covers ${topic} step by step for every model we sell. `.repeat(40)}</p>`;
+  const manual = `<!doctype html><html><head><title>Printer manual</title></head><body>
+<nav><a href="/">Home</a></nav><main><h1>Printer manual</h1>
+<h2 id="installing">Installing the driver</h2>${filler('installation')}
+<h2 id="printing">Printing a test page</h2>${filler('test pages')}
+<h2 id="removing">Removing the driver</h2><p>To remove the printer driver, open the uninstaller from the Start menu and restart the computer.</p>${filler('removal')}${filler('cleaning up')}
+</main><footer>Printer Co.</footer></body></html>`;
+  let home = '<!doctype html><html><body><p>Loading</p></body></html>';
+  const site = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(req.url === '/manual' ? manual : home);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    embed: (uuid, scriptSrc) => {
+      home = `<!doctype html><html><head><title>Printer Co.</title></head><body><h1>Printer Co.</h1>
+<script src="${scriptSrc}" data-bot="${uuid}" defer></script></body></html>`;
+    },
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
+}
+
 async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<void> {
   const box = chat.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
@@ -99,7 +132,7 @@ async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<v
 describe('website widget', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ env: { CRAWLER_ALLOW_PRIVATE: 'true' } });
   });
   afterAll(async () => {
     await h?.close();
@@ -235,6 +268,162 @@ describe('website widget', () => {
         .getByRole('alert')
         .getByText('This site is not allowed to embed this bot')
         .waitFor({ timeout: 20_000 });
+    } finally {
+      await site.close();
+    }
+  });
+  it('follows a cited source to the section of the crawled page it came from', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-citation-owner');
+    await signUp(owner, person('citer'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const docs = await manualSite();
+    try {
+      const started = await apiCall<{ task_id: string; web_source_id: number }>(
+        h,
+        token,
+        'POST',
+        '/crawler/crawl',
+        {
+          url: `${docs.origin}/manual`,
+          name: 'Printer manual',
+        },
+      );
+      await expect
+        .poll(
+          async () =>
+            (await apiCall<{ status: string }>(h, token, 'GET', `/crawler/crawl/${started.task_id}/status`))
+              .status,
+          { timeout: 30_000 },
+        )
+        .toBe('completed');
+      const bot = await createBotViaApi(h, owner, {
+        bot_name: 'Printer help',
+        is_public: 'true',
+        web_source_ids: JSON.stringify([started.web_source_id]),
+      });
+      docs.embed(bot.uuid, `${h.baseUrl}/widget.js`);
+
+      const { context, page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-citation');
+      await page.goto(`${docs.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Printer help' });
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      await ask(chat, 'How do I remove the printer driver?');
+      const answer = chat.getByTestId('bot-message').filter({ hasText: 'uninstaller' });
+      await answer.waitFor({ timeout: 30_000 });
+      const link = answer
+        .getByTestId('message-sources')
+        .getByRole('link', { name: 'Printer manual › Removing the driver' });
+      expect(await link.getAttribute('href')).toBe(`${docs.origin}/manual#removing`);
+      await screenshot(page, 'widget-citation');
+
+      const [opened] = await Promise.all([context.waitForEvent('page'), link.click()]);
+      await opened.waitForLoadState();
+      expect(opened.url()).toBe(`${docs.origin}/manual#removing`);
+      // The browser scrolled the manual to that section, far below its first screen.
+      const top = await opened.locator('#removing').evaluate((el) => el.getBoundingClientRect().top);
+      expect(top).toBeGreaterThanOrEqual(0);
+      expect(top).toBeLessThan(200);
+    } finally {
+      await docs.close();
+    }
+  });
+  it('hands a visitor to a person: offered the lead form while nobody is online, then an agent joins, replies and hands back, every step in order after a reload too', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-handoff-owner');
+    const agentPerson = person('nadia');
+    await signUp(owner, agentPerson);
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, {
+      bot_name: 'Handoff helper',
+      human_button: 'always',
+      lead_form_config: JSON.stringify({
+        enabled: true,
+        title: 'Leave your details',
+        show_when: 'after_messages',
+        after_messages: 10,
+        fields: [{ name: 'email', label: 'Email', type: 'email', required: true }],
+      }),
+    });
+    // The owner is not on a console page yet: nobody is online.
+    await owner.goto('about:blank');
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-handoff');
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Handoff helper' });
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      const notices = chat.getByTestId('system-message');
+
+      await chat.getByRole('button', { name: HANDOFF_TEXTS.button }).click();
+      await notices.filter({ hasText: HANDOFF_TEXTS.nobodyOnline }).waitFor();
+      // Waiting for a person: the button is gone; the lead form takes the email.
+      await chat.getByRole('button', { name: HANDOFF_TEXTS.button }).waitFor({ state: 'detached' });
+      const leadForm = chat.getByRole('form', { name: 'Leave your details' });
+      await leadForm.getByRole('textbox', { name: 'Email' }).fill('waiting@example.com');
+      await leadForm.getByRole('button', { name: 'Send', exact: true }).click();
+      await chat.getByText(LEAD_TEXTS.received).waitFor();
+      const tenant = (await apiCall<{ tenant_id: number }>(h, token, 'GET', '/auth/user')).tenant_id;
+      const inbox = await apiCall<{
+        conversations: Array<{ conversation_id: number; visitor_email: string | null }>;
+      }>(h, token, 'GET', `/chat/helpdesk/inbox/${tenant}?filter=needs_human`);
+      const [waiting] = inbox.conversations;
+      expect(waiting).toMatchObject({ visitor_email: 'waiting@example.com' });
+      const id = waiting!.conversation_id;
+      await screenshot(page, 'widget-handoff-lead');
+
+      // The agent opens the inbox (and is online): the request waits under "Needs a person".
+      const name = `${agentPerson.firstName} ${agentPerson.lastName}`;
+      await owner.goto('/inbox');
+      const queue = owner.getByTestId('handoff-queue');
+      const item = queue.locator(`[data-testid="handoff-item"][data-conversation-id="${id}"]`);
+      await item.waitFor();
+      expect(await item.textContent()).toContain('Waiting');
+      expect(await queue.getByRole('tab', { name: /Needs a person/ }).getAttribute('aria-label')).toBe(
+        'Needs a person (1)',
+      );
+      await item.click();
+      const thread = owner.getByTestId('inbox-thread');
+      // It takes over, replies, keeps a note the visitor never sees, and hands back.
+      await thread.getByRole('button', { name: 'Take over' }).click();
+      await notices.filter({ hasText: HELPDESK_TEXTS.agentJoined(name) }).waitFor();
+      const box = thread.getByRole('textbox', { name: 'Message' });
+      await box.fill('Hello, I can help.');
+      await box.press('Enter');
+      await chat.getByTestId('agent-message').filter({ hasText: 'Hello, I can help.' }).waitFor();
+      const notes = thread.getByRole('region', { name: 'Internal notes' });
+      await notes.getByRole('textbox', { name: 'Note' }).fill('VIP customer');
+      await notes.getByRole('button', { name: 'Add note' }).click();
+      await notes.getByTestId('internal-note').filter({ hasText: 'VIP customer' }).waitFor();
+      // Who the visitor is, and when each message came.
+      expect(await thread.getByTestId('conversation-details').textContent()).toContain('waiting@example.com');
+      expect(await thread.getByTestId('message-time').count()).toBeGreaterThanOrEqual(1);
+      await screenshot(owner, 'inbox-handoff');
+      await thread.getByRole('button', { name: 'Hand back' }).click();
+      await notices.filter({ hasText: HELPDESK_TEXTS.botBack }).waitFor();
+      await chat.getByRole('button', { name: HANDOFF_TEXTS.button }).waitFor();
+
+      const steps = async () =>
+        chat
+          .locator('[data-testid="system-message"], [data-testid="agent-message"]')
+          .evaluateAll((items) => items.map((item) => item.textContent?.replace(/^Agent/, '').trim()));
+      const expected = [
+        HANDOFF_TEXTS.nobodyOnline,
+        HELPDESK_TEXTS.agentJoined(name),
+        'Hello, I can help.',
+        HELPDESK_TEXTS.botBack,
+      ];
+      expect(await steps()).toEqual(expected);
+      // A reload: the widget opens again with the conversation, every step in its place.
+      await page.reload();
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      await expect.poll(steps, { timeout: 15_000 }).toEqual(expected);
+      expect(await chat.getByText('VIP customer').count()).toBe(0);
+      await screenshot(page, 'widget-handoff-back');
     } finally {
       await site.close();
     }

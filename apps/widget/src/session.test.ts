@@ -51,6 +51,7 @@ function message(seq: number, overrides: Partial<ChatMessage> = {}): ChatMessage
     attachments: [],
     answer_mode: null,
     actions: [],
+    handoff: null,
     usage: null,
     ...overrides,
   };

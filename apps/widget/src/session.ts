@@ -119,7 +119,12 @@ export class VisitorSession {
           throw error;
         }
         store.set('visitor', JSON.stringify(this.identity));
-        return chatSocketUrl(new URL(apiBase), { visitor_token: this.identity.visitor_token });
+        // The page the visitor is on, for the agent who may join (kept with a new conversation).
+        const page = typeof location === 'undefined' ? '' : location.href.slice(0, 2000);
+        return chatSocketUrl(new URL(apiBase), {
+          visitor_token: this.identity.visitor_token,
+          ...(page.startsWith('http') ? { page_url: page } : {}),
+        });
       },
       createSocket: this.options.createSocket ?? browserSocket,
       userId: () => this.identity?.visitor_id ?? null,
@@ -157,6 +162,13 @@ export class VisitorSession {
       this.update({ thinking: false });
     }, THINKING_LIMIT_MS);
     return true;
+  }
+
+  /** "Talk to a person": the answer (a place in line, or the lead form) arrives as a stored notice. */
+  requestHuman(): boolean {
+    const sent = this.socket?.requestHuman(this.options.botId, this.state.conversationId ?? 0) ?? false;
+    if (!sent) this.addFrame('error', MESSAGES.realtime.sendFailed);
+    return sent;
   }
 
   /** Leaves the conversation: the next message starts a new one. */

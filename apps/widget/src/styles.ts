@@ -44,7 +44,8 @@ button{font:inherit}
 .md blockquote{margin-left:0;padding-left:8px;border-left:3px solid #d1d5db;color:#4b5563}
 .sources{margin-top:6px;padding-top:6px;border-top:1px solid #f0f0f0;font-size:12px;color:#4b5563}
 .sources-title{font-weight:600}
-.sources ul{margin:2px 0 0;padding-left:18px}
+.sources ul,.sources ol{margin:2px 0 0;padding-left:18px}
+.sources .synced{color:#6b7280}
 .tag{display:inline-block;margin-left:4px;padding:0 6px;border:1px solid #16a34a;border-radius:999px;font-size:10px;font-weight:600;color:#15803d;vertical-align:1px}
 .actions{display:flex;flex-wrap:wrap;gap:6px;margin-top:8px}
 .btn{display:inline-flex;align-items:center;gap:6px;padding:7px 12px;border:0;border-radius:8px;background:var(--brand);color:var(--on-brand);font-weight:600;text-decoration:none;cursor:pointer;box-shadow:inset 0 0 0 1px rgba(0,0,0,.12)}
@@ -65,6 +66,8 @@ button{font:inherit}
 .frame.error{color:#991b1b;background:#fef2f2;border-color:#fca5a5}
 .frame.warning{color:#9a3412;background:#fff7ed;border-color:#fdba74}
 .frame.success{color:#166534;background:#f0fdf4;border-color:#86efac}
+.frame.notice{align-self:center;text-align:center;color:#374151;background:#f3f4f6;border-color:#e5e7eb}
+.person{display:flex;justify-content:center;padding:6px 12px 0}
 .typing{display:flex;gap:4px;padding:12px}
 .typing i{width:6px;height:6px;border-radius:50%;background:#9ca3af;animation:pw-dot 1.2s infinite ease-in-out}
 .typing i:nth-child(2){animation-delay:.15s}.typing i:nth-child(3){animation-delay:.3s}

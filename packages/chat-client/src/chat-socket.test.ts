@@ -151,6 +151,7 @@ describe('ChatSocket', () => {
     last().receive({ type: 'connected', message: 'Connected' });
     last().receive({ conversation_id: 7, data: 'Hel' });
     last().receive({ type: 'warning', message: 'Slow down', conversation_id: 7 });
+    // A control change is told by its stored system message, not as a notice.
     last().receive({ type: 'helpdesk_control', message: 'An agent joined' });
     last().receive({ error: 'Bad thing', conversation_id: 7 });
     last().receive({ type: 'pong' });
@@ -158,7 +159,6 @@ describe('ChatSocket', () => {
       { type: 'connected', message: 'Connected' },
       { type: 'chunk', conversationId: 7, data: 'Hel' },
       { type: 'notice', kind: 'warning', message: 'Slow down', conversationId: 7 },
-      { type: 'notice', kind: 'helpdesk_control', message: 'An agent joined', conversationId: null },
       { type: 'error', error: 'Bad thing', conversationId: 7 },
     ]);
   });

@@ -191,6 +191,11 @@ export class ChatSocket {
     });
   }
 
+  /** "Talk to a person": the answer is a stored system message (conversation 0 starts one). */
+  requestHuman(botId: number, conversationId: number): boolean {
+    return this.sendFrame({ type: 'request_human', bot_id: botId, conversation_id: conversationId });
+  }
+
   /** The tab became visible: reconnect now instead of waiting for the back-off timer. */
   nudge(): void {
     if (this.stopped || this.status === 'open' || this.status === 'connecting') return;
@@ -329,9 +334,12 @@ export class ChatSocket {
       case 'presence':
         this.options.onEvent({ type: 'presence', agentsOnline: frame.agents_online === true });
         return;
+      case 'helpdesk_control':
+        // Who holds the conversation changed: its stored system message says so, in order, and
+        // stays after a reload; the frame is still sent for clients that predate it.
+        return;
       case 'warning':
       case 'confirmation':
-      case 'helpdesk_control':
         this.options.onEvent({
           type: 'notice',
           kind: frame.type,

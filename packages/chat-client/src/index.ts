@@ -5,7 +5,9 @@
  */
 export * from './chat-socket.js';
 export * from './chunk-batcher.js';
+export * from './citations.js';
 export * from './colour.js';
+export * from './handoff.js';
 export * from './helpdesk-socket.js';
 export * from './lead-form.js';
 export * from './messages.js';

@@ -33,8 +33,14 @@ describe('leadFormDue', () => {
     show_when,
     after_messages,
   });
-  const user = { message_type: 'user', answer_mode: null } as const;
-  const answer = (answer_mode: 'qna' | 'not_found') => ({ message_type: 'bot', answer_mode }) as const;
+  const user = { message_type: 'user', answer_mode: null, actions: [] } as const;
+  const answer = (answer_mode: 'qna' | 'not_found') =>
+    ({ message_type: 'bot', answer_mode, actions: [] }) as const;
+  const nobodyCame = {
+    message_type: 'system',
+    answer_mode: null,
+    actions: [{ type: 'lead_form', title: 'Leave your email' }],
+  } as const;
 
   it('is never due when the form is off, missing or has no fields', () => {
     expect(leadFormDue(null, [])).toBe(false);
@@ -54,5 +60,10 @@ describe('leadFormDue', () => {
   it('when the bot could not answer: once an answer found nothing', () => {
     expect(leadFormDue(config('no_answer'), [user, answer('qna')])).toBe(false);
     expect(leadFormDue(config('no_answer'), [user, answer('qna'), user, answer('not_found')])).toBe(true);
+  });
+
+  it('whenever the hand-off offers it (nobody could come), whatever its usual moment', () => {
+    expect(leadFormDue(config('after_messages', 5), [user, nobodyCame])).toBe(true);
+    expect(leadFormDue(null, [user, nobodyCame])).toBe(false);
   });
 });

@@ -40,9 +40,11 @@ export function leadValues(
  */
 export function leadFormDue(
   config: LeadFormConfig | null | undefined,
-  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode'>[],
+  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode' | 'actions'>[],
 ): boolean {
   if (!config?.enabled || config.fields.length === 0) return false;
+  // Nobody could come to the chat: the hand-off offered the form, whatever its usual moment.
+  if (messages.some((m) => m.actions.some((action) => action.type === 'lead_form'))) return true;
   switch (config.show_when) {
     case 'before_chat':
       return true;

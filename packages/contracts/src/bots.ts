@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BodyId, Id, inputText } from './common.js';
 import { BOT } from './constants.js';
+import { HUMAN_BUTTON_MODES } from './handoff.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
 
@@ -90,6 +91,26 @@ export const BotInput = z.object({
   /** The id (as text) of one of the tenant's active LLM settings; null: the embedded extractive answerer. */
   llm_model: inputText().trim().max(100).nullable().default(null),
   internet: z.boolean().default(false),
+  /** How many sources (distinct pages) an answer lists at most. */
+  max_citations: z
+    .number({ error: 'Sources per answer must be a number' })
+    .int('Sources per answer must be a whole number')
+    .min(1, `Sources per answer must be between 1 and ${BOT.maxCitations}`)
+    .max(BOT.maxCitations, `Sources per answer must be between 1 and ${BOT.maxCitations}`)
+    .default(BOT.defaultCitations),
+  /** When visitors see "Talk to a person". */
+  human_button: z
+    .enum(HUMAN_BUTTON_MODES, { error: 'Talk to a person must be always, after_miss or never' })
+    .default('after_miss'),
+  /**
+   * An answer whose sources cover less than this share of the question offers a person instead of
+   * guessing (0: never).
+   */
+  handoff_confidence: z
+    .number({ error: 'Confidence threshold must be a number' })
+    .min(0, 'Confidence threshold must be between 0 and 1')
+    .max(1, 'Confidence threshold must be between 0 and 1')
+    .default(BOT.defaultHandoffConfidence),
   analytics: z.boolean().default(false),
   is_public: z.boolean().default(false),
   brand_color: z
@@ -157,9 +178,11 @@ export function parseBotFields(fields: Record<string, string>): Record<string, u
     if (fields[key] !== undefined)
       out[key] = fields[key] === 'true' ? true : fields[key] === 'false' ? false : fields[key];
   }
-  if (fields.temperature !== undefined) {
-    const value = Number(fields.temperature);
-    out.temperature = fields.temperature.trim() === '' || Number.isNaN(value) ? fields.temperature : value;
+  for (const key of ['temperature', 'max_citations', 'handoff_confidence'] as const) {
+    const raw = fields[key];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    out[key] = raw.trim() === '' || Number.isNaN(value) ? raw : value;
   }
   for (const key of ['description', 'prompt', 'llm_model'] as const) {
     if (fields[key] === '') out[key] = null;
@@ -195,6 +218,9 @@ export const Bot = z.object({
   prompt: z.string().nullable(),
   llm_model: z.string().nullable(),
   internet: z.boolean(),
+  max_citations: z.number().int(),
+  human_button: z.enum(HUMAN_BUTTON_MODES),
+  handoff_confidence: z.number(),
   analytics: z.boolean(),
   is_public: z.boolean(),
   brand_color: z.string(),
@@ -247,6 +273,8 @@ export const PublicBot = z.object({
   welcome_message: z.string(),
   suggestion_questions: z.array(z.string()),
   lead_form_config: LeadFormConfig.nullable(),
+  /** When the widget shows "Talk to a person". */
+  human_button: z.enum(HUMAN_BUTTON_MODES),
   booking: z
     .object({ title: z.string(), message: z.string(), url: z.string(), provider: z.string() })
     .nullable(),

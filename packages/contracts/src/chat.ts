@@ -24,7 +24,37 @@ export const CHAT_ROUTE_RULES = {
   'GET /chat/stream': open,
 } as const satisfies Record<string, RouteRule>;
 
-export const MESSAGE_TYPES = ['user', 'bot', 'helpdesk'] as const;
+/** `system`: a hand-off notice (an agent joined, the conversation closed...), shown to both sides. */
+export const MESSAGE_TYPES = ['user', 'bot', 'helpdesk', 'system'] as const;
+
+/**
+ * Who answers a conversation (issue 15): the bot; the bot still, while the visitor waits for a person
+ * (`human_requested`); an agent (`human`, the bot silent); nobody (`closed`, until the visitor writes).
+ */
+export const HANDOFF_STATES = ['bot', 'human_requested', 'human', 'closed'] as const;
+export type HandoffState = (typeof HANDOFF_STATES)[number];
+/** Why a conversation changed hands; stored with each transition. */
+export const HANDOFF_REASONS = [
+  'visitor_asked',
+  'low_confidence',
+  'agent_took_over',
+  'agent_handed_back',
+  'agent_away',
+  'no_agent_answered',
+  'agent_closed',
+  'idle',
+  'visitor_wrote',
+  'agent_reopened',
+] as const;
+export type HandoffReason = (typeof HANDOFF_REASONS)[number];
+export const HandoffChange = z.object({
+  from: z.enum(HANDOFF_STATES),
+  to: z.enum(HANDOFF_STATES),
+  reason: z.enum(HANDOFF_REASONS),
+  /** In a test chat (the playground): no bell, no alert. */
+  test: z.boolean().optional(),
+});
+export type HandoffChange = z.infer<typeof HandoffChange>;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MESSAGE_SOURCES = ['bot', 'instagram', 'messenger', 'whatsapp'] as const;
 
@@ -34,6 +64,10 @@ export const MessageSourceRef = z.object({
   page_number: z.number().int().nullable(),
   page_url: z.string().nullable(),
   page_title: z.string().nullable(),
+  /** The section cited (Title › Section); absent on messages stored before sections were kept. */
+  heading_path: z.string().nullish(),
+  /** When the source was last synced (ISO time); absent on older messages and Q&A pairs. */
+  synced_at: z.string().nullish(),
 });
 export type MessageSourceRef = z.infer<typeof MessageSourceRef>;
 
@@ -88,6 +122,15 @@ export const BookingAction = z.object({
 });
 export type BookingAction = z.infer<typeof BookingAction>;
 
+/**
+ * An offer under a message: the lead form (nobody can join; leave your email), or a button to ask
+ * for a person (the bot was not sure of its answer).
+ */
+export const OfferAction = z.object({ type: z.enum(['lead_form', 'human']), title: z.string() });
+export type OfferAction = z.infer<typeof OfferAction>;
+export const MessageAction = z.union([BookingAction, OfferAction]);
+export type MessageAction = z.infer<typeof MessageAction>;
+
 /** One message (console.md section 3 Chat message). `seq` numbers a conversation 1, 2, 3... without gaps. */
 export const ChatMessage = z.object({
   id: z.number().int(),
@@ -105,10 +148,12 @@ export const ChatMessage = z.object({
   sources: z.array(MessageSourceRef),
   qna_id: z.number().int().nullable(),
   attachments: z.array(Attachment),
-  /** How the answer was made: a matching Q&A pair, a language model, quoted passages, or nothing found. */
+  /** How the answer was made: a matching Q&A pair, a language model, sentences of the sources (extractive), or nothing found. */
   answer_mode: z.enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk']).nullable(),
-  /** Buttons under the message: the bot's calendar booking when the visitor asks to book. */
-  actions: z.array(BookingAction),
+  /** Buttons under the message: the bot's calendar booking, the lead form, a person. */
+  actions: z.array(MessageAction),
+  /** On a system message: the hand-off it announces. */
+  handoff: HandoffChange.nullable(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
@@ -123,6 +168,7 @@ export const Conversation = z.object({
   is_helpdesk_in_control: z.boolean(),
   admin_id: z.number().int().nullable(),
   admin_name: z.string().nullable(),
+  handoff_state: z.enum(HANDOFF_STATES),
   unread_count: z.number().int(),
   last_seq: z.number().int(),
   last_message_at: z.string(),
@@ -215,10 +261,18 @@ export const ResumeFrame = z.object({
   after_seq: FrameId,
 });
 
+/** A visitor asks for a person (the "Talk to a person" button); conversation 0 starts one. */
+export const RequestHumanFrame = z.object({
+  type: z.literal('request_human'),
+  bot_id: FrameId,
+  conversation_id: FrameId,
+});
+
 /** WebSocket frames (console.md sections 7 Real-time and 9): what a client sends. */
 export const ClientFrame = z.union([
   PingFrame,
   ResumeFrame,
+  RequestHumanFrame,
   z.object({
     content: z.object({
       bot_id: FrameId,

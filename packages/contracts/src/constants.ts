@@ -33,6 +33,11 @@ export const LISTS = { defaultPage: 1, defaultSize: 10 } as const;
 export const BOT = {
   nameMaxLength: 50,
   defaultTemperature: 1,
+  /** Sources listed under an answer: 3 unless the owner sets 1 to 5. */
+  defaultCitations: 3,
+  maxCitations: 5,
+  /** An answer whose best passage holds less than this share of the question's words offers a person. */
+  defaultHandoffConfidence: 0.34,
   defaultBrandColor: '#ffffff',
   welcomeMessage: "Welcome I'm here to help you with your queries",
   newConversationName: 'New Chat',

@@ -4,9 +4,10 @@ import { CALENDAR_ROUTE_RULES } from './calendar.js';
 import { CHAT_ROUTE_RULES } from './chat.js';
 import { CRAWLER_ROUTE_RULES } from './crawler.js';
 import { FILE_ROUTE_RULES } from './files.js';
+import { HANDOFF_ROUTE_RULES } from './handoff.js';
 import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
 import { HOME_ROUTE_RULES } from './home.js';
-import { KNOWLEDGE_ROUTE_RULES } from './knowledge.js';
+import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
@@ -92,6 +93,8 @@ export const ROUTE_RULES = {
   ...CRAWLER_ROUTE_RULES,
   ...NOTION_ROUTE_RULES,
   ...KNOWLEDGE_ROUTE_RULES,
+  ...UNANSWERED_ROUTE_RULES,
+  ...HANDOFF_ROUTE_RULES,
   ...BOT_ROUTE_RULES,
   ...CHAT_ROUTE_RULES,
   ...HELPDESK_ROUTE_RULES,

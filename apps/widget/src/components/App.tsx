@@ -107,6 +107,7 @@ export function App({ config, bot, controls }: Props) {
           input.current?.focus();
         }}
         onClose={() => setOpen(false)}
+        onRequestHuman={() => session.requestHuman()}
       />
       <button
         ref={launcher}

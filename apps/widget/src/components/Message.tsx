@@ -1,4 +1,4 @@
-import { safeUrl } from '@parley/chat-client';
+import { citationTitle, citesByNumber, linkCitations, safeUrl, syncedLabel } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
 import { CalendarIcon } from './icons';
@@ -8,17 +8,22 @@ function sourceKey(source: MessageSourceRef): string {
   return [source.source_type, source.page_url, source.page_title, source.page_number].join('|');
 }
 
-/** Where an answer came from: page titles linked when they have a web address, page numbers, Q&A. */
-export function Sources({ sources }: { sources: readonly MessageSourceRef[] }) {
+/**
+ * Where an answer came from: page and section, linked when they have a web address, page numbers,
+ * Q&A, and how fresh each source is; numbered when the answer cites them as [n].
+ */
+export function Sources({ sources, numbered }: { sources: readonly MessageSourceRef[]; numbered: boolean }) {
   const unique = new Map(sources.map((source) => [sourceKey(source), source]));
   if (unique.size === 0) return null;
+  const List = numbered ? 'ol' : 'ul';
   return (
     <div class="sources" data-testid="message-sources">
       <span class="sources-title">Sources</span>
-      <ul>
+      <List>
         {[...unique.entries()].map(([key, source]) => {
           const url = source.page_url ? safeUrl(source.page_url) : '';
-          const title = source.page_title || source.page_url || source.source_type;
+          const title = citationTitle(source);
+          const synced = syncedLabel(source.synced_at);
           return (
             <li key={key}>
               {url && !url.startsWith('mailto:') ? (
@@ -29,6 +34,7 @@ export function Sources({ sources }: { sources: readonly MessageSourceRef[] }) {
                 title
               )}
               {source.page_number !== null ? `, p. ${source.page_number}` : null}
+              {synced ? <span class="synced"> · {synced}</span> : null}
               {source.source_type === 'qna' ? (
                 <span class="tag" title="Answered from Q&A">
                   Q&amp;A
@@ -37,7 +43,7 @@ export function Sources({ sources }: { sources: readonly MessageSourceRef[] }) {
             </li>
           );
         })}
-      </ul>
+      </List>
     </div>
   );
 }
@@ -54,8 +60,27 @@ export function BookingButton({ action }: { action: Pick<BookingAction, 'title' 
   );
 }
 
-/** One stored message: the visitor's on the right, the bot's (Markdown, sources, booking) and agents' on the left. */
-export function Message({ message, markdown }: { message: ChatMessage; markdown: MarkdownOptions }) {
+/**
+ * One stored message: the visitor's on the right, the bot's (Markdown, sources, booking, an offer of
+ * a person) and agents' on the left, hand-off notices centred between them.
+ */
+export function Message({
+  message,
+  markdown,
+  onRequestHuman,
+}: {
+  message: ChatMessage;
+  markdown: MarkdownOptions;
+  /** Shown as "Talk to a person" under an answer that offers one; absent: not offered now. */
+  onRequestHuman?: () => void;
+}) {
+  if (message.message_type === 'system') {
+    return (
+      <li class="frame notice" role="status" data-testid="system-message">
+        {message.message}
+      </li>
+    );
+  }
   if (message.message_type === 'user') {
     return (
       <li class="row mine" data-testid="user-message">
@@ -65,6 +90,7 @@ export function Message({ message, markdown }: { message: ChatMessage; markdown:
   }
   const agent = message.message_type === 'helpdesk';
   const bookings = message.actions.filter((action) => action.type === 'booking');
+  const person = onRequestHuman ? message.actions.find((action) => action.type === 'human') : undefined;
   return (
     <li
       class="row"
@@ -73,13 +99,21 @@ export function Message({ message, markdown }: { message: ChatMessage; markdown:
     >
       {agent ? <span class="label">Agent</span> : null}
       <div class="bubble">
-        <Markdown text={message.message} options={markdown} />
-        {agent ? null : <Sources sources={message.sources} />}
-        {bookings.length ? (
+        <Markdown
+          text={agent ? message.message : linkCitations(message.message, message.sources)}
+          options={markdown}
+        />
+        {agent ? null : <Sources sources={message.sources} numbered={citesByNumber(message.message)} />}
+        {bookings.length || person ? (
           <div class="actions">
             {bookings.map((action) => (
               <BookingButton key={action.url} action={action} />
             ))}
+            {person ? (
+              <button class="btn" type="button" onClick={onRequestHuman}>
+                {person.title}
+              </button>
+            ) : null}
           </div>
         ) : null}
       </div>

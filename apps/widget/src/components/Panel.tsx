@@ -1,4 +1,4 @@
-import { type ChatSocketStatus, leadFormDue } from '@parley/chat-client';
+import { type ChatSocketStatus, leadFormDue, mayAskForPerson } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import { BOT, type ChatMessage, MESSAGES, type PublicBot } from '@parley/contracts';
 import { Fragment, type Ref } from 'preact';
@@ -28,6 +28,7 @@ type Props = {
   onLeadDismiss: () => void;
   onNewChat: () => void;
   onClose: () => void;
+  onRequestHuman: () => void;
 };
 
 /** Escape closes the chat, wherever the focus is inside it. */
@@ -44,6 +45,8 @@ export function closeOnEscape(onClose: () => void) {
  * zod into the widget (+25 KB gzip). The widget's browser test checks the two stay the same.
  */
 const THANKS = 'Thank you! Your details have been received.';
+/** HANDOFF_TEXTS.button, written out for the same reason as THANKS. */
+const PERSON_BUTTON = 'Talk to a person';
 const FRAME_CLASS = {
   error: 'error',
   warning: 'warning',
@@ -83,6 +86,9 @@ export function Panel(props: Props) {
   const leadDue = lead === 'form' && leadFormDue(config, state.messages);
   const leadBeforeChat = config?.show_when === 'before_chat';
   const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  // A person can be asked for unless one is already coming or here (or the owner turned it off).
+  const requestHuman =
+    mayAskForPerson(bot.human_button, state.messages) && connected ? props.onRequestHuman : undefined;
 
   const leadBlock =
     leadDue && config ? (
@@ -182,7 +188,7 @@ export function Panel(props: Props) {
           {leadSentAfter !== null && thanksAfter === null ? thanks : null}
           {shown.map((message) => (
             <Fragment key={`${message.conversation_id}:${message.seq}`}>
-              <Message message={message} markdown={markdown} />
+              <Message message={message} markdown={markdown} onRequestHuman={requestHuman} />
               {message.seq === thanksAfter ? thanks : null}
             </Fragment>
           ))}
@@ -228,6 +234,13 @@ export function Panel(props: Props) {
               : 'Connecting…'}
         </div>
       )}
+      {requestHuman && bot.human_button === 'always' ? (
+        <div class="person">
+          <button class="btn plain" type="button" onClick={requestHuman}>
+            {PERSON_BUTTON}
+          </button>
+        </div>
+      ) : null}
       <Composer
         inputRef={props.inputRef}
         onSend={props.onSend}

@@ -8,6 +8,7 @@ import {
   CRAWLER_ROUTE_RULES,
   type Feature,
   FILE_ROUTE_RULES,
+  HANDOFF_ROUTE_RULES,
   HELPDESK_ROUTE_RULES,
   type HomeSummary,
   KNOWLEDGE_ROUTE_RULES,
@@ -20,6 +21,7 @@ import {
   type RouteKey,
   type RouteRule,
   SEEDED_FEATURES,
+  UNANSWERED_ROUTE_RULES,
   type User,
 } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
@@ -192,6 +194,7 @@ const EXEMPT: Partial<Record<RouteKey, string>> = {
  */
 const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [KNOWLEDGE_ROUTE_RULES, '../../modules/qna/qna.api.test.ts'],
+  [UNANSWERED_ROUTE_RULES, '../../modules/unanswered/unanswered.api.test.ts'],
   [FILE_ROUTE_RULES, '../../modules/files/files.api.test.ts'],
   [CRAWLER_ROUTE_RULES, '../../modules/crawler/crawler.api.test.ts'],
   [NOTION_ROUTE_RULES, '../../modules/notion/notion.api.test.ts'],
@@ -201,6 +204,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [BOT_ROUTE_RULES, '../../modules/bots/bots.api.test.ts'],
   [CHAT_ROUTE_RULES, '../../modules/chat/chat.api.test.ts'],
   [HELPDESK_ROUTE_RULES, '../../modules/helpdesk/helpdesk.api.test.ts'],
+  [HANDOFF_ROUTE_RULES, '../../modules/handoff/handoff.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

@@ -367,6 +367,7 @@ describe('public bots', () => {
       welcome_message: "Welcome I'm here to help you with your queries",
       suggestion_questions: [],
       lead_form_config: null,
+      human_button: 'after_miss',
       booking: { title: 'Book a demo', message: 'Pick a time', url: 'https://cal.com/acme', provider: 'cal' },
     });
     expect(JSON.stringify(byId.body)).not.toContain('SECRET');

@@ -92,6 +92,9 @@ export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
       prompt: row.prompt,
       llm_model: row.llmModel,
       internet: row.internet,
+      max_citations: row.maxCitations,
+      human_button: row.humanButton,
+      handoff_confidence: row.handoffConfidence,
       analytics: row.analytics,
       is_public: row.isPublic,
       brand_color: row.brandColor,
@@ -136,6 +139,7 @@ export async function publicView(db: DbOrTx, row: BotRow): Promise<PublicBot> {
     welcome_message: row.welcomeMessage ?? '',
     suggestion_questions: row.suggestionQuestions,
     lead_form_config: leadForm(row.leadFormConfig),
+    human_button: row.humanButton,
     booking: booking ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import type { HumanButtonMode } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -8,6 +9,7 @@ import {
   primaryKey,
   real,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -35,6 +37,9 @@ export const bots = pgTable(
     prompt: text('prompt'),
     llmModel: text('llm_model'),
     internet: boolean('internet').notNull().default(false),
+    maxCitations: smallint('max_citations').notNull().default(3),
+    humanButton: text('human_button').$type<HumanButtonMode>().notNull().default('after_miss'),
+    handoffConfidence: real('handoff_confidence').notNull().default(0.34),
     analytics: boolean('analytics').notNull().default(false),
     /** Listed by GET /auth/public-bots and fetchable by numeric id without login; by uuid always. */
     isPublic: boolean('is_public').notNull().default(false),

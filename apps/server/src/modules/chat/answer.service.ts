@@ -1,4 +1,12 @@
-import type { BookingAction, MessageSourceRef, SearchHit, SearchResult } from '@parley/contracts';
+import {
+  type BookingAction,
+  HANDOFF_TEXTS,
+  type MessageAction,
+  type MessageSourceRef,
+  type OfferAction,
+  type SearchHit,
+  type SearchResult,
+} from '@parley/contracts';
 import { APICallError, type LanguageModel } from 'ai';
 import type { BotRow } from '../bots/bots.queries.js';
 import type { RetrievalService } from '../knowledge/retrieval.service.js';
@@ -12,7 +20,11 @@ export type Answer = {
   sources: MessageSourceRef[];
   qnaId: number | null;
   usage: { promptTokens: number; completionTokens: number } | null;
-  actions: BookingAction[];
+  actions: MessageAction[];
+  /** Not answered because the sources covered too little of the question (a person offered instead). */
+  lowConfidence?: boolean;
+  /** The model called the hand-off tool: the visitor wants a person. */
+  wantsPerson?: boolean;
 };
 
 /** The bot's calendar booking configuration, when it has one. */
@@ -31,10 +43,12 @@ export type AnswerInput = {
   signal?: AbortSignal;
 };
 
-/** Passages handed to the model; the extractive answer quotes fewer. */
+/** Passages handed to the model. */
 const PASSAGES_FOR_MODEL = 5;
-const PASSAGES_QUOTED = 2;
-const QUOTE_CHARS = 600;
+/** Passages searched: enough for the model, and for a bot citing 5 pages to find 5 distinct ones. */
+const PASSAGES_SEARCHED = 10;
+/** Sentences an extractive answer takes from the best pages. */
+const EXTRACT_SENTENCES = 3;
 /** A vector neighbour this far or nearer counts as relevant on its own (cosine distance). */
 const RELEVANT_DISTANCE = 0.45;
 
@@ -43,10 +57,6 @@ export const TEXTS = {
   offerHuman: ' A member of our team is online: ask for a human and they will take over.',
   offerLead: ' Leave your details in the form and our team will get back to you.',
   offerRephrase: ' Try rephrasing your question, or contact the team directly.',
-  extractive:
-    'No language model is set up for this bot, so here are the passages from its sources that best match your question:',
-  modelFailed:
-    'The language model could not be reached just now, so here are the passages from my sources that best match your question:',
 } as const;
 
 /**
@@ -79,7 +89,7 @@ export class AnswerService {
   ): Promise<Prepared> {
     const [resolved, found, bookingRow] = await Promise.all([
       model,
-      this.retrieval.search(bot.tenantId, bot.id, question, PASSAGES_FOR_MODEL),
+      this.retrieval.search(bot.tenantId, bot.id, question, PASSAGES_SEARCHED),
       booking,
     ]);
     return { model: resolved, found, booking: bookingRow };
@@ -102,14 +112,18 @@ export class AnswerService {
       if (booking && BOOKING_INTENT.test(input.question)) return this.say(input, bookingAnswer(booking, ''));
       return this.say(input, notFound(input, await input.agentOnline()));
     }
+    const { bot } = input;
+    if (offersPerson(bot) && confidenceOf(input.question, passages) < bot.handoffConfidence)
+      return this.say(input, unsure());
 
-    if (!model) return this.say(input, extractive(passages, TEXTS.extractive));
+    if (!model) return this.say(input, extractive(passages, input.question, input.bot.maxCitations));
     try {
-      return await this.generate(input, model.model, passages, booking);
+      return await this.generate(input, model.model, passages.slice(0, PASSAGES_FOR_MODEL), booking);
     } catch (error) {
       if (input.signal?.aborted) throw error;
-      this.options.log?.(error, 'language model failed; answering with quoted passages');
-      return this.say(input, extractive(passages, TEXTS.modelFailed));
+      // The visitor is not told about models: they get the sentences of the sources that answer best.
+      this.options.log?.(error, 'language model failed; answering with sentences from the sources');
+      return this.say(input, extractive(passages, input.question, input.bot.maxCitations));
     }
   }
 
@@ -126,6 +140,10 @@ export class AnswerService {
     booking: Booking | null,
   ) {
     const provider = providerModel(model);
+    const tools = [
+      ...(booking ? [BOOKING_TOOL_SPEC] : []),
+      ...(offersPerson(input.bot) ? [HANDOFF_TOOL_SPEC] : []),
+    ];
     const abortSignal = input.signal
       ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
       : AbortSignal.timeout(this.options.timeoutMs);
@@ -137,13 +155,14 @@ export class AnswerService {
           { role: 'user', content: [{ type: 'text', text: input.question }] },
         ],
         temperature: input.bot.temperature,
-        tools: booking ? [BOOKING_TOOL_SPEC] : undefined,
-        toolChoice: booking ? { type: 'auto' } : undefined,
+        tools: tools.length ? tools : undefined,
+        toolChoice: tools.length ? { type: 'auto' } : undefined,
         abortSignal,
       }),
     );
     let text = '';
     let booked = false;
+    let wantsPerson = false;
     let usage: Answer['usage'] = null;
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
@@ -151,8 +170,10 @@ export class AnswerService {
       if (part.type === 'text-delta') {
         text += part.delta;
         input.onChunk(part.delta);
-      } else if (part.type === 'tool-call') booked ||= part.toolName === BOOKING_TOOL;
-      else if (part.type === 'finish') usage = usageOf(part.usage);
+      } else if (part.type === 'tool-call') {
+        booked ||= part.toolName === BOOKING_TOOL;
+        wantsPerson ||= part.toolName === HANDOFF_TOOL;
+      } else if (part.type === 'finish') usage = usageOf(part.usage);
       else if (part.type === 'error') throw part.error;
     }
     if (booking && booked) {
@@ -160,14 +181,8 @@ export class AnswerService {
       if (!text.trim()) input.onChunk(answer.text);
       return { ...answer, usage };
     }
-    return {
-      text: text.trim(),
-      mode: 'llm' as const,
-      sources: cited(text, passages),
-      qnaId: null,
-      usage,
-      actions: [],
-    };
+    const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations);
+    return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
   }
 
   /** A ready answer, streamed in one piece so every answer reaches the client the same way. */
@@ -186,6 +201,15 @@ const BOOKING_TOOL_SPEC = {
   name: BOOKING_TOOL,
   description:
     'Show the visitor a button to book a meeting, call, demo or appointment. Call it whenever the visitor wants to book, schedule or arrange one.',
+  inputSchema: { type: 'object' as const, properties: {}, additionalProperties: false },
+};
+
+const HANDOFF_TOOL = 'hand_to_person';
+const HANDOFF_TOOL_SPEC = {
+  type: 'function' as const,
+  name: HANDOFF_TOOL,
+  description:
+    'Hand the conversation to a person from the team. Call it when the visitor asks to talk to a human, an agent or someone from the team.',
   inputSchema: { type: 'object' as const, properties: {}, additionalProperties: false },
 };
 
@@ -248,7 +272,35 @@ function notFound(input: AnswerInput, agentOnline: boolean): Answer {
     sources: [],
     qnaId: null,
     usage: null,
-    actions: [],
+    actions: offersPerson(input.bot) ? [PERSON] : [],
+  };
+}
+
+const PERSON: OfferAction = { type: 'human', title: HANDOFF_TEXTS.button };
+const offersPerson = (bot: BotRow) => bot.humanButton !== 'never';
+
+/**
+ * How sure the bot can be of an answer from these passages: the share of the question's meaningful
+ * words the best passage (its text, title and section) holds.
+ */
+export function confidenceOf(question: string, passages: SearchHit[]): number {
+  const terms = wordsOf(question);
+  const best = passages[0];
+  if (terms.size === 0 || !best) return best ? 1 : 0;
+  const held = wordsOf(`${best.page_title ?? ''} ${best.heading_path ?? ''} ${best.content}`);
+  return [...terms].filter((term) => held.has(term)).length / terms.size;
+}
+
+/** Below the bot's confidence threshold: a person is offered instead of a guess. */
+function unsure(): Answer {
+  return {
+    text: HANDOFF_TEXTS.offerHuman,
+    mode: 'not_found',
+    sources: [],
+    qnaId: null,
+    usage: null,
+    actions: [PERSON],
+    lowConfidence: true,
   };
 }
 
@@ -260,25 +312,96 @@ function relevant(found: SearchResult): SearchHit[] {
   );
 }
 
-function extractive(passages: SearchHit[], intro: string): Answer {
-  const quoted = passages.slice(0, PASSAGES_QUOTED);
-  const body = quoted.map((hit) => `${quote(hit.content)}\n\n— ${label(hit)}`).join('\n\n');
+/**
+ * The answer without a model: the few sentences of the best pages that share the most words with
+ * the question, in reading order, whole sentences only (no navigation line, no half sentence), with
+ * the pages they came from as its sources. Never a word about models or setup: the console's
+ * playground shows the owner which mode answered (answer_mode).
+ */
+export function extractive(passages: SearchHit[], question: string, maxSources: number): Answer {
+  const pages = distinctPages(passages, maxSources);
+  const terms = wordsOf(question);
+  const candidates = pages.flatMap((hit, page) =>
+    sentencesOf(hit.content).map((text, position) => ({
+      text,
+      page,
+      position,
+      score: overlapWith(terms, text),
+    })),
+  );
+  let chosen = [...candidates]
+    .filter((sentence) => sentence.score > 0)
+    .sort((a, b) => b.score - a.score || a.page - b.page || a.position - b.position)
+    .slice(0, EXTRACT_SENTENCES);
+  // Matched by its headings alone: the best page's opening sentences.
+  if (chosen.length === 0) chosen = candidates.filter((c) => c.page === 0).slice(0, 2);
+  chosen.sort((a, b) => a.page - b.page || a.position - b.position);
+  const used = pages.filter((_, index) => chosen.some((c) => c.page === index));
+  const text = chosen.map((c) => c.text).join(' ') || firstWords(pages[0]?.content ?? '');
   return {
-    text: `${intro}\n\n${body}`,
+    text,
     mode: 'extractive',
-    sources: quoted.map(sourceOf),
+    sources: (used.length > 0 ? used : pages.slice(0, 1)).map(sourceOf),
     qnaId: null,
     usage: null,
     actions: [],
   };
 }
 
-const quote = (content: string) => {
-  const text = content.length > QUOTE_CHARS ? `${content.slice(0, QUOTE_CHARS).trimEnd()}…` : content;
-  return text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
+/** The best passage of each page (document), in rank order, at most `max` pages. */
+export function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
+  const seen = new Set<number>();
+  const pages: SearchHit[] = [];
+  for (const hit of passages) {
+    if (seen.has(hit.document_id)) continue;
+    seen.add(hit.document_id);
+    pages.push(hit);
+    if (pages.length === max) break;
+  }
+  return pages;
+}
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * A passage's whole sentences: a line of a list, table or menu with no sentence end, or a fragment
+ * of fewer than four words, is navigation or a label, not an answer.
+ */
+function sentencesOf(content: string): string[] {
+  const sentences: string[] = [];
+  for (const block of content.split(/\n+/)) {
+    for (const { segment } of segmenter.segment(block)) {
+      const sentence = segment.replace(/\s+/g, ' ').trim();
+      if (/[.!?…)]$/.test(sentence) && sentence.split(' ').length >= 4 && !sentence.includes(' | '))
+        sentences.push(sentence);
+    }
+  }
+  return sentences;
+}
+
+const STOP_WORDS = new Set(
+  (
+    'the a an and or but of to in on at for with by from is are was were be been do does did can could how ' +
+    'what when where which who why will would i you we they it my your our their this that these those there ' +
+    'here about into as if not no yes me us them have has had any some'
+  ).split(' '),
+);
+
+/** Meaningful words, cut to their first five letters (a cheap stem: ship, shipping). */
+function wordsOf(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])
+      .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+      .map((word) => word.slice(0, 5)),
+  );
+}
+
+const overlapWith = (terms: Set<string>, sentence: string) =>
+  [...wordsOf(sentence)].filter((word) => terms.has(word)).length;
+
+const firstWords = (content: string) => {
+  const words = content.replace(/\s+/g, ' ').trim().split(' ');
+  return words.length > 40 ? `${words.slice(0, 40).join(' ')}…` : words.join(' ');
 };
 
 const label = (hit: SearchHit) =>
@@ -291,19 +414,38 @@ const sourceOf = (hit: SearchHit): MessageSourceRef => ({
   page_number: hit.page_number,
   page_url: hit.page_url,
   page_title: hit.page_title,
+  heading_path: hit.heading_path,
+  synced_at: hit.synced_at,
 });
 
-/** The sources the answer cites as [n]; all passages given when it cites none. Deduplicated. */
-function cited(text: string, passages: SearchHit[]): MessageSourceRef[] {
-  const numbers = new Set([...text.matchAll(/\[(\d{1,2})\]/g)].map((m) => Number(m[1])));
-  const chosen = numbers.size > 0 ? passages.filter((_, index) => numbers.has(index + 1)) : passages;
-  const seen = new Set<string>();
-  return chosen.map(sourceOf).filter((source) => {
-    const key = `${source.source_type}|${source.page_url}|${source.page_title}|${source.page_number}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+/**
+ * The pages the model's answer cites as [n], each once and in the order first cited, at most
+ * `max` (the bot's sources per answer); the markers renumbered to match that list ([2] and [4] become [1] and [2]), and a
+ * marker for no passage given removed, so no source is ever invented. An answer citing none lists
+ * the best pages of what it was given.
+ */
+export function cited(
+  text: string,
+  passages: SearchHit[],
+  max: number,
+): { text: string; sources: MessageSourceRef[] } {
+  const order: number[] = [];
+  const numberOf = new Map<number, number>();
+  for (const match of text.matchAll(/\[(\d{1,2})\]/g)) {
+    const hit = passages[Number(match[1]) - 1];
+    if (!hit || numberOf.has(hit.document_id) || order.length >= max) continue;
+    order.push(hit.document_id);
+    numberOf.set(hit.document_id, order.length);
+  }
+  const best = distinctPages(passages, passages.length);
+  if (order.length === 0)
+    return { text: text.replace(/\s?\[\d{1,2}\]/g, ''), sources: best.slice(0, max).map(sourceOf) };
+  const renumbered = text.replace(/\s?\[(\d{1,2})\]/g, (marker, n: string) => {
+    const number = numberOf.get(passages[Number(n) - 1]?.document_id ?? -1);
+    return number ? marker.replace(/\d+/, String(number)) : '';
   });
+  const byDocument = new Map(best.map((hit) => [hit.document_id, hit]));
+  return { text: renumbered, sources: order.map((id) => sourceOf(byDocument.get(id)!)) };
 }
 
 /** Instructions, guardrails and the numbered passages (issue 5 item 4). */

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ConversationWithMessages,
   MessageLimit,
+  SearchResult,
   ServerFrame,
   StreamEvent,
   VisitorIdentity,
@@ -16,6 +17,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { conversations, fileGroups } from '../../core/db/schema.js';
+import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { outboxText } from '../../test/outbox.js';
@@ -38,17 +40,8 @@ const SHIPPING =
 const RETURNS =
   'You can return unworn shoes within 30 days of delivery for a full refund to the original payment method.';
 
-async function createBot(account: Account, fields: Record<string, string>): Promise<Bot> {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const response = await fetch(`${server.url}/api/chat/bots`, {
-    method: 'POST',
-    body: form,
-    headers: { authorization: `Bearer ${account.access_token}` },
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as Bot;
-}
+const createBot = (account: Account, fields: Record<string, string>) =>
+  createBotViaApi(server, account, fields);
 
 async function updateBot(account: Account, botId: number, fields: Record<string, string>) {
   const form = new FormData();
@@ -129,7 +122,8 @@ beforeAll(async () => {
       DATA_DIR: path.join(tmpdir(), `parley-chat-${process.pid}-${Date.now()}`),
       VISITOR_MESSAGES_PER_MINUTE: '50',
       WIDGET_DIST_DIR: widgetDir,
-      LLM_TIMEOUT_MS: '1500',
+      // Generous: a loaded CI machine must not turn a model answer into the fallback.
+      LLM_TIMEOUT_MS: '5000',
     },
   });
   owner = await signupOwner(server);
@@ -160,17 +154,19 @@ describe('answers without a language model', () => {
     expect(reply.body.bot_message!.qna_id).toEqual(expect.any(Number));
   });
 
-  it('quotes the best passages with their sources and says it is doing so', async () => {
+  it('answers with the sentences of the sources that match the question, their pages under it, never a word about models', async () => {
     const reply = await ask(owner, { bot_id: bot.bot_id, message: 'How long do parcels to Canada take?' });
     const answer = reply.body.bot_message!;
     expect(answer.answer_mode).toBe('extractive');
-    expect(answer.message.startsWith(TEXTS.extractive)).toBe(true);
-    expect(answer.message).toContain('five to seven working days');
+    expect(answer.message).toBe('Parcels to Canada arrive in five to seven working days.');
+    expect(answer.message).not.toMatch(/model|set up|passages/i);
     expect(answer.sources[0]).toEqual({
       source_type: 'file',
       page_title: 'Shipping guide',
       page_url: null,
       page_number: 1,
+      heading_path: null,
+      synced_at: expect.any(String),
     });
     expect(answer.usage).toBeNull();
   });
@@ -227,6 +223,35 @@ describe('answers without a language model', () => {
       body: JSON.stringify({ bot_id: bot.bot_id, message: '  ' }),
     });
     expect([response.status, await response.json()]).toEqual([400, { detail: 'Message is required' }]);
+  });
+});
+
+describe('Q&A paraphrases', () => {
+  it('answers a pair asked in other words, citing only the pair, and leaves questions about something else to the pages', async () => {
+    const shop = await createBot(owner, { bot_name: 'Paraphrases' });
+    await attachKnowledge(owner, shop.bot_id);
+    await addQna(owner, shop.bot_id, 'Do you ship abroad?', 'Yes, we ship to 40 countries.');
+    await addQna(owner, shop.bot_id, 'How can I pay?', 'We accept Visa, Mastercard and PayPal.');
+    await addQna(owner, shop.bot_id, 'Do you have a shop in Lisbon?', 'Yes, at Rua Augusta 12.');
+    const pair = (question: string) => [
+      { source_type: 'qna', page_title: question, page_url: null, page_number: null },
+    ];
+    for (const [asked, question, answer] of [
+      ['shipping abroad??', 'Do you ship abroad?', 'Yes, we ship to 40 countries.'],
+      ['Can I pay with PayPal?', 'How can I pay?', 'We accept Visa, Mastercard and PayPal.'],
+      ['Where is your Lisbon shop', 'Do you have a shop in Lisbon?', 'Yes, at Rua Augusta 12.'],
+    ] as const) {
+      const reply = await ask(owner, { bot_id: shop.bot_id, message: asked });
+      expect(reply.body.bot_message, asked).toMatchObject({
+        message: answer,
+        answer_mode: 'qna',
+        sources: pair(question),
+      });
+    }
+    // Shares "ship" with a pair, but asks what only the shipping guide says.
+    const cost = await ask(owner, { bot_id: shop.bot_id, message: 'How much does shipping to Canada cost?' });
+    expect(cost.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
+    expect(cost.body.bot_message!.sources.map((s) => s.page_title)).toEqual(['Shipping guide']);
   });
 });
 
@@ -303,12 +328,144 @@ describe('answers with a language model', () => {
     llm.failNext(500, 'model overloaded');
     const reply = await ask(owner, { bot_id: flaky.bot_id, message: 'How long do parcels to Canada take?' });
     expect(reply.body.bot_message!.answer_mode).toBe('extractive');
-    expect(reply.body.bot_message!.message.startsWith(TEXTS.modelFailed)).toBe(true);
+    expect(reply.body.bot_message!.message).toBe('Parcels to Canada arrive in five to seven working days.');
+  });
+});
+
+describe('citations', () => {
+  /** A bot whose sources all speak of the warranty: one long guide of three sections, four short pages. */
+  async function warrantyBot(fields: Record<string, string> = {}) {
+    const citing = await createBot(owner, { bot_name: `Warranty_${Date.now()}`, ...fields });
+    const [group] = await server.database.db
+      .insert(fileGroups)
+      .values({
+        tenantId: owner.user.tenant_id,
+        userId: owner.user.id,
+        groupName: `warranty_${citing.bot_id}`,
+      })
+      .returning();
+    const documents: [string, string[]][] = [
+      [
+        'Warranty guide',
+        [
+          'The warranty covers every pair of shoes for two years from delivery.',
+          'A warranty claim starts with a photo of the fault sent to our team.',
+          'Repairs under warranty are free, and shipping both ways is paid by us.',
+        ],
+      ],
+      ['Care tips', ['Clean leather shoes monthly; cleaning does not void the warranty.']],
+      ['Returns policy', ['Returns within 30 days are refunded; the warranty applies after that.']],
+      ['Sizing', ['Half sizes are available; the warranty does not cover a wrong size.']],
+      ['Stores', ['Any of our stores accepts warranty claims in person.']],
+    ];
+    for (const [index, [title, sections]] of documents.entries())
+      await replaceDocument(server.database.db, {
+        tenantId: owner.user.tenant_id,
+        sourceType: 'file',
+        sourceId: citing.bot_id * 100 + index,
+        collectionId: group!.id,
+        title,
+        url: `https://shoes.example/${title.toLowerCase().replace(/ /g, '-')}`,
+        sections: sections.map((text, n) => ({
+          text,
+          headingPath: `${title} > Part ${n + 1}`,
+          anchor: `part-${n + 1}`,
+        })),
+      });
+    await updateBot(owner, citing.bot_id, { file_group_ids: JSON.stringify([group!.id]) });
+    return citing;
+  }
+
+  it('never cites a page twice (its sections are one page), and at most three pages', async () => {
+    const citing = await warrantyBot();
+    for (const question of [
+      'How does the warranty work?',
+      'warranty claim',
+      'is shipping free under warranty',
+    ]) {
+      const reply = await ask(owner, { bot_id: citing.bot_id, message: question });
+      // Each source links to its section; a page is its address without the anchor.
+      const pages = reply.body.bot_message!.sources.map((source) => source.page_url!.split('#')[0]);
+      expect(pages.length, question).toBeGreaterThan(0);
+      expect(pages.length, question).toBeLessThanOrEqual(3);
+      expect(new Set(pages).size, question).toBe(pages.length);
+    }
+  });
+
+  it('cites as many pages as the bot is set to (1 to 5), each with its section and last sync time', async () => {
+    const single = await warrantyBot({ max_citations: '1' });
+    expect(single.max_citations).toBe(1);
+    const one = await ask(owner, { bot_id: single.bot_id, message: 'How does the warranty work?' });
+    expect(one.body.bot_message!.sources).toHaveLength(1);
+    const [source] = one.body.bot_message!.sources;
+    expect(source!.heading_path).toMatch(/^[A-Z][a-z]+( [a-z]+)? > Part \d$/);
+    expect(source!.page_url).toMatch(/#part-\d$/);
+    expect(Date.now() - Date.parse(source!.synced_at!)).toBeLessThan(60_000);
+
+    // A model citing four pages, for a bot set to two: the first two it cites are listed.
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Two',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-2222',
+      },
+      as(owner),
+    );
+    const two = await warrantyBot({ max_citations: '2', llm_model: String(setting.body.id) });
+    llm.reply('Two years [1]. A photo [2]. Free repairs [3]. Any store [4]. In person [5].');
+    const cited = await ask(owner, { bot_id: two.bot_id, message: 'How does the warranty work?' });
+    expect(cited.body.bot_message!.sources).toHaveLength(2);
+    expect(cited.body.bot_message!.message).not.toMatch(/\[[3-9]\]/);
+
+    const wide = await warrantyBot({ max_citations: '5' });
+    for (const bad of ['0', '6', '2.5', 'many']) {
+      const form = new FormData();
+      form.append('max_citations', bad);
+      const refused = await fetch(`${server.url}/api/chat/bots/${wide.bot_id}`, {
+        method: 'PUT',
+        body: form,
+        headers: { authorization: `Bearer ${owner.access_token}` },
+      });
+      expect(refused.status, bad).toBe(400);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/Sources per answer must be/);
+    }
+    expect((await server.get<Bot>(`/api/chat/bots/${wide.bot_id}`, as(owner))).body.max_citations).toBe(5);
+  });
+
+  it("lists only the pages a model's answer cites, renumbered in order, and drops a marker for no passage", async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Citer',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-key-4242',
+      },
+      as(owner),
+    );
+    const citing = await warrantyBot({ llm_model: String(setting.body.id) });
+    const question = 'How does the warranty work?';
+    llm.reply('It lasts two years [4]. Claims start with a photo [4]. Stores help too [2]. And more [9].');
+    const reply = await ask(owner, { bot_id: citing.bot_id, message: question });
+    // The passages as the model was given them: "[n] title" heads each in the system prompt.
+    const system = String(llm.requests.at(-1)!.body.messages![0]!.content);
+    const given = [...system.matchAll(/^\[(\d)\] (.+?)(?: \(|$)/gm)].map((m) => m[2]!);
+    expect(given.length).toBe(5);
+    const cited = [...new Set([given[3]!, given[1]!])];
+    expect(reply.body.bot_message!.sources.map((source) => source.page_title)).toEqual(cited);
+    const second = cited.length === 2 ? 2 : 1;
+    expect(reply.body.bot_message!.message).toBe(
+      `It lasts two years [1]. Claims start with a photo [1]. Stores help too [${second}]. And more.`,
+    );
   });
 });
 
 describe('a slow model', () => {
-  it('is given up on after LLM_TIMEOUT_MS, and the visitor gets the quoted passages', async () => {
+  it('is given up on after LLM_TIMEOUT_MS, and the visitor gets the sentences of the sources', async () => {
     const setting = await server.post<{ id: number }>(
       '/api/settings/llm',
       {
@@ -322,12 +479,12 @@ describe('a slow model', () => {
     );
     const slow = await createBot(owner, { bot_name: 'Slow helper', llm_model: String(setting.body.id) });
     await attachKnowledge(owner, slow.bot_id);
-    llm.delay(4000);
+    llm.delay(9000);
     try {
       const started = Date.now();
       const reply = await ask(owner, { bot_id: slow.bot_id, message: 'How long do parcels to Canada take?' });
-      expect(reply.body.bot_message!.message.startsWith(TEXTS.modelFailed)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(4000);
+      expect(reply.body.bot_message!.message).toBe('Parcels to Canada arrive in five to seven working days.');
+      expect(Date.now() - started).toBeLessThan(9000);
     } finally {
       llm.delay(0);
     }
@@ -639,21 +796,21 @@ describe('booking', () => {
       answer_mode: 'booking',
       actions: [ACTION],
     });
-    // Without a booking configured the same words get no button.
+    // Without a booking configured the same words get no booking button.
     const plain = await ask(owner, { bot_id: bot.bot_id, message: 'Can I book a demo next week?' });
-    expect(plain.body.bot_message!.actions).toEqual([]);
+    expect(plain.body.bot_message!.actions.filter((a) => a.type === 'booking')).toEqual([]);
   });
 
   it("applies a bot's new settings and booking to the very next message (the bot cache is emptied)", async () => {
     const changing = await createBot(owner, { bot_name: 'Changing bot' });
     const first = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
-    expect(first.body.bot_message!.actions).toEqual([]);
+    expect(first.body.bot_message!.actions.filter((a) => a.type === 'booking')).toEqual([]);
     await server.post(`/api/bots/${changing.bot_id}/calendar-booking`, BOOKING, as(owner));
     const booked = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
     expect(booked.body.bot_message).toMatchObject({ answer_mode: 'booking', actions: [ACTION] });
     await server.delete(`/api/bots/${changing.bot_id}/calendar-booking`, as(owner));
     const unbooked = await ask(owner, { bot_id: changing.bot_id, message: 'Can I book a demo next week?' });
-    expect(unbooked.body.bot_message!.actions).toEqual([]);
+    expect(unbooked.body.bot_message!.actions.filter((a) => a.type === 'booking')).toEqual([]);
 
     const setting = await server.post<{ id: number }>(
       '/api/settings/llm',
@@ -712,7 +869,39 @@ describe('booking', () => {
       actions: [ACTION],
     });
     const tools = llm.requests.at(-1)!.body.tools as Array<{ function: { name: string } }>;
-    expect(tools.map((t) => t.function.name)).toEqual(['show_booking_button']);
+    expect(tools.map((t) => t.function.name)).toEqual(['show_booking_button', 'hand_to_person']);
+  });
+
+  it('lets the model hand the visitor to a person when they ask for one in words it understands', async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Handoff',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-6666',
+      },
+      as(owner),
+    );
+    const helper = await createBot(owner, {
+      bot_name: 'Model handoff',
+      llm_model: String(setting.body.id),
+      handoff_confidence: '0',
+    });
+    await attachKnowledge(owner, helper.bot_id);
+    llm.callToolNext('hand_to_person');
+    // Not a phrase the intent list knows: the model decides.
+    const reply = await ask(owner, {
+      bot_id: helper.bot_id,
+      message: 'Is there anyone real over there about Canada?',
+    });
+    expect(reply.body.bot_message).toMatchObject({
+      message_type: 'system',
+      handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
+    });
+    const tools = llm.requests.at(-1)!.body.tools as Array<{ function: { name: string } }>;
+    expect(tools.map((t) => t.function.name)).toEqual(['hand_to_person']);
   });
 });
 

@@ -25,9 +25,12 @@ import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { botCacheOf } from '../bots/bot-cache.js';
+import { HandoffService } from '../handoff/handoff.service.js';
 import { presenceOf } from '../helpdesk/presence.queries.js';
 import { retrievalOf } from '../knowledge/retrieval.service.js';
 import { LlmService } from '../llm/llm.service.js';
+import { QnaService } from '../qna/qna.service.js';
+import { type UnansweredInput, UnansweredService } from '../unanswered/unanswered.service.js';
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
 import { ChatHub } from './chat.hub.js';
@@ -39,7 +42,13 @@ import { requireOrigin } from './widget-origins.js';
 
 const tags = ['Chat'];
 
-export type ChatServices = { hub: ChatHub; chat: ChatService; visitors: VisitorTokens; guard: SocketGuard };
+export type ChatServices = {
+  hub: ChatHub;
+  chat: ChatService;
+  handoff: HandoffService;
+  visitors: VisitorTokens;
+  guard: SocketGuard;
+};
 const made = new WeakMap<ModuleDeps, ChatServices>();
 
 /**
@@ -62,10 +71,23 @@ function makeServices(deps: ModuleDeps): ChatServices {
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),
   });
-  const chat = new ChatService(deps.db, hub, botCacheOf(deps), answers, {
+  const agentOnline = async (tenantId: number) => (await presenceOf(deps.db, tenantId)).agents_online;
+  const onUnanswered = (input: UnansweredInput) =>
+    new UnansweredService(deps.db, new QnaService(deps.db, deps.jobs))
+      .record(input)
+      .catch((error) => deps.log.error({ err: error }, 'chat: could not record an unanswered question'));
+  const handoff = new HandoffService(deps.db, hub, {
+    agentsOnline: async (tx, tenantId) => (await presenceOf(tx, tenantId)).agents_online,
+    waitSeconds: deps.config.HANDOFF_WAIT_SECONDS,
+    idleSeconds: deps.config.CONVERSATION_IDLE_SECONDS,
+    clock: deps.clock,
+    onUnanswered,
+  });
+  const chat = new ChatService(deps.db, hub, botCacheOf(deps), answers, handoff, {
     monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
-    agentOnline: async (tenantId) => (await presenceOf(deps.db, tenantId)).agents_online,
+    agentOnline,
+    onUnanswered,
   });
   const guard = new SocketGuard(
     deps.events,
@@ -78,7 +100,7 @@ function makeServices(deps: ModuleDeps): ChatServices {
     },
     deps.log,
   );
-  return { hub, chat, visitors: new VisitorTokens(deps.config.appSecret), guard };
+  return { hub, chat, handoff, visitors: new VisitorTokens(deps.config.appSecret), guard };
 }
 
 const routes =
@@ -352,16 +374,17 @@ const routes =
         schema: {
           tags,
           summary:
-            'WebSocket: the chat channel (?token=<access token> or ?visitor_token=...); see docs/realtime.md',
+            'WebSocket: the chat channel (?token=<access token> or ?visitor_token=...&page_url=...); see docs/realtime.md',
           querystring: z.object({
             token: z.string().max(4000).optional(),
             visitor_token: z.string().max(4000).optional(),
+            page_url: z.string().max(2000).optional(),
           }),
         },
       },
       (socket, request) => {
         void onSocket(socket, {
-          ...(request.query as { token?: string; visitor_token?: string }),
+          ...(request.query as { token?: string; visitor_token?: string; page_url?: string }),
           origin: request.headers.origin,
           address: request.ip,
         });

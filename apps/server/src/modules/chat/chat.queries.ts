@@ -1,10 +1,20 @@
-import { BOT, type BookingAction, type ChatMessage, type Conversation } from '@parley/contracts';
+import {
+  BOT,
+  type ChatMessage,
+  type Conversation,
+  type HandoffChange,
+  type MessageAction,
+} from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
+
+/** Who a message to the conversation's other side is for: its visitor, or the signed-in user. */
+export const recipientOf = (row: ConversationRow): string | null =>
+  row.visitorId ?? (row.userId ? String(row.userId) : null);
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Omit<
   typeof messages.$inferInsert,
@@ -17,7 +27,8 @@ export function toMessage(row: MessageRow): ChatMessage {
   const metadata = (row.metadata ?? {}) as {
     answer_mode?: AnswerMode;
     user_id?: number;
-    actions?: BookingAction[];
+    actions?: MessageAction[];
+    handoff?: HandoffChange;
   };
   return {
     id: row.id,
@@ -37,6 +48,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     attachments: row.attachments as ChatMessage['attachments'],
     answer_mode: metadata.answer_mode ?? null,
     actions: metadata.actions ?? [],
+    handoff: metadata.handoff ?? null,
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null
@@ -55,6 +67,7 @@ export function toConversation(row: ConversationRow): Conversation {
     is_helpdesk_in_control: row.isHelpdeskInControl,
     admin_id: row.adminId,
     admin_name: row.adminName,
+    handoff_state: row.handoffState,
     unread_count: row.unreadCount,
     last_seq: row.lastSeq,
     last_message_at: row.lastMessageAt.toISOString(),
@@ -161,7 +174,8 @@ export async function appendMessage(
     db,
     sql`WITH counter AS (
           UPDATE conversations
-             SET last_seq = last_seq + 1, last_message_at = now(), unread_count = unread_count + ${unread},
+             SET last_seq = last_seq + 1, last_message_at = now(),
+                 unread_count = unread_count + (CASE WHEN is_test THEN 0 ELSE ${unread} END),
                  name = CASE WHEN name = ${BOT.newConversationName} AND ${name}::text <> '' THEN ${name}::text ELSE name END
            WHERE id = ${conversationId}${guardOf(options.guard)}
        RETURNING *),
@@ -241,7 +255,7 @@ export type StartAnnouncements = {
 
 type NewConversation = Pick<
   typeof conversations.$inferInsert,
-  'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel'
+  'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel' | 'isTest' | 'pageUrl'
 >;
 type Started = { conversation: ConversationRow; welcome: Appended };
 

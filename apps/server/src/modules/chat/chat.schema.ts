@@ -1,3 +1,4 @@
+import type { HandoffReason, HandoffState } from '@parley/contracts';
 import {
   bigserial,
   boolean,
@@ -19,6 +20,8 @@ export type MessageSource = {
   page_number: number | null;
   page_url: string | null;
   page_title: string | null;
+  heading_path?: string | null;
+  synced_at?: string | null;
 };
 
 /**
@@ -49,6 +52,16 @@ export const conversations = pgTable(
     adminId: integer('admin_id').references(() => users.id, { onDelete: 'set null' }),
     adminName: text('admin_name'),
     controlTakenAt: timestamp('control_taken_at', { withTimezone: true }),
+    /** Who answers (HANDOFF_STATES); every change is a row of conversation_events. */
+    handoffState: text('handoff_state').$type<HandoffState>().notNull().default('bot'),
+    humanRequestedAt: timestamp('human_requested_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The teammate the conversation is assigned to (who should follow it up), apart from who holds it. */
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A signed-in user's chat (the playground): a test, kept out of the inbox, its counts and the bell. */
+    isTest: boolean('is_test').notNull().default(false),
+    /** The page the visitor was on when the chat started (the widget's address). */
+    pageUrl: text('page_url'),
     unreadCount: integer('unread_count').notNull().default(0),
     /** The sequence number of the last message (messages are numbered 1, 2, ... per conversation). */
     lastSeq: integer('last_seq').notNull().default(0),
@@ -59,7 +72,47 @@ export const conversations = pgTable(
     index('conversations_bot_idx').on(t.botId, t.lastMessageAt),
     index('conversations_tenant_idx').on(t.tenantId, t.lastMessageAt),
     index('conversations_visitor_idx').on(t.botId, t.visitorId),
+    index('conversations_handoff_idx').on(t.tenantId, t.handoffState, t.humanRequestedAt),
   ],
+);
+
+/** Every hand-off transition of a conversation: from, to, why, who and when (issue 15). */
+export const conversationEvents = pgTable(
+  'conversation_events',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    fromState: text('from_state').$type<HandoffState>().notNull(),
+    toState: text('to_state').$type<HandoffState>().notNull(),
+    reason: text('reason').$type<HandoffReason>().notNull(),
+    actor: text('actor').$type<'visitor' | 'agent' | 'system'>().notNull(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_events_conversation_idx').on(t.conversationId, t.id)],
+);
+
+/** Agents' internal notes on a conversation; never sent to the visitor. */
+export const conversationNotes = pgTable(
+  'conversation_notes',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_notes_conversation_idx').on(t.conversationId, t.id)],
 );
 
 /** One message; `seq` orders a conversation without gaps, so a reconnecting client asks for seq > n. */

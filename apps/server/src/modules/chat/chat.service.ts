@@ -12,6 +12,9 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { BotRow } from '../bots/bots.queries.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
+import type { HandoffService } from '../handoff/handoff.service.js';
+import { asksForHuman } from '../handoff/intent.js';
+import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
 import {
@@ -26,6 +29,7 @@ import {
   messagesBefore,
   type NewMessage,
   requireConversation,
+  startConversation,
   startConversationWith,
   toConversation,
   toMessage,
@@ -35,7 +39,14 @@ import { conversations } from './chat.schema.js';
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
 export type Actor =
   | { kind: 'user'; tenantId: number; userId: number }
-  | { kind: 'visitor'; tenantId: number; visitorId: string; botId: number };
+  | {
+      kind: 'visitor';
+      tenantId: number;
+      visitorId: string;
+      botId: number;
+      /** The page the widget is on, kept with a conversation it starts. */
+      pageUrl?: string | null;
+    };
 
 export type SendRequest = {
   botId: number;
@@ -69,12 +80,15 @@ export class ChatService {
     private readonly hub: ChatHub,
     private readonly bots: BotCache,
     private readonly answers: AnswerService,
+    private readonly handoff: HandoffService,
     private readonly options: {
       monthlyLimit: number;
       /** Earlier exchanges of the conversation given to the model with each question. */
       historyTurns: number;
       /** Whether a human agent of the tenant is online (offered when the sources say nothing). */
       agentOnline: (tenantId: number) => Promise<boolean>;
+      /** A visitor's question the bot found nothing for: the owner's queue of unanswered questions. */
+      onUnanswered?: (input: UnansweredInput) => Promise<unknown>;
     },
   ) {}
 
@@ -109,9 +123,50 @@ export class ChatService {
     if (conversation.isHelpdeskInControl) {
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
+    // The visitor asks for a person: the hand-off answers, not the bot (issue 15).
+    if (bot.humanButton !== 'never' && asksForHuman(request.message)) {
+      const notice = await this.handoff.requestHuman(conversation, 'visitor_asked', question.message.seq);
+      return { conversation_id: conversation.id, user_message: userMessage, bot_message: notice };
+    }
+    // A closed conversation the visitor writes in again is open again.
+    if (conversation.handoffState === 'closed')
+      await this.handoff.move(conversation.tenantId, conversation.id, 'visitor_wrote', { kind: 'visitor' });
     preparing ??= this.prepare(bot, request.message);
-    const botRow = await this.reply(actor, bot, question, hooks, preparing);
-    return { conversation_id: conversation.id, user_message: userMessage, bot_message: toMessage(botRow) };
+    const { stored, wantsPerson } = await this.reply(actor, bot, question, hooks, preparing);
+    // The model heard a wish for a person: the hand-off follows its words.
+    if (wantsPerson) {
+      const notice = await this.handoff.requestHuman(conversation, 'visitor_asked', question.message.seq);
+      return {
+        conversation_id: conversation.id,
+        user_message: userMessage,
+        bot_message: stored ? toMessage(stored) : notice,
+      };
+    }
+    return { conversation_id: conversation.id, user_message: userMessage, bot_message: toMessage(stored!) };
+  }
+
+  /**
+   * The "Talk to a person" button (a visitor's socket frame, the playground's request): in the given
+   * conversation, or in a new one seeded with the welcome message when there is none yet.
+   */
+  async requestHuman(actor: Actor, botId: number, conversationId: number): Promise<ChatMessage> {
+    const bot = await this.botFor(actor, botId);
+    let conversation: ConversationRow;
+    if (conversationId) {
+      conversation = await this.conversationFor(actor, conversationId);
+      if (conversation.botId !== bot.id) throw badRequest('This conversation belongs to another bot');
+    } else {
+      const started = await startConversation(
+        this.db,
+        newConversationOf(actor, bot),
+        bot.welcomeMessage,
+        this.hub.startAnnouncements,
+      );
+      this.hub.startedHere(started.conversation);
+      this.hub.storedHere(started.welcome);
+      conversation = started.conversation;
+    }
+    return this.handoff.requestHuman(conversation, 'visitor_asked');
   }
 
   async list(auth: AuthContext, filter: { botId?: number; userId?: number; skip: number; limit: number }) {
@@ -221,13 +276,7 @@ export class ChatService {
   ) {
     const { welcome, question } = await startConversationWith(
       this.db,
-      {
-        tenantId: bot.tenantId,
-        botId: bot.id,
-        userId: actor.kind === 'user' ? actor.userId : null,
-        visitorId: actor.kind === 'visitor' ? actor.visitorId : null,
-        channel: 'bot',
-      },
+      newConversationOf(actor, bot),
       bot.welcomeMessage,
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
@@ -286,6 +335,8 @@ export class ChatService {
             },
             unwrap(await preparing),
           );
+    // Handed to a person without a word of its own: the hand-off's notice is the reply.
+    if (answer.wantsPerson && !answer.text.trim()) return { stored: null, wantsPerson: true };
     const stored = await appendTo(
       this.db,
       conversation.id,
@@ -303,8 +354,30 @@ export class ChatService {
       { announce: this.hub.storedNotification, countsAnswer: true },
     );
     this.hub.storedHere(stored);
-    return stored.message;
+    // Visitors' questions only: the owner's own tests in the playground teach nothing.
+    if (answer.mode === 'not_found' && actor.kind === 'visitor')
+      await this.options.onUnanswered?.({
+        tenantId: bot.tenantId,
+        botId: bot.id,
+        question: question.message,
+        conversationId: conversation.id,
+        reason: answer.lowConfidence ? 'low_confidence' : 'not_found',
+      });
+    return { stored: stored.message, wantsPerson: answer.wantsPerson === true };
   }
+}
+
+/** A web conversation of the actor with the bot. A signed-in user's is the owner trying the bot: a test, out of the inbox. */
+function newConversationOf(actor: Actor, bot: BotRow) {
+  return {
+    tenantId: bot.tenantId,
+    botId: bot.id,
+    userId: actor.kind === 'user' ? actor.userId : null,
+    visitorId: actor.kind === 'visitor' ? actor.visitorId : null,
+    channel: 'bot',
+    isTest: actor.kind === 'user',
+    pageUrl: actor.kind === 'visitor' ? (actor.pageUrl ?? null) : null,
+  };
 }
 
 /** Past the month's credits: a notice instead of an answer (agents can still write). */

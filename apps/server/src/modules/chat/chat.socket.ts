@@ -18,7 +18,14 @@ import { SOCKET_CLOSE, type SocketGuard } from './socket-guard.js';
 import type { VisitorTokens } from './visitor.js';
 import { originAllowed } from './widget-origins.js';
 
-type SocketQuery = { token?: string; visitor_token?: string; origin?: string; address: string };
+type SocketQuery = {
+  token?: string;
+  visitor_token?: string;
+  /** The page the widget is on (kept with a conversation the visitor starts). */
+  page_url?: string;
+  origin?: string;
+  address: string;
+};
 
 export type SocketDeps = {
   ownOrigin: string;
@@ -130,6 +137,12 @@ export function chatSocketHandler(deps: SocketDeps) {
       }
       const frame = parsed.data;
       if ('type' in frame && frame.type === 'ping') return send({ type: 'pong' });
+      if ('type' in frame && frame.type === 'request_human') {
+        // The notice arrives as a stored message of the conversation, followed from here on.
+        const notice = await deps.chat.requestHuman(actor, frame.bot_id, frame.conversation_id);
+        follow(notice.conversation_id);
+        return send({ conversation_id: notice.conversation_id, final_result_object: notice });
+      }
       if ('type' in frame && frame.type === 'resume') {
         // Subscribe first, then read: a message stored in between arrives twice at worst, and the
         // client keeps each seq once; never zero times.
@@ -211,7 +224,13 @@ async function visitorOf(deps: SocketDeps, query: SocketQuery): Promise<Actor | 
     // Browsers send the page's Origin on the upgrade: a site the bot does not allow gets no socket.
     if (bot && !originAllowed(bot.allowedOrigins, query.origin, deps.ownOrigin)) return null;
     return bot
-      ? { kind: 'visitor', tenantId: bot.tenantId, visitorId: claims.visitorId, botId: bot.id }
+      ? {
+          kind: 'visitor',
+          tenantId: bot.tenantId,
+          visitorId: claims.visitorId,
+          botId: bot.id,
+          pageUrl: pageUrlOf(query.page_url),
+        }
       : null;
   }
   return null;
@@ -230,5 +249,16 @@ async function allowed(limiter: RateLimiterMemory, key: string): Promise<boolean
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The widget's page address when it is an http(s) URL of sane length; anything else is dropped. */
+function pageUrlOf(raw: string | undefined): string | null {
+  if (!raw || raw.length > 2000) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
   }
 }

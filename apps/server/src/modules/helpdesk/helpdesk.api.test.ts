@@ -744,7 +744,11 @@ describe('an agent gone too long', () => {
         .toMatchObject({ message: HELPDESK_TEXTS.agentAway, content: { is_helpdesk_in_control: false } });
       await expect
         .poll(() => guest.stored().at(-1))
-        .toMatchObject({ message: HELPDESK_TEXTS.agentAway, message_type: 'bot' });
+        .toMatchObject({
+          message: HELPDESK_TEXTS.agentAway,
+          message_type: 'system',
+          handoff: { from: 'human', to: 'bot', reason: 'agent_away' },
+        });
       await guest.say('Hello again?');
       expect(guest.stored().at(-1)!.message_type).toBe('bot');
       await guest.close();

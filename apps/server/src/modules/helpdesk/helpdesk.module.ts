@@ -26,6 +26,8 @@ import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { botCacheOf } from '../bots/bot-cache.js';
 import { chatServices } from '../chat/chat.module.js';
+import { handoffRoutes } from '../handoff/handoff.routes.js';
+import { InboxService } from '../handoff/inbox.service.js';
 import { HeldByAnother, HelpdeskService } from './helpdesk.service.js';
 import { helpdeskSocketHandler } from './helpdesk.socket.js';
 import { HEARTBEAT_MS } from './presence.queries.js';
@@ -35,8 +37,10 @@ const tags = ['Help desk'];
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub, chat, guard } = chatServices(deps);
-    const helpdesk = new HelpdeskService(deps.db, hub, { awaySeconds: deps.config.HELPDESK_AWAY_SECONDS });
+    const { hub, chat, guard, handoff } = chatServices(deps);
+    const helpdesk = new HelpdeskService(deps.db, hub, handoff, {
+      awaySeconds: deps.config.HELPDESK_AWAY_SECONDS,
+    });
     const nodeId = deps.events.origin;
     const warn = (message: string) => (error: unknown) => deps.log.warn({ err: error }, message);
 
@@ -57,6 +61,7 @@ const routes =
         });
     }, deps.config.HELPDESK_SWEEP_MS);
     sweeper.unref();
+    await app.register(handoffRoutes(new InboxService(deps.db, handoff), chat));
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
       clearInterval(sweeper);

@@ -220,11 +220,19 @@ describe('two API processes on one PostgreSQL server', () => {
         elements: [],
       });
       await expect.poll(() => guest.stored(id).at(-1)?.message, { timeout: 10_000 }).toBe('Agent on node B');
-      await guest.say('The bot is quiet now', 5);
+      await guest.say('The bot is quiet now', 6);
       await expect
         .poll(() => agent.stored(id).at(-1)?.message, { timeout: 10_000 })
         .toBe('The bot is quiet now');
-      expect(guest.stored(id).map((m) => m.message_type)).toEqual(['bot', 'user', 'bot', 'helpdesk', 'user']);
+      // The agent joining is a stored notice too, in its place.
+      expect(guest.stored(id).map((m) => m.message_type)).toEqual([
+        'bot',
+        'user',
+        'bot',
+        'system',
+        'helpdesk',
+        'user',
+      ]);
 
       // Visitor on B, agent on A.
       const guestB = await visitorOn(b);

@@ -26,12 +26,14 @@ import {
   type ConversationRow,
   type MessageRow,
   messagesAfter,
+  recipientOf,
   requireConversation,
   startConversation,
   toConversation,
   toMessage,
 } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import type { HandoffService, Moved } from '../handoff/handoff.service.js';
 import { agentPresence } from './helpdesk.schema.js';
 import {
   agentGone,
@@ -87,6 +89,7 @@ export class HelpdeskService {
   constructor(
     private readonly db: Db,
     private readonly hub: ChatHub,
+    private readonly handoff: HandoffService,
     private readonly options: { awaySeconds: number },
   ) {}
 
@@ -118,58 +121,45 @@ export class HelpdeskService {
   }
 
   private async take(auth: AuthContext, id: number): Promise<HelpdeskControlStatus> {
-    const [taken] = await this.db
-      .update(conversations)
-      .set({
-        isHelpdeskInControl: true,
-        adminId: auth.userId,
-        adminName: agentName(auth),
-        controlTakenAt: sql`now()`,
-      })
-      .where(
-        and(
-          eq(conversations.id, id),
-          eq(conversations.tenantId, auth.tenantId),
-          eq(conversations.isHelpdeskInControl, false),
-        ),
-      )
-      .returning();
-    if (taken) {
-      await this.hub.controlChanged({ tenantId: taken.tenantId, conversationId: taken.id, change: 'joined' });
-      return statusOf(taken);
-    }
-    const row = await requireConversation(this.db, auth.tenantId, id);
-    // Already ours: nothing changes and nobody is told again.
-    if (row.isHelpdeskInControl && row.adminId === auth.userId) return statusOf(row);
-    throw new HeldByAnother(row.adminId, row.adminName);
+    let unchanged: ConversationRow | null = null;
+    const moved = await this.handoff.move(
+      auth.tenantId,
+      id,
+      'agent_took_over',
+      { kind: 'agent', userId: auth.userId },
+      {
+        agentName: agentName(auth),
+        check: (row) => {
+          if (row.handoffState !== 'human') return;
+          // Already ours: nothing changes and nobody is told again.
+          if (row.adminId === auth.userId) unchanged = row;
+          else throw new HeldByAnother(row.adminId, row.adminName);
+        },
+      },
+    );
+    return statusOf(moved?.row ?? unchanged ?? (await requireConversation(this.db, auth.tenantId, id)));
   }
 
+  /** Handing back is for the holder, or a workspace owner; another agent is told who holds it. */
   private async release(auth: AuthContext, id: number): Promise<HelpdeskControlStatus> {
-    const [released] = await this.db
-      .update(conversations)
-      .set({ isHelpdeskInControl: false, adminId: null, adminName: null, controlTakenAt: null })
-      .where(
-        and(
-          eq(conversations.id, id),
-          eq(conversations.tenantId, auth.tenantId),
-          eq(conversations.isHelpdeskInControl, true),
-          isOwner(auth)
-            ? undefined
-            : or(eq(conversations.adminId, auth.userId), isNull(conversations.adminId)),
-        ),
-      )
-      .returning();
-    if (released) {
-      await this.hub.controlChanged({
-        tenantId: released.tenantId,
-        conversationId: released.id,
-        change: 'back',
-      });
-      return statusOf(released);
-    }
-    const row = await requireConversation(this.db, auth.tenantId, id);
-    if (!row.isHelpdeskInControl) return statusOf(row);
-    throw new HeldByAnother(row.adminId, row.adminName);
+    const moved = await this.handoff.move(
+      auth.tenantId,
+      id,
+      'agent_handed_back',
+      { kind: 'agent', userId: auth.userId },
+      {
+        check: (row) => {
+          if (
+            row.handoffState === 'human' &&
+            row.adminId !== null &&
+            row.adminId !== auth.userId &&
+            !isOwner(auth)
+          )
+            throw new HeldByAnother(row.adminId, row.adminName);
+        },
+      },
+    );
+    return statusOf(moved?.row ?? (await requireConversation(this.db, auth.tenantId, id)));
   }
 
   /** An agent's message: stored as message_type helpdesk, then delivered like any stored message. */
@@ -186,7 +176,7 @@ export class HelpdeskService {
         messageSource: conversation.channel,
         message: text.trim(),
         senderId: String(auth.userId),
-        recipientId: conversation.visitorId ?? (conversation.userId ? String(conversation.userId) : null),
+        recipientId: recipientOf(conversation),
         metadata: { user_id: auth.userId, answer_mode: 'helpdesk' },
       },
       // Still held by this agent when written (it may have been handed back meanwhile).
@@ -214,46 +204,31 @@ export class HelpdeskService {
       if (!lock?.ok) return null;
       const deadTenants = await expireDeadNodes(tx);
       const away = sql`now() - make_interval(secs => ${this.options.awaySeconds})`;
-      const released = await tx
-        .update(conversations)
-        .set({ isHelpdeskInControl: false, adminId: null, adminName: null, controlTakenAt: null })
+      const gone = await tx
+        .select({ id: conversations.id, tenantId: conversations.tenantId })
+        .from(conversations)
         .where(
           and(
-            eq(conversations.isHelpdeskInControl, true),
+            eq(conversations.handoffState, 'human'),
             sql`not exists (select 1 from ${agentPresence} p where p.user_id = ${conversations.adminId}
               and p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))`,
             sql`greatest(${conversations.controlTakenAt},
               (select max(p.last_seen) from ${agentPresence} p where p.user_id = ${conversations.adminId})) < ${away}`,
           ),
-        )
-        .returning();
-      const notices: Appended[] = [];
-      for (const row of released) {
-        notices.push(
-          await appendTo(
-            tx,
-            row.id,
-            {
-              messageType: 'bot',
-              messageSource: row.channel,
-              message: HELPDESK_TEXTS.agentAway,
-              senderId: String(row.botId),
-              recipientId: row.visitorId ?? (row.userId ? String(row.userId) : null),
-              metadata: { answer_mode: 'helpdesk' },
-            },
-            { announce: this.hub.storedNotification },
-          ),
         );
+      const released: Moved[] = [];
+      for (const row of gone) {
+        const moved = await this.handoff.moveIn(tx, row.tenantId, row.id, 'agent_away', { kind: 'system' });
+        if (moved) released.push(moved);
       }
-      return { released, notices, deadTenants };
+      return { released, deadTenants };
     });
     if (!result) return { released: [] };
     for (const tenantId of result.deadTenants) await this.hub.presenceChanged(tenantId);
-    for (const notice of result.notices) this.hub.storedHere(notice);
-    for (const row of result.released) {
-      await this.hub.controlChanged({ tenantId: row.tenantId, conversationId: row.id, change: 'away' });
-    }
-    return { released: result.released.map((row) => row.id) };
+    for (const moved of result.released) await this.handoff.announce(moved);
+    // Requests nobody took, and idle conversations (each move locks and re-checks its row).
+    await this.handoff.sweep();
+    return { released: result.released.map((moved) => moved.row.id) };
   }
 
   // Conversations ---------------------------------------------------------------------------------
@@ -268,6 +243,7 @@ export class HelpdeskService {
     const bot = await requireBot(this.db, auth.tenantId, botId);
     const { conversation, welcome } = await startConversation(
       this.db,
+      // The inbox's own New Chat (console.md section 4): listed there, unlike the playground's tests.
       { tenantId: auth.tenantId, botId: bot.id, userId: auth.userId, visitorId: null, channel: 'bot' },
       bot.welcomeMessage,
       this.hub.startAnnouncements,
@@ -283,7 +259,11 @@ export class HelpdeskService {
    */
   async grouped(auth: AuthContext, tenantId: number, filter: GroupedFilter): Promise<GroupedChat[]> {
     requireOwnTenant(auth, tenantId);
-    const conditions: Array<SQL | undefined> = [eq(conversations.tenantId, auth.tenantId)];
+    // Playground chats are the owner's tests: not in the inbox (the hand-off inbox shows them on request).
+    const conditions: Array<SQL | undefined> = [
+      eq(conversations.tenantId, auth.tenantId),
+      eq(conversations.isTest, false),
+    ];
     if (filter.channel) conditions.push(eq(conversations.channel, filter.channel));
     if (filter.holder) conditions.push(eq(conversations.isHelpdeskInControl, filter.holder === 'human'));
     if (filter.search) {
@@ -469,7 +449,9 @@ function convName(row: ConversationRow, opening: MessageRow[], welcome: string |
   const welcomes = new Set([BOT.welcomeMessage, welcome?.trim()].filter(Boolean));
   const isWelcome = first.seq === 1 && first.messageType === 'bot' && welcomes.has(first.message.trim());
   const chosen = isWelcome ? second : first;
-  return chosen ? chosen.message.replace(/\s+/g, ' ').trim().slice(0, 120) : row.name;
+  // A hand-off notice is not what the visitor said: the conversation keeps its own name.
+  if (!chosen || chosen.messageType === 'system') return row.name;
+  return chosen.message.replace(/\s+/g, ' ').trim().slice(0, 120);
 }
 
 function grouped(

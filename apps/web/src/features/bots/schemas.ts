@@ -13,6 +13,9 @@ export const InstructionsFields = BotInput.pick({
   llm_model: true,
   temperature: true,
   internet: true,
+  max_citations: true,
+  human_button: true,
+  handoff_confidence: true,
   analytics: true,
 });
 export type InstructionsFields = SchemaOutput<typeof InstructionsFields>;

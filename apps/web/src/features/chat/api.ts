@@ -1,4 +1,5 @@
 import type {
+  ChatMessage,
   Conversation,
   ConversationWithMessages,
   LeadCreated,
@@ -31,6 +32,11 @@ export const chatApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: ['Conversations'],
     }),
+    /** The playground's "Talk to a person": the notice the conversation gets. */
+    requestHuman: build.mutation<ChatMessage, number>({
+      query: (id) => ({ url: `/chat/chats/${id}/request-human`, method: 'POST' }),
+      extraOptions: { silent: true },
+    }),
     publicBot: build.query<PublicBot, string>({
       query: (uuid) => `/auth/bot/uuid/${encodeURIComponent(uuid)}`,
       extraOptions: { silent: true },
@@ -56,6 +62,7 @@ export const {
   useLazyConversationQuery,
   useConversationsOfUserBotQuery,
   useDeleteConversationMutation,
+  useRequestHumanMutation,
   usePublicBotQuery,
   useVisitorIdentityMutation,
   useSubmitLeadMutation,

@@ -1,16 +1,29 @@
 import type {
   ChatMessage,
+  Conversation,
+  ConversationNote,
   ConversationWithMessages,
   GroupedChat,
+  HandoffEvent,
   HelpdeskControlBody,
   HelpdeskControlStatus,
+  InboxConversation,
+  InboxFilter,
+  InboxList,
   MessageResponse,
   UnreadConversations,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
 const tagged = api.enhanceEndpoints({
-  addTagTypes: ['HelpdeskGrouped', 'HelpdeskUnread', 'HelpdeskConversation'],
+  addTagTypes: [
+    'HelpdeskGrouped',
+    'HelpdeskUnread',
+    'HelpdeskConversation',
+    'HelpdeskInbox',
+    'HelpdeskNotes',
+    'HelpdeskEvents',
+  ],
 });
 
 export type GroupedArgs = {
@@ -19,6 +32,8 @@ export type GroupedArgs = {
   holder?: 'bot' | 'human';
   search?: string;
 };
+
+export type InboxArgs = { tenantId: number; filter: InboxFilter; search: string; includeTests: boolean };
 
 /** What POST new-chat answers: the conversation (with or without its seeded messages). */
 export type NewChatResult = Partial<ConversationWithMessages> & { id?: number; conversation_id?: number };
@@ -58,7 +73,11 @@ export const inboxApi = tagged.injectEndpoints({
     setControl: build.mutation<HelpdeskControlStatus, { id: number; body: HelpdeskControlBody }>({
       query: ({ id, body }) => ({ url: `/chat/conversations/${id}/helpdesk-control`, method: 'PATCH', body }),
       extraOptions: { silent: true },
-      invalidatesTags: ['HelpdeskGrouped'],
+      invalidatesTags: (_result, _error, { id }) => [
+        'HelpdeskGrouped',
+        'HelpdeskInbox',
+        { type: 'HelpdeskEvents', id },
+      ],
     }),
     markRead: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/chat/helpdesk/mark-conversation-read/${id}`, method: 'POST' }),
@@ -77,6 +96,57 @@ export const inboxApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: ['HelpdeskGrouped'],
     }),
+    /** The hand-off inbox: a filter's conversations and every filter's counts. */
+    inbox: build.query<InboxList, InboxArgs>({
+      query: ({ tenantId, filter, search, includeTests }) => ({
+        url: `/chat/helpdesk/inbox/${tenantId}`,
+        params: {
+          filter,
+          include_tests: String(includeTests),
+          ...(search.trim() ? { search: search.trim() } : {}),
+        },
+      }),
+      providesTags: ['HelpdeskInbox'],
+    }),
+    closeConversation: build.mutation<Conversation, { id: number; reopen: boolean }>({
+      query: ({ id, reopen }) => ({
+        url: `/chat/helpdesk/conversations/${id}/${reopen ? 'reopen' : 'close'}`,
+        method: 'POST',
+      }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { id }) => [
+        'HelpdeskInbox',
+        { type: 'HelpdeskConversation', id },
+        { type: 'HelpdeskEvents', id },
+      ],
+    }),
+    assign: build.mutation<InboxConversation, { id: number; userId: number | null }>({
+      query: ({ id, userId }) => ({
+        url: `/chat/helpdesk/conversations/${id}/assignee`,
+        method: 'PUT',
+        body: { user_id: userId },
+      }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['HelpdeskInbox'],
+    }),
+    notes: build.query<ConversationNote[], number>({
+      query: (id) => `/chat/helpdesk/conversations/${id}/notes`,
+      providesTags: (_result, _error, id) => [{ type: 'HelpdeskNotes', id }],
+    }),
+    addNote: build.mutation<ConversationNote, { id: number; body: string }>({
+      query: ({ id, body }) => ({
+        url: `/chat/helpdesk/conversations/${id}/notes`,
+        method: 'POST',
+        body: { body },
+      }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { id }) => ['HelpdeskInbox', { type: 'HelpdeskNotes', id }],
+    }),
+    /** Who moved the conversation between the bot, a person and closed; when and why. */
+    handoffEvents: build.query<HandoffEvent[], number>({
+      query: (id) => `/chat/helpdesk/conversations/${id}/events`,
+      providesTags: (_result, _error, id) => [{ type: 'HelpdeskEvents', id }],
+    }),
     deleteHelpdeskConversation: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/chat/helpdesk/conversations/${id}`, method: 'DELETE' }),
       extraOptions: { silent: true },
@@ -94,6 +164,12 @@ export const {
   useReplyMutation,
   useNewChatMutation,
   useDeleteHelpdeskConversationMutation,
+  useInboxQuery,
+  useCloseConversationMutation,
+  useAssignMutation,
+  useNotesQuery,
+  useAddNoteMutation,
+  useHandoffEventsQuery,
 } = inboxApi;
 
 /** The conversation id of a new-chat answer, whichever way the server names it. */

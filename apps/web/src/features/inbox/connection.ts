@@ -88,7 +88,7 @@ export function startInboxConnection(
     if (refreshTimer !== null) return;
     refreshTimer = setTimeout(() => {
       refreshTimer = null;
-      dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped']));
+      dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped', 'HelpdeskInbox']));
     }, REFRESH_DEBOUNCE_MS);
   };
   const loadUnread = async () => {
@@ -128,12 +128,15 @@ export function startInboxConnection(
         break;
       case 'message': {
         const { message, botId } = event;
-        const fromVisitor = message.message_type === 'user';
+        // A signed-in user's message is the playground's test chat: it rings no bell.
+        const fromVisitor = message.message_type === 'user' && message.user_id === null;
         dispatch(messageReceived({ conversationId: message.conversation_id, botId, fromVisitor }));
         dispatch(
           inboxApi.util.updateQueryData('helpdeskConversation', message.conversation_id, (draft) => {
             draft.messages = mergeMessages(draft.messages, [message]);
             draft.last_seq = Math.max(draft.last_seq, message.seq);
+            // A transition's system message says where the conversation is now.
+            if (message.handoff && message.seq === draft.last_seq) draft.handoff_state = message.handoff.to;
           }),
         );
         if (watched.has(message.conversation_id)) {
@@ -146,6 +149,15 @@ export function startInboxConnection(
           if (isOpen(message.conversation_id)) markRead(message.conversation_id);
           else dispatch(notificationsAdded(1));
           if (message.message.trim()) playNotificationSound();
+        }
+        // A transition (system message): the conversation's history has a new line.
+        if (message.handoff) {
+          dispatch(inboxApi.util.invalidateTags([{ type: 'HelpdeskEvents', id: message.conversation_id }]));
+        }
+        // A visitor asks for a person: the bell, and the desktop when the agent allowed it.
+        if (message.handoff?.to === 'human_requested' && !message.handoff.test) {
+          dispatch(notificationsAdded(1));
+          desktopAlert('A visitor asks for a person', message.message);
         }
         refreshLists();
         break;
@@ -168,6 +180,8 @@ export function startInboxConnection(
             unreadSet({ conversationId: event.conversationId, botId: event.botId, count: event.unreadCount }),
           );
         }
+        // The filters' unread counts follow.
+        refreshLists();
         break;
       case 'conversation':
         if (event.deleted) dispatch(conversationRemoved(event.conversationId));
@@ -255,4 +269,14 @@ function debouncePerConversation(fn: (id: number) => void): (id: number) => void
       }, 300),
     );
   };
+}
+
+/** A desktop notification, only where the agent allowed them (Notification.permission). */
+function desktopAlert(title: string, body: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  try {
+    new Notification(title, { body, tag: 'parley-handoff' });
+  } catch {
+    // Some browsers allow notifications only from a service worker: the bell still counts.
+  }
 }

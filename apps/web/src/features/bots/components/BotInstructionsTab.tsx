@@ -11,6 +11,9 @@ const valuesOf = (bot: Bot) => ({
   llm_model: bot.llm_model,
   temperature: bot.temperature,
   internet: bot.internet,
+  max_citations: bot.max_citations,
+  human_button: bot.human_button,
+  handoff_confidence: bot.handoff_confidence,
   analytics: bot.analytics,
 });
 

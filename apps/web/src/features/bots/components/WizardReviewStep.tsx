@@ -52,6 +52,11 @@ export function WizardReviewStep({
     ],
     ['Model', modelLabel(instructions.llm_model, models)],
     ['Temperature', instructions.temperature.toFixed(1)],
+    ['Sources per answer', String(instructions.max_citations)],
+    [
+      'Talk to a person',
+      { always: 'Always', after_miss: 'After a miss', never: 'Never' }[instructions.human_button],
+    ],
     ['Internet search', instructions.internet ? 'On' : 'Off'],
   ];
   const submit = (event: FormEvent) => {

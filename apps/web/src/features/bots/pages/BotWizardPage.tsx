@@ -36,6 +36,9 @@ export function BotWizardPage() {
       llm_model: null,
       temperature: BOT.defaultTemperature,
       internet: false,
+      max_citations: BOT.defaultCitations,
+      human_button: 'after_miss',
+      handoff_confidence: BOT.defaultHandoffConfidence,
       analytics: false,
     },
   });

@@ -12,7 +12,7 @@ type Props = {
   config: LeadFormConfig | null;
   conversationId: number | null;
   /** The conversation so far: the form shows when its trigger says (before the chat, after N messages, no answer). */
-  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode'>[];
+  messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode' | 'actions'>[];
 };
 
 const doneKey = (uuid: string) => `parley.lead.${uuid}`;

@@ -1,10 +1,13 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { readableOn } from '@parley/chat-client';
+import { linkCitations, readableOn } from '@parley/chat-client';
 import type { ChatMessage } from '@parley/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { type ChatFrame, frameSeverity } from '../frames';
 import { MarkdownText } from './MarkdownText';
 import { MessageSources } from './MessageSources';
@@ -17,6 +20,7 @@ function Bubble({
   label,
   testId,
   sender,
+  time,
   children,
 }: {
   side: Side;
@@ -24,6 +28,8 @@ function Bubble({
   label?: string;
   testId: string;
   sender?: string;
+  /** When it was sent (ISO), shown under the bubble (the inbox shows every message's time). */
+  time?: string;
   children: ReactNode;
 }) {
   const mine = side === 'right';
@@ -57,14 +63,62 @@ function Bubble({
       >
         {children}
       </Box>
+      {time ? (
+        <Typography
+          component="time"
+          dateTime={time}
+          variant="caption"
+          color="text.secondary"
+          sx={{ px: 0.5 }}
+          data-testid="message-time"
+        >
+          {new Date(time).toLocaleString()}
+        </Typography>
+      ) : null}
     </Box>
   );
 }
 
-function MessageItem({ message, brandColor }: { message: ChatMessage; brandColor: string }) {
+/** A hand-off notice (a person was asked for, joined, left; the chat closed), centred in its place. */
+function SystemNotice({ message }: { message: ChatMessage }) {
+  return (
+    <Box component="li" data-testid="system-message" sx={{ display: 'flex', justifyContent: 'center' }}>
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        sx={{
+          px: 1.5,
+          py: 0.5,
+          borderRadius: 2,
+          bgcolor: 'action.hover',
+          textAlign: 'center',
+          maxWidth: '85%',
+        }}
+      >
+        {message.message}
+      </Typography>
+    </Box>
+  );
+}
+
+function MessageItem({
+  message,
+  brandColor,
+  explain,
+  onRequestHuman,
+  showTime,
+}: {
+  message: ChatMessage;
+  brandColor: string;
+  explain: boolean;
+  onRequestHuman?: () => void;
+  showTime: boolean;
+}) {
+  const time = showTime ? message.timestamp : undefined;
+  if (message.message_type === 'system') return <SystemNotice message={message} />;
   if (message.message_type === 'user') {
     return (
-      <Bubble side="right" brandColor={brandColor} testId="user-message" sender="user">
+      <Bubble side="right" brandColor={brandColor} testId="user-message" sender="user" time={time}>
         <Typography variant="body2" component="span">
           {message.message}
         </Typography>
@@ -72,6 +126,7 @@ function MessageItem({ message, brandColor }: { message: ChatMessage; brandColor
     );
   }
   const agent = message.message_type === 'helpdesk';
+  const person = onRequestHuman ? message.actions.find((action) => action.type === 'human') : undefined;
   return (
     <Bubble
       side="left"
@@ -79,12 +134,38 @@ function MessageItem({ message, brandColor }: { message: ChatMessage; brandColor
       label={agent ? 'Agent' : undefined}
       testId={agent ? 'agent-message' : 'bot-message'}
       sender={message.message_type}
+      time={time}
     >
       <Typography variant="body2" component="div">
-        <MarkdownText text={message.message} />
+        <MarkdownText text={agent ? message.message : linkCitations(message.message, message.sources)} />
       </Typography>
       {agent ? null : <MessageSources message={message} />}
+      {explain && message.answer_mode === 'extractive' ? <ExtractiveNote /> : null}
+      {person ? (
+        <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>
+          {person.title}
+        </Button>
+      ) : null}
     </Bubble>
+  );
+}
+
+/** For the owner only: the answer is sentences quoted from the sources, since the bot has no model. */
+function ExtractiveNote() {
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      component="p"
+      sx={{ mt: 0.75 }}
+      data-testid="answer-mode-note"
+    >
+      Extractive answer: sentences from the sources, because this bot has no language model (or it did not
+      answer in time).{' '}
+      <Link component={RouterLink} to="/bot/llm-settings">
+        LLM settings
+      </Link>
+    </Typography>
   );
 }
 
@@ -136,6 +217,12 @@ export type MessageListProps = {
   frames: readonly ChatFrame[];
   /** Rendered after the welcome message (suggested questions, lead form, booking card). */
   intro?: ReactNode;
+  /** The owner's playground: say under each answer how it was made (never shown to visitors). */
+  explainAnswers?: boolean;
+  /** "Talk to a person" under answers that offer one; absent where a person cannot be asked for now. */
+  onRequestHuman?: () => void;
+  /** Every message's time under it (the inbox). */
+  showTimes?: boolean;
 };
 
 /**
@@ -151,6 +238,9 @@ export function MessageList({
   thinking,
   frames,
   intro,
+  explainAnswers = false,
+  onRequestHuman,
+  showTimes = false,
 }: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
   // The server seeds each conversation with the welcome message as seq 1: it takes the welcome's place.
@@ -187,6 +277,9 @@ export function MessageList({
             key={`${message.conversation_id}:${message.seq}`}
             message={message}
             brandColor={brandColor}
+            explain={explainAnswers}
+            onRequestHuman={onRequestHuman}
+            showTime={showTimes}
           />
         ))}
         {draft ? (

@@ -2,7 +2,7 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { safeUrl } from '@parley/chat-client';
+import { citationTitle, citesByNumber, safeUrl, syncedLabel } from '@parley/chat-client';
 import type { ChatMessage, MessageSourceRef } from '@parley/contracts';
 
 function sourceKey(source: MessageSourceRef): string {
@@ -11,7 +11,8 @@ function sourceKey(source: MessageSourceRef): string {
 
 function SourceItem({ source }: { source: MessageSourceRef }) {
   const url = source.page_url ? safeUrl(source.page_url) : '';
-  const title = source.page_title || source.page_url || source.source_type;
+  const title = citationTitle(source);
+  const synced = syncedLabel(source.synced_at);
   return (
     <Typography component="li" variant="caption" color="text.secondary">
       {url ? (
@@ -22,16 +23,20 @@ function SourceItem({ source }: { source: MessageSourceRef }) {
         title
       )}
       {source.page_number !== null ? `, p. ${source.page_number}` : null}
+      {synced ? ` · ${synced}` : null}
     </Typography>
   );
 }
 
-/** Where an answer came from, under the answer: a Q&A badge, page titles linked, page numbers. */
+/**
+ * Where an answer came from, under the answer: a Q&A badge, pages and sections linked, page numbers,
+ * how fresh each is; numbered when the answer cites them as [n].
+ */
 export function MessageSources({ message }: { message: ChatMessage }) {
   const fromQna = message.qna_id !== null || message.answer_mode === 'qna';
   const unique = new Map<string, MessageSourceRef>();
   for (const source of message.sources) {
-    if (source.source_type === 'qna') continue;
+    if (source.source_type === 'qna' && fromQna) continue;
     unique.set(sourceKey(source), source);
   }
   const sources = [...unique.values()];
@@ -53,7 +58,7 @@ export function MessageSources({ message }: { message: ChatMessage }) {
           <Typography variant="caption" fontWeight={600} color="text.secondary">
             Sources
           </Typography>
-          <Stack component="ul" spacing={0.25} sx={{ m: 0, pl: 2 }}>
+          <Stack component={citesByNumber(message.message) ? 'ol' : 'ul'} spacing={0.25} sx={{ m: 0, pl: 2 }}>
             {sources.map((source) => (
               <SourceItem key={sourceKey(source)} source={source} />
             ))}

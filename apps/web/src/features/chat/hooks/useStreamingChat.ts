@@ -5,7 +5,7 @@ import { useAppDispatch } from '../../../app/store';
 import { readAccessToken } from '../../../shared/lib/session-storage';
 import { browserStore } from '../../../shared/lib/storage';
 import { refreshSession } from '../../auth/refresh';
-import { useLazyConversationQuery } from '../api';
+import { useLazyConversationQuery, useRequestHumanMutation } from '../api';
 import { type ChatFrame, makeFrame } from '../frames';
 import { StreamHttpError, streamChat } from '../stream';
 
@@ -19,6 +19,8 @@ export type StreamingChat = {
   frames: ChatFrame[];
   send: (text: string) => void;
   newChat: () => void;
+  /** The playground's "Talk to a person" (in the current conversation). */
+  requestHuman: () => Promise<void>;
 };
 
 /**
@@ -170,5 +172,14 @@ export function useStreamingChat(botId: number): StreamingChat {
     setFrames([]);
   }, [batcher, adopt]);
 
-  return { conversationId, messages, draft, thinking, frames, send, newChat };
+  const [request] = useRequestHumanMutation();
+  const requestHuman = useCallback(async () => {
+    const id = conversationRef.current;
+    if (id === null) return;
+    const notice = await request(id);
+    if ('data' in notice && notice.data) setMessages((m) => mergeMessages(m, [notice.data]));
+    else addFrame('error', MESSAGES.realtime.sendFailed);
+  }, [request, addFrame]);
+
+  return { conversationId, messages, draft, thinking, frames, send, newChat, requestHuman };
 }

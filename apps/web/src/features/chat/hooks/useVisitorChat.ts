@@ -52,6 +52,8 @@ export type VisitorChat = {
   frames: ChatFrame[];
   send: (text: string) => void;
   newChat: () => void;
+  /** "Talk to a person", over the socket. */
+  requestHuman: () => void;
 };
 
 /**
@@ -209,5 +211,13 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
     stopThinking();
   }, [uuid, batcher, stopThinking]);
 
-  return { status, conversationId, messages, draft, thinking, frames, send, newChat };
+  /** "Talk to a person": the notice arrives as a stored message of the conversation. */
+  const requestHuman = useCallback(() => {
+    const socket = socketRef.current;
+    if (!socket || botId === undefined) return;
+    if (!socket.requestHuman(botId, conversationRef.current ?? 0))
+      toast.error(MESSAGES.realtime.sendFailed, { id: 'realtime-send' });
+  }, [botId]);
+
+  return { status, conversationId, messages, draft, thinking, frames, send, newChat, requestHuman };
 }

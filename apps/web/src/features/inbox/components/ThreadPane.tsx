@@ -11,6 +11,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
 import { BOT, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
+import type { ReactNode } from 'react';
 import { Composer } from '../../chat/components/Composer';
 import { MessageList } from '../../chat/components/MessageList';
 import type { ChatFrame } from '../../chat/frames';
@@ -35,6 +36,8 @@ type Props = {
   onHandBack: () => void;
   onReply: (text: string) => void;
   onDelete: () => void;
+  /** Who the visitor is, notes, assignment, close and reopen (above the messages). */
+  details?: ReactNode;
 };
 
 /**
@@ -58,6 +61,7 @@ export function ThreadPane({
   onHandBack,
   onReply,
   onDelete,
+  details,
 }: Props) {
   if (!conversation) {
     return (
@@ -110,6 +114,7 @@ export function ThreadPane({
           {conflict}
         </Alert>
       ) : null}
+      {details}
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <MessageList
           messages={conversation.messages}
@@ -118,6 +123,7 @@ export function ThreadPane({
           draft={null}
           thinking={false}
           frames={frames}
+          showTimes
         />
       </Box>
       {attachments.length > 0 ? (

@@ -7,6 +7,7 @@ import {
   type GroupedConversation,
   HELPDESK_TEXTS,
   type HelpdeskControlStatus,
+  type InboxConversation,
   MESSAGES,
 } from '@parley/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -31,7 +32,9 @@ import {
   useSetControlMutation,
 } from '../api';
 import { BotPane, type InboxBot } from '../components/BotPane';
+import { ConversationDetails } from '../components/ConversationDetails';
 import { ConversationPane, type InboxFilters } from '../components/ConversationPane';
+import { HandoffQueue } from '../components/HandoffQueue';
 import { ThreadPane } from '../components/ThreadPane';
 import { onInboxEvent, startInboxConnection, unwatchConversation, watchConversation } from '../connection';
 import { useInboxReducer } from '../hooks/useInboxReducer';
@@ -188,13 +191,12 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
     setFrames((all) => ({ ...all, [conversationId]: [...(all[conversationId] ?? []), frame] }));
   }, []);
 
-  // Frames of the admin channel show in their conversation, in the colours of section 8.
+  // Frames of the admin channel show in their conversation, in the colours of section 8. Control
+  // changes need none: their stored system message shows in the thread, in its place.
   useEffect(
     () =>
       onInboxEvent((event) => {
-        if (event.type === 'control' && event.message) {
-          addFrame(event.conversationId, makeFrame('helpdesk_control', event.message));
-        } else if (event.type === 'notice' && event.conversationId !== null) {
+        if (event.type === 'notice' && event.conversationId !== null) {
           addFrame(event.conversationId, makeFrame(event.kind, event.message));
         } else if (event.type === 'error') {
           const id = event.conversationId ?? selectedId;
@@ -211,8 +213,12 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
     (id: number, status: Partial<HelpdeskControlStatus>, message?: ChatMessage) => {
       dispatch(
         inboxApi.util.updateQueryData('helpdeskConversation', id, (draft) => {
-          if (status.is_helpdesk_in_control !== undefined)
+          if (status.is_helpdesk_in_control !== undefined) {
             draft.is_helpdesk_in_control = status.is_helpdesk_in_control;
+            // Taken over: with an agent; handed back: with the bot.
+            if (status.is_helpdesk_in_control) draft.handoff_state = 'human';
+            else if (draft.handoff_state === 'human') draft.handoff_state = 'bot';
+          }
           if (status.admin_id !== undefined) draft.admin_id = status.admin_id;
           if (status.admin_name !== undefined) draft.admin_name = status.admin_name;
           if (message) {
@@ -227,9 +233,28 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
 
   const selectBot = (botId: number) => dispatch(botSelected(botId));
 
-  const openConversation = (conversation: GroupedConversation) => {
-    const id = conversation.conversation_id;
-    const botId = grouped.data?.find((g) => g.conversations.includes(conversation))?.bot_id;
+  const openConversation = (conversation: GroupedConversation) =>
+    openById(
+      conversation.conversation_id,
+      grouped.data?.find((g) => g.conversations.includes(conversation))?.bot_id,
+    );
+
+  const [listed, setListed] = useState<InboxConversation | undefined>(undefined);
+  /** From the hand-off queue: the conversation in the panes, whichever bot it is. */
+  const openFromQueue = (conversation: InboxConversation) => {
+    setListed(conversation);
+    openById(conversation.conversation_id, conversation.bot_id);
+  };
+  // Each reload of the queue (a socket frame, an assignment) brings the open conversation's newest.
+  const refreshListed = useCallback(
+    (conversations: readonly InboxConversation[]) => {
+      const found = conversations.find((c) => c.conversation_id === selectedId);
+      if (found) setListed(found);
+    },
+    [selectedId],
+  );
+
+  const openById = (id: number, botId: number | undefined) => {
     dispatch(conversationSelected({ conversationId: id, botId }));
     setConflict(null);
     markRead(id)
@@ -328,6 +353,14 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
           {MESSAGES.realtime.unableToConnect}
         </Alert>
       ) : null}
+      <Paper variant="outlined" sx={{ mb: 2 }}>
+        <HandoffQueue
+          tenantId={tenantId}
+          selectedId={selectedId}
+          onOpen={openFromQueue}
+          onList={refreshListed}
+        />
+      </Paper>
       <Paper
         variant="outlined"
         data-testid="inbox-panes"
@@ -392,6 +425,16 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
             onTakeOver={() => void changeControl(true)}
             onHandBack={() => void changeControl(false)}
             onReply={(text) => void sendReply(text)}
+            details={
+              thread.data && selectedId !== null ? (
+                <ConversationDetails
+                  conversation={thread.data}
+                  listed={listed?.conversation_id === selectedId ? listed : undefined}
+                  tenantId={tenantId}
+                  onListed={setListed}
+                />
+              ) : null
+            }
             onDelete={() => {
               if (selected) setToDelete(selected);
               else if (thread.data)

@@ -140,8 +140,11 @@ function Playground({ bot }: { bot: Bot }) {
           thinking={chat.thinking}
           frames={chat.frames}
           intro={intro}
+          explainAnswers
           onSend={chat.send}
           sendDisabled={chat.thinking}
+          humanButton={bot.human_button}
+          onRequestHuman={chat.conversationId === null ? undefined : () => void chat.requestHuman()}
         />
       </Paper>
       <Drawer anchor="right" open={previewOpen} onClose={() => setPreviewOpen(false)}>

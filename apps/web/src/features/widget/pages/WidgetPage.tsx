@@ -148,6 +148,8 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         intro={intro}
         onSend={chat.send}
         sendDisabled={!canSend}
+        humanButton={bot.human_button}
+        onRequestHuman={canSend ? chat.requestHuman : undefined}
         footer={<ConnectionLine status={chat.status} />}
       />
     </Frame>

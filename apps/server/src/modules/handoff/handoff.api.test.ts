@@ -1,0 +1,456 @@
+import {
+  type Bot,
+  type ChatMessage,
+  type ConversationNote,
+  type ConversationWithMessages,
+  HANDOFF_TEXTS,
+  type HandoffEvent,
+  HELPDESK_TEXTS,
+  type InboxConversation,
+  type InboxList,
+  type VisitorIdentity,
+} from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Clock } from '../../core/clock.js';
+import { createBotViaApi } from '../../test/bots.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+
+type Frame = { type?: string; error?: string; conversation_id?: number; final_result_object?: ChatMessage };
+
+let clockAt = Date.now();
+const clock: Clock = { now: () => new Date(clockAt) };
+let server: TestServer;
+let owner: Account;
+let agent: Account;
+let rival: Account;
+let member: Account;
+let other: Account;
+let bot: Bot;
+
+const as = (account: Account) => ({ token: account.access_token });
+const tenantOf = (account: Account) => account.user.tenant_id;
+const ws = (path: string) => `${server.url.replace('http', 'ws')}/api${path}`;
+
+async function open(url: string) {
+  const socket = new WebSocket(url);
+  const frames: Frame[] = [];
+  socket.on('message', (raw) => frames.push(JSON.parse(raw.toString()) as Frame));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const send = (frame: unknown) => socket.send(JSON.stringify(frame));
+  /** Stored messages received, each seq once, in order. */
+  const stored = () => {
+    const bySeq = new Map<number, ChatMessage>();
+    for (const frame of frames)
+      if (frame.final_result_object) bySeq.set(frame.final_result_object.seq, frame.final_result_object);
+    return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  };
+  return { socket, frames, send, stored, close: () => socket.close() };
+}
+
+/** A widget visitor of `bot` on a shop's page. */
+async function visitor() {
+  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: bot.uuid });
+  const page = encodeURIComponent('https://shop.example/boots?size=42');
+  const client = await open(ws(`/chat/stream?visitor_token=${identity.body.visitor_token}&page_url=${page}`));
+  client.send({
+    content: { bot_id: 0, conversation_id: 0, message: 'connection', message_type: 'user' },
+    elements: [],
+  });
+  await expect.poll(() => client.frames.some((f) => f.type === 'connected')).toBe(true);
+  let conversationId = 0;
+  const lastSystem = () =>
+    client
+      .stored()
+      .filter((m) => m.message_type === 'system')
+      .at(-1);
+  return {
+    ...client,
+    token: identity.body.visitor_token,
+    id: () => conversationId,
+    say: async (message: string) => {
+      const before = client.stored().length;
+      client.send({
+        content: { bot_id: bot.bot_id, conversation_id: conversationId, message, message_type: 'user' },
+        elements: [],
+      });
+      await expect.poll(() => client.stored().length).toBeGreaterThan(before + 1);
+      conversationId ||= client.stored()[0]!.conversation_id;
+      return client.stored().at(-1)!;
+    },
+    /** The "Talk to a person" button. */
+    askForPerson: async () => {
+      const before = client.stored().length;
+      client.send({ type: 'request_human', bot_id: bot.bot_id, conversation_id: conversationId });
+      await expect.poll(() => client.stored().length).toBeGreaterThan(before);
+      conversationId ||= client.stored()[0]!.conversation_id;
+      await expect.poll(() => lastSystem()).toBeDefined();
+      return lastSystem()!;
+    },
+  };
+}
+
+/** An agent's help-desk socket: while open, they are online. */
+async function online(account: Account) {
+  const client = await open(
+    ws(
+      `/chat/helpdesk?token=${account.access_token}&tenant_id=${tenantOf(account)}&user_id=${account.user.id}`,
+    ),
+  );
+  client.send({
+    content: { bot_id: 0, conversation_id: 0, message: 'connection', message_type: 'helpdesk' },
+    elements: [],
+  });
+  await expect.poll(() => client.frames.some((f) => f.type === 'connected')).toBe(true);
+  return client;
+}
+
+const inbox = async (account: Account, query = '') => {
+  const reply = await server.get<InboxList>(
+    `/api/chat/helpdesk/inbox/${tenantOf(account)}?${query}`,
+    as(account),
+  );
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+};
+const idsIn = async (filter: string, account = owner) =>
+  (await inbox(account, `filter=${filter}`)).conversations.map((c) => c.conversation_id);
+const control = (account: Account, id: number, held: boolean) =>
+  server.patch(
+    `/api/chat/conversations/${id}/helpdesk-control`,
+    { tenant_id: tenantOf(account), is_helpdesk_in_control: held },
+    as(account),
+  );
+const events = async (id: number) =>
+  (await server.get<HandoffEvent[]>(`/api/chat/helpdesk/conversations/${id}/events`, as(owner))).body.map(
+    (e) => `${e.from}>${e.to}:${e.reason}`,
+  );
+const readToken = (email: string) => outboxText(server.database, email).then(tokenFromText);
+
+beforeAll(async () => {
+  server = await startTestServer({
+    clock,
+    env: { HELPDESK_SWEEP_MS: '100', HANDOFF_WAIT_SECONDS: '600', CONVERSATION_IDLE_SECONDS: '86400' },
+  });
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+  bot = await createBotViaApi(server, owner, {
+    bot_name: 'Boot shop',
+    lead_form_config: JSON.stringify({
+      enabled: true,
+      title: 'Leave your details',
+      show_when: 'no_answer',
+      after_messages: 3,
+      fields: [
+        { name: 'name', label: 'Name', type: 'text', required: true },
+        { name: 'email', label: 'Email', type: 'email', required: true },
+      ],
+    }),
+  });
+  const inboxRole = await createRole(server, owner, { Inbox: { read: true, write: true } });
+  agent = await addTeammate(server, owner, inboxRole, readToken);
+  rival = await addTeammate(server, owner, inboxRole, readToken);
+  member = await addTeammate(
+    server,
+    owner,
+    await createRole(server, owner, { Home: { read: true } }),
+    readToken,
+  );
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('asking for a person', () => {
+  it('with nobody online: told so honestly, offered the lead form, the lead tied to the conversation; the request waits', async () => {
+    const guest = await visitor();
+    await guest.say('Do you resole boots?');
+    const notice = await guest.say('Can I talk to a human?');
+    expect(notice).toMatchObject({
+      message_type: 'system',
+      message: HANDOFF_TEXTS.nobodyOnline,
+      handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
+      actions: [{ type: 'lead_form', title: HANDOFF_TEXTS.leaveEmail }],
+    });
+    const lead = await server.post(`/api/auth/bot/uuid/${bot.uuid}/lead`, {
+      fields: { name: 'Ada Visitor', email: 'ada@example.com' },
+      conversation_id: guest.id(),
+    });
+    expect(lead.status, JSON.stringify(lead.body)).toBeLessThan(300);
+
+    const waiting = await inbox(owner, 'filter=needs_human');
+    const row = waiting.conversations.find((c) => c.conversation_id === guest.id());
+    expect(row).toMatchObject({
+      handoff_state: 'human_requested',
+      visitor_name: 'Ada Visitor',
+      visitor_email: 'ada@example.com',
+      page_url: 'https://shop.example/boots?size=42',
+      channel: 'bot',
+      bot_name: 'Boot shop',
+      is_test: false,
+    });
+    expect(Date.parse(row!.human_requested_at!)).toBeGreaterThanOrEqual(Date.parse(row!.first_seen_at));
+    expect(waiting.counts.needs_human.total).toBeGreaterThanOrEqual(1);
+    // The question before the request is queued for the owner, not the request itself.
+    const queued = await server.get<Array<{ question: string }>>(
+      `/api/unanswered/bot/${bot.bot_id}`,
+      as(owner),
+    );
+    expect(queued.body.map((g) => g.question)).toContain('Do you resole boots?');
+    expect(queued.body.map((g) => g.question)).not.toContain('Can I talk to a human?');
+    // Asking again changes nothing and says so.
+    expect(await guest.say('human')).toMatchObject({ message: HANDOFF_TEXTS.alreadyWaiting, handoff: null });
+    expect(await events(guest.id())).toEqual(['bot>human_requested:visitor_asked']);
+    guest.close();
+  });
+
+  it('with agents online: a place in line; two agents take over at once and one wins; replies, notes and hand-back in order, after a reload too', async () => {
+    const desk = await online(agent);
+    const first = await visitor();
+    const second = await visitor();
+    const ahead = (await idsIn('needs_human')).length;
+    expect((await first.askForPerson()).message).toBe(HANDOFF_TEXTS.requested(ahead + 1));
+    expect((await second.askForPerson()).message).toBe(HANDOFF_TEXTS.requested(ahead + 2));
+    const id = first.id();
+    expect((await idsIn('needs_human')).slice(-2)).toEqual([id, second.id()]);
+
+    const [a, b] = await Promise.all([control(agent, id, true), control(rival, id, true)]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const winner = a.status === 200 ? agent : rival;
+    const name = winner === agent ? 'Grace Hopper' : `${rival.user.first_name} ${rival.user.last_name}`;
+    expect(await idsIn('with_agent')).toContain(id);
+    expect(await idsIn('mine', winner)).toContain(id);
+    expect(await idsIn('needs_human')).not.toContain(id);
+
+    const reply = await server.post(
+      `/api/chat/helpdesk/conversations/${id}/reply`,
+      { message: 'Hi, how can I help?' },
+      as(winner),
+    );
+    expect(reply.status).toBe(201);
+    const note = await server.post<ConversationNote>(
+      `/api/chat/helpdesk/conversations/${id}/notes`,
+      { body: 'Wants a refund; check order 1042 first.' },
+      as(winner),
+    );
+    expect(note.status).toBe(201);
+    expect(
+      (await server.post(`/api/chat/helpdesk/conversations/${id}/notes`, { body: '  ' }, as(winner))).body,
+    ).toEqual({ detail: HANDOFF_TEXTS.noteRequired });
+    expect((await control(winner, id, false)).status).toBe(200);
+
+    const steps = (messages: ChatMessage[]) =>
+      messages.filter((m) => m.seq > 1).map((m) => `${m.message_type}: ${m.message}`);
+    const expected = [
+      `system: ${HANDOFF_TEXTS.requested(ahead + 1)}`,
+      `system: ${HELPDESK_TEXTS.agentJoined(name)}`,
+      'helpdesk: Hi, how can I help?',
+      `system: ${HELPDESK_TEXTS.botBack}`,
+    ];
+    await expect.poll(() => steps(first.stored())).toEqual(expected);
+    // A reload: the visitor's widget resumes from the start and gets the same steps, in order.
+    const again = await open(ws(`/chat/stream?visitor_token=${first.token}`));
+    again.send({ type: 'resume', conversation_id: id, after_seq: 0 });
+    await expect.poll(() => steps(again.stored())).toEqual(expected);
+    again.close();
+    const history = await server.get<ConversationWithMessages>(
+      `/api/chat/helpdesk/conversations/${id}`,
+      as(owner),
+    );
+    expect(steps(history.body.messages)).toEqual(expected);
+    expect(JSON.stringify(first.frames)).not.toContain('order 1042');
+    const notes = await server.get<ConversationNote[]>(
+      `/api/chat/helpdesk/conversations/${id}/notes`,
+      as(agent),
+    );
+    expect(notes.body).toEqual([
+      expect.objectContaining({ body: 'Wants a refund; check order 1042 first.', author_id: winner.user.id }),
+    ]);
+    expect(await events(id)).toEqual([
+      'bot>human_requested:visitor_asked',
+      'human_requested>human:agent_took_over',
+      'human>bot:agent_handed_back',
+    ]);
+    desk.close();
+    first.close();
+    second.close();
+  });
+});
+
+describe('closing, reopening and assignment', () => {
+  it('closes and reopens by hand, reopens when the visitor writes, and assigns to teammates only', async () => {
+    const guest = await visitor();
+    await guest.say('Where is my parcel?');
+    const id = guest.id();
+    const closed = await server.post(`/api/chat/helpdesk/conversations/${id}/close`, undefined, as(agent));
+    expect(closed.body).toMatchObject({ id, handoff_state: 'closed' });
+    expect(
+      (await server.post(`/api/chat/helpdesk/conversations/${id}/close`, undefined, as(agent))).body,
+    ).toEqual({ detail: HANDOFF_TEXTS.alreadyClosed });
+    expect(await idsIn('closed')).toContain(id);
+    await expect.poll(() => guest.stored().at(-1)?.message).toBe(HANDOFF_TEXTS.closed);
+
+    const reopened = await server.post(`/api/chat/helpdesk/conversations/${id}/reopen`, undefined, as(agent));
+    expect(reopened.body).toMatchObject({ handoff_state: 'bot' });
+    expect(
+      (await server.post(`/api/chat/helpdesk/conversations/${id}/reopen`, undefined, as(agent))).body,
+    ).toEqual({ detail: HANDOFF_TEXTS.notClosed });
+    await server.post(`/api/chat/helpdesk/conversations/${id}/close`, undefined, as(agent));
+    // The visitor writes again: open again, and the bot answers.
+    const answer = await guest.say('Hello again?');
+    expect(answer.message_type).toBe('bot');
+    expect(await events(id)).toEqual([
+      'bot>closed:agent_closed',
+      'closed>bot:agent_reopened',
+      'bot>closed:agent_closed',
+      'closed>bot:visitor_wrote',
+    ]);
+
+    const assigned = await server.put<InboxConversation>(
+      `/api/chat/helpdesk/conversations/${id}/assignee`,
+      { user_id: rival.user.id },
+      as(agent),
+    );
+    expect(assigned.body).toMatchObject({ assignee_id: rival.user.id, assignee_name: expect.any(String) });
+    expect(await idsIn('mine', rival)).toContain(id);
+    const foreign = await server.put(
+      `/api/chat/helpdesk/conversations/${id}/assignee`,
+      { user_id: other.user.id },
+      as(agent),
+    );
+    expect([foreign.status, foreign.body]).toEqual([400, { detail: HANDOFF_TEXTS.assigneeNotFound }]);
+    const cleared = await server.put<InboxConversation>(
+      `/api/chat/helpdesk/conversations/${id}/assignee`,
+      { user_id: null },
+      as(agent),
+    );
+    expect(cleared.body.assignee_id).toBeNull();
+    guest.close();
+  });
+
+  it('sends a request nobody took back to the bot with the lead form, and closes idle conversations', async () => {
+    const guest = await visitor();
+    await guest.say('Hi');
+    await guest.askForPerson();
+    clockAt += 11 * 60_000;
+    await expect.poll(() => guest.stored().at(-1)?.message, { timeout: 10_000 }).toBe(HANDOFF_TEXTS.noAnswer);
+    expect(guest.stored().at(-1)).toMatchObject({
+      handoff: { from: 'human_requested', to: 'bot', reason: 'no_agent_answered' },
+      actions: [{ type: 'lead_form' }],
+    });
+    clockAt += 25 * 3_600_000;
+    await expect
+      .poll(() => guest.stored().at(-1)?.message, { timeout: 10_000 })
+      .toBe(HANDOFF_TEXTS.closedIdle);
+    expect(await events(guest.id())).toEqual([
+      'bot>human_requested:visitor_asked',
+      'human_requested>bot:no_agent_answered',
+      'bot>closed:idle',
+    ]);
+    clockAt = Date.now();
+    guest.close();
+  });
+});
+
+describe('test chats and the bot unsure of itself', () => {
+  it('keeps playground chats out of the inbox, its counts and unread unless asked for', async () => {
+    const before = await inbox(owner, 'filter=bot');
+    const chat = await server.post<{ conversation_id: number }>(
+      '/api/chat/chats',
+      { bot_id: bot.bot_id, message: 'Testing my bot' },
+      as(owner),
+    );
+    const id = chat.body.conversation_id;
+    const after = await inbox(owner, 'filter=bot');
+    expect(after.conversations.map((c) => c.conversation_id)).not.toContain(id);
+    expect(after.counts.bot).toEqual(before.counts.bot);
+    const shown = await inbox(owner, 'filter=bot&include_tests=true');
+    expect(shown.conversations.find((c) => c.conversation_id === id)).toMatchObject({
+      is_test: true,
+      unread_count: 0,
+    });
+    // The playground's own "Talk to a person".
+    const asked = await server.post<ChatMessage>(`/api/chat/chats/${id}/request-human`, undefined, as(owner));
+    expect(asked.body).toMatchObject({ message_type: 'system', handoff: { to: 'human_requested' } });
+    expect(await idsIn('needs_human')).not.toContain(id);
+  });
+
+  it('offers a person instead of guessing when the sources cover too little of the question', async () => {
+    const unsure = await createBotViaApi(server, owner, { bot_name: 'Unsure', handoff_confidence: '0.9' });
+    await server.post(
+      '/api/qna/',
+      { bot_id: unsure.bot_id, question: 'Opening hours?', answer: 'Nine to five.' },
+      as(owner),
+    );
+    const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: unsure.uuid });
+    const client = await open(ws(`/chat/stream?visitor_token=${identity.body.visitor_token}`));
+    const ask = (message: string) =>
+      client.send({
+        content: { bot_id: unsure.bot_id, conversation_id: 0, message, message_type: 'user' },
+        elements: [],
+      });
+    // Trained on save; wait until the pair's passage is searchable, then ask around it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.post<{ hits: unknown[] }>(
+              `/api/knowledge/search/${unsure.bot_id}`,
+              { query: 'opening hours' },
+              as(owner),
+            )
+          ).body.hits.length,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    ask('Are your opening hours different on public holidays in August?');
+    await expect
+      .poll(() => client.stored().find((m) => m.message_type === 'bot' && m.seq > 1))
+      .toMatchObject({
+        message: HANDOFF_TEXTS.offerHuman,
+        actions: [{ type: 'human', title: HANDOFF_TEXTS.button }],
+      });
+    const queued = await server.get<Array<{ question: string }>>(
+      `/api/unanswered/bot/${unsure.bot_id}`,
+      as(owner),
+    );
+    expect(queued.body.map((g) => g.question)).toEqual([
+      'Are your opening hours different on public holidays in August?',
+    ]);
+    client.close();
+  });
+});
+
+describe("another workspace's ids and the Inbox grant", () => {
+  it('answer 404 to another workspace and 403 without Inbox on every hand-off route, changing nothing', async () => {
+    const guest = await visitor();
+    await guest.say('Hello');
+    const id = guest.id();
+    const calls = (account: Account) => [
+      server.get(`/api/chat/helpdesk/inbox/${tenantOf(owner)}`, as(account)),
+      server.post(`/api/chat/helpdesk/conversations/${id}/close`, undefined, as(account)),
+      server.post(`/api/chat/helpdesk/conversations/${id}/reopen`, undefined, as(account)),
+      server.put(`/api/chat/helpdesk/conversations/${id}/assignee`, { user_id: null }, as(account)),
+      server.get(`/api/chat/helpdesk/conversations/${id}/notes`, as(account)),
+      server.post(`/api/chat/helpdesk/conversations/${id}/notes`, { body: 'x' }, as(account)),
+      server.get(`/api/chat/helpdesk/conversations/${id}/events`, as(account)),
+      server.post(`/api/chat/chats/${id}/request-human`, undefined, as(account)),
+    ];
+    expect((await Promise.all(calls(other))).map((r) => r.status)).toEqual([
+      404, 404, 404, 404, 404, 404, 404, 404,
+    ]);
+    expect((await Promise.all(calls(member))).map((r) => r.status)).toEqual([
+      403, 403, 403, 403, 403, 403, 403, 403,
+    ]);
+    expect(await events(id)).toEqual([]);
+    expect(
+      (await server.get<ConversationNote[]>(`/api/chat/helpdesk/conversations/${id}/notes`, as(owner))).body,
+    ).toEqual([]);
+    guest.close();
+  });
+});

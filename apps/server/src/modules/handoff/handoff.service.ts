@@ -1,0 +1,322 @@
+import {
+  type ChatMessage,
+  HANDOFF_TEXTS,
+  type HandoffReason,
+  type HandoffState,
+  HELPDESK_TEXTS,
+  type OfferAction,
+} from '@parley/contracts';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Clock } from '../../core/clock.js';
+import type { Db, DbOrTx } from '../../core/db/database.js';
+import { notFound } from '../../core/errors.js';
+import { bots } from '../bots/bots.schema.js';
+import type { ChatHub, ControlChange } from '../chat/chat.hub.js';
+import {
+  type Appended,
+  appendTo,
+  type ConversationRow,
+  type NewMessage,
+  recipientOf,
+  toMessage,
+} from '../chat/chat.queries.js';
+import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
+import type { UnansweredInput } from '../unanswered/unanswered.service.js';
+import { type HandoffActor, next } from './handoff.machine.js';
+
+/** A transition applied: the conversation after it, where it came from, and its stored notice. */
+export type Moved = { row: ConversationRow; from: HandoffState; notice: Appended };
+
+/** At most this many conversations per sweep step, so a first sweep over old data stays short. */
+const SWEEP_BATCH = 100;
+
+const LEAD_FORM: OfferAction = { type: 'lead_form', title: HANDOFF_TEXTS.leaveEmail };
+
+/** What a transition sets besides the state: who holds it, since when it waits, when it closed. */
+function columnsFor(to: HandoffState, actor: HandoffActor, agentName: string | null) {
+  const released = { isHelpdeskInControl: false, adminId: null, adminName: null, controlTakenAt: null };
+  switch (to) {
+    case 'human':
+      return {
+        isHelpdeskInControl: true,
+        adminId: actor.kind === 'agent' ? actor.userId : null,
+        adminName: agentName,
+        controlTakenAt: sql`now()`,
+        humanRequestedAt: null,
+        closedAt: null,
+      };
+    case 'human_requested':
+      return { humanRequestedAt: sql`now()` };
+    case 'bot':
+      return { ...released, humanRequestedAt: null, closedAt: null };
+    case 'closed':
+      return { ...released, humanRequestedAt: null, closedAt: sql`now()` };
+  }
+}
+
+/** The control frame (docs/realtime.md helpdesk_control) a transition sends, if who holds it changed. */
+function controlChangeOf(from: HandoffState, to: HandoffState, reason: HandoffReason): ControlChange | null {
+  if (to === 'human') return 'joined';
+  if (from !== 'human') return null;
+  return reason === 'agent_away' ? 'away' : 'back';
+}
+
+/**
+ * Moves conversations through the hand-off state machine (handoff.machine.ts): each transition is
+ * one transaction that locks the conversation, checks the move is allowed from its current state
+ * (so of two agents taking over at once one wins), stores it with who and why, and stores the
+ * notice both sides read as a system message, numbered with the conversation's other messages so it
+ * shows in order, after a reload too. Announced once committed.
+ */
+export class HandoffService {
+  constructor(
+    private readonly db: Db,
+    private readonly hub: ChatHub,
+    private readonly options: {
+      /** Read in the transition's transaction (PGlite has one connection: never beside it). */
+      agentsOnline: (tx: DbOrTx, tenantId: number) => Promise<boolean>;
+      /** A request nobody took within this goes back to the bot, offering the lead form. */
+      waitSeconds: number;
+      /** An open conversation without a message for this long closes. */
+      idleSeconds: number;
+      clock: Clock;
+      onUnanswered?: (input: UnansweredInput) => Promise<unknown>;
+    },
+  ) {}
+
+  /**
+   * One transition, announced once committed; `check` may refuse it on the locked row (throwing),
+   * null when the move is not allowed from the conversation's current state.
+   */
+  async move(
+    tenantId: number,
+    conversationId: number,
+    reason: HandoffReason,
+    actor: HandoffActor,
+    options: { agentName?: string | null; check?: (row: ConversationRow) => void } = {},
+  ): Promise<Moved | null> {
+    const moved = await this.db.transaction((tx) =>
+      this.moveIn(tx, tenantId, conversationId, reason, actor, options),
+    );
+    if (moved) await this.announce(moved);
+    return moved;
+  }
+
+  /** A transition inside the caller's transaction; the caller announces it after the commit. */
+  async moveIn(
+    tx: DbOrTx,
+    tenantId: number,
+    conversationId: number,
+    reason: HandoffReason,
+    actor: HandoffActor,
+    options: { agentName?: string | null; check?: (row: ConversationRow) => void } = {},
+  ): Promise<Moved | null> {
+    const [row] = await tx
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.tenantId, tenantId)))
+      .for('update');
+    if (!row) throw notFound('Conversation not found');
+    options.check?.(row);
+    const to = next(row.handoffState, reason);
+    if (!to) return null;
+    const [after] = await tx
+      .update(conversations)
+      .set({ handoffState: to, ...columnsFor(to, actor, options.agentName ?? null) })
+      .where(eq(conversations.id, row.id))
+      .returning();
+    await tx.insert(conversationEvents).values({
+      tenantId,
+      conversationId: row.id,
+      fromState: row.handoffState,
+      toState: to,
+      reason,
+      actor: actor.kind,
+      actorId: actor.kind === 'agent' ? actor.userId : null,
+    });
+    const { text, actions } = await this.noticeOf(tx, after!, reason);
+    const handoff = { from: row.handoffState, to, reason, ...(row.isTest ? { test: true } : {}) };
+    const notice = await appendTo(tx, row.id, systemNotice(row, text, { handoff, actions }), {
+      announce: this.hub.storedNotification,
+    });
+    return { row: notice.conversation, from: row.handoffState, notice };
+  }
+
+  /** Tells this node's sockets of a committed transition (other nodes heard the NOTIFY). */
+  async announce(moved: Moved): Promise<void> {
+    this.hub.storedHere(moved.notice);
+    const { handoff } = moved.notice.message.metadata as { handoff: { reason: HandoffReason } };
+    const change = controlChangeOf(moved.from, moved.row.handoffState, handoff.reason);
+    if (change)
+      await this.hub.controlChanged({ tenantId: moved.row.tenantId, conversationId: moved.row.id, change });
+  }
+
+  /**
+   * A visitor (or the playground's user) asks for a person: the conversation waits for an agent,
+   * and they are told honestly what happens next. Already waiting or with an agent: they are told
+   * so, and nothing changes. The question before the request goes to the unanswered queue.
+   */
+  async requestHuman(
+    conversation: ConversationRow,
+    reason: 'visitor_asked' | 'low_confidence',
+    askedWith?: number,
+  ): Promise<ChatMessage> {
+    const { tenantId, id } = conversation;
+    const moved = await this.db.transaction(async (tx) => {
+      const reopened = await this.moveIn(tx, tenantId, id, 'visitor_wrote', { kind: 'visitor' });
+      const requested = await this.moveIn(tx, tenantId, id, reason, { kind: 'visitor' });
+      return { reopened, requested };
+    });
+    if (moved.reopened) await this.announce(moved.reopened);
+    if (moved.requested) {
+      await this.announce(moved.requested);
+      await this.recordQuestionBefore(conversation, askedWith);
+      return toMessage(moved.requested.notice.message);
+    }
+    return this.say(
+      conversation,
+      conversation.handoffState === 'human' ? HANDOFF_TEXTS.alreadyWithAgent : HANDOFF_TEXTS.alreadyWaiting,
+    );
+  }
+
+  /**
+   * Requests nobody took in time go back to the bot (the visitor is offered the lead form); open
+   * conversations idle too long close. Safe on every node at once: each move locks and re-checks.
+   */
+  async sweep(): Promise<{ unanswered: number; closed: number }> {
+    const now = this.options.clock.now();
+    const waitedSince = new Date(now.getTime() - this.options.waitSeconds * 1000);
+    const idleSince = new Date(now.getTime() - this.options.idleSeconds * 1000);
+    const waiting = await this.db
+      .select({ id: conversations.id, tenantId: conversations.tenantId })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.handoffState, 'human_requested'),
+          lt(conversations.humanRequestedAt, waitedSince),
+        ),
+      )
+      .limit(SWEEP_BATCH);
+    const idle = await this.db
+      .select({ id: conversations.id, tenantId: conversations.tenantId })
+      .from(conversations)
+      .where(
+        and(
+          inArray(conversations.handoffState, ['bot', 'human_requested', 'human']),
+          eq(conversations.isTest, false),
+          lt(conversations.lastMessageAt, idleSince),
+        ),
+      )
+      .limit(SWEEP_BATCH);
+    let unanswered = 0;
+    let closed = 0;
+    for (const row of waiting)
+      if (await this.move(row.tenantId, row.id, 'no_agent_answered', { kind: 'system' })) unanswered += 1;
+    for (const row of idle)
+      if (await this.move(row.tenantId, row.id, 'idle', { kind: 'system' })) closed += 1;
+    return { unanswered, closed };
+  }
+
+  /** The notice of a transition, and what it offers (the lead form when no person can come). */
+  private async noticeOf(
+    tx: DbOrTx,
+    row: ConversationRow,
+    reason: HandoffReason,
+  ): Promise<{ text: string; actions: OfferAction[] }> {
+    switch (reason) {
+      case 'visitor_asked':
+      case 'low_confidence':
+        if (await this.options.agentsOnline(tx, row.tenantId))
+          return { text: HANDOFF_TEXTS.requested(await queuePosition(tx, row)), actions: [] };
+        return (await hasLeadForm(tx, row.botId))
+          ? { text: HANDOFF_TEXTS.nobodyOnline, actions: [LEAD_FORM] }
+          : { text: HANDOFF_TEXTS.nobodyOnlineNoForm, actions: [] };
+      case 'agent_took_over':
+        return { text: HELPDESK_TEXTS.agentJoined(row.adminName ?? 'An agent'), actions: [] };
+      case 'agent_handed_back':
+        return { text: HELPDESK_TEXTS.botBack, actions: [] };
+      case 'agent_away':
+        return { text: HELPDESK_TEXTS.agentAway, actions: [] };
+      case 'no_agent_answered':
+        return (await hasLeadForm(tx, row.botId))
+          ? { text: HANDOFF_TEXTS.noAnswer, actions: [LEAD_FORM] }
+          : { text: HANDOFF_TEXTS.noAnswerNoForm, actions: [] };
+      case 'agent_closed':
+        return { text: HANDOFF_TEXTS.closed, actions: [] };
+      case 'idle':
+        return { text: HANDOFF_TEXTS.closedIdle, actions: [] };
+      case 'visitor_wrote':
+      case 'agent_reopened':
+        return { text: HANDOFF_TEXTS.reopened, actions: [] };
+    }
+  }
+
+  /** A system message that changes nothing (already waiting, already with an agent). */
+  private async say(conversation: ConversationRow, text: string): Promise<ChatMessage> {
+    const stored = await appendTo(this.db, conversation.id, systemNotice(conversation, text, {}), {
+      announce: this.hub.storedNotification,
+    });
+    this.hub.storedHere(stored);
+    return toMessage(stored.message);
+  }
+
+  /** The visitor's last question before asking for a person (not the request itself): unanswered. */
+  private async recordQuestionBefore(conversation: ConversationRow, askedWith?: number): Promise<void> {
+    if (!conversation.visitorId || !this.options.onUnanswered) return;
+    const [question] = await this.db
+      .select({ message: messages.message })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversation.id),
+          eq(messages.messageType, 'user'),
+          askedWith ? lt(messages.seq, askedWith) : undefined,
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(1);
+    if (question)
+      await this.options.onUnanswered({
+        tenantId: conversation.tenantId,
+        botId: conversation.botId,
+        question: question.message,
+        conversationId: conversation.id,
+        reason: 'handoff',
+      });
+  }
+}
+
+/** A hand-off notice to both sides of the conversation, as a system message. */
+function systemNotice(row: ConversationRow, text: string, metadata: Record<string, unknown>): NewMessage {
+  return {
+    messageType: 'system',
+    messageSource: row.channel,
+    message: text,
+    senderId: null,
+    recipientId: recipientOf(row),
+    metadata,
+  };
+}
+
+/** Where the conversation stands among the workspace's visitors waiting for a person (1: next). */
+async function queuePosition(tx: DbOrTx, row: ConversationRow): Promise<number> {
+  const [ahead] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.tenantId, row.tenantId),
+        eq(conversations.handoffState, 'human_requested'),
+        eq(conversations.isTest, false),
+        // Compared in SQL: a JS Date would drop the microseconds PostgreSQL keeps.
+        sql`${conversations.humanRequestedAt} <= (select c.human_requested_at from conversations c where c.id = ${row.id})`,
+      ),
+    );
+  return Math.max(1, ahead?.count ?? 1);
+}
+
+/** Whether the bot collects leads: only then is the visitor offered the form. */
+async function hasLeadForm(tx: DbOrTx, botId: number): Promise<boolean> {
+  const [bot] = await tx.select({ config: bots.leadFormConfig }).from(bots).where(eq(bots.id, botId));
+  return (bot?.config as { enabled?: boolean } | null)?.enabled === true;
+}

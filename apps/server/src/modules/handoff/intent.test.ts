@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { asksForHuman } from './intent.js';
+
+describe('asksForHuman', () => {
+  it('recognises a request for a person in everyday words', () => {
+    for (const text of [
+      'Can I talk to a human?',
+      'human',
+      'Live agent!',
+      'I want to speak to someone from your team',
+      'please connect me with a real person',
+      'I need a human',
+      'operator please',
+      'Can I chat with an agent',
+    ])
+      expect(asksForHuman(text), text).toBe(true);
+  });
+
+  it('leaves questions that merely mention people to the bot', () => {
+    for (const text of [
+      'Do you ship to Canada?',
+      'How many people work at the shop?',
+      'Is the human resources page online?',
+      'What does a travel agent charge?',
+      'Which person signs the delivery?',
+    ])
+      expect(asksForHuman(text), text).toBe(false);
+  });
+});
