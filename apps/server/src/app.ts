@@ -48,6 +48,7 @@ import { notionModule } from './modules/notion/notion.module.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { seedFeatures } from './modules/roles/roles.seed.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { socialModule } from './modules/social/social.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 
@@ -64,6 +65,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   calendarModule,
   leadsModule,
   homeModule,
+  socialModule,
 ];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */

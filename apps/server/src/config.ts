@@ -58,6 +58,12 @@ const EnvSchema = z.object({
   NOTION_API_URL: z.url().default('https://api.notion.com'),
   NOTION_CLIENT_ID: z.string().optional(),
   NOTION_CLIENT_SECRET: z.string().optional(),
+  /** Meta (Instagram and Messenger): the app, the webhook's verify token, the Graph API (version pinned). */
+  META_APP_ID: z.string().optional(),
+  META_APP_SECRET: z.string().optional(),
+  META_VERIFY_TOKEN: z.string().optional(),
+  META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  META_LOGIN_URL: z.url().default('https://www.facebook.com/v21.0/dialog/oauth'),
   EMBEDDING_BASE_URL: z.url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),

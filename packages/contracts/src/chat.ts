@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BodyId, FrameId, Id, inputText, MAX_ID } from './common.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
+import { Delivery, ReplyWindow } from './social.js';
 
 /**
  * Chat (console.md section 7 Chat and inbox). The playground and the console chat as a signed-in
@@ -154,6 +155,10 @@ export const ChatMessage = z.object({
   actions: z.array(MessageAction),
   /** On a system message: the hand-off it announces. */
   handoff: HandoffChange.nullable(),
+  /** Instagram and Messenger: the message as the channel gave it (console.md, message_metadata). */
+  message_metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** A message sent to a channel: queued, sent, or failed with its reason. */
+  delivery: Delivery.nullable().optional(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
@@ -173,6 +178,10 @@ export const Conversation = z.object({
   last_seq: z.number().int(),
   last_message_at: z.string(),
   created_at: z.string(),
+  /** Instagram and Messenger: whether an agent may reply now, and why not (absent on the web). */
+  reply_window: ReplyWindow.nullable().optional(),
+  /** The channel user's profile (name, picture), when the channel gives one. */
+  user_profile: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

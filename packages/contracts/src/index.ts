@@ -17,4 +17,5 @@ export * from './notion.js';
 export * from './permissions.js';
 export * from './roles.js';
 export * from './rules.js';
+export * from './social.js';
 export * from './sync.js';

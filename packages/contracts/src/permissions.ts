@@ -12,6 +12,7 @@ import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
+import { SOCIAL_ROUTE_RULES } from './social.js';
 
 export type { Action, RouteRule, Subject } from './rules.js';
 
@@ -102,6 +103,7 @@ export const ROUTE_RULES = {
   ...CALENDAR_ROUTE_RULES,
   ...LEAD_ROUTE_RULES,
   ...HOME_ROUTE_RULES,
+  ...SOCIAL_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

@@ -21,6 +21,7 @@ import {
   type RouteKey,
   type RouteRule,
   SEEDED_FEATURES,
+  SOCIAL_ROUTE_RULES,
   UNANSWERED_ROUTE_RULES,
   type User,
 } from '@parley/contracts';
@@ -205,6 +206,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [CHAT_ROUTE_RULES, '../../modules/chat/chat.api.test.ts'],
   [HELPDESK_ROUTE_RULES, '../../modules/helpdesk/helpdesk.api.test.ts'],
   [HANDOFF_ROUTE_RULES, '../../modules/handoff/handoff.api.test.ts'],
+  [SOCIAL_ROUTE_RULES, '../../modules/social/social.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

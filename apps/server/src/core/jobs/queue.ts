@@ -61,6 +61,9 @@ export type StopOptions = {
 };
 
 /** NOTIFY channel carrying the name of a freshly enqueued job. */
+/** A failure no retry can mend (a refused token, a closed messaging window): the job fails at once. */
+export class PermanentJobError extends Error {}
+
 export const JOBS_CHANNEL = 'parley_jobs';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -364,7 +367,8 @@ export class JobQueue {
 
   private async fail(job: ClaimedRow, err: unknown, backoffBaseMs: number): Promise<void> {
     const message = errorMessage(err);
-    if (job.attempts >= job.max_attempts) return this.finishFailed(job, message, false);
+    if (job.attempts >= job.max_attempts || err instanceof PermanentJobError)
+      return this.finishFailed(job, message, false);
     const delayMs = Math.min(backoffBaseMs * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
     const rows = await this.database.db
       .update(jobs)

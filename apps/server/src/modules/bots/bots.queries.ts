@@ -7,6 +7,7 @@ import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
+import { socialAccounts } from '../social/social.schema.js';
 import { IMAGE_URL_PREFIX } from './bots.images.js';
 import {
   botFileGroups,
@@ -42,7 +43,7 @@ const imageUrl = (name: string | null) => (name ? `${IMAGE_URL_PREFIX}${name}` :
 export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const [groups, sources, workspaces, botRoleRows] = await Promise.all([
+  const [groups, sources, workspaces, botRoleRows, instagram] = await Promise.all([
     db
       .select({ botId: botFileGroups.botId, id: fileGroups.id, name: fileGroups.groupName })
       .from(botFileGroups)
@@ -73,6 +74,10 @@ export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
       .from(botRoles)
       .innerJoin(roles, eq(roles.id, botRoles.roleId))
       .where(inArray(botRoles.botId, ids)),
+    db
+      .select({ botId: socialAccounts.botId, id: socialAccounts.id, username: socialAccounts.username })
+      .from(socialAccounts)
+      .where(and(inArray(socialAccounts.botId, ids), eq(socialAccounts.channel, 'instagram'))),
   ]);
   const of = <T extends { botId: number }>(list: T[], botId: number) =>
     list.filter((item) => item.botId === botId).map(({ botId: _omit, ...rest }) => rest);
@@ -111,7 +116,9 @@ export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
       web_sources: webSourceRefs,
       notion_workspaces: workspaceRefs,
       roles: of(botRoleRows, row.id),
-      instagram_accounts: [],
+      instagram_accounts: instagram
+        .filter((account) => account.botId === row.id)
+        .map((account) => ({ id: account.id, username: account.username ?? '' })),
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };

@@ -2,12 +2,14 @@ import {
   BOT,
   type ChatMessage,
   type Conversation,
+  type Delivery,
   type HandoffChange,
   type MessageAction,
 } from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
+import { JOBS_CHANNEL } from '../../core/jobs/queue.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -29,6 +31,8 @@ export function toMessage(row: MessageRow): ChatMessage {
     user_id?: number;
     actions?: MessageAction[];
     handoff?: HandoffChange;
+    message_metadata?: Record<string, unknown>;
+    delivery?: Delivery;
   };
   return {
     id: row.id,
@@ -49,6 +53,9 @@ export function toMessage(row: MessageRow): ChatMessage {
     answer_mode: metadata.answer_mode ?? null,
     actions: metadata.actions ?? [],
     handoff: metadata.handoff ?? null,
+    // Channel messages only (Instagram, Messenger): what the channel gave, and how sending went.
+    ...(metadata.message_metadata ? { message_metadata: metadata.message_metadata } : {}),
+    ...(metadata.delivery ? { delivery: metadata.delivery } : {}),
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null
@@ -72,6 +79,7 @@ export function toConversation(row: ConversationRow): Conversation {
     last_seq: row.lastSeq,
     last_message_at: row.lastMessageAt.toISOString(),
     created_at: row.createdAt.toISOString(),
+    ...(row.userProfile ? { user_profile: row.userProfile } : {}),
   };
 }
 
@@ -189,8 +197,9 @@ export async function appendMessage(
                ${json(values.attachments ?? [])}::jsonb, ${json(values.metadata)}::jsonb,
                ${values.promptTokens ?? null}, ${values.completionTokens ?? null}
           FROM counter
-        RETURNING *)${counted(options.countsAnswer)}
-        SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation${contextColumns(options.answerContext)}
+        RETURNING *)${counted(options.countsAnswer)}${OUTBOX}
+        SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation${contextColumns(options.answerContext)},
+               (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, ${CHANNEL_SEND_JOB}) FROM outbox) woke) AS queued
           FROM inserted, counter${announced}`,
   );
   if (!result) return null;
@@ -203,6 +212,30 @@ export async function appendMessage(
       : null,
   };
 }
+
+/** The job that sends a stored message to its channel (Instagram, Messenger; modules/social). */
+export const CHANNEL_SEND_JOB = 'channel.send';
+/** Channels whose conversations are answered through a send API rather than a socket. */
+export const OUTBOX_CHANNELS = ['instagram', 'messenger'] as const;
+
+/**
+ * An outbox: a message for a channel user (the bot's answer, an agent's reply, a hand-off notice) is
+ * queued for sending by the very statement that stores it, so a stored message is sent, or shown as
+ * failed, and never silently lost. Messages that came from the channel (`from_channel`) and the
+ * welcome (a web greeting) are not sent.
+ */
+const OUTBOX = sql`,
+        outbox AS (
+        INSERT INTO jobs (name, data, tenant_id, max_attempts)
+        SELECT ${CHANNEL_SEND_JOB}, json_build_object('messageId', inserted.id)::jsonb, inserted.tenant_id, 6
+          FROM inserted, counter
+         WHERE counter.channel IN (${sql.join(
+           OUTBOX_CHANNELS.map((channel) => sql`${channel}`),
+           sql`, `,
+         )})
+           AND inserted.message_type <> 'user'
+           AND coalesce(inserted.metadata->>'from_channel', inserted.metadata->>'welcome') IS NULL
+        RETURNING id)`;
 
 /** One bot answer counted against this month's credits, as a step of the append that stores it. */
 function counted(countsAnswer: boolean | undefined): SQL {
@@ -255,7 +288,16 @@ export type StartAnnouncements = {
 
 type NewConversation = Pick<
   typeof conversations.$inferInsert,
-  'tenantId' | 'botId' | 'userId' | 'visitorId' | 'channel' | 'isTest' | 'pageUrl'
+  | 'tenantId'
+  | 'botId'
+  | 'userId'
+  | 'visitorId'
+  | 'channel'
+  | 'isTest'
+  | 'pageUrl'
+  | 'instagramAccountId'
+  | 'messengerAccountId'
+  | 'userProfile'
 >;
 type Started = { conversation: ConversationRow; welcome: Appended };
 
@@ -302,7 +344,7 @@ async function seedConversation(
   const seeded = await appendTo(
     tx,
     conversation!.id,
-    { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage },
+    { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage, metadata: { welcome: true } },
     { announce: announce?.message },
   );
   return { conversation: seeded.conversation, welcome: seeded };

@@ -14,6 +14,7 @@ import type { BotRow } from '../bots/bots.queries.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { asksForHuman } from '../handoff/intent.js';
+import { replyWindowOf } from '../handoff/reply-window.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
@@ -46,7 +47,22 @@ export type Actor =
       botId: number;
       /** The page the widget is on, kept with a conversation it starts. */
       pageUrl?: string | null;
+      /** A channel user (Instagram, Messenger) rather than a widget visitor. */
+      origin?: ChannelOrigin;
     };
+
+/** Where a channel user's message came from, as its conversation and message keep it. */
+export type ChannelOrigin = {
+  channel: 'instagram' | 'messenger';
+  /** The connected account's id, in the conversation's column of its channel. */
+  accountId: string;
+  /** The user's profile (name, picture), kept on a conversation it starts. */
+  profile: Record<string, unknown> | null;
+  /** The message as the channel gave it (console.md, message_metadata). */
+  metadata: Record<string, unknown>;
+  /** The account is linked to no bot: the message waits for agents and the bot stays silent. */
+  agentsOnly: boolean;
+};
 
 export type SendRequest = {
   botId: number;
@@ -119,8 +135,8 @@ export class ChatService {
     }
     this.hub.storedHere(question);
 
-    // A human holds it: the bot stays silent on every channel (issue 6).
-    if (conversation.isHelpdeskInControl) {
+    // A human holds it, or the channel account has no bot: the bot stays silent (issues 6, 16).
+    if (conversation.isHelpdeskInControl || (actor.kind === 'visitor' && actor.origin?.agentsOnly)) {
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
     // The visitor asks for a person: the hand-off answers, not the bot (issue 15).
@@ -187,7 +203,15 @@ export class ChatService {
 
   async get(auth: AuthContext, id: number): Promise<ConversationWithMessages> {
     const row = await requireConversation(this.db, auth.tenantId, id);
-    return { ...toConversation(row), messages: (await messagesAfter(this.db, id)).map(toMessage) };
+    const [stored, window] = await Promise.all([
+      messagesAfter(this.db, id),
+      replyWindowOf(this.db, row, new Date()),
+    ]);
+    return {
+      ...toConversation(row),
+      ...(window ? { reply_window: window } : {}),
+      messages: stored.map(toMessage),
+    };
   }
 
   /** Messages after a sequence number: what a client that reconnects missed. */
@@ -286,6 +310,17 @@ export class ChatService {
   }
 
   private questionOf(actor: Actor, bot: BotRow, request: SendRequest): NewMessage {
+    const origin = actor.kind === 'visitor' ? actor.origin : undefined;
+    if (origin)
+      return {
+        messageType: 'user',
+        messageSource: origin.channel,
+        message: request.message,
+        senderId: actor.kind === 'visitor' ? actor.visitorId : null,
+        recipientId: origin.accountId,
+        attachments: request.attachments ?? [],
+        metadata: { message_metadata: origin.metadata },
+      };
     return {
       messageType: 'user',
       message: request.message,
@@ -342,6 +377,7 @@ export class ChatService {
       conversation.id,
       {
         messageType: 'bot',
+        messageSource: actor.kind === 'visitor' ? (actor.origin?.channel ?? 'bot') : 'bot',
         message: answer.text,
         senderId: String(bot.id),
         recipientId,
@@ -369,6 +405,21 @@ export class ChatService {
 
 /** A web conversation of the actor with the bot. A signed-in user's is the owner trying the bot: a test, out of the inbox. */
 function newConversationOf(actor: Actor, bot: BotRow) {
+  const origin = actor.kind === 'visitor' ? actor.origin : undefined;
+  if (origin)
+    return {
+      tenantId: bot.tenantId,
+      botId: bot.id,
+      userId: null,
+      visitorId: actor.kind === 'visitor' ? actor.visitorId : null,
+      channel: origin.channel,
+      isTest: false,
+      pageUrl: null,
+      userProfile: origin.profile,
+      ...(origin.channel === 'instagram'
+        ? { instagramAccountId: origin.accountId }
+        : { messengerAccountId: origin.accountId }),
+    };
   return {
     tenantId: bot.tenantId,
     botId: bot.id,

@@ -1,4 +1,4 @@
-import type { HandoffReason, HandoffState } from '@parley/contracts';
+import { type HandoffReason, type HandoffState, type ReplyWindow, SOCIAL_TEXTS } from '@parley/contracts';
 
 /**
  * The hand-off state machine of a conversation (issue 15), shared by every channel:
@@ -34,19 +34,33 @@ export function next(state: HandoffState, reason: HandoffReason): HandoffState |
 export type HandoffActor = { kind: 'visitor' } | { kind: 'agent'; userId: number } | { kind: 'system' };
 
 /**
- * A channel's rules for agents' replies, filled in by the channel issues: Meta's 24-hour reply
- * window (7 days with the human-agent tag) for Instagram and Messenger, WhatsApp's 24-hour
- * customer-service window. The web chat has no window.
+ * A channel's rules for agents' replies: Meta's 24-hour reply window (7 days with the HUMAN_AGENT
+ * tag) for Instagram and Messenger; WhatsApp's 24-hour customer-service window plugs in here too.
+ * The web chat has no window.
  */
 export type ChannelPolicy = {
-  /** Whether an agent may still write to the visitor, given when the visitor last wrote. */
-  agentMayReply(lastVisitorMessageAt: Date | null, now: Date): boolean;
+  /** Whether and how an agent may write to the user now, given when the user last wrote. */
+  window(lastUserMessageAt: Date | null, now: Date): ReplyWindow;
 };
 
-const ALWAYS: ChannelPolicy = { agentMayReply: () => true };
+const HOUR_MS = 3_600_000;
+const ALWAYS: ChannelPolicy = { window: () => ({ state: 'open', until: null, reason: null }) };
 
-/** Per channel; the channel issues add theirs (Instagram, Messenger, WhatsApp) here. */
-const POLICIES: Record<string, ChannelPolicy> = { bot: ALWAYS };
+/** Meta's Messenger Platform policy (also Instagram messaging): 24 h free, then 7 days tagged. */
+const META: ChannelPolicy = {
+  window(lastUserMessageAt, now) {
+    const since = lastUserMessageAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const free = since + 24 * HOUR_MS;
+    const tagged = since + 7 * 24 * HOUR_MS;
+    if (now.getTime() < free) return { state: 'open', until: new Date(free).toISOString(), reason: null };
+    if (now.getTime() < tagged)
+      return { state: 'tagged', until: new Date(tagged).toISOString(), reason: SOCIAL_TEXTS.windowTagged };
+    return { state: 'closed', until: null, reason: SOCIAL_TEXTS.windowClosed };
+  },
+};
+
+/** Per channel; WhatsApp adds its own. */
+const POLICIES: Record<string, ChannelPolicy> = { bot: ALWAYS, instagram: META, messenger: META };
 
 /** A channel's policy; a channel without one may always be answered. */
 export function policyOf(channel: string): ChannelPolicy {

@@ -11,7 +11,7 @@ import {
   type UnreadConversations,
   type UserProfile,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { users } from '../../core/db/schema.js';
 import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
@@ -34,6 +34,7 @@ import {
 } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { HandoffService, Moved } from '../handoff/handoff.service.js';
+import { replyWindowOf } from '../handoff/reply-window.js';
 import { agentPresence } from './helpdesk.schema.js';
 import {
   agentGone,
@@ -168,6 +169,9 @@ export class HelpdeskService {
     if (!conversation.isHelpdeskInControl || conversation.adminId !== auth.userId) {
       throw conflict(HELPDESK_TEXTS.notHolding);
     }
+    // Instagram and Messenger: Meta allows no reply once the window has closed.
+    const window = await replyWindowOf(this.db, conversation, new Date());
+    if (window?.state === 'closed') throw conflict(window.reason!);
     const stored = await appendMessage(
       this.db,
       conversation.id,
@@ -210,6 +214,8 @@ export class HelpdeskService {
         .where(
           and(
             eq(conversations.handoffState, 'human'),
+            // Held by a person on the channel itself (a reply from Meta's inbox): no presence to lose.
+            isNotNull(conversations.adminId),
             sql`not exists (select 1 from ${agentPresence} p where p.user_id = ${conversations.adminId}
               and p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))`,
             sql`greatest(${conversations.controlTakenAt},

@@ -1,0 +1,30 @@
+import type { ReplyWindow } from '@parley/contracts';
+import { and, desc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import type { ConversationRow } from '../chat/chat.queries.js';
+import { messages } from '../chat/chat.schema.js';
+import { policyOf } from './handoff.machine.js';
+
+/** Channels whose replies a window limits (Meta's); the web chat has none. */
+const WINDOWED = new Set(['instagram', 'messenger']);
+
+/** When the channel user last wrote in the conversation, or null if never. */
+export async function lastUserMessageAt(db: DbOrTx, conversationId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.messageType, 'user')))
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  return row?.at ?? null;
+}
+
+/** Whether an agent may reply now and why not; null for a channel without a window. */
+export async function replyWindowOf(
+  db: DbOrTx,
+  conversation: Pick<ConversationRow, 'id' | 'channel'>,
+  now: Date,
+): Promise<ReplyWindow | null> {
+  if (!WINDOWED.has(conversation.channel)) return null;
+  return policyOf(conversation.channel).window(await lastUserMessageAt(db, conversation.id), now);
+}

@@ -1,0 +1,396 @@
+import { type Attachment, type Delivery, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import { roles, userRoles, users } from '../../core/db/schema.js';
+import { type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
+import type { ModuleDeps } from '../../core/module.js';
+import type { ChatHub } from '../chat/chat.hub.js';
+import { appendTo, type ConversationRow, type MessageRow } from '../chat/chat.queries.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
+import type { HandoffService } from '../handoff/handoff.service.js';
+import { replyWindowOf } from '../handoff/reply-window.js';
+import type { AccountRow, AccountsService } from './accounts.service.js';
+import { partsFor } from './channel-text.js';
+import { GraphError, type GraphProfile, type MetaClient, type SendBody } from './meta.client.js';
+import { socialAccounts, socialDeliveries } from './social.schema.js';
+import type { InboundEvent, MessagingItem } from './webhook.js';
+
+export const SOCIAL_INBOUND_JOB = 'social.inbound';
+export type InboundJob = { accountId: number; channel: SocialChannel; item: MessagingItem };
+export type SendJob = { messageId: number };
+
+/**
+ * Instagram and Messenger conversations: deliveries become jobs (once per message id), a job turns
+ * a message into a chat message the bot answers (or agents, when a human holds it or no bot is
+ * linked), and every message for the user leaves through the outbox's send job (chat.queries.ts).
+ */
+export class MessagingService {
+  constructor(
+    private readonly deps: ModuleDeps,
+    private readonly meta: MetaClient,
+    private readonly accounts: AccountsService,
+    private readonly chat: ChatService,
+    private readonly handoff: HandoffService,
+    private readonly hub: ChatHub,
+  ) {}
+
+  private get db(): Db {
+    return this.deps.db;
+  }
+
+  /**
+   * A verified delivery: each event of a connected account is queued once, in the statement that
+   * records its id (Meta retries deliveries). Events for accounts nobody connected are logged and
+   * dropped. Returns how many were queued.
+   */
+  async receive(channel: SocialChannel, events: InboundEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const ids = [...new Set(events.map((event) => event.accountExternalId))];
+    const rows = await this.db
+      .select({
+        id: socialAccounts.id,
+        externalId: socialAccounts.externalId,
+        tenantId: socialAccounts.tenantId,
+      })
+      .from(socialAccounts)
+      .where(and(eq(socialAccounts.channel, channel), inArray(socialAccounts.externalId, ids)));
+    const byExternal = new Map(rows.map((row) => [row.externalId, row]));
+    let queued = 0;
+    for (const event of events) {
+      const account = byExternal.get(event.accountExternalId);
+      if (!account) {
+        this.deps.log.warn(
+          { channel, account: event.accountExternalId },
+          'social: delivery for an account nobody connected; dropped',
+        );
+        continue;
+      }
+      const taken = await this.db.transaction(async (tx) => {
+        const [fresh] = await tx
+          .insert(socialDeliveries)
+          .values({ channel, eventId: event.eventId })
+          .onConflictDoNothing()
+          .returning({ id: socialDeliveries.eventId });
+        if (!fresh) return false;
+        await this.deps.jobs.enqueue<InboundJob>(
+          SOCIAL_INBOUND_JOB,
+          { accountId: account.id, channel, item: event.item },
+          { tx, tenantId: account.tenantId },
+        );
+        return true;
+      });
+      if (taken) queued += 1;
+    }
+    return queued;
+  }
+
+  /** One inbound event: an echo of the page's own reply, or a user's message for the bot and the inbox. */
+  async handleInbound(job: JobContext<InboundJob>): Promise<void> {
+    const [account] = await this.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.id, job.data.accountId));
+    if (!account) return; // disconnected since: nothing to file it under
+    const { item } = job.data;
+    if (item.message?.is_echo) return this.handleEcho(account, item);
+    return this.handleMessage(account, item);
+  }
+
+  /**
+   * A message sent to the user by the channel's send job (`message`): split at the channel's limit,
+   * typed as a reply or, past 24 hours, an agent's message with the HUMAN_AGENT tag. Transient
+   * Graph errors are retried by the queue; a dead token or a closed window fails at once.
+   */
+  async handleSend(job: JobContext<SendJob>, maxAttempts: number): Promise<void> {
+    const loaded = await this.loadOutgoing(job.data.messageId);
+    if (!loaded) return;
+    const { message, conversation, account } = loaded;
+    const delivery = (message.metadata as { delivery?: Delivery & { parts_sent?: number } } | null)?.delivery;
+    if (delivery?.status === 'sent') return;
+    try {
+      if (!account || !account.isActive)
+        throw new PermanentJobError(account?.inactiveReason ?? SOCIAL_TEXTS.accountNotFound);
+      const window = await replyWindowOf(this.db, conversation, new Date());
+      if (window?.state === 'closed' || (window?.state === 'tagged' && message.messageType !== 'helpdesk'))
+        throw new PermanentJobError(SOCIAL_TEXTS.windowClosed);
+      const parts = partsFor(conversation.channel as SocialChannel, message);
+      const token = this.accounts.tokenOf(account);
+      for (let part = delivery?.parts_sent ?? 0; part < parts.length; part++) {
+        await this.meta.send(
+          account.pageId,
+          token,
+          sendBodyOf(conversation.visitorId!, parts[part]!, window?.state),
+        );
+        await this.setDelivery(message, { status: 'queued', error: null, parts_sent: part + 1 });
+      }
+      await this.setDelivery(message, { status: 'sent', error: null });
+    } catch (error) {
+      const permanent = await this.classify(error, account);
+      if (permanent || job.attempt >= maxAttempts) {
+        await this.setDelivery(message, { status: 'failed', error: reasonOf(error) }, conversation);
+        if (permanent) throw new PermanentJobError(reasonOf(error));
+      }
+      throw error;
+    }
+  }
+
+  private async handleMessage(account: AccountRow, item: MessagingItem): Promise<void> {
+    const userId = String(item.sender!.id);
+    const existing = await this.latestConversation(account, userId);
+    const botId = existing?.botId ?? account.botId ?? account.lastBotId;
+    if (botId === null) {
+      this.deps.log.warn(
+        { accountId: account.id },
+        'social: a message for an account never linked to a bot; dropped',
+      );
+      return;
+    }
+    const agentsOnly = account.botId === null || !account.isActive;
+    const profile = existing?.userProfile ?? (await this.profileOf(account, userId));
+    const origin: ChannelOrigin = {
+      channel: account.channel,
+      accountId: account.externalId,
+      profile,
+      metadata: metadataOf(account, item),
+      agentsOnly,
+    };
+    if (!agentsOnly && !existing?.isHelpdeskInControl) this.typing(account, userId);
+    await this.chat.send(
+      { kind: 'visitor', tenantId: account.tenantId, visitorId: userId, botId, origin },
+      {
+        botId,
+        conversationId: existing && existing.botId === botId ? existing.id : undefined,
+        message: textOf(item),
+        attachments: attachmentsOf(item),
+      },
+    );
+  }
+
+  /**
+   * The page wrote to the user from Meta's own inbox (an echo not sent by this app): a person has
+   * taken over, so it is stored as an agent's message and the bot steps aside.
+   */
+  private async handleEcho(account: AccountRow, item: MessagingItem): Promise<void> {
+    const ownApp = this.deps.config.META_APP_ID;
+    if (ownApp && String(item.message?.app_id ?? '') === ownApp) return; // our own send, already stored
+    const conversation = await this.latestConversation(account, String(item.recipient!.id));
+    if (!conversation) return;
+    const stored = await appendTo(
+      this.db,
+      conversation.id,
+      {
+        messageType: 'helpdesk',
+        messageSource: account.channel,
+        message: textOf(item),
+        senderId: account.externalId,
+        recipientId: conversation.visitorId,
+        metadata: {
+          from_channel: true,
+          answer_mode: 'helpdesk',
+          message_metadata: metadataOf(account, item),
+        },
+      },
+      { announce: this.hub.storedNotification },
+    );
+    this.hub.storedHere(stored);
+    await this.handoff.move(
+      conversation.tenantId,
+      conversation.id,
+      'agent_took_over',
+      { kind: 'system' },
+      {
+        agentName: account.pageName,
+      },
+    );
+  }
+
+  private async latestConversation(
+    account: AccountRow,
+    userId: string,
+  ): Promise<ConversationRow | undefined> {
+    const column =
+      account.channel === 'instagram' ? conversations.instagramAccountId : conversations.messengerAccountId;
+    const [row] = await this.db
+      .select()
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.tenantId, account.tenantId),
+          eq(conversations.channel, account.channel),
+          eq(conversations.visitorId, userId),
+          eq(column, account.externalId),
+        ),
+      )
+      .orderBy(desc(conversations.lastMessageAt))
+      .limit(1);
+    return row;
+  }
+
+  /** The user's name and picture, fetched once per conversation (a failure leaves the id only). */
+  private async profileOf(account: AccountRow, userId: string): Promise<Record<string, unknown>> {
+    let profile: GraphProfile = {};
+    try {
+      profile = await this.meta.profile(userId, this.accounts.tokenOf(account), account.channel);
+    } catch (error) {
+      this.deps.log.warn({ err: error, accountId: account.id }, 'social: profile unavailable');
+    }
+    const name =
+      profile.name ??
+      ([profile.first_name, profile.last_name].filter(Boolean).join(' ') || profile.username || null);
+    return {
+      name,
+      full_name: name,
+      first_name: profile.first_name ?? null,
+      last_name: profile.last_name ?? null,
+      username: profile.username ?? null,
+      profile_picture_url: profile.profile_pic ?? null,
+      [account.channel === 'instagram' ? 'instagram_user_id' : 'messenger_user_id']: userId,
+    };
+  }
+
+  /** "Typing..." while the bot thinks; a failure here is not worth a retry. */
+  private typing(account: AccountRow, userId: string): void {
+    this.meta
+      .send(account.pageId, this.accounts.tokenOf(account), {
+        recipient: { id: userId },
+        sender_action: 'typing_on',
+      })
+      .catch(() => undefined);
+  }
+
+  private async loadOutgoing(messageId: number) {
+    const [row] = await this.db
+      .select({ message: messages, conversation: conversations })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(eq(messages.id, messageId));
+    if (!row) return null;
+    const { conversation } = row;
+    const externalId =
+      conversation.channel === 'instagram'
+        ? conversation.instagramAccountId
+        : conversation.messengerAccountId;
+    const [account] = externalId
+      ? await this.db
+          .select()
+          .from(socialAccounts)
+          .where(
+            and(
+              eq(socialAccounts.tenantId, conversation.tenantId),
+              eq(socialAccounts.channel, conversation.channel as SocialChannel),
+              eq(socialAccounts.externalId, externalId),
+            ),
+          )
+      : [];
+    return { ...row, account };
+  }
+
+  /** Whether a failure is final; a refused token also stops the account and tells the owner. */
+  private async classify(error: unknown, account: AccountRow | undefined): Promise<boolean> {
+    if (error instanceof PermanentJobError) return true;
+    if (!(error instanceof GraphError)) return false;
+    if (
+      error.kind === 'token' &&
+      account &&
+      (await this.accounts.deactivate(account, SOCIAL_TEXTS.tokenExpired))
+    )
+      await this.tellOwners(account);
+    return error.kind !== 'transient';
+  }
+
+  private async tellOwners(account: AccountRow): Promise<void> {
+    const owners = await this.db
+      .select({ email: users.email })
+      .from(users)
+      .innerJoin(userRoles, eq(userRoles.userId, users.id))
+      .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.isOwner, true)))
+      .where(eq(userRoles.tenantId, account.tenantId));
+    const what =
+      account.channel === 'instagram'
+        ? `Instagram account @${account.username}`
+        : `Messenger page ${account.pageName}`;
+    for (const { email } of owners)
+      await this.deps.mail.send({
+        tenantId: account.tenantId,
+        to: email,
+        subject: `Parley: reconnect your ${what}`,
+        text: `${SOCIAL_TEXTS.tokenExpired}\n\nUntil then the bot does not answer its messages. Open Integrations in Parley to connect it again.`,
+      });
+  }
+
+  private async setDelivery(
+    message: MessageRow,
+    delivery: Delivery & { parts_sent?: number },
+    conversation?: ConversationRow,
+  ): Promise<void> {
+    await this.db
+      .update(messages)
+      .set({
+        metadata: sql`jsonb_set(coalesce(${messages.metadata}, '{}'::jsonb), '{delivery}', ${JSON.stringify(delivery)}::jsonb)`,
+      })
+      .where(eq(messages.id, message.id));
+    // The inbox shows a failure on the message: tell it the conversation changed.
+    if (conversation)
+      await this.hub.conversationChanged({
+        tenantId: conversation.tenantId,
+        conversationId: conversation.id,
+        botId: conversation.botId,
+        deleted: false,
+      });
+  }
+}
+
+function sendBodyOf(recipient: string, text: string, window: string | undefined): SendBody {
+  return window === 'tagged'
+    ? { recipient: { id: recipient }, messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT', message: { text } }
+    : { recipient: { id: recipient }, messaging_type: 'RESPONSE', message: { text } };
+}
+
+/** What the user wrote: the text, a quick reply's or a postback's title, or what they attached. */
+function textOf(item: MessagingItem): string {
+  const text =
+    item.message?.text ??
+    item.postback?.title ??
+    item.postback?.payload ??
+    item.message?.quick_reply?.payload;
+  if (text?.trim()) return text.trim().slice(0, 4000);
+  const kinds = (item.message?.attachments ?? []).map((a) => a.type ?? 'file');
+  return kinds.length ? `[${kinds.join(', ')}]` : '[message]';
+}
+
+/** Images and files as links the inbox shows; a story mention or reply as the story's link. */
+function attachmentsOf(item: MessagingItem): Attachment[] {
+  return (item.message?.attachments ?? [])
+    .filter((a) => a.payload?.url)
+    .slice(0, 5)
+    .map((a) => ({
+      name: a.payload?.title ?? a.type ?? 'attachment',
+      url: a.payload!.url!,
+      content_type: a.type === 'image' || a.type === 'story_mention' ? 'image/*' : 'application/octet-stream',
+      size: 0,
+    }));
+}
+
+/** console.md's message_metadata: sender, recipient, text, timestamp and the account's id. */
+function metadataOf(account: AccountRow, item: MessagingItem): Record<string, unknown> {
+  return {
+    sender: { id: item.sender?.id },
+    recipient: { id: item.recipient?.id },
+    message: item.message?.text ?? item.postback?.title ?? null,
+    timestamp: item.timestamp ?? null,
+    [account.channel === 'instagram' ? 'instagram_account_id' : 'messenger_account_id']: account.externalId,
+    ...(item.postback ? { postback: item.postback } : {}),
+    ...(item.message?.quick_reply ? { quick_reply: item.message.quick_reply } : {}),
+    ...(item.message?.reply_to?.story ? { story: item.message.reply_to.story } : {}),
+  };
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof GraphError) {
+    if (error.kind === 'token') return SOCIAL_TEXTS.tokenExpired;
+    if (error.kind === 'window') return SOCIAL_TEXTS.windowClosed;
+    return `Facebook refused the message: ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,601 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type ExchangeTokenResult,
+  type HelpdeskControlStatus,
+  SOCIAL_TEXTS,
+  type SocialAccount,
+  type SocialAuthorize,
+} from '@parley/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../core/db/schema.js';
+import { createBotViaApi } from '../../test/bots.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import {
+  instagramText,
+  type MetaGraphFake,
+  messengerEcho,
+  messengerText,
+  startMetaGraphFake,
+} from '../../test/fakes/meta-graph.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import { fileGroups } from '../files/files.schema.js';
+import { replaceDocument } from '../knowledge/ingest.js';
+import { socialAccounts } from './social.schema.js';
+
+const APP = { appId: '1234567890', appSecret: 'meta-app-secret-for-tests' };
+const VERIFY = 'verify-me-please';
+let server: TestServer;
+let fake: MetaGraphFake;
+let owner: Account;
+let other: Account;
+let botId: number;
+/** Every page token the fake issued, by page id. */
+const pageTokens: Record<string, string> = {};
+const as = (account: Account) => ({ token: account.access_token });
+const unique = () => randomBytes(4).toString('hex');
+
+const SHIPPING =
+  'Parcels to Canada arrive in five to seven working days. Express delivery to Canada takes two days and costs twelve dollars.';
+
+beforeAll(async () => {
+  fake = await startMetaGraphFake(APP);
+  server = await startTestServer({
+    env: {
+      META_APP_ID: APP.appId,
+      META_APP_SECRET: APP.appSecret,
+      META_VERIFY_TOKEN: VERIFY,
+      META_GRAPH_URL: fake.url,
+    },
+  });
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+  botId = (await createBotViaApi(server, owner, { bot_name: 'Social helper' })).bot_id;
+  await attachKnowledge(owner, botId);
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+
+async function attachKnowledge(account: Account, id: number) {
+  const [group] = await server.database.db
+    .insert(fileGroups)
+    .values({ tenantId: account.user.tenant_id, userId: account.user.id, groupName: `help_${id}` })
+    .returning();
+  await replaceDocument(server.database.db, {
+    tenantId: account.user.tenant_id,
+    sourceType: 'file',
+    sourceId: id * 100,
+    collectionId: group!.id,
+    title: 'Shipping guide',
+    url: 'https://shop.example/shipping',
+    sections: [{ text: SHIPPING, pageNumber: 1 }],
+  });
+  const form = new FormData();
+  form.append('file_group_ids', JSON.stringify([group!.id]));
+  const updated = await fetch(`${server.url}/api/chat/bots/${id}`, {
+    method: 'PUT',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(updated.status).toBe(200);
+}
+
+/** Facebook Login end to end: the console's authorize call, the fake's code, the exchange. */
+async function connect(
+  account: Account,
+  channel: 'messenger' | 'instagram',
+  pages: Array<{ id: string; name: string; instagram?: { id: string; username: string } }>,
+  extra: Record<string, unknown> = {},
+) {
+  const code = `code-${unique()}`;
+  Object.assign(pageTokens, fake.addLogin({ code, pages }));
+  const authorize = await server.get<SocialAuthorize>(`/api/social/${channel}/authorize`, as(account));
+  expect(authorize.status).toBe(200);
+  const state = new URL(authorize.body.url).searchParams.get('state')!;
+  return server.post<ExchangeTokenResult & { detail?: string }>(
+    `/api/social/${channel}/exchange-token`,
+    { code, state, ...extra },
+    as(account),
+  );
+}
+
+async function connectPage(account: Account, bot?: number) {
+  const page = { id: `page-${unique()}`, name: `Shop ${unique()}` };
+  const reply = await connect(account, 'messenger', [page], bot ? { bot_id: bot } : {});
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return { page, account: reply.body.accounts[0]! };
+}
+
+const WEBHOOKS = { messenger: '/api/social/messenger/webhook', instagram: '/api/social/instagram/webhook' };
+const webhook = (channel: 'messenger' | 'instagram') => `${server.url}${WEBHOOKS[channel]}`;
+
+async function messagesOf(conversationId: number) {
+  return server.database.db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(messages.seq);
+}
+
+async function conversationOf(userId: string) {
+  const [row] = await server.database.db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.visitorId, userId));
+  return row;
+}
+
+/** Waits for the queue to leave no send or inbound job queued or running. */
+async function settled() {
+  await expect
+    .poll(
+      async () => {
+        const [row] = await server.database.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(jobs)
+          .where(
+            and(
+              sql`${jobs.name} in ('social.inbound', 'channel.send')`,
+              sql`${jobs.status} in ('queued', 'active')`,
+            ),
+          );
+        return row!.n;
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe(0);
+}
+
+describe('connecting accounts', () => {
+  it('exchanges the Facebook Login code, subscribes the page and never returns its token', async () => {
+    const page = { id: `page-${unique()}`, name: 'Corner Shop' };
+    const reply = await connect(owner, 'messenger', [page]);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.message).toBe(SOCIAL_TEXTS.exchanged.messenger);
+    expect(reply.body.accounts).toEqual([
+      expect.objectContaining({
+        channel: 'messenger',
+        page_id: page.id,
+        page_name: 'Corner Shop',
+        is_active: true,
+      }),
+    ]);
+    expect(fake.subscriptions.get(page.id)).toEqual([
+      'messages',
+      'messaging_postbacks',
+      'message_echoes',
+      'message_reads',
+    ]);
+    const [row] = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.pageId, page.id));
+    expect(row!.accessToken.startsWith('v1:')).toBe(true); // sealed at rest
+    expect(row!.accessToken).not.toContain(pageTokens[page.id]!);
+    const listed = await server.get<SocialAccount[]>('/api/social/messenger/accounts', as(owner));
+    expect(JSON.stringify(listed.body)).not.toContain('access_token');
+    const one = await server.get<SocialAccount>(`/api/social/messenger/accounts/${row!.id}`, as(owner));
+    expect(one.body.page_id).toBe(page.id);
+  });
+
+  it('connects the Instagram professional account linked to a page', async () => {
+    const ig = { id: `ig-${unique()}`, username: 'cornershop' };
+    const reply = await connect(owner, 'instagram', [
+      { id: `page-${unique()}`, name: 'With IG', instagram: ig },
+      { id: `page-${unique()}`, name: 'Without IG' },
+    ]);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.accounts).toEqual([
+      expect.objectContaining({ channel: 'instagram', instagram_account_id: ig.id, username: 'cornershop' }),
+    ]);
+  });
+
+  it('refuses with the spec texts: no code, a refused code, a used state, no Instagram account', async () => {
+    const noCode = await server.post('/api/social/messenger/exchange-token', {}, as(owner));
+    expect([noCode.status, noCode.body]).toEqual([400, { detail: SOCIAL_TEXTS.codeMissing }]);
+
+    const authorize = await server.get<SocialAuthorize>('/api/social/messenger/authorize', as(owner));
+    const state = new URL(authorize.body.url).searchParams.get('state')!;
+    const refused = await server.post(
+      '/api/social/messenger/exchange-token',
+      { code: 'nope', state },
+      as(owner),
+    );
+    expect([refused.status, refused.body]).toEqual([400, { detail: SOCIAL_TEXTS.messengerExchangeFailed }]);
+    const replayed = await server.post(
+      '/api/social/messenger/exchange-token',
+      { code: 'nope', state },
+      as(owner),
+    );
+    expect([replayed.status, replayed.body]).toEqual([400, { detail: SOCIAL_TEXTS.stateUsed }]);
+
+    const forged = await server.post(
+      '/api/social/messenger/exchange-token',
+      { code: 'x', state: 'e30.bad' },
+      as(owner),
+    );
+    expect([forged.status, forged.body]).toEqual([400, { detail: SOCIAL_TEXTS.stateInvalid }]);
+
+    const noInstagram = await connect(owner, 'instagram', [{ id: `page-${unique()}`, name: 'Plain page' }]);
+    expect([noInstagram.status, noInstagram.body]).toEqual([400, { detail: SOCIAL_TEXTS.noInstagram }]);
+  });
+
+  it('refuses a page another workspace connected, and changes nothing', async () => {
+    const { page } = await connectPage(owner);
+    const before = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.pageId, page.id));
+    const taken = await connect(other, 'messenger', [page]);
+    expect([taken.status, taken.body]).toEqual([409, { detail: SOCIAL_TEXTS.takenByAnother }]);
+    const after = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.pageId, page.id));
+    expect(after).toEqual(before);
+  });
+
+  it('links and unlinks a bot, and disconnects with the spec texts (unsubscribing the page)', async () => {
+    const { page, account } = await connectPage(owner);
+    const linked = await server.post(
+      '/api/social/messenger/link-bot',
+      { account_id: account.id, bot_id: botId },
+      as(owner),
+    );
+    expect(linked.body).toEqual({ message: SOCIAL_TEXTS.linked.messenger });
+    const shown = await server.get<SocialAccount>(`/api/social/messenger/accounts/${account.id}`, as(owner));
+    expect(shown.body).toMatchObject({ bot_id: botId, bot_name: 'Social helper' });
+    const unlinked = await server.post(
+      '/api/social/messenger/unlink-bot',
+      { account_id: account.id },
+      as(owner),
+    );
+    expect(unlinked.body).toEqual({ message: SOCIAL_TEXTS.unlinked.messenger });
+    const removed = await server.delete(`/api/social/messenger/accounts/${account.id}`, as(owner));
+    expect(removed.body).toEqual({ message: SOCIAL_TEXTS.disconnected.messenger });
+    expect(fake.subscriptions.has(page.id)).toBe(false);
+  });
+
+  it("answers 404 for another tenant's accounts and bots, and 403 without Create Bot", async () => {
+    const { account } = await connectPage(owner);
+    const attempts = [
+      server.get(`/api/social/messenger/accounts/${account.id}`, as(other)),
+      server.delete(`/api/social/messenger/accounts/${account.id}`, as(other)),
+      server.post('/api/social/messenger/link-bot', { account_id: account.id, bot_id: botId }, as(other)),
+      server.post('/api/social/messenger/unlink-bot', { account_id: account.id }, as(other)),
+      // The Instagram set does not reach a Messenger account either.
+      server.get(`/api/social/instagram/accounts/${account.id}`, as(owner)),
+    ];
+    for (const reply of await Promise.all(attempts)) expect(reply.status).toBe(404);
+    const foreignBot = await server.post(
+      '/api/social/messenger/link-bot',
+      {
+        account_id: account.id,
+        bot_id: (await createBotViaApi(server, other, { bot_name: 'Theirs' })).bot_id,
+      },
+      as(owner),
+    );
+    expect([foreignBot.status, foreignBot.body]).toEqual([404, { detail: SOCIAL_TEXTS.botNotFound }]);
+    const listedByOther = await server.get<SocialAccount[]>('/api/social/messenger/accounts', as(other));
+    expect(listedByOther.body.map((a) => a.id)).not.toContain(account.id);
+
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const member = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const refused = [
+      server.get('/api/social/instagram/authorize', as(member)),
+      server.post('/api/social/instagram/exchange-token', { code: 'x' }, as(member)),
+      server.get('/api/social/instagram/accounts', as(member)),
+      server.post('/api/social/instagram/accounts', { page_id: 'p', access_token: 't' }, as(member)),
+      server.get(`/api/social/instagram/accounts/${account.id}`, as(member)),
+      server.delete(`/api/social/instagram/accounts/${account.id}`, as(member)),
+      server.post('/api/social/instagram/link-bot', { account_id: account.id, bot_id: botId }, as(member)),
+      server.post('/api/social/instagram/unlink-bot', { account_id: account.id }, as(member)),
+      server.get('/api/social/messenger/authorize', as(member)),
+      server.post('/api/social/messenger/exchange-token', { code: 'x' }, as(member)),
+      server.get('/api/social/messenger/accounts', as(member)),
+      server.post('/api/social/messenger/accounts', { page_id: 'p', access_token: 't' }, as(member)),
+      server.get(`/api/social/messenger/accounts/${account.id}`, as(member)),
+      server.delete(`/api/social/messenger/accounts/${account.id}`, as(member)),
+      server.post('/api/social/messenger/link-bot', { account_id: account.id, bot_id: botId }, as(member)),
+      server.post('/api/social/messenger/unlink-bot', { account_id: account.id }, as(member)),
+    ];
+    for (const reply of await Promise.all(refused)) expect(reply.status).toBe(403);
+  });
+
+  it('connects one page with a pasted page token, refusing a token that is not the page’s', async () => {
+    const page = { id: `page-${unique()}`, name: 'Pasted' };
+    const tokens = fake.addLogin({ code: `unused-${unique()}`, pages: [page] });
+    const wrong = await server.post(
+      '/api/social/messenger/accounts',
+      { page_id: page.id, access_token: 'not-a-token' },
+      as(owner),
+    );
+    expect([wrong.status, wrong.body]).toEqual([400, { detail: SOCIAL_TEXTS.pageTokenRefused }]);
+    const created = await server.post<SocialAccount>(
+      '/api/social/messenger/accounts',
+      { page_id: page.id, access_token: tokens[page.id], bot_id: botId },
+      as(owner),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ page_id: page.id, bot_id: botId });
+  });
+});
+
+describe('the webhook', () => {
+  it("answers Meta's verification with the challenge, and refuses a wrong verify token", async () => {
+    const ok = await fetch(
+      `${webhook('messenger')}?hub.mode=subscribe&hub.verify_token=${VERIFY}&hub.challenge=42xyz`,
+    );
+    expect([ok.status, await ok.text()]).toEqual([200, '42xyz']);
+    const wrong = await fetch(
+      `${webhook('instagram')}?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1`,
+    );
+    expect(wrong.status).toBe(403);
+  });
+
+  it('refuses a missing or wrong signature with 401 and stores nothing', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    const payload = messengerText({ pageId: page.id, senderId: user, text: 'Hello?' });
+    const missing = await fake.postWebhook(webhook('messenger'), payload, { signature: null });
+    const wrong = await fake.postWebhook(webhook('messenger'), payload, {
+      signature: `sha256=${'0'.repeat(64)}`,
+    });
+    expect([missing.status, wrong.status]).toEqual([401, 401]);
+    await settled();
+    expect(await conversationOf(user)).toBeUndefined();
+  });
+
+  it('answers a direct message with the sources as links, once even when Meta replays it', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    fake.addUser({
+      id: user,
+      name: 'Ada Lovelace',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      profile_pic: 'https://pics.example/ada.jpg',
+    });
+    const payload = messengerText({
+      pageId: page.id,
+      senderId: user,
+      text: 'How long do parcels to Canada take?',
+    });
+    const first = await fake.postWebhook(webhook('messenger'), payload);
+    expect([first.status, await first.text()]).toEqual([200, 'EVENT_RECEIVED']);
+    const replay = await fake.postWebhook(webhook('messenger'), payload);
+    expect(replay.status).toBe(200);
+    await settled();
+
+    const conversation = (await conversationOf(user))!;
+    expect(conversation).toMatchObject({ channel: 'messenger', messengerAccountId: page.id, botId });
+    expect(conversation.userProfile).toMatchObject({
+      name: 'Ada Lovelace',
+      profile_picture_url: 'https://pics.example/ada.jpg',
+    });
+    const stored = await messagesOf(conversation.id);
+    const kinds = stored.map((m) => m.messageType);
+    expect(kinds.filter((k) => k === 'user')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'bot')).toHaveLength(2); // the welcome (not sent) and the answer
+    const question = stored.find((m) => m.messageType === 'user')!;
+    expect(question.messageSource).toBe('messenger');
+    expect((question.metadata as { message_metadata: object }).message_metadata).toMatchObject({
+      sender: { id: user },
+      recipient: { id: page.id },
+      messenger_account_id: page.id,
+    });
+    const texts = fake.texts(user);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toContain('Parcels to Canada arrive in five to seven working days.');
+    expect(texts[0]).toContain('Sources:\n1. Shipping guide https://shop.example/shipping');
+    expect(texts[0]).not.toMatch(/\[\d\]|\*\*/);
+    const answer = stored.at(-1)!;
+    expect(answer.metadata).toMatchObject({ delivery: { status: 'sent', error: null } });
+    // A second message reuses the cached profile.
+    const fetches = fake.profileFetches;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Thanks!' }),
+    );
+    await settled();
+    expect(fake.profileFetches).toBe(fetches);
+    expect(fake.sent.some((s) => (s.body as { sender_action?: string }).sender_action === 'typing_on')).toBe(
+      true,
+    );
+  });
+
+  it('drops messages for a page nobody connected, and files each page under its own workspace', async () => {
+    const user = `user-${unique()}`;
+    const stray = await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: `page-${unique()}`, senderId: user, text: 'Anyone?' }),
+    );
+    expect(stray.status).toBe(200);
+    const theirBot = (await createBotViaApi(server, other, { bot_name: 'Other helper' })).bot_id;
+    const { page } = await connectPage(other, theirBot);
+    const theirUser = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: theirUser, text: 'Hi' }),
+    );
+    await settled();
+    expect(await conversationOf(user)).toBeUndefined();
+    expect((await conversationOf(theirUser))!.tenantId).toBe(other.user.tenant_id);
+  });
+
+  it('leaves an unlinked account’s messages to agents: stored, never answered', async () => {
+    const { page, account } = await connectPage(owner, botId);
+    await server.post('/api/social/messenger/unlink-bot', { account_id: account.id }, as(owner));
+    const user = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Hello there' }),
+    );
+    await settled();
+    const stored = await messagesOf((await conversationOf(user))!.id);
+    expect(stored.map((m) => m.messageType)).toEqual(['bot', 'user']); // the welcome, then the question
+    expect(fake.texts(user)).toEqual([]);
+  });
+
+  it('answers on Instagram through the linked page', async () => {
+    const ig = { id: `ig-${unique()}`, username: `shop${unique()}` };
+    const connected = await connect(
+      owner,
+      'instagram',
+      [{ id: `page-${unique()}`, name: 'IG page', instagram: ig }],
+      {
+        bot_id: botId,
+      },
+    );
+    expect(connected.status).toBe(200);
+    const user = `igsid-${unique()}`;
+    fake.addUser({ id: user, name: 'Grace', username: 'grace.h' });
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({ igId: ig.id, senderId: user, text: 'Express to Canada?' }),
+    );
+    await settled();
+    expect((await conversationOf(user))!).toMatchObject({ channel: 'instagram', instagramAccountId: ig.id });
+    expect(fake.texts(user)[0]).toContain('Express delivery to Canada takes two days');
+  });
+});
+
+describe('agents on the channel', () => {
+  async function conversationWithUser() {
+    const { page, account } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Canada parcels?' }),
+    );
+    await settled();
+    return { page, account, user, conversation: (await conversationOf(user))! };
+  }
+
+  async function takeOver(conversationId: number) {
+    const taken = await server.patch<HelpdeskControlStatus>(
+      `/api/chat/conversations/${conversationId}/helpdesk-control`,
+      { tenant_id: owner.user.tenant_id, is_helpdesk_in_control: true },
+      as(owner),
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+  }
+
+  const reply = (conversationId: number, message: string) =>
+    server.post(`/api/chat/helpdesk/conversations/${conversationId}/reply`, { message }, as(owner));
+
+  it('sends an agent’s reply; past 24 hours with the HUMAN_AGENT tag; past 7 days refuses with the reason', async () => {
+    const { user, conversation } = await conversationWithUser();
+    await takeOver(conversation.id);
+    await settled();
+    expect((await reply(conversation.id, 'Hi, Sam here.')).status).toBe(201);
+    await settled();
+    const sent = fake.sent.filter((s) => (s.body as { recipient: { id: string } }).recipient.id === user);
+    expect(sent.at(-1)!.body).toMatchObject({
+      messaging_type: 'RESPONSE',
+      message: { text: 'Hi, Sam here.' },
+    });
+    // The person took over: the bot says nothing more to the next message.
+    const before = fake.texts(user).length;
+    await age(conversation.id, 2);
+    expect((await reply(conversation.id, 'Still there?')).status).toBe(201);
+    await settled();
+    expect(fake.sent.at(-1)!.body).toMatchObject({ messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' });
+    expect(fake.texts(user).length).toBe(before + 1);
+
+    await age(conversation.id, 8);
+    const closed = await reply(conversation.id, 'Too late');
+    expect([closed.status, closed.body]).toEqual([409, { detail: SOCIAL_TEXTS.windowClosed }]);
+  });
+
+  it("steps the bot aside when the page answers from Meta's inbox (an echo)", async () => {
+    const { page, user, conversation } = await conversationWithUser();
+    const answered = fake.texts(user).length;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerEcho({ pageId: page.id, recipientId: user, text: 'Human here', appId: '999' }),
+    );
+    await settled();
+    const [row] = await server.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversation.id));
+    expect(row!.handoffState).toBe('human');
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'And to Canada?' }),
+    );
+    await settled();
+    expect(fake.texts(user).length).toBe(answered + 1); // only the hand-off notice, no bot answer
+    const stored = await messagesOf(conversation.id);
+    expect(stored.some((m) => m.messageType === 'helpdesk' && m.message === 'Human here')).toBe(true);
+    // Our own sends come back as echoes with our app id: ignored.
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerEcho({ pageId: page.id, recipientId: user, text: 'ours', appId: APP.appId }),
+    );
+    await settled();
+    expect((await messagesOf(conversation.id)).some((m) => m.message === 'ours')).toBe(false);
+  });
+
+  it('retries a throttled send, and fails a permanent error at once, shown on the message', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    fake.failNextSends(1, { code: 613, message: 'Calls to this api have exceeded the rate limit.' });
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Canada parcels?' }),
+    );
+    await settled();
+    expect(fake.texts(user)).toHaveLength(1);
+
+    const blocked = `user-${unique()}`;
+    fake.failNextSends(1, { code: 551, message: 'This person isn’t available right now.' });
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: blocked, text: 'Canada parcels?' }),
+    );
+    await settled();
+    const stored = await messagesOf((await conversationOf(blocked))!.id);
+    expect(stored.at(-1)!.metadata).toMatchObject({ delivery: { status: 'failed' } });
+    const [job] = await server.database.db
+      .select()
+      .from(jobs)
+      .where(
+        and(eq(jobs.name, 'channel.send'), sql`${jobs.data}->>'messageId' = ${String(stored.at(-1)!.id)}`),
+      );
+    expect([job!.status, job!.attempts]).toEqual(['failed', 1]);
+  });
+
+  it('marks the account inactive and tells the owner when Facebook refuses its token', async () => {
+    const { page, account } = await connectPage(owner, botId);
+    const [row] = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.id, account.id));
+    fake.expireToken(pageTokens[page.id]!);
+    const user = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Canada?' }),
+    );
+    await settled();
+    const shown = await server.get<SocialAccount>(`/api/social/messenger/accounts/${row!.id}`, as(owner));
+    expect(shown.body).toMatchObject({ is_active: false, inactive_reason: SOCIAL_TEXTS.tokenExpired });
+    expect(await outboxText(server.database, owner.user.email)).toContain(SOCIAL_TEXTS.tokenExpired);
+  });
+});
+
+/** Moves the user's messages of a conversation `days` into the past (the reply window reads them). */
+async function age(conversationId: number, days: number) {
+  await server.database.db
+    .update(messages)
+    .set({ createdAt: sql`now() - make_interval(days => ${days})` })
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.messageType, 'user')));
+}
