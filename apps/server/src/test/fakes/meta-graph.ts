@@ -23,6 +23,10 @@ export type MetaGraphFake = {
   /** Webhook fields each page is subscribed to. */
   subscriptions: Map<string, string[]>;
   profileFetches: number;
+  /** Facebook Login's dialog (for META_LOGIN_URL): grants `grantNext`'s pages and redirects back with a code. */
+  dialogUrl: string;
+  /** The pages the next visit to the dialog grants. */
+  grantNext(pages: FakePage[]): void;
   /** A Facebook Login: exchanging `code` lists exactly these pages; returns their page tokens. */
   addLogin(login: { code: string; pages: FakePage[] }): Record<string, string>;
   addUser(profile: FakeProfile): void;
@@ -58,9 +62,14 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   const expired = new Set<string>();
   const failures: GraphErrorSpec[] = [];
   let delayMs = 0;
+  let granting: FakePage[] = [];
 
   const fake: MetaGraphFake = {
     url: '',
+    dialogUrl: '',
+    grantNext: (granted) => {
+      granting = granted;
+    },
     requests: [],
     sent: [],
     subscriptions: new Map(),
@@ -120,12 +129,25 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     const access = query.access_token ?? bearer ?? '';
     const segments = path.split('/').filter(Boolean);
 
+    if (url.pathname === '/dialog/oauth') return dialog(res, query);
     if (path === '/oauth/access_token') return exchange(res, query);
     if (path === '/me/accounts') return listPages(res, access);
     if (segments[1] === 'subscribed_apps') return subscription(res, req.method, segments[0]!, access, query);
     if (segments[1] === 'messages' || path === '/me/messages') return send(res, segments[0]!, access, body);
     if (segments.length === 1 && req.method === 'GET') return read(res, segments[0]!, access, query);
     return graphError(res, { code: 100, subcode: 33, message: 'Unsupported request.' });
+  }
+
+  /** The person "logs in" and grants the pages set with grantNext: back to the app with a code. */
+  function dialog(res: ServerResponse, query: Record<string, string>): void {
+    if (query.client_id !== app.appId) return graphError(res, { code: 101, message: 'Invalid App ID' });
+    const code = token('code-');
+    fake.addLogin({ code, pages: granting });
+    const back = new URL(query.redirect_uri ?? '');
+    back.searchParams.set('code', code);
+    back.searchParams.set('state', query.state ?? '');
+    res.writeHead(302, { location: back.toString() });
+    res.end();
   }
 
   function exchange(res: ServerResponse, query: Record<string, string>): void {
@@ -237,6 +259,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   fake.url = `http://127.0.0.1:${port}/${VERSION}`;
+  fake.dialogUrl = `http://127.0.0.1:${port}/dialog/oauth`;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));
   return fake;
 }

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
-import { BOT, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
+import { BOT, type ChatMessage, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Composer } from '../../chat/components/Composer';
 import { MessageList } from '../../chat/components/MessageList';
@@ -70,6 +70,8 @@ export function ThreadPane({
       </Box>
     );
   }
+  // Instagram and Messenger: Meta's reply window (open, tagged after 24 h, closed after 7 days).
+  const replyWindow = conversation.reply_window ?? null;
   const human = conversation.is_helpdesk_in_control;
   const mine = human && conversation.admin_id === userId;
   const attachments = conversation.messages.flatMap((m) => m.attachments.map((a) => ({ ...a, seq: m.seq })));
@@ -153,8 +155,25 @@ export function ThreadPane({
           })}
         </Stack>
       ) : null}
-      {mine ? (
-        <Composer onSend={onReply} disabled={replyBusy} placeholder="Reply to the visitor…" />
+      <DeliveryFailures messages={conversation.messages} />
+      {mine && replyWindow?.state === 'closed' ? (
+        <Alert severity="info" sx={{ m: 1 }} data-testid="reply-window">
+          {replyWindow.reason}
+        </Alert>
+      ) : mine ? (
+        <>
+          {replyWindow?.state === 'tagged' ? (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              sx={{ px: 2, pt: 1 }}
+              data-testid="reply-window"
+            >
+              {replyWindow.reason}
+            </Typography>
+          ) : null}
+          <Composer onSend={onReply} disabled={replyBusy} placeholder="Reply to the visitor…" />
+        </>
       ) : (
         <Typography
           variant="body2"
@@ -166,5 +185,20 @@ export function ThreadPane({
         </Typography>
       )}
     </Box>
+  );
+}
+
+/** Messages the channel refused (a blocked user, a closed window): each with the reason, under the thread. */
+function DeliveryFailures({ messages }: { messages: ChatMessage[] }) {
+  const failed = messages.filter((m) => m.delivery?.status === 'failed');
+  if (failed.length === 0) return null;
+  return (
+    <Stack spacing={0.5} sx={{ px: 1, pb: 1 }}>
+      {failed.map((m) => (
+        <Alert key={m.id} severity="error" data-testid="delivery-failed">
+          Not delivered: “{m.message.slice(0, 80)}”. {m.delivery?.error}
+        </Alert>
+      ))}
+    </Stack>
   );
 }
