@@ -2,6 +2,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Bot } from '@parley/contracts';
+import { BotChannels } from '../../social/components/BotChannels';
 import { directLink, embedSnippet } from '../embed';
 import { AllowedOriginsForm } from './AllowedOriginsForm';
 import { CopyField } from './CopyField';
@@ -36,6 +37,7 @@ export function BotEmbedTab({ bot }: { bot: Bot }) {
         </div>
       </Stack>
       <AllowedOriginsForm bot={bot} />
+      <BotChannels botId={bot.bot_id} />
     </Stack>
   );
 }
