@@ -39,6 +39,15 @@ describe('readBlocks and sectionsOf', () => {
     expect(all).not.toMatch(/Prev|Next|Home/);
   });
 
+  it("keeps a heading whose text sits in a link named like furniture (Sphinx's toc-backref)", () => {
+    const html = `<html><body><div role="main"><section id="why-is-it-slow">
+      <h2><a class="toc-backref" href="#id3">Why is my program slow?</a></h2>
+      <p>Profile it first, then look at the hot loops.</p><p>${REFUND}</p></section></div></body></html>`;
+    expect(sectionsFrom(html, 'FAQ')).toEqual([
+      expect.objectContaining({ headingPath: 'FAQ > Why is my program slow?', anchor: 'why-is-it-slow' }),
+    ]);
+  });
+
   it('never glues a heading, list item, cell or line to the next', () => {
     const blocks =
       blocksOf(`<body><main><h2>Connection Settings</h2>listen_addresses<ul><li>one</li><li>two</li></ul>

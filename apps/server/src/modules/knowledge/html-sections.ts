@@ -93,6 +93,8 @@ export function readBlocks(document: Document): Block[] {
   const total = textLength(root);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!element.isConnected || textLength(element) >= total / 3) continue;
+    // A heading's own parts are its text, whatever they are called (Sphinx's "toc-backref" links).
+    if (element.closest('h1, h2, h3, h4, h5, h6')) continue;
     const name = `${element.getAttribute('class') ?? ''} ${element.id}`;
     const weak = WEAK_CHROME_NAME.test(name) && !element.querySelector('h1, h2, h3, h4, h5, h6');
     if (CHROME_NAME.test(name) || weak) element.remove();
