@@ -1,5 +1,5 @@
 import { type Attachment, type Delivery, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
 import { type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
@@ -17,6 +17,7 @@ import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
 
 export const SOCIAL_INBOUND_JOB = 'social.inbound';
+const DELIVERY_MEMORY_MS = 7 * 24 * 3_600_000;
 export type InboundJob = { accountId: number; channel: SocialChannel; item: MessagingItem };
 export type SendJob = { messageId: number };
 
@@ -83,6 +84,12 @@ export class MessagingService {
       if (taken) queued += 1;
     }
     return queued;
+  }
+
+  /** Forgets delivery ids older than a week: Meta stops retrying a delivery long before. */
+  async pruneDeliveries(now: Date): Promise<void> {
+    const before = new Date(now.getTime() - DELIVERY_MEMORY_MS);
+    await this.db.delete(socialDeliveries).where(lt(socialDeliveries.receivedAt, before));
   }
 
   /** One inbound event: an echo of the page's own reply, or a user's message for the bot and the inbox. */

@@ -23,7 +23,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { conversations, messages } from '../chat/chat.schema.js';
 import { fileGroups } from '../files/files.schema.js';
 import { replaceDocument } from '../knowledge/ingest.js';
-import { socialAccounts } from './social.schema.js';
+import { socialAccounts, socialDeliveries } from './social.schema.js';
 
 const APP = { appId: '1234567890', appSecret: 'meta-app-secret-for-tests' };
 const VERIFY = 'verify-me-please';
@@ -408,6 +408,21 @@ describe('the webhook', () => {
     expect(fake.sent.some((s) => (s.body as { sender_action?: string }).sender_action === 'typing_on')).toBe(
       true,
     );
+  });
+
+  it('forgets delivery ids after a week, keeping recent ones', async () => {
+    const old = `m_old_${unique()}`;
+    const recent = `m_new_${unique()}`;
+    await server.database.db.insert(socialDeliveries).values([
+      { channel: 'messenger', eventId: old, receivedAt: new Date(Date.now() - 8 * 86_400_000) },
+      { channel: 'messenger', eventId: recent },
+    ]);
+    await server.parley.scheduler.tick();
+    const kept = await server.database.db
+      .select({ id: socialDeliveries.eventId })
+      .from(socialDeliveries)
+      .where(sql`${socialDeliveries.eventId} in (${old}, ${recent})`);
+    expect(kept.map((row) => row.id)).toEqual([recent]);
   });
 
   it('drops messages for a page nobody connected, and files each page under its own workspace', async () => {

@@ -36,5 +36,6 @@ export const socialModule: FeatureModule = {
       maxAttempts: SEND_ATTEMPTS,
       backoffBaseMs: 2000,
     });
+    deps.scheduler.register('social.deliveries.prune', (now) => messaging.pruneDeliveries(now));
   },
 };
