@@ -335,6 +335,12 @@ export function extractive(passages: SearchHit[], question: string, maxSources: 
     .slice(0, EXTRACT_SENTENCES);
   // Matched by its headings alone: the best page's opening sentences.
   if (chosen.length === 0) chosen = candidates.filter((c) => c.page === 0).slice(0, 2);
+  // The page ranked first is always quoted and cited: retrieval trusts it most (issue 14).
+  const fromBest = candidates
+    .filter((c) => c.page === 0)
+    .sort((a, b) => b.score - a.score || a.position - b.position);
+  if (fromBest[0] && !chosen.some((c) => c.page === 0))
+    chosen = [...chosen.slice(0, EXTRACT_SENTENCES - 1), fromBest[0]];
   chosen.sort((a, b) => a.page - b.page || a.position - b.position);
   const used = pages.filter((_, index) => chosen.some((c) => c.page === index));
   const text = chosen.map((c) => c.text).join(' ') || firstWords(pages[0]?.content ?? '');
