@@ -15,6 +15,7 @@ import {
   instagramText,
   type MetaGraphFake,
   messengerEcho,
+  messengerPostback,
   messengerText,
   startMetaGraphFake,
 } from '../../test/fakes/meta-graph.js';
@@ -456,6 +457,57 @@ describe('the webhook', () => {
     const stored = await messagesOf((await conversationOf(user))!.id);
     expect(stored.map((m) => m.messageType)).toEqual(['bot', 'user']); // the welcome, then the question
     expect(fake.texts(user)).toEqual([]);
+  });
+
+  it('stores postbacks, attachments and story replies as the channel gave them', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerPostback({ pageId: page.id, senderId: user, title: 'Shipping times', payload: 'SHIPPING' }),
+    );
+    await settled();
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({
+        pageId: page.id,
+        senderId: user,
+        text: '',
+        attachments: [{ type: 'image', payload: { url: 'https://cdn.example/parcel.jpg' } }],
+      }),
+    );
+    await settled();
+    const questions = (await messagesOf((await conversationOf(user))!.id)).filter(
+      (m) => m.messageType === 'user',
+    );
+    expect(questions[0]).toMatchObject({ message: 'Shipping times' });
+    expect(questions[0]!.metadata).toMatchObject({ message_metadata: { postback: { payload: 'SHIPPING' } } });
+    expect(questions[1]).toMatchObject({ message: '[image]' });
+    expect(questions[1]!.attachments).toEqual([
+      expect.objectContaining({ url: 'https://cdn.example/parcel.jpg', content_type: 'image/*' }),
+    ]);
+
+    const ig = { id: `ig-${unique()}`, username: `story${unique()}` };
+    await connect(owner, 'instagram', [{ id: `page-${unique()}`, name: 'Stories', instagram: ig }], {
+      bot_id: botId,
+    });
+    const fan = `igsid-${unique()}`;
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({
+        igId: ig.id,
+        senderId: fan,
+        text: 'Love this!',
+        storyUrl: 'https://cdn.example/story.mp4',
+      }),
+    );
+    await settled();
+    const [reply] = (await messagesOf((await conversationOf(fan))!.id)).filter(
+      (m) => m.messageType === 'user',
+    );
+    expect(reply!.metadata).toMatchObject({
+      message_metadata: { story: { url: 'https://cdn.example/story.mp4' }, instagram_account_id: ig.id },
+    });
   });
 
   it('answers on Instagram through the linked page', async () => {
