@@ -36,6 +36,7 @@ const SMOKE_ENV = {
   },
   ingest: { BENCH_PAGES: '4', BENCH_ROUNDS: '1' },
   retrieval: { BENCH_SIZES: '300', BENCH_ROUNDS: '1' },
+  social: { SOCIAL_BENCH_USERS: '8', SOCIAL_BENCH_ROUNDS: '1', SOCIAL_BENCH_WAIT_S: '30' },
   web: {},
 };
 

@@ -1,8 +1,8 @@
 import { type Attachment, type Delivery, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { type Db, queryPrepared } from '../../core/db/database.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
-import { type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
+import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../core/module.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import { appendTo, type ConversationRow, type MessageRow } from '../chat/chat.queries.js';
@@ -17,6 +17,8 @@ import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
 
 export const SOCIAL_INBOUND_JOB = 'social.inbound';
+/** An inbound event that fails (a database blip) is tried again, then left failed in the queue. */
+export const INBOUND_ATTEMPTS = 3;
 const DELIVERY_MEMORY_MS = 7 * 24 * 3_600_000;
 export type InboundJob = { accountId: number; channel: SocialChannel; item: MessagingItem };
 export type SendJob = { messageId: number };
@@ -41,47 +43,38 @@ export class MessagingService {
   }
 
   /**
-   * A verified delivery: each event of a connected account is queued once, in the statement that
-   * records its id (Meta retries deliveries). Events for accounts nobody connected are logged and
-   * dropped. Returns how many were queued.
+   * A verified delivery: each event of a connected account is queued once, by one statement that
+   * finds the account, records the event's id (Meta retries deliveries; a replay inserts nothing)
+   * and queues the job, so Meta's acknowledgement waits for one round trip per event. Events for
+   * accounts nobody connected are logged and dropped. Returns how many were queued.
    */
   async receive(channel: SocialChannel, events: InboundEvent[]): Promise<number> {
-    if (events.length === 0) return 0;
-    const ids = [...new Set(events.map((event) => event.accountExternalId))];
-    const rows = await this.db
-      .select({
-        id: socialAccounts.id,
-        externalId: socialAccounts.externalId,
-        tenantId: socialAccounts.tenantId,
-      })
-      .from(socialAccounts)
-      .where(and(eq(socialAccounts.channel, channel), inArray(socialAccounts.externalId, ids)));
-    const byExternal = new Map(rows.map((row) => [row.externalId, row]));
     let queued = 0;
     for (const event of events) {
-      const account = byExternal.get(event.accountExternalId);
-      if (!account) {
+      const [row] = await queryPrepared<{ account: number | null; queued: number }>(
+        this.db,
+        sql`WITH account AS (
+              SELECT id, tenant_id FROM social_accounts WHERE channel = ${channel} AND external_id = ${event.accountExternalId}),
+            fresh AS (
+              INSERT INTO social_deliveries (channel, event_id)
+              SELECT ${channel}, ${event.eventId} FROM account
+              ON CONFLICT DO NOTHING RETURNING event_id),
+            job AS (
+              INSERT INTO jobs (name, data, tenant_id, max_attempts)
+              SELECT ${SOCIAL_INBOUND_JOB},
+                     jsonb_build_object('accountId', account.id, 'channel', ${channel}::text, 'item', ${JSON.stringify(event.item)}::jsonb),
+                     account.tenant_id, ${INBOUND_ATTEMPTS}
+                FROM account, fresh
+              RETURNING id)
+            SELECT (SELECT id FROM account) AS account,
+                   (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, ${SOCIAL_INBOUND_JOB}) FROM job) woke)::int AS queued`,
+      );
+      if (row?.account === null || row?.account === undefined)
         this.deps.log.warn(
           { channel, account: event.accountExternalId },
           'social: delivery for an account nobody connected; dropped',
         );
-        continue;
-      }
-      const taken = await this.db.transaction(async (tx) => {
-        const [fresh] = await tx
-          .insert(socialDeliveries)
-          .values({ channel, eventId: event.eventId })
-          .onConflictDoNothing()
-          .returning({ id: socialDeliveries.eventId });
-        if (!fresh) return false;
-        await this.deps.jobs.enqueue<InboundJob>(
-          SOCIAL_INBOUND_JOB,
-          { accountId: account.id, channel, item: event.item },
-          { tx, tenantId: account.tenantId },
-        );
-        return true;
-      });
-      if (taken) queued += 1;
+      queued += row?.queued ?? 0;
     }
     return queued;
   }

@@ -2,7 +2,13 @@ import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { chatServices } from '../chat/chat.module.js';
 import { CHANNEL_SEND_JOB } from '../chat/chat.queries.js';
 import { AccountsService } from './accounts.service.js';
-import { type InboundJob, MessagingService, type SendJob, SOCIAL_INBOUND_JOB } from './messaging.service.js';
+import {
+  INBOUND_ATTEMPTS,
+  type InboundJob,
+  MessagingService,
+  type SendJob,
+  SOCIAL_INBOUND_JOB,
+} from './messaging.service.js';
 import { MetaClient } from './meta.client.js';
 import { socialRoutes } from './social.routes.js';
 
@@ -29,7 +35,7 @@ export const socialModule: FeatureModule = {
   jobs: (deps) => {
     const { messaging } = servicesOf(deps);
     deps.jobs.register<InboundJob>(SOCIAL_INBOUND_JOB, (job) => messaging.handleInbound(job), {
-      maxAttempts: 3,
+      maxAttempts: INBOUND_ATTEMPTS,
       backoffBaseMs: 1000,
     });
     deps.jobs.register<SendJob>(CHANNEL_SEND_JOB, (job) => messaging.handleSend(job, SEND_ATTEMPTS), {
