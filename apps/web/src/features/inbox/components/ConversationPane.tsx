@@ -12,7 +12,7 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { GroupedConversation } from '@parley/contracts';
+import { type GroupedConversation, SOCIAL_CHANNELS } from '@parley/contracts';
 import type { GroupedArgs } from '../api';
 import { ChannelIcon } from './ChannelIcon';
 import { PaneTitle } from './PaneTitle';
@@ -40,6 +40,12 @@ export function holderLabel(
   conversation: Pick<GroupedConversation, 'is_helpdesk_in_control' | 'admin_name'>,
 ) {
   return conversation.is_helpdesk_in_control ? (conversation.admin_name ?? 'Agent') : 'Bot';
+}
+
+/** Instagram and Messenger give the person's name: shown before the conversation's first words. */
+function socialName(conversation: GroupedConversation): string | null {
+  const social = (SOCIAL_CHANNELS as readonly string[]).includes(conversation.channel);
+  return social ? conversation.user_profile.name?.trim() || null : null;
 }
 
 function preview(conversation: GroupedConversation): string {
@@ -130,6 +136,7 @@ export function ConversationPane({
           {conversations.map((conversation) => {
             const unread = unreadCounts[conversation.conversation_id] ?? 0;
             const human = conversation.is_helpdesk_in_control;
+            const person = socialName(conversation);
             return (
               <ListItem
                 key={conversation.conversation_id}
@@ -174,7 +181,18 @@ export function ConversationPane({
                     </Badge>
                   </ListItemAvatar>
                   <ListItemText
-                    primary={conversation.convName}
+                    primary={
+                      person ? (
+                        <>
+                          <span data-testid="conversation-person">{person}</span>
+                          <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+                            {` · ${conversation.convName}`}
+                          </Box>
+                        </>
+                      ) : (
+                        conversation.convName
+                      )
+                    }
                     secondary={preview(conversation)}
                     slotProps={{
                       primary: {

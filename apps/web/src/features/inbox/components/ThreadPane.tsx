@@ -156,13 +156,13 @@ export function ThreadPane({
         </Stack>
       ) : null}
       <DeliveryFailures messages={conversation.messages} />
-      {mine && replyWindow?.state === 'closed' ? (
-        <Alert severity="info" sx={{ m: 1 }} data-testid="reply-window">
-          {replyWindow.reason}
-        </Alert>
-      ) : mine ? (
+      {mine ? (
         <>
-          {replyWindow?.state === 'tagged' ? (
+          {replyWindow?.state === 'closed' ? (
+            <Alert severity="info" sx={{ mx: 1, mt: 1 }} data-testid="reply-window">
+              {replyWindow.reason}
+            </Alert>
+          ) : replyWindow?.state === 'tagged' ? (
             <Typography
               variant="caption"
               color="text.secondary"
@@ -172,7 +172,11 @@ export function ThreadPane({
               {replyWindow.reason}
             </Typography>
           ) : null}
-          <Composer onSend={onReply} disabled={replyBusy} placeholder="Reply to the visitor…" />
+          <Composer
+            onSend={onReply}
+            disabled={replyBusy || replyWindow?.state === 'closed'}
+            placeholder="Reply to the visitor…"
+          />
         </>
       ) : (
         <Typography
