@@ -415,13 +415,16 @@ describe('test chats and the bot unsure of itself', () => {
         message: HANDOFF_TEXTS.offerHuman,
         actions: [{ type: 'human', title: HANDOFF_TEXTS.button }],
       });
-    const queued = await server.get<Array<{ question: string }>>(
-      `/api/unanswered/bot/${unsure.bot_id}`,
-      as(owner),
-    );
-    expect(queued.body.map((g) => g.question)).toEqual([
-      'Are your opening hours different on public holidays in August?',
-    ]);
+    // Recorded once the answer is out (the visitor never waits for it).
+    await expect
+      .poll(async () => {
+        const queued = await server.get<Array<{ question: string }>>(
+          `/api/unanswered/bot/${unsure.bot_id}`,
+          as(owner),
+        );
+        return queued.body.map((g) => g.question);
+      })
+      .toEqual(['Are your opening hours different on public holidays in August?']);
     client.close();
   });
 });
