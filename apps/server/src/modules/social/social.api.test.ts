@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type ConversationWithMessages,
   type ExchangeTokenResult,
   type HelpdeskControlStatus,
   SOCIAL_TEXTS,
@@ -576,9 +577,42 @@ describe('agents on the channel', () => {
     expect(fake.sent.at(-1)!.body).toMatchObject({ messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' });
     expect(fake.texts(user).length).toBe(before + 1);
 
+    const shown = () =>
+      server.get<ConversationWithMessages>(`/api/chat/helpdesk/conversations/${conversation.id}`, as(owner));
+    expect((await shown()).body.reply_window).toMatchObject({
+      state: 'tagged',
+      reason: SOCIAL_TEXTS.windowTagged,
+    });
     await age(conversation.id, 8);
     const closed = await reply(conversation.id, 'Too late');
     expect([closed.status, closed.body]).toEqual([409, { detail: SOCIAL_TEXTS.windowClosed }]);
+    expect((await shown()).body.reply_window).toEqual({
+      state: 'closed',
+      until: null,
+      reason: SOCIAL_TEXTS.windowClosed,
+    });
+  });
+
+  it("runs the window from Meta's time for the message: a bot answer past it fails, shown on the message", async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    const eightDaysAgo = Date.now() - 8 * 86_400_000;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Canada parcels?', timestamp: eightDaysAgo }),
+    );
+    await settled();
+    expect(fake.texts(user)).toEqual([]);
+    const conversation = (await conversationOf(user))!;
+    const thread = await server.get<ConversationWithMessages>(
+      `/api/chat/helpdesk/conversations/${conversation.id}`,
+      as(owner),
+    );
+    expect(thread.body.reply_window).toMatchObject({ state: 'closed' });
+    expect(thread.body.messages.at(-1)!.delivery).toEqual({
+      status: 'failed',
+      error: SOCIAL_TEXTS.windowClosed,
+    });
   });
 
   it("steps the bot aside when the page answers from Meta's inbox (an echo)", async () => {
@@ -663,6 +697,10 @@ describe('agents on the channel', () => {
 async function age(conversationId: number, days: number) {
   await server.database.db
     .update(messages)
-    .set({ createdAt: sql`now() - make_interval(days => ${days})` })
+    .set({
+      createdAt: sql`now() - make_interval(days => ${days})`,
+      // Meta's own time for the message, which the window runs from.
+      metadata: sql`jsonb_set(${messages.metadata}, '{message_metadata,timestamp}', to_jsonb(${Date.now() - days * 86_400_000}::bigint))`,
+    })
     .where(and(eq(messages.conversationId, conversationId), eq(messages.messageType, 'user')));
 }

@@ -185,6 +185,8 @@ export function startInboxConnection(
         break;
       case 'conversation':
         if (event.deleted) dispatch(conversationRemoved(event.conversationId));
+        // A change beyond its messages (a channel refused one): the open thread reads it again.
+        else dispatch(inboxApi.util.invalidateTags([{ type: 'HelpdeskConversation', id: event.conversationId }]));
         refreshLists();
         break;
       case 'presence':
