@@ -103,6 +103,33 @@ describe('Instagram and Messenger', () => {
       .toBe('Hi Lena, Mira here. Which city?');
     await screenshot(page, 'social-inbox');
 
+    // A message Meta dates eight days back: past the window, the answer is refused and the reply
+    // box says why.
+    await fake.postWebhook(
+      `${h.baseUrl}/api/social/messenger/webhook`,
+      messengerText({
+        pageId: 'page-777',
+        senderId: 'psid-2',
+        text: 'Old question about returns',
+        timestamp: Date.now() - 8 * 86_400_000,
+      }),
+    );
+    const late = page
+      .getByTestId('inbox-conversation')
+      .filter({ hasText: 'Old question about returns' })
+      .first();
+    await late.waitFor({ timeout: 15_000 });
+    await late.click();
+    await thread
+      .getByTestId('delivery-failed')
+      .filter({ hasText: SOCIAL_TEXTS.windowClosed })
+      .waitFor({ timeout: 15_000 });
+    await thread.getByRole('button', { name: 'Take over' }).click();
+    await thread.getByTestId('reply-window').filter({ hasText: SOCIAL_TEXTS.windowClosed }).waitFor();
+    expect(await thread.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    expect(fake.texts('psid-2')).toEqual([]);
+    await screenshot(page, 'social-window-closed');
+
     // Disconnect, after a confirmation.
     await page.goto('/integrations');
     await account.getByRole('button', { name: 'Disconnect' }).click();
