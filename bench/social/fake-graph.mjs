@@ -7,6 +7,8 @@ import { createServer } from 'node:http';
 export async function startFakeGraph({ pageId, pageToken }) {
   /** recipient id → arrival times of its message sends (typing indicators are not answers). */
   const answers = new Map();
+  /** The distinct answer texts, so the run can show the bot answered and not, say, an error text. */
+  const texts = new Set();
   const server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -29,16 +31,21 @@ export async function startFakeGraph({ pageId, pageToken }) {
         const list = answers.get(recipient) ?? [];
         list.push(performance.now());
         answers.set(recipient, list);
+        texts.add(body.message.text ?? JSON.stringify(body.message));
       }
       return json(200, { recipient_id: recipient, message_id: `m_${randomBytes(8).toString('hex')}` });
     }
-    return json(200, { first_name: 'Bench', last_name: path.slice(1) });
+    return json(200, { first_name: 'User', last_name: path.slice(1) });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/v21.0`,
     answers,
-    reset: () => answers.clear(),
+    texts,
+    reset: () => {
+      answers.clear();
+      texts.clear();
+    },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

@@ -29,9 +29,8 @@ const ROUNDS = Math.max(1, Number(process.env.SOCIAL_BENCH_ROUNDS ?? 2));
 const REPLAY_SHARE = Number(process.env.SOCIAL_BENCH_REPLAY ?? 0.1);
 const WAIT_MS = Number(process.env.SOCIAL_BENCH_WAIT_S ?? 60) * 1000;
 const TARGET_RATIO = 2;
-/** Smoke mode (CI) only shows the benchmark still runs: no warm-up round, a short wait for replays. */
+/** Smoke mode (CI) only shows the benchmark still runs: no warm-up round, no target judged. */
 const SMOKE = process.env.BENCH_SMOKE === '1';
-const REPLAY_SETTLE_MS = SMOKE ? 500 : 2000;
 const APP = { id: '5550001', secret: `bench-${randomBytes(8).toString('hex')}` };
 const PAGE = { id: 'bench-page', token: `EAAB${randomBytes(12).toString('hex')}` };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -139,7 +138,7 @@ async function parleyRound(url, graph, round) {
   // Meta's retries: the same deliveries, byte for byte.
   const replays = bodies.slice(0, Math.ceil(USERS * REPLAY_SHARE));
   await Promise.all(replays.map((raw) => post(url, raw)));
-  await sleep(REPLAY_SETTLE_MS);
+  await settle(url, graph, `sentinel-${round}`);
   const lost = users.filter((user) => !graph.answers.has(user)).length;
   const doubled = users.filter((user) => (graph.answers.get(user)?.length ?? 0) > 1).length;
   return {
@@ -149,6 +148,18 @@ async function parleyRound(url, graph, round) {
     doubled,
     replays: replays.length,
   };
+}
+
+/**
+ * Waits until a replay queued by mistake would have been answered: jobs are claimed oldest first,
+ * so once a fresh message posted after the replays is answered, their jobs ran too (give or take
+ * the worker's few concurrent slots, hence the margin). A fixed sleep is either slow or too short.
+ */
+async function settle(url, graph, user) {
+  await post(url, delivery(user, 0));
+  const deadline = performance.now() + WAIT_MS;
+  while (!graph.answers.has(user) && performance.now() < deadline) await sleep(20);
+  await sleep(500);
 }
 
 /** The rounds on one database: the built server on it, the page connected, both endpoints warmed. */
@@ -183,7 +194,7 @@ async function measure(label, graph, bare, env) {
         `${label} ${round}`,
         `${ms(baseline.p50)} / ${ms(baseline.p99)}`,
         `${ms(parley.ack.p50)} / ${ms(parley.ack.p99)}`,
-        `${ratio.toFixed(2)}× ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}`,
+        `${ratio.toFixed(2)}×${SMOKE ? '' : ratio <= TARGET_RATIO ? ' met' : ' MISSED'}`,
         `${ms(parley.answer.p50)} / ${ms(parley.answer.p99)}`,
         `${parley.lost} / ${parley.doubled} (${parley.replays} replayed)`,
       ]);
@@ -204,7 +215,10 @@ try {
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-  console.log(`\nbench/social: ${USERS} users at once, ${ROUNDS} round(s) per database; load ${load}`);
+  console.log(
+    `\nbench/social: ${USERS} users at once, ${ROUNDS} round(s) per database; ` +
+      `node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
+  );
   lines.push(...(await measure('PGlite', graph, bare, {})));
   if (postgres) lines.push(...(await measure('PostgreSQL', graph, bare, { DATABASE_URL: postgres.url })));
   printTable(
@@ -219,6 +233,7 @@ try {
     lines,
     1,
   );
+  console.log(`\nanswer texts sent: ${[...graph.texts].map((t) => JSON.stringify(t)).join(', ')}`);
 } finally {
   bare.stop();
   await graph.close();
