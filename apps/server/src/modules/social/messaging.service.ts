@@ -20,6 +20,14 @@ export const SOCIAL_INBOUND_JOB = 'social.inbound';
 /** An inbound event that fails (a database blip) is tried again, then left failed in the queue. */
 export const INBOUND_ATTEMPTS = 3;
 const DELIVERY_MEMORY_MS = 7 * 24 * 3_600_000;
+/** At most this many events in one statement of a burst. */
+const TAKE_BATCH = 500;
+type Waiting = {
+  channel: SocialChannel;
+  event: InboundEvent;
+  done: (queued: boolean) => void;
+  fail: (error: unknown) => void;
+};
 export type InboundJob = { accountId: number; channel: SocialChannel; item: MessagingItem };
 export type SendJob = { messageId: number };
 
@@ -43,40 +51,91 @@ export class MessagingService {
   }
 
   /**
-   * A verified delivery: each event of a connected account is queued once, by one statement that
-   * finds the account, records the event's id (Meta retries deliveries; a replay inserts nothing)
-   * and queues the job, so Meta's acknowledgement waits for one round trip per event. Events for
-   * accounts nobody connected are logged and dropped. Returns how many were queued.
+   * A verified delivery: each event of a connected account is queued once (Meta retries
+   * deliveries; a replay inserts nothing). Deliveries arriving together are taken together: while
+   * one statement runs, the next ones wait and then go in one statement (a group commit), so a
+   * burst costs a few round trips instead of one each. Events for accounts nobody connected are
+   * logged and dropped. Resolves, once stored, with how many were queued.
    */
   async receive(channel: SocialChannel, events: InboundEvent[]): Promise<number> {
-    let queued = 0;
-    for (const event of events) {
-      const [row] = await queryPrepared<{ account: number | null; queued: number }>(
-        this.db,
-        sql`WITH account AS (
-              SELECT id, tenant_id FROM social_accounts WHERE channel = ${channel} AND external_id = ${event.accountExternalId}),
-            fresh AS (
-              INSERT INTO social_deliveries (channel, event_id)
-              SELECT ${channel}, ${event.eventId} FROM account
-              ON CONFLICT DO NOTHING RETURNING event_id),
-            job AS (
-              INSERT INTO jobs (name, data, tenant_id, max_attempts)
-              SELECT ${SOCIAL_INBOUND_JOB},
-                     jsonb_build_object('accountId', account.id, 'channel', ${channel}::text, 'item', ${JSON.stringify(event.item)}::jsonb),
-                     account.tenant_id, ${INBOUND_ATTEMPTS}
-                FROM account, fresh
-              RETURNING id)
-            SELECT (SELECT id FROM account) AS account,
-                   (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, ${SOCIAL_INBOUND_JOB}) FROM job) woke)::int AS queued`,
-      );
-      if (row?.account === null || row?.account === undefined)
-        this.deps.log.warn(
-          { channel, account: event.accountExternalId },
-          'social: delivery for an account nobody connected; dropped',
-        );
-      queued += row?.queued ?? 0;
+    const taken = await Promise.all(
+      events.map(
+        (event) =>
+          new Promise<boolean>((done, fail) => {
+            this.waiting.push({ channel, event, done, fail });
+            this.scheduleTake();
+          }),
+      ),
+    );
+    return taken.filter(Boolean).length;
+  }
+
+  private waiting: Waiting[] = [];
+  private taking = false;
+
+  private scheduleTake(): void {
+    if (this.taking) return; // the running take picks these up when it ends
+    this.taking = true;
+    setImmediate(() => void this.takeWaiting());
+  }
+
+  private async takeWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, TAKE_BATCH);
+      try {
+        const queued = await this.take(batch);
+        batch.forEach((waiting, n) => waiting.done(queued.has(n)));
+      } catch (error) {
+        for (const waiting of batch) waiting.fail(error);
+      }
     }
-    return queued;
+    this.taking = false;
+  }
+
+  /** One statement: finds the accounts, records the event ids, queues a job per new event, wakes a worker. */
+  private async take(batch: Waiting[]): Promise<Set<number>> {
+    const input = batch.map(({ channel, event }, n) => ({
+      n,
+      channel,
+      external_id: event.accountExternalId,
+      event_id: event.eventId,
+      item: event.item,
+    }));
+    const [row] = await queryPrepared<{ unknown: number[] | null; queued: number[] | null; woke: number }>(
+      this.db,
+      sql`WITH input AS (
+            SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+                AS x(n int, channel text, external_id text, event_id text, item jsonb)),
+          known AS (
+            SELECT DISTINCT ON (input.channel, input.event_id)
+                   input.n, input.channel, input.event_id, input.item, a.id AS account_id, a.tenant_id
+              FROM input JOIN social_accounts a ON a.channel = input.channel AND a.external_id = input.external_id
+             ORDER BY input.channel, input.event_id, input.n),
+          fresh AS (
+            INSERT INTO social_deliveries (channel, event_id)
+            SELECT channel, event_id FROM known
+            ON CONFLICT DO NOTHING RETURNING channel, event_id),
+          job AS (
+            INSERT INTO jobs (name, data, tenant_id, max_attempts)
+            SELECT ${SOCIAL_INBOUND_JOB},
+                   jsonb_build_object('accountId', known.account_id, 'channel', known.channel, 'item', known.item),
+                   known.tenant_id, ${INBOUND_ATTEMPTS}
+              FROM known JOIN fresh ON fresh.channel = known.channel AND fresh.event_id = known.event_id
+            RETURNING id)
+          SELECT (SELECT json_agg(input.n) FROM input WHERE NOT EXISTS (
+                    SELECT 1 FROM social_accounts a WHERE a.channel = input.channel AND a.external_id = input.external_id)) AS unknown,
+                 (SELECT json_agg(known.n) FROM known JOIN fresh
+                     ON fresh.channel = known.channel AND fresh.event_id = known.event_id) AS queued,
+                 (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, ${SOCIAL_INBOUND_JOB}) FROM job LIMIT 1) w)::int AS woke`,
+    );
+    for (const n of row?.unknown ?? []) {
+      const { channel, event } = batch[n]!;
+      this.deps.log.warn(
+        { channel, account: event.accountExternalId },
+        'social: delivery for an account nobody connected; dropped',
+      );
+    }
+    return new Set(row?.queued ?? []);
   }
 
   /** Forgets delivery ids older than a week: Meta stops retrying a delivery long before. */

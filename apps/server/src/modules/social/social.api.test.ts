@@ -427,6 +427,28 @@ describe('the webhook', () => {
     expect(kept.map((row) => row.id)).toEqual([recent]);
   });
 
+  it('takes a burst together, answering each user once though every message comes twice, in one delivery and in others', async () => {
+    const { page } = await connectPage(owner, botId);
+    const users = Array.from({ length: 12 }, () => `user-${unique()}`);
+    const payloads = users.map((user) =>
+      messengerText({ pageId: page.id, senderId: user, text: 'Canada parcels?' }),
+    );
+    const items = payloads.map((payload) => payload.entry[0]!.messaging[0]!);
+    const stray = messengerText({ pageId: `page-${unique()}`, senderId: `user-${unique()}`, text: 'Hello?' });
+    // One delivery holding every message twice (taken in one statement), beside each message
+    // posted again on its own at the same time, as Meta's retries can overlap the first attempt.
+    const together = {
+      object: 'page',
+      entry: [{ id: page.id, time: Date.now(), messaging: [...items, ...items] }],
+    };
+    const replies = await Promise.all(
+      [together, ...payloads, stray].map((payload) => fake.postWebhook(webhook('messenger'), payload)),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    await settled();
+    for (const user of users) expect(fake.texts(user)).toHaveLength(1);
+  });
+
   it('drops messages for a page nobody connected, and files each page under its own workspace', async () => {
     const user = `user-${unique()}`;
     const stray = await fake.postWebhook(
