@@ -1,5 +1,5 @@
 import { type Attachment, type Delivery, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, queryPrepared } from '../../core/db/database.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
@@ -84,7 +84,7 @@ export class MessagingService {
       const batch = this.waiting.splice(0, TAKE_BATCH);
       try {
         const queued = await this.take(batch);
-        batch.forEach((waiting, n) => waiting.done(queued.has(n)));
+        for (const [n, waiting] of batch.entries()) waiting.done(queued.has(n));
       } catch (error) {
         for (const waiting of batch) waiting.fail(error);
       }
@@ -168,7 +168,7 @@ export class MessagingService {
     const delivery = (message.metadata as { delivery?: Delivery & { parts_sent?: number } } | null)?.delivery;
     if (delivery?.status === 'sent') return;
     try {
-      if (!account || !account.isActive)
+      if (!account?.isActive)
         throw new PermanentJobError(account?.inactiveReason ?? SOCIAL_TEXTS.accountNotFound);
       const window = await replyWindowOf(this.db, conversation, new Date());
       if (window?.state === 'closed' || (window?.state === 'tagged' && message.messageType !== 'helpdesk'))
