@@ -73,15 +73,19 @@ async function visitor() {
     ...client,
     token: identity.body.visitor_token,
     id: () => conversationId,
+    /** Sends a message; resolves with what was stored right after it (the answer, or a notice). */
     say: async (message: string) => {
-      const before = client.stored().length;
+      const lastSeq = client.stored().at(-1)?.seq ?? 0;
       client.send({
         content: { bot_id: bot.bot_id, conversation_id: conversationId, message, message_type: 'user' },
         elements: [],
       });
-      await expect.poll(() => client.stored().length).toBeGreaterThan(before + 1);
-      conversationId ||= client.stored()[0]!.conversation_id;
-      return client.stored().at(-1)!;
+      const sent = () =>
+        client.stored().find((m) => m.seq > lastSeq && m.message_type === 'user' && m.message === message);
+      const reply = () => client.stored().find((m) => m.seq === (sent()?.seq ?? -2) + 1);
+      await expect.poll(reply).toBeDefined();
+      conversationId ||= sent()!.conversation_id;
+      return reply()!;
     },
     /** The "Talk to a person" button. */
     askForPerson: async () => {
@@ -302,8 +306,9 @@ describe('closing, reopening and assignment', () => {
     ).toEqual({ detail: HANDOFF_TEXTS.notClosed });
     await server.post(`/api/chat/helpdesk/conversations/${id}/close`, undefined, as(agent));
     // The visitor writes again: open again, and the bot answers.
-    const answer = await guest.say('Hello again?');
-    expect(answer.message_type).toBe('bot');
+    // Reopened (a notice), then answered by the bot.
+    await guest.say('Hello again?');
+    await expect.poll(() => guest.stored().at(-1)?.message_type).toBe('bot');
     expect(await events(id)).toEqual([
       'bot>closed:agent_closed',
       'closed>bot:agent_reopened',
@@ -368,7 +373,9 @@ describe('test chats and the bot unsure of itself', () => {
     const id = chat.body.conversation_id;
     const after = await inbox(owner, 'filter=bot');
     expect(after.conversations.map((c) => c.conversation_id)).not.toContain(id);
-    expect(after.counts.bot).toEqual(before.counts.bot);
+    // Not counted (other tests' conversations may close meanwhile: the count never grows).
+    expect(after.counts.bot.total).toBeLessThanOrEqual(before.counts.bot.total);
+    expect(after.counts.bot.unread).toBeLessThanOrEqual(before.counts.bot.unread);
     const shown = await inbox(owner, 'filter=bot&include_tests=true');
     expect(shown.conversations.find((c) => c.conversation_id === id)).toMatchObject({
       is_test: true,
