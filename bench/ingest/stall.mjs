@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, startBuiltServer } from '../shared/built-server.mjs';
+import { call } from '../shared/http.mjs';
 import { corpusParagraphs } from './make-pdf.mjs';
 
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -65,20 +66,6 @@ async function docxOf(paragraphs) {
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body.join('')}</w:body></w:document>`,
   );
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
-}
-
-async function call(baseUrl, method, url, { body, form, token } = {}) {
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: form ?? (body ? JSON.stringify(body) : undefined),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
 }
 
 /** An owner, a file group with one small trained file, and a bot answering from that group. */

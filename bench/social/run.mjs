@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBuiltServer } from '../shared/built-server.mjs';
+import { call } from '../shared/http.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { ms, printTable, summary } from '../shared/report.mjs';
 import { startFakeGraph } from './fake-graph.mjs';
@@ -70,20 +71,6 @@ async function post(url, raw) {
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
   return { sent, ack: performance.now() - sent };
-}
-
-async function call(baseUrl, method, url, { body, form, token } = {}) {
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: form ?? (body ? JSON.stringify(body) : undefined),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
 }
 
 /** An owner, a bot, and the page connected with its token and linked to the bot. */

@@ -50,3 +50,21 @@ export function decryptSecret(key: Buffer, sealed: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+/**
+ * A payload signed with a key (OAuth `state`: who asked, a nonce, an expiry): `body.mac` in
+ * base64url, HMAC-SHA256. Not secret, only unforgeable.
+ */
+export function signPayload(key: Buffer, payload: unknown): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${macOf(key, body)}`;
+}
+
+/** The payload of a `signPayload` value, or null when it was not signed with this key. */
+export function verifyPayload<T>(key: Buffer, signed: string | undefined): T | null {
+  const [body, mac, extra] = (signed ?? '').split('.');
+  if (!body || !mac || extra !== undefined || !safeEqual(mac, macOf(key, body))) return null;
+  return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
+}
+
+const macOf = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest('base64url');

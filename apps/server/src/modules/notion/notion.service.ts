@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   NOTION_TEXTS,
   type NotionCallbackQuery,
@@ -9,7 +9,7 @@ import {
   type SyncScheduleBody,
 } from '@parley/contracts';
 import type { z } from 'zod';
-import { decryptSecret, deriveKey, encryptSecret, safeEqual } from '../../core/crypto.js';
+import { decryptSecret, deriveKey, encryptSecret, signPayload, verifyPayload } from '../../core/crypto.js';
 import type { DbOrTx } from '../../core/db/database.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -363,21 +363,13 @@ export class NotionService {
   }
 
   private signState(payload: StatePayload): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.mac(body)}`;
+    return signPayload(this.stateKey, payload);
   }
 
   private verifyState(state: string | undefined): StatePayload {
-    const [body, mac, extra] = (state ?? '').split('.');
-    if (!body || !mac || extra !== undefined || !safeEqual(mac, this.mac(body))) {
-      throw badRequest(NOTION_TEXTS.stateInvalid);
-    }
-    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
+    const payload = verifyPayload<StatePayload>(this.stateKey, state);
+    if (!payload) throw badRequest(NOTION_TEXTS.stateInvalid);
     return payload;
-  }
-
-  private mac(body: string): string {
-    return createHmac('sha256', this.stateKey).update(body).digest('base64url');
   }
 
   /** A Notion call made for a request: a refused token is the caller's 400; anything else a 503. */

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type CreateSocialAccountBody,
   type ExchangeTokenBody,
@@ -10,7 +10,7 @@ import {
   type UnlinkBotBody,
 } from '@parley/contracts';
 import { and, eq, inArray, lt } from 'drizzle-orm';
-import { decryptSecret, deriveKey, encryptSecret, safeEqual } from '../../core/crypto.js';
+import { decryptSecret, deriveKey, encryptSecret, signPayload, verifyPayload } from '../../core/crypto.js';
 import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -321,19 +321,13 @@ export class AccountsService {
   }
 
   private sign(payload: StatePayload): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.mac(body)}`;
+    return signPayload(this.stateKey, payload);
   }
 
   private verify(state: string | undefined): StatePayload {
-    const [body, mac, extra] = (state ?? '').split('.');
-    if (!body || !mac || extra !== undefined || !safeEqual(mac, this.mac(body)))
-      throw badRequest(SOCIAL_TEXTS.stateInvalid);
-    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
-  }
-
-  private mac(body: string): string {
-    return createHmac('sha256', this.stateKey).update(body).digest('base64url');
+    const payload = verifyPayload<StatePayload>(this.stateKey, state);
+    if (!payload) throw badRequest(SOCIAL_TEXTS.stateInvalid);
+    return payload;
   }
 }
 

@@ -285,6 +285,18 @@ function graphError(res: ServerResponse, error: GraphErrorSpec): void {
 
 type Attachments = Array<{ type: string; payload: { url: string } }>;
 
+/** One delivery of one messaging item, from `sender` to `recipient`, filed under the account `entryId`. */
+function delivery(
+  object: 'page' | 'instagram',
+  entryId: string,
+  ends: { sender: string; recipient: string },
+  event: Record<string, unknown>,
+  timestamp = Date.now(),
+) {
+  const item = { sender: { id: ends.sender }, recipient: { id: ends.recipient }, timestamp, ...event };
+  return { object, entry: [{ id: entryId, time: timestamp, messaging: [item] }] };
+}
+
 export function messengerText(input: {
   pageId: string;
   senderId: string;
@@ -293,28 +305,18 @@ export function messengerText(input: {
   timestamp?: number;
   attachments?: Attachments;
 }) {
-  const timestamp = input.timestamp ?? Date.now();
-  return {
-    object: 'page',
-    entry: [
-      {
-        id: input.pageId,
-        time: timestamp,
-        messaging: [
-          {
-            sender: { id: input.senderId },
-            recipient: { id: input.pageId },
-            timestamp,
-            message: {
-              mid: input.mid ?? mid(),
-              text: input.text,
-              ...(input.attachments ? { attachments: input.attachments } : {}),
-            },
-          },
-        ],
-      },
-    ],
+  const message = {
+    mid: input.mid ?? mid(),
+    text: input.text,
+    ...(input.attachments ? { attachments: input.attachments } : {}),
   };
+  return delivery(
+    'page',
+    input.pageId,
+    { sender: input.senderId, recipient: input.pageId },
+    { message },
+    input.timestamp,
+  );
 }
 
 /** A message the page sent (from Meta's inbox, or an app), echoed back to the webhook. */
@@ -325,29 +327,13 @@ export function messengerEcho(input: {
   mid?: string;
   appId?: string;
 }) {
-  const timestamp = Date.now();
-  return {
-    object: 'page',
-    entry: [
-      {
-        id: input.pageId,
-        time: timestamp,
-        messaging: [
-          {
-            sender: { id: input.pageId },
-            recipient: { id: input.recipientId },
-            timestamp,
-            message: {
-              mid: input.mid ?? mid(),
-              text: input.text,
-              is_echo: true,
-              ...(input.appId ? { app_id: Number(input.appId) } : {}),
-            },
-          },
-        ],
-      },
-    ],
+  const message = {
+    mid: input.mid ?? mid(),
+    text: input.text,
+    is_echo: true,
+    ...(input.appId ? { app_id: Number(input.appId) } : {}),
   };
+  return delivery('page', input.pageId, { sender: input.pageId, recipient: input.recipientId }, { message });
 }
 
 export function messengerPostback(input: {
@@ -357,24 +343,8 @@ export function messengerPostback(input: {
   payload: string;
   mid?: string;
 }) {
-  const timestamp = Date.now();
-  return {
-    object: 'page',
-    entry: [
-      {
-        id: input.pageId,
-        time: timestamp,
-        messaging: [
-          {
-            sender: { id: input.senderId },
-            recipient: { id: input.pageId },
-            timestamp,
-            postback: { mid: input.mid ?? mid(), title: input.title, payload: input.payload },
-          },
-        ],
-      },
-    ],
-  };
+  const postback = { mid: input.mid ?? mid(), title: input.title, payload: input.payload };
+  return delivery('page', input.pageId, { sender: input.senderId, recipient: input.pageId }, { postback });
 }
 
 export function instagramText(input: {
@@ -384,26 +354,10 @@ export function instagramText(input: {
   mid?: string;
   storyUrl?: string;
 }) {
-  const timestamp = Date.now();
-  return {
-    object: 'instagram',
-    entry: [
-      {
-        id: input.igId,
-        time: timestamp,
-        messaging: [
-          {
-            sender: { id: input.senderId },
-            recipient: { id: input.igId },
-            timestamp,
-            message: {
-              mid: input.mid ?? mid(),
-              text: input.text,
-              ...(input.storyUrl ? { reply_to: { story: { url: input.storyUrl, id: 'story-1' } } } : {}),
-            },
-          },
-        ],
-      },
-    ],
+  const message = {
+    mid: input.mid ?? mid(),
+    text: input.text,
+    ...(input.storyUrl ? { reply_to: { story: { url: input.storyUrl, id: 'story-1' } } } : {}),
   };
+  return delivery('instagram', input.igId, { sender: input.senderId, recipient: input.igId }, { message });
 }
