@@ -117,12 +117,13 @@ async function sourceOf(account: Account = owner): Promise<WebSource> {
   return reply.body.find((s) => s.source_id === sourceId)!;
 }
 
-/** Until the source's last crawl finished at the clock's time (the scheduled crawl ran). */
+/** The source once the crawl that ran at `at` (the clock's time) has finished, its job included. */
 async function waitForCrawlAt(at: Date): Promise<WebSource> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const source = await sourceOf();
-    if (source.last_crawled_at === at.toISOString()) return source;
+    // Its changes commit with last_crawled_at; its job ends (sync_task_id cleared) just after.
+    if (source.last_crawled_at === at.toISOString() && source.sync_task_id === null) return source;
     if (Date.now() > deadline) throw new Error(`no crawl finished at ${at.toISOString()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
