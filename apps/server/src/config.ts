@@ -64,6 +64,9 @@ const EnvSchema = z.object({
   META_VERIFY_TOKEN: z.string().optional(),
   META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
   META_LOGIN_URL: z.url().default('https://www.facebook.com/v21.0/dialog/oauth'),
+  /** WhatsApp: the embedded signup's configuration (Facebook Login for Business) and the campaign send rate. */
+  WHATSAPP_CONFIG_ID: z.string().optional(),
+  WHATSAPP_SEND_RATE: positiveInt.max(1000).default(80),
   EMBEDDING_BASE_URL: z.url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),

@@ -19,3 +19,4 @@ export * from './roles.js';
 export * from './rules.js';
 export * from './social.js';
 export * from './sync.js';
+export * from './whatsapp.js';

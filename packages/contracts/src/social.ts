@@ -150,7 +150,7 @@ export type ReplyWindow = z.infer<typeof ReplyWindow>;
 
 /** A message sent to a channel: its delivery, shown on the message in the inbox. */
 export const Delivery = z.object({
-  status: z.enum(['queued', 'sent', 'failed']),
+  status: z.enum(['queued', 'sent', 'delivered', 'read', 'failed']),
   error: z.string().nullable(),
 });
 export type Delivery = z.infer<typeof Delivery>;

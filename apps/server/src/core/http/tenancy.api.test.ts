@@ -24,6 +24,7 @@ import {
   SOCIAL_ROUTE_RULES,
   UNANSWERED_ROUTE_RULES,
   type User,
+  WHATSAPP_ROUTE_RULES,
 } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,6 +208,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [HELPDESK_ROUTE_RULES, '../../modules/helpdesk/helpdesk.api.test.ts'],
   [HANDOFF_ROUTE_RULES, '../../modules/handoff/handoff.api.test.ts'],
   [SOCIAL_ROUTE_RULES, '../../modules/social/social.api.test.ts'],
+  [WHATSAPP_ROUTE_RULES, '../../modules/whatsapp/whatsapp.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

@@ -199,7 +199,7 @@ export async function appendMessage(
           FROM counter
         RETURNING *)${counted(options.countsAnswer)}${OUTBOX}
         SELECT row_to_json(inserted.*) AS message, row_to_json(counter.*) AS conversation${contextColumns(options.answerContext)},
-               (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, ${CHANNEL_SEND_JOB}) FROM outbox) woke) AS queued
+               (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, outbox.name) FROM outbox) woke) AS queued
           FROM inserted, counter${announced}`,
   );
   if (!result) return null;
@@ -215,8 +215,10 @@ export async function appendMessage(
 
 /** The job that sends a stored message to its channel (Instagram, Messenger; modules/social). */
 export const CHANNEL_SEND_JOB = 'channel.send';
+/** WhatsApp's own send job (modules/whatsapp): the Cloud API, not the Messenger Platform. */
+export const WHATSAPP_SEND_JOB = 'whatsapp.send';
 /** Channels whose conversations are answered through a send API rather than a socket. */
-export const OUTBOX_CHANNELS = ['instagram', 'messenger'] as const;
+export const OUTBOX_CHANNELS = ['instagram', 'messenger', 'whatsapp'] as const;
 
 /**
  * An outbox: a message for a channel user (the bot's answer, an agent's reply, a hand-off notice) is
@@ -227,7 +229,8 @@ export const OUTBOX_CHANNELS = ['instagram', 'messenger'] as const;
 const OUTBOX = sql`,
         outbox AS (
         INSERT INTO jobs (name, data, tenant_id, max_attempts)
-        SELECT ${CHANNEL_SEND_JOB}, json_build_object('messageId', inserted.id)::jsonb, inserted.tenant_id, 6
+        SELECT CASE WHEN counter.channel = 'whatsapp' THEN ${WHATSAPP_SEND_JOB} ELSE ${CHANNEL_SEND_JOB} END,
+               json_build_object('messageId', inserted.id)::jsonb, inserted.tenant_id, 6
           FROM inserted, counter
          WHERE counter.channel IN (${sql.join(
            OUTBOX_CHANNELS.map((channel) => sql`${channel}`),
@@ -235,7 +238,7 @@ const OUTBOX = sql`,
          )})
            AND inserted.message_type <> 'user'
            AND coalesce(inserted.metadata->>'from_channel', inserted.metadata->>'welcome') IS NULL
-        RETURNING id)`;
+        RETURNING id, name)`;
 
 /** One bot answer counted against this month's credits, as a step of the append that stores it. */
 function counted(countsAnswer: boolean | undefined): SQL {

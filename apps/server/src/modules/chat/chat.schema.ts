@@ -1,4 +1,5 @@
 import type { HandoffReason, HandoffState } from '@parley/contracts';
+import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -73,6 +74,13 @@ export const conversations = pgTable(
     index('conversations_tenant_idx').on(t.tenantId, t.lastMessageAt),
     index('conversations_visitor_idx').on(t.botId, t.visitorId),
     index('conversations_handoff_idx').on(t.tenantId, t.handoffState, t.humanRequestedAt),
+    /**
+     * One conversation per WhatsApp customer, number and bot: two messages handled at once by two
+     * workers cannot both start one (the second fails, and its job, run again, finds the first).
+     */
+    uniqueIndex('conversations_whatsapp_customer_key')
+      .on(t.whatsappPhoneNumberId, t.visitorId, t.botId)
+      .where(sql`${t.channel} = 'whatsapp'`),
   ],
 );
 
@@ -144,6 +152,10 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_conversation_seq_key').on(t.conversationId, t.seq),
     index('messages_tenant_month_idx').on(t.tenantId, t.createdAt),
+    /** WhatsApp's status webhooks name a sent message by its wamid. */
+    index('messages_wamid_idx')
+      .on(sql`(${t.metadata}->'delivery'->>'wamid')`)
+      .where(sql`${t.metadata}->'delivery'->>'wamid' IS NOT NULL`),
   ],
 );
 

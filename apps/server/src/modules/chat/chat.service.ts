@@ -53,8 +53,8 @@ export type Actor =
 
 /** Where a channel user's message came from, as its conversation and message keep it. */
 export type ChannelOrigin = {
-  channel: 'instagram' | 'messenger';
-  /** The connected account's id, in the conversation's column of its channel. */
+  channel: 'instagram' | 'messenger' | 'whatsapp';
+  /** The connected account's id (WhatsApp: the phone number id), in the conversation's column of its channel. */
   accountId: string;
   /** The user's profile (name, picture), kept on a conversation it starts. */
   profile: Record<string, unknown> | null;
@@ -403,6 +403,13 @@ export class ChatService {
   }
 }
 
+/** The conversation's column that names the channel account. */
+function accountColumnOf(origin: ChannelOrigin) {
+  if (origin.channel === 'instagram') return { instagramAccountId: origin.accountId };
+  if (origin.channel === 'whatsapp') return { whatsappPhoneNumberId: origin.accountId };
+  return { messengerAccountId: origin.accountId };
+}
+
 /** A web conversation of the actor with the bot. A signed-in user's is the owner trying the bot: a test, out of the inbox. */
 function newConversationOf(actor: Actor, bot: BotRow) {
   const origin = actor.kind === 'visitor' ? actor.origin : undefined;
@@ -416,9 +423,7 @@ function newConversationOf(actor: Actor, bot: BotRow) {
       isTest: false,
       pageUrl: null,
       userProfile: origin.profile,
-      ...(origin.channel === 'instagram'
-        ? { instagramAccountId: origin.accountId }
-        : { messengerAccountId: origin.accountId }),
+      ...accountColumnOf(origin),
     };
   return {
     tenantId: bot.tenantId,

@@ -1,4 +1,10 @@
-import { type HandoffReason, type HandoffState, type ReplyWindow, SOCIAL_TEXTS } from '@parley/contracts';
+import {
+  type HandoffReason,
+  type HandoffState,
+  type ReplyWindow,
+  SOCIAL_TEXTS,
+  WHATSAPP_TEXTS,
+} from '@parley/contracts';
 
 /**
  * The hand-off state machine of a conversation (issue 15), shared by every channel:
@@ -59,8 +65,21 @@ const META: ChannelPolicy = {
   },
 };
 
-/** Per channel; WhatsApp adds its own. */
-const POLICIES: Record<string, ChannelPolicy> = { bot: ALWAYS, instagram: META, messenger: META };
+/** WhatsApp's customer-service window: free-form for 24 h, then approved templates only. */
+const WHATSAPP: ChannelPolicy = {
+  window(lastUserMessageAt, now) {
+    const free = (lastUserMessageAt?.getTime() ?? Number.NEGATIVE_INFINITY) + 24 * HOUR_MS;
+    if (now.getTime() < free) return { state: 'open', until: new Date(free).toISOString(), reason: null };
+    return { state: 'closed', until: null, reason: WHATSAPP_TEXTS.windowClosed };
+  },
+};
+
+const POLICIES: Record<string, ChannelPolicy> = {
+  bot: ALWAYS,
+  instagram: META,
+  messenger: META,
+  whatsapp: WHATSAPP,
+};
 
 /** A channel's policy; a channel without one may always be answered. */
 export function policyOf(channel: string): ChannelPolicy {

@@ -9,8 +9,8 @@ import { policyOf } from './handoff.machine.js';
 const CHANNEL_TIME = sql`(CASE WHEN ${messages.metadata}->'message_metadata'->>'timestamp' ~ '^[0-9]{1,15}$'
   THEN to_timestamp((${messages.metadata}->'message_metadata'->>'timestamp')::bigint / 1000.0) END)`;
 
-/** Channels whose replies a window limits (Meta's); the web chat has none. */
-const WINDOWED = new Set(['instagram', 'messenger']);
+/** Channels whose replies a window limits (Meta's and WhatsApp's); the web chat has none. */
+const WINDOWED = new Set(['instagram', 'messenger', 'whatsapp']);
 
 /**
  * When the channel user last wrote in the conversation, or null if never: the time the channel

@@ -1,15 +1,22 @@
 import type { SocialChannel } from '@parley/contracts';
 import type { MessageRow } from '../chat/chat.queries.js';
 
-/** The Send API's text limits: Messenger 2,000 characters, Instagram 1,000. */
-export const TEXT_LIMIT: Record<SocialChannel, number> = { messenger: 2000, instagram: 1000 };
+/** The send APIs' text limits: Messenger 2,000 characters, Instagram 1,000, WhatsApp 4,096. */
+export const TEXT_LIMIT: Record<SocialChannel | 'whatsapp', number> = {
+  messenger: 2000,
+  instagram: 1000,
+  whatsapp: 4096,
+};
 
 /**
  * A stored message as the channel shows it: plain text (these channels render no markdown), the
  * sources as a short numbered list of links, split at the channel's limit on paragraph, line or
  * word boundaries.
  */
-export function partsFor(channel: SocialChannel, message: Pick<MessageRow, 'message' | 'sources'>): string[] {
+export function partsFor(
+  channel: SocialChannel | 'whatsapp',
+  message: Pick<MessageRow, 'message' | 'sources'>,
+): string[] {
   const links = message.sources
     .filter((source) => source.page_url)
     .map((source, index) => `${index + 1}. ${source.page_title ?? source.page_url} ${source.page_url}`);

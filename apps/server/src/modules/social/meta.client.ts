@@ -44,15 +44,23 @@ export class GraphError extends Error {
   /** Throttling and temporary errors are retried; a dead token, a closed window or a block are not. */
   get kind(): GraphFailure {
     if (this.code === 190 || this.code === 102) return 'token';
-    if (this.code === 10 && this.subcode === 2018278) return 'window';
+    if ((this.code === 10 && this.subcode === 2018278) || this.code === WHATSAPP_WINDOW) return 'window';
     if (this.status === 0 || this.status >= 500) return 'transient';
     if (this.code !== null && TRANSIENT_CODES.has(this.code)) return 'transient';
     return 'permanent';
   }
 }
 
-/** Graph's throttling (4, 17, 32, 613, 80006...) and "temporary, retry later" codes (1, 2). */
-const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 341, 613, 80001, 80002, 80006]);
+/**
+ * Graph's throttling (4, 17, 32, 613, 80006...) and "temporary, retry later" codes (1, 2); the
+ * WhatsApp Cloud API's throughput and pair rate limits (130429, 131056), service unavailable
+ * (131016) and number in maintenance (131057).
+ */
+const TRANSIENT_CODES = new Set([
+  1, 2, 4, 17, 32, 341, 613, 80001, 80002, 80006, 130429, 131016, 131056, 131057,
+]);
+/** WhatsApp: more than 24 hours since the customer wrote ("re-engagement message"). */
+const WHATSAPP_WINDOW = 131047;
 const TIMEOUT_MS = 15_000;
 
 export class MetaClient {

@@ -1,0 +1,410 @@
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  type ContactInput,
+  type ContactList,
+  type ContactMapping,
+  type ImportPreview,
+  type ImportResult,
+  WHATSAPP_TEXTS,
+  type WhatsAppContact,
+} from '@parley/contracts';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { type Db, queryPrepared } from '../../core/db/database.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { ModuleDeps } from '../../core/module.js';
+import type { WhatsAppAccountsService } from './accounts.service.js';
+import { whatsappContacts } from './whatsapp.schema.js';
+
+type ContactRow = typeof whatsappContacts.$inferSelect;
+/** Rows upserted per statement while a file streams in. */
+const IMPORT_BATCH = 1000;
+const REJECTED_SHOWN = 1000;
+const EXPORT_PAGE = 2000;
+const PREVIEW_ROWS = 5;
+/** Column names recognised without a mapping, compared without case, spaces or punctuation. */
+const GUESSES: Record<keyof ContactMapping, string[]> = {
+  phone: [
+    'phone',
+    'phonenumber',
+    'number',
+    'mobile',
+    'mobilenumber',
+    'whatsapp',
+    'whatsappnumber',
+    'msisdn',
+    'tel',
+    'telephone',
+    'wa_id',
+    'waid',
+  ],
+  name: ['name', 'fullname', 'contactname', 'customername'],
+  email: ['email', 'emailaddress', 'mail'],
+  tags: ['tags', 'tag', 'labels', 'lists', 'list', 'segments'],
+};
+type Candidate = {
+  phone: string;
+  name: string | null;
+  email: string | null;
+  tags: string[];
+  attributes: Record<string, string>;
+};
+
+/** A number in E.164, or null: with its country code, or a bare number with the country code's digits. */
+export function e164(raw: string): string | null {
+  const cleaned = raw.trim().replace(/^00/, '+');
+  if (!cleaned) return null;
+  const parsed = parsePhoneNumberFromString(
+    cleaned.startsWith('+') ? cleaned : `+${cleaned.replace(/^\+/, '')}`,
+  );
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+/**
+ * WhatsApp contacts of a number: created one by one or imported from CSV (streamed, a batch per
+ * statement, numbers in E.164, duplicates merged, every refused row reported with its line),
+ * exported as CSV in pages, opted out for good by STOP or by an agent.
+ */
+export class ContactsService {
+  constructor(
+    private readonly deps: ModuleDeps,
+    private readonly accounts: WhatsAppAccountsService,
+  ) {}
+
+  private get db(): Db {
+    return this.deps.db;
+  }
+
+  async create(
+    auth: AuthContext,
+    input: ContactInput,
+  ): Promise<{ message: string; contact: WhatsAppContact }> {
+    const account = await this.accounts.require(auth, input.account_id);
+    const phone = e164(input.phone);
+    if (!phone) throw badRequest(WHATSAPP_TEXTS.phoneInvalid);
+    const [row] = await this.db
+      .insert(whatsappContacts)
+      .values({
+        tenantId: auth.tenantId,
+        accountId: account.id,
+        phone,
+        name: input.name || null,
+        email: input.email || null,
+        tags: dedupe(input.tags),
+        attributes: input.attributes,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw conflict(WHATSAPP_TEXTS.contactExists);
+    return { message: WHATSAPP_TEXTS.contactCreated, contact: viewOf(row) };
+  }
+
+  async list(
+    auth: AuthContext,
+    query: { account_id: number; search?: string; tag?: string; skip: number; limit: number },
+  ): Promise<ContactList> {
+    const account = await this.accounts.require(auth, query.account_id);
+    const conditions = [eq(whatsappContacts.accountId, account.id)];
+    if (query.search) {
+      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conditions.push(
+        sql`(${whatsappContacts.phone} ILIKE ${like} OR ${whatsappContacts.name} ILIKE ${like} OR ${whatsappContacts.email} ILIKE ${like})`,
+      );
+    }
+    if (query.tag) conditions.push(sql`${query.tag} = ANY(${whatsappContacts.tags})`);
+    const where = and(...conditions);
+    const [rows, [count], tags] = await Promise.all([
+      this.db
+        .select()
+        .from(whatsappContacts)
+        .where(where)
+        .orderBy(asc(whatsappContacts.id))
+        .offset(query.skip)
+        .limit(query.limit),
+      this.db.select({ total: sql<number>`count(*)::int` }).from(whatsappContacts).where(where),
+      queryPrepared<{ tag: string }>(
+        this.db,
+        sql`SELECT DISTINCT unnest(tags) AS tag FROM whatsapp_contacts WHERE account_id = ${account.id} ORDER BY 1 LIMIT 500`,
+      ),
+    ]);
+    return { contacts: rows.map(viewOf), total: count?.total ?? 0, tags: tags.map((t) => t.tag) };
+  }
+
+  async update(
+    auth: AuthContext,
+    id: number,
+    input: { name?: string; email?: string; tags?: string[]; opted_out?: boolean },
+  ): Promise<{ message: string; contact: WhatsAppContact }> {
+    const row = await this.require(auth, id);
+    const [updated] = await this.db
+      .update(whatsappContacts)
+      .set({
+        ...(input.name !== undefined ? { name: input.name || null } : {}),
+        ...(input.email !== undefined ? { email: input.email || null } : {}),
+        ...(input.tags !== undefined ? { tags: dedupe(input.tags) } : {}),
+        ...(input.opted_out !== undefined
+          ? { optedOutAt: input.opted_out ? (row.optedOutAt ?? new Date()) : null }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(whatsappContacts.id, row.id))
+      .returning();
+    return { message: WHATSAPP_TEXTS.contactUpdated, contact: viewOf(updated!) };
+  }
+
+  async remove(auth: AuthContext, id: number): Promise<{ message: string }> {
+    const row = await this.require(auth, id);
+    await this.db.delete(whatsappContacts).where(eq(whatsappContacts.id, row.id));
+    return { message: WHATSAPP_TEXTS.contactDeleted };
+  }
+
+  /** The file's columns, the mapping guessed from their names and the first rows, read from the file's start. */
+  async preview(auth: AuthContext, accountId: number, file: Readable): Promise<ImportPreview> {
+    await this.accounts.require(auth, accountId);
+    const parser = file.pipe(
+      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, to_line: PREVIEW_ROWS + 1 }),
+    );
+    const lines: string[][] = [];
+    try {
+      for await (const record of parser) lines.push(record as string[]);
+    } catch (error) {
+      throw badRequest(`${WHATSAPP_TEXTS.importNotCsv}: ${(error as Error).message}`);
+    } finally {
+      file.resume(); // drain the rest of the upload
+    }
+    const [columns = [], ...rows] = lines;
+    return { columns, mapping: guessMapping(columns), rows };
+  }
+
+  /**
+   * Streams the CSV into contacts: each batch of rows is one upsert (a number already there is
+   * merged: new values win, tags are joined), so memory stays flat for any file size.
+   */
+  async import(
+    auth: AuthContext,
+    accountId: number,
+    file: Readable,
+    mapping: ContactMapping | null,
+  ): Promise<ImportResult> {
+    const account = await this.accounts.require(auth, accountId);
+    const parser = file.pipe(
+      parse({
+        bom: true,
+        columns: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        trim: true,
+        info: true,
+      }),
+    );
+    const result = {
+      rows: 0,
+      created: 0,
+      updated: 0,
+      rejectedCount: 0,
+      rejected: [] as ImportResult['rejected'],
+    };
+    let chosen: ContactMapping | null = mapping;
+    let batch = new Map<string, Candidate>();
+    const reject = (line: number, reason: string) => {
+      result.rejectedCount++;
+      if (result.rejected.length < REJECTED_SHOWN) result.rejected.push({ line, reason });
+    };
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{
+        record: Record<string, string>;
+        info: { lines: number };
+      }>) {
+        chosen ??= guessMapping(Object.keys(record));
+        if (!chosen || !(chosen.phone in record)) throw badRequest(WHATSAPP_TEXTS.importNoPhoneColumn);
+        result.rows++;
+        const candidate = candidateOf(record, chosen);
+        if (typeof candidate === 'string') {
+          reject(info.lines, candidate);
+          continue;
+        }
+        const earlier = batch.get(candidate.phone);
+        batch.set(candidate.phone, earlier ? merge(earlier, candidate) : candidate);
+        if (batch.size >= IMPORT_BATCH) {
+          await this.upsert(auth.tenantId, account.id, batch, result);
+          batch = new Map();
+        }
+      }
+    } catch (error) {
+      file.resume();
+      const code = (error as { code?: string }).code ?? '';
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(WHATSAPP_TEXTS.importTooLarge);
+      if (code.startsWith('CSV_'))
+        throw badRequest(`${WHATSAPP_TEXTS.importNotCsv}: ${(error as Error).message}`);
+      throw error;
+    }
+    if ((file as { truncated?: boolean }).truncated) throw badRequest(WHATSAPP_TEXTS.importTooLarge);
+    if (batch.size) await this.upsert(auth.tenantId, account.id, batch, result);
+    const imported = result.created + result.updated;
+    return {
+      message: `${imported} contact${imported === 1 ? '' : 's'} imported${result.rejectedCount ? `, ${result.rejectedCount} row${result.rejectedCount === 1 ? '' : 's'} rejected` : ''}`,
+      imported_contacts: imported,
+      created: result.created,
+      updated: result.updated,
+      rows: result.rows,
+      rejected_count: result.rejectedCount,
+      rejected: result.rejected,
+    };
+  }
+
+  /**
+   * The account's contacts as CSV, read in pages by id: phone, name, email, tags (joined by ";"),
+   * one column per attribute, and opted_out when anyone opted out. A file this wrote imports back
+   * to the same contacts.
+   */
+  async exportCsv(auth: AuthContext, accountId: number): Promise<{ fileName: string; stream: Readable }> {
+    const account = await this.accounts.require(auth, accountId);
+    const [shape] = await queryPrepared<{ keys: string[] | null; opted: boolean }>(
+      this.db,
+      sql`SELECT (SELECT array_agg(DISTINCT k ORDER BY k) FROM whatsapp_contacts c, jsonb_object_keys(c.attributes) k
+                   WHERE c.account_id = ${account.id}) AS keys,
+                 EXISTS (SELECT 1 FROM whatsapp_contacts WHERE account_id = ${account.id} AND opted_out_at IS NOT NULL) AS opted`,
+    );
+    const keys = (shape?.keys ?? []).filter(
+      (k) => !['phone', 'name', 'email', 'tags', 'opted_out'].includes(k),
+    );
+    const columns = ['phone', 'name', 'email', 'tags', ...keys, ...(shape?.opted ? ['opted_out'] : [])];
+    const out = new PassThrough();
+    const csv = stringify({ header: true, columns });
+    csv.pipe(out);
+    void (async () => {
+      let after = 0;
+      for (;;) {
+        const rows = await this.db
+          .select()
+          .from(whatsappContacts)
+          .where(and(eq(whatsappContacts.accountId, account.id), gt(whatsappContacts.id, after)))
+          .orderBy(asc(whatsappContacts.id))
+          .limit(EXPORT_PAGE);
+        for (const row of rows) {
+          const line: Record<string, string> = {
+            phone: row.phone,
+            name: row.name ?? '',
+            email: row.email ?? '',
+            tags: row.tags.join(';'),
+            ...Object.fromEntries(keys.map((k) => [k, row.attributes[k] ?? ''])),
+            ...(shape?.opted ? { opted_out: row.optedOutAt ? 'true' : '' } : {}),
+          };
+          if (!csv.write(line)) await new Promise((resolve) => csv.once('drain', resolve));
+        }
+        if (rows.length < EXPORT_PAGE) break;
+        after = rows.at(-1)!.id;
+      }
+      csv.end();
+    })().catch((error: unknown) => out.destroy(error as Error));
+    const day = new Date().toISOString().slice(0, 10);
+    return { fileName: `whatsapp-contacts-${account.id}-${day}.csv`, stream: out };
+  }
+
+  private async upsert(
+    tenantId: number,
+    accountId: number,
+    batch: Map<string, Candidate>,
+    result: { created: number; updated: number },
+  ): Promise<void> {
+    const rows = [...batch.values()];
+    const [counts] = await queryPrepared<{ created: number; updated: number }>(
+      this.db,
+      sql`WITH input AS (
+            SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                AS x(phone text, name text, email text, tags text[], attributes jsonb)),
+          upserted AS (
+            INSERT INTO whatsapp_contacts (tenant_id, account_id, phone, name, email, tags, attributes)
+            SELECT ${tenantId}, ${accountId}, phone, name, email, coalesce(tags, '{}'), coalesce(attributes, '{}')
+              FROM input
+            ON CONFLICT (account_id, phone) DO UPDATE SET
+                   name = coalesce(excluded.name, whatsapp_contacts.name),
+                   email = coalesce(excluded.email, whatsapp_contacts.email),
+                   tags = ARRAY(SELECT DISTINCT t FROM unnest(whatsapp_contacts.tags || excluded.tags) t ORDER BY t),
+                   attributes = whatsapp_contacts.attributes || excluded.attributes,
+                   updated_at = now()
+            RETURNING (xmax = 0) AS created)
+          SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated
+            FROM upserted`,
+    );
+    result.created += counts?.created ?? 0;
+    result.updated += counts?.updated ?? 0;
+  }
+
+  private async require(auth: AuthContext, id: number): Promise<ContactRow> {
+    const [row] = await this.db
+      .select()
+      .from(whatsappContacts)
+      .where(and(eq(whatsappContacts.id, id), eq(whatsappContacts.tenantId, auth.tenantId)));
+    if (!row) throw notFound(WHATSAPP_TEXTS.contactNotFound);
+    return row;
+  }
+}
+
+const normalise = (column: string) => column.toLowerCase().replace(/[^a-z_]/g, '');
+
+/** The mapping a file's header suggests; null when no column looks like phone numbers. */
+export function guessMapping(columns: string[]): ContactMapping | null {
+  const find = (field: keyof ContactMapping) =>
+    columns.find(
+      (c) => GUESSES[field].includes(normalise(c)) || GUESSES[field].includes(normalise(c).replace(/_/g, '')),
+    ) ?? null;
+  const phone = find('phone');
+  return phone ? { phone, name: find('name'), email: find('email'), tags: find('tags') } : null;
+}
+
+/** A row as a contact, or why it is refused. */
+function candidateOf(record: Record<string, string>, mapping: ContactMapping): Candidate | string {
+  const raw = record[mapping.phone] ?? '';
+  if (!raw.trim()) return 'No phone number';
+  const phone = e164(raw);
+  if (!phone) return `Not a valid phone number with its country code: ${raw.slice(0, 40)}`;
+  const email = mapping.email ? (record[mapping.email] ?? '').slice(0, 320) : '';
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    return `Not a valid email address: ${email.slice(0, 40)}`;
+  const used = new Set([mapping.phone, mapping.name, mapping.email, mapping.tags].filter(Boolean));
+  const attributes: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (!used.has(key) && key && value && key !== 'opted_out')
+      attributes[key.slice(0, 50)] = value.slice(0, 500);
+  }
+  return {
+    phone,
+    name: mapping.name ? (record[mapping.name] || '').slice(0, 200) || null : null,
+    email: email || null,
+    tags: mapping.tags ? dedupe((record[mapping.tags] ?? '').split(/[;,|]/)) : [],
+    attributes,
+  };
+}
+
+function merge(earlier: Candidate, later: Candidate): Candidate {
+  return {
+    phone: later.phone,
+    name: later.name ?? earlier.name,
+    email: later.email ?? earlier.email,
+    tags: dedupe([...earlier.tags, ...later.tags]),
+    attributes: { ...earlier.attributes, ...later.attributes },
+  };
+}
+
+function dedupe(tags: string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim().slice(0, 50)).filter(Boolean))].sort();
+}
+
+function viewOf(row: ContactRow): WhatsAppContact {
+  return {
+    id: row.id,
+    account_id: row.accountId,
+    phone: row.phone,
+    name: row.name,
+    email: row.email,
+    tags: row.tags,
+    attributes: row.attributes,
+    opted_out: row.optedOutAt !== null,
+    opted_out_at: row.optedOutAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}

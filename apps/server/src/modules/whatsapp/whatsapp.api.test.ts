@@ -1,0 +1,1030 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type CampaignAnalytics,
+  type CampaignLogList,
+  type ContactList,
+  type ImportPreview,
+  type ImportResult,
+  type MetaTemplateList,
+  type OnboardResult,
+  WHATSAPP_TEXTS,
+  type WhatsAppAccount,
+  type WhatsAppCampaign,
+  type WhatsAppContact,
+  type WhatsAppTemplate,
+} from '@parley/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../core/db/schema.js';
+import { createBotViaApi } from '../../test/bots.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import {
+  type FakeNumber,
+  inboundDelivery,
+  startWhatsAppCloudFake,
+  statusDelivery,
+  textMessage,
+  type WhatsAppCloudFake,
+} from '../../test/fakes/whatsapp-cloud.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import { fileGroups } from '../files/files.schema.js';
+import { replaceDocument } from '../knowledge/ingest.js';
+import { whatsappAccounts, whatsappCampaigns, whatsappRecipients } from './whatsapp.schema.js';
+
+const APP = { appId: '2234567890', appSecret: 'whatsapp-app-secret-for-tests' };
+const VERIFY = 'verify-whatsapp';
+let server: TestServer;
+let fake: WhatsAppCloudFake;
+let owner: Account;
+let other: Account;
+let botId: number;
+const as = (account: Account) => ({ token: account.access_token });
+const unique = () => randomBytes(4).toString('hex');
+const digits = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
+
+const RETURNS =
+  'Unused items can be returned within thirty days of delivery for a full refund. Send them back with the prepaid label.';
+
+beforeAll(async () => {
+  fake = await startWhatsAppCloudFake(APP);
+  server = await startTestServer({
+    env: {
+      META_APP_ID: APP.appId,
+      META_APP_SECRET: APP.appSecret,
+      META_VERIFY_TOKEN: VERIFY,
+      META_GRAPH_URL: fake.url,
+      META_LOGIN_URL: fake.dialogUrl,
+      WHATSAPP_CONFIG_ID: '998877',
+      WHATSAPP_SEND_RATE: '400',
+    },
+  });
+  fake.webhookUrl = `${server.url}/api/social/whatsapp/webhook`;
+  owner = await signupOwner(server);
+  other = await signupOwner(server);
+  botId = (await createBotViaApi(server, owner, { bot_name: 'WhatsApp helper' })).bot_id;
+  await attachKnowledge(owner, botId);
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+
+async function attachKnowledge(account: Account, id: number) {
+  const [group] = await server.database.db
+    .insert(fileGroups)
+    .values({ tenantId: account.user.tenant_id, userId: account.user.id, groupName: `wa_${id}` })
+    .returning();
+  await replaceDocument(server.database.db, {
+    tenantId: account.user.tenant_id,
+    sourceType: 'file',
+    sourceId: id * 100,
+    collectionId: group!.id,
+    title: 'Returns policy',
+    url: 'https://shop.example/returns',
+    sections: [{ text: RETURNS, pageNumber: 1 }],
+  });
+  const form = new FormData();
+  form.append('file_group_ids', JSON.stringify([group!.id]));
+  const updated = await fetch(`${server.url}/api/chat/bots/${id}`, {
+    method: 'PUT',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(updated.status).toBe(200);
+}
+
+const newNumber = (): FakeNumber => ({
+  wabaId: `1${digits(14)}`,
+  phoneNumberId: `2${digits(14)}`,
+  displayPhoneNumber: '+1 415 555 0100',
+  verifiedName: `Shop ${unique()}`,
+});
+
+/** The embedded signup's result posted as the console posts it. */
+async function onboard(account: Account, number = newNumber(), extra: Record<string, unknown> = {}) {
+  const code = `code-${unique()}`;
+  fake.addSignup(code, number);
+  const reply = await server.post<OnboardResult & { detail?: string }>(
+    '/api/social/whatsapp/embedded-signup/onboard',
+    { code, waba_id: number.wabaId, phone_number_id: number.phoneNumberId, ...extra },
+    as(account),
+  );
+  return { reply, number };
+}
+
+async function connected(account: Account = owner, extra: Record<string, unknown> = { bot_id: botId }) {
+  const { reply, number } = await onboard(account, newNumber(), extra);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return { account: reply.body.account, number };
+}
+
+/** Waits for the queue to leave no WhatsApp job queued or running. */
+async function settled(timeout = 20_000) {
+  await expect
+    .poll(
+      async () => {
+        const [row] = await server.database.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(jobs)
+          .where(and(sql`${jobs.name} like 'whatsapp.%'`, sql`${jobs.status} in ('queued', 'active')`));
+        return row!.n;
+      },
+      { timeout, interval: 50 },
+    )
+    .toBe(0);
+}
+
+async function conversationOf(waId: string) {
+  const [row] = await server.database.db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.visitorId, waId));
+  return row;
+}
+
+async function approvedTemplate(accountId: number, body = 'Hello {{1}}, your order {{2}} has shipped.') {
+  const name = `order_${unique()}`;
+  const created = await server.post<WhatsAppTemplate>(
+    '/api/social/whatsapp/templates',
+    {
+      account_id: accountId,
+      name,
+      language: 'en_US',
+      category: 'UTILITY',
+      body,
+      body_examples: ['Ada', 'A-100'],
+    },
+    as(owner),
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const submitted = await server.post<WhatsAppTemplate>(
+    `/api/social/whatsapp/templates/${created.body.id}/submit`,
+    {},
+    as(owner),
+  );
+  expect(submitted.body.status).toBe('PENDING');
+  await fake.review(name, 'APPROVED');
+  await expect
+    .poll(
+      async () =>
+        (await server.get<WhatsAppTemplate>(`/api/social/whatsapp/templates/${created.body.id}`, as(owner)))
+          .body.status,
+    )
+    .toBe('APPROVED');
+  return created.body;
+}
+
+function csvForm(csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+  return form;
+}
+
+async function upload<T>(path: string, form: FormData, account: Account = owner) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+describe('accounts', () => {
+  it('gives the console the embedded signup dialog', async () => {
+    const config = await server.get<{ configured: boolean; dialog_url: string }>(
+      '/api/social/whatsapp/embedded-signup/config',
+      as(owner),
+    );
+    expect(config.body.configured).toBe(true);
+    const url = new URL(config.body.dialog_url);
+    expect(url.searchParams.get('config_id')).toBe('998877');
+    expect(url.searchParams.get('client_id')).toBe(APP.appId);
+    expect(url.searchParams.get('redirect_uri')).toBe('http://parley.test/whatsapp/callback');
+  });
+
+  it('onboards a number: code exchanged, number registered, app subscribed, token never returned', async () => {
+    const { reply, number } = await onboard(owner);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.message).toBe(WHATSAPP_TEXTS.onboarded);
+    expect(reply.body.account).toMatchObject({
+      waba_id: number.wabaId,
+      phone_number_id: number.phoneNumberId,
+      display_phone_number: '+1 415 555 0100',
+      verified_name: number.verifiedName,
+      quality_rating: 'GREEN',
+      bot_id: null,
+      is_active: true,
+    });
+    expect(fake.registered.has(number.phoneNumberId)).toBe(true);
+    expect(fake.subscribed.has(number.wabaId)).toBe(true);
+    const [row] = await server.database.db
+      .select()
+      .from(whatsappAccounts)
+      .where(eq(whatsappAccounts.phoneNumberId, number.phoneNumberId));
+    expect(row!.accessToken.startsWith('v1:')).toBe(true);
+    const listed = await server.get<WhatsAppAccount[]>('/api/social/whatsapp/accounts', as(owner));
+    expect(listed.body.map((a) => a.phone_number_id)).toContain(number.phoneNumberId);
+    expect(JSON.stringify(listed.body)).not.toMatch(/access_token|EAAW/);
+  });
+
+  it('refuses a missing code, a refused code, a number outside the business account and another workspace’s number', async () => {
+    const number = newNumber();
+    const noCode = await server.post(
+      '/api/social/whatsapp/embedded-signup/onboard',
+      { waba_id: number.wabaId, phone_number_id: number.phoneNumberId },
+      as(owner),
+    );
+    expect([noCode.status, noCode.body]).toEqual([400, { detail: WHATSAPP_TEXTS.codeMissing }]);
+    const refused = await server.post<{ detail: string }>(
+      '/api/social/whatsapp/embedded-signup/onboard',
+      { code: 'nope', waba_id: number.wabaId, phone_number_id: number.phoneNumberId },
+      as(owner),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/^Failed to connect the WhatsApp number: Invalid verification code/);
+    const code = `code-${unique()}`;
+    fake.addSignup(code, number);
+    const elsewhere = await server.post(
+      '/api/social/whatsapp/embedded-signup/onboard',
+      { code, waba_id: number.wabaId, phone_number_id: '99999' },
+      as(owner),
+    );
+    expect([elsewhere.status, elsewhere.body]).toEqual([400, { detail: WHATSAPP_TEXTS.numberNotInAccount }]);
+
+    const { number: taken } = await connected(owner, {});
+    const again = await onboard(other, taken);
+    expect([again.reply.status, again.reply.body]).toEqual([409, { detail: WHATSAPP_TEXTS.takenByAnother }]);
+    const [row] = await server.database.db
+      .select()
+      .from(whatsappAccounts)
+      .where(eq(whatsappAccounts.phoneNumberId, taken.phoneNumberId));
+    expect(row!.tenantId).toBe(owner.user.tenant_id);
+  });
+
+  it('links, unlinks and removes with the texts; another workspace’s ids answer 404', async () => {
+    const { account, number } = await connected(owner, {});
+    const linked = await server.post(
+      '/api/social/whatsapp/accounts/link-bot',
+      { account_id: account.id, bot_id: botId },
+      as(owner),
+    );
+    expect(linked.body).toEqual({ message: WHATSAPP_TEXTS.linked });
+    const listed = await server.get<WhatsAppAccount[]>('/api/social/whatsapp/accounts', as(owner));
+    expect(listed.body.find((a) => a.id === account.id)).toMatchObject({
+      bot_id: botId,
+      bot_name: 'WhatsApp helper',
+    });
+
+    for (const [path, body] of [
+      ['/api/social/whatsapp/accounts/link-bot', { account_id: account.id, bot_id: botId }],
+      ['/api/social/whatsapp/accounts/unlink-bot', { account_id: account.id }],
+    ] as const) {
+      const foreign = await server.post(path, body, as(other));
+      expect([foreign.status, foreign.body]).toEqual([404, { detail: WHATSAPP_TEXTS.accountNotFound }]);
+    }
+    const foreignDelete = await server.delete(`/api/social/whatsapp/accounts/${account.id}`, as(other));
+    expect(foreignDelete.status).toBe(404);
+    expect((await server.get<WhatsAppAccount[]>('/api/social/whatsapp/accounts', as(other))).body).toEqual(
+      [],
+    );
+
+    const unlinked = await server.post(
+      '/api/social/whatsapp/accounts/unlink-bot',
+      { account_id: account.id },
+      as(owner),
+    );
+    expect(unlinked.body).toEqual({ message: WHATSAPP_TEXTS.unlinked });
+    const removed = await server.delete(`/api/social/whatsapp/accounts/${account.id}`, as(owner));
+    expect(removed.body).toEqual({ message: WHATSAPP_TEXTS.accountRemoved });
+    expect(fake.subscribed.has(number.wabaId)).toBe(false);
+  });
+
+  it('needs the bots permission: a teammate without it gets 403', async () => {
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const teammate = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const listed = await server.get('/api/social/whatsapp/accounts', as(teammate));
+    expect(listed.status).toBe(403);
+    const contacts = await server.post(
+      '/api/social/whatsapp/contacts',
+      { account_id: 1, phone: '+14155550123' },
+      as(teammate),
+    );
+    expect(contacts.status).toBe(403);
+  });
+});
+
+describe('the webhook', () => {
+  it('answers the subscription check only with the verify token', async () => {
+    const ok = await fetch(
+      `${server.url}/api/social/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=${VERIFY}&hub.challenge=42`,
+    );
+    expect([ok.status, await ok.text()]).toEqual([200, '42']);
+    const wrong = await fetch(
+      `${server.url}/api/social/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=x&hub.challenge=42`,
+    );
+    expect(wrong.status).toBe(403);
+  });
+
+  it('refuses an unsigned or wrongly signed delivery and stores nothing', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const payload = inboundDelivery({ number, from, message: textMessage('Can I return shoes?') });
+    const missing = await fake.postWebhook(payload, { signature: null });
+    const wrong = await fake.postWebhook(payload, { signature: `sha256=${'0'.repeat(64)}` });
+    expect([missing.status, wrong.status]).toEqual([401, 401]);
+    await settled();
+    expect(await conversationOf(from)).toBeUndefined();
+  });
+});
+
+describe('conversations', () => {
+  it('answers a customer with sources as links, marks the message read with typing, and de-duplicates replays', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const id = `wamid.${unique()}`;
+    const payload = inboundDelivery({
+      number,
+      from,
+      name: 'Grace Hopper',
+      id,
+      message: textMessage('How do I return unused items for a refund?'),
+    });
+    const first = await fake.postWebhook(payload);
+    expect([first.status, await first.text()]).toEqual([200, 'EVENT_RECEIVED']);
+    const replay = await fake.postWebhook(payload);
+    expect(replay.status).toBe(200);
+    await settled();
+    await expect.poll(() => fake.texts(from).length).toBeGreaterThan(0);
+    const [answer] = fake.texts(from);
+    expect(answer).toContain('thirty days');
+    expect(answer).toContain('Sources:\n1. Returns policy https://shop.example/returns');
+    const read = fake.sent.find((s) => s.body.status === 'read' && s.body.message_id === id);
+    expect(read?.body.typing_indicator).toEqual({ type: 'text' });
+
+    const conversation = (await conversationOf(from))!;
+    expect(conversation).toMatchObject({
+      channel: 'whatsapp',
+      whatsappPhoneNumberId: number.phoneNumberId,
+      botId,
+    });
+    expect(conversation.userProfile).toMatchObject({
+      name: 'Grace Hopper',
+      phoneNumber: `+${from}`,
+      platform: 'whatsapp',
+    });
+    const stored = await server.database.db
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conversation.id))
+      .orderBy(messages.seq);
+    const questions = stored.filter((m) => m.messageType === 'user');
+    expect(questions).toHaveLength(1); // the replay was not taken twice
+    expect(questions[0]!.metadata).toMatchObject({
+      message_metadata: {
+        whatsapp_phone_number_id: number.phoneNumberId,
+        message_data: { contact_info: { profile_name: 'Grace Hopper', wa_id: from } },
+      },
+    });
+    const bot = stored.find(
+      (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
+    )!;
+    await expect
+      .poll(async () => {
+        const [row] = await server.database.db.select().from(messages).where(eq(messages.id, bot.id));
+        return (row!.metadata as { delivery?: { status?: string } }).delivery?.status;
+      })
+      .toBe('delivered'); // the fake's status webhooks: sent, then delivered
+  });
+
+  it('files locations, contacts, captions and choices as text the inbox and the bot can read', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const kinds = [
+      {
+        type: 'location',
+        location: { latitude: 51.5, longitude: -0.12, name: 'Shop', address: '1 High St' },
+      },
+      { type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'This one is broken' } },
+      {
+        type: 'interactive',
+        interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes please' } },
+      },
+      {
+        type: 'contacts',
+        contacts: [{ name: { formatted_name: 'Bob' }, phones: [{ phone: '+44 20 7946 0000' }] }],
+      },
+    ];
+    for (const message of kinds) await fake.postWebhook(inboundDelivery({ number, from, message }));
+    await settled();
+    const conversation = (await conversationOf(from))!;
+    const texts = (
+      await server.database.db.select().from(messages).where(eq(messages.conversationId, conversation.id))
+    )
+      .filter((m) => m.messageType === 'user')
+      .map((m) => m.message);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        '[location] Shop, 1 High St (51.5, -0.12)',
+        'This one is broken',
+        'Yes please',
+        '[contact] Bob +44 20 7946 0000',
+      ]),
+    );
+  });
+
+  it('lets an agent take over and, after 24 hours, only send an approved template', async () => {
+    const { account, number } = await connected();
+    const from = `1415${digits(7)}`;
+    const dayAgo = Date.now() - 25 * 3_600_000;
+    await fake.postWebhook(
+      inboundDelivery({ number, from, timestamp: dayAgo, message: textMessage('Hello?') }),
+    );
+    await settled();
+    const conversation = (await conversationOf(from))!;
+    const took = await server.patch(
+      `/api/chat/conversations/${conversation.id}/helpdesk-control`,
+      {
+        tenant_id: owner.user.tenant_id,
+        is_helpdesk_in_control: true,
+        whatsapp_phone_number_id: number.phoneNumberId,
+      },
+      as(owner),
+    );
+    expect(took.status, JSON.stringify(took.body)).toBe(200);
+    const shown = await server.get<{ reply_window: { state: string; reason: string } }>(
+      `/api/chat/helpdesk/conversations/${conversation.id}`,
+      as(owner),
+    );
+    expect(shown.body.reply_window).toMatchObject({ state: 'closed', reason: WHATSAPP_TEXTS.windowClosed });
+    const free = await server.post<{ detail: string }>(
+      `/api/chat/helpdesk/conversations/${conversation.id}/reply`,
+      { message: 'Sorry for the wait' },
+      as(owner),
+    );
+    expect(free.status).toBe(409);
+    expect(free.body.detail).toBe(WHATSAPP_TEXTS.windowClosed);
+
+    const template = await approvedTemplate(account.id);
+    const missing = await server.post(
+      `/api/social/whatsapp/conversations/${conversation.id}/template`,
+      { template_id: template.id, variables: ['Ada'] },
+      as(owner),
+    );
+    expect(missing.status).toBe(400);
+    const sent = await server.post(
+      `/api/social/whatsapp/conversations/${conversation.id}/template`,
+      { template_id: template.id, variables: ['Ada', 'A-7'] },
+      as(owner),
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    await expect.poll(() => fake.templateSends(from).map((s) => s.name)).toEqual([template.name]);
+    const foreign = await server.post(
+      `/api/social/whatsapp/conversations/${conversation.id}/template`,
+      { template_id: template.id, variables: ['Ada', 'A-7'] },
+      as(other),
+    );
+    expect(foreign.status).toBe(404);
+  });
+
+  it('honours STOP: the contact is opted out and told so', async () => {
+    const { account, number } = await connected();
+    const from = `1415${digits(7)}`;
+    await fake.postWebhook(inboundDelivery({ number, from, message: textMessage('STOP') }));
+    await settled();
+    const contacts = await server.get<ContactList>(
+      `/api/social/whatsapp/contacts?account_id=${account.id}&search=${from}`,
+      as(owner),
+    );
+    expect(contacts.body.contacts).toEqual([expect.objectContaining({ phone: `+${from}`, opted_out: true })]);
+    await expect.poll(() => fake.texts(from)).toEqual([WHATSAPP_TEXTS.optedOut]);
+  });
+});
+
+describe('templates', () => {
+  it('refuses what Meta would refuse, before anything is sent', async () => {
+    const { account } = await connected(owner, {});
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ name: 'Bad Name' }, /lowercase letters, digits and underscores/],
+      [{ body: 'Hi {{1}} and {{3}}.', body_examples: ['a', 'b'] }, /without gaps/],
+      [{ body: 'Hi {{1}}, welcome.', body_examples: [] }, /example for every body variable/],
+      [{ body: 'x'.repeat(1025) }, /at most 1024/],
+      [{ category: 'PROMO' }, /Category must be/],
+      [{ header: { format: 'IMAGE' } }, /Upload the header image first/],
+      [{ footer: 'Reply {{1}}' }, /footer may not hold variables/],
+    ];
+    const before = fake.templates.size;
+    for (const [change, detail] of cases) {
+      const reply = await server.post<{ detail: string }>(
+        '/api/social/whatsapp/templates',
+        {
+          account_id: account.id,
+          name: `t_${unique()}`,
+          language: 'en',
+          category: 'MARKETING',
+          body: 'Hello there.',
+          ...change,
+        },
+        as(owner),
+      );
+      expect(reply.status, JSON.stringify(change)).toBe(400);
+      expect(reply.body.detail).toMatch(detail);
+    }
+    expect(fake.templates.size).toBe(before);
+    const listed = await server.get<WhatsAppTemplate[]>(
+      `/api/social/whatsapp/templates?account_id=${account.id}`,
+      as(owner),
+    );
+    expect(listed.body).toEqual([]);
+  });
+
+  it('is created, edited, submitted, approved by the review webhook, listed from Meta, and deleted at Meta too', async () => {
+    const { account } = await connected(owner, {});
+    const name = `welcome_${unique()}`;
+    const created = await server.post<WhatsAppTemplate>(
+      '/api/social/whatsapp/templates',
+      {
+        account_id: account.id,
+        name,
+        language: 'en',
+        category: 'MARKETING',
+        body: 'Hi {{1}}, welcome!',
+        body_examples: ['Ada'],
+        buttons: [{ type: 'QUICK_REPLY', text: 'Stop promotions' }],
+      },
+      as(owner),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'DRAFT', variable_count: 1 });
+    const duplicate = await server.post(
+      '/api/social/whatsapp/templates',
+      { account_id: account.id, name, language: 'en', category: 'MARKETING', body: 'Hi.' },
+      as(owner),
+    );
+    expect([duplicate.status, duplicate.body]).toEqual([409, { detail: WHATSAPP_TEXTS.templateNameTaken }]);
+    const edited = await server.put<WhatsAppTemplate>(
+      `/api/social/whatsapp/templates/${created.body.id}`,
+      { footer: 'Parley shop' },
+      as(owner),
+    );
+    expect(edited.body.footer).toBe('Parley shop');
+    const submitted = await server.post<WhatsAppTemplate>(
+      `/api/social/whatsapp/templates/${created.body.id}/submit`,
+      {},
+      as(owner),
+    );
+    expect(submitted.body).toMatchObject({ status: 'PENDING', meta_template_id: expect.any(String) });
+    const sentToMeta = [...fake.templates.values()].find((t) => t.name === name)!;
+    expect(sentToMeta.components).toEqual([
+      { type: 'BODY', text: 'Hi {{1}}, welcome!', example: { body_text: [['Ada']] } },
+      { type: 'FOOTER', text: 'Parley shop' },
+      { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Stop promotions' }] },
+    ]);
+    const locked = await server.put(
+      `/api/social/whatsapp/templates/${created.body.id}`,
+      { footer: 'x' },
+      as(owner),
+    );
+    expect([locked.status, locked.body]).toEqual([409, { detail: WHATSAPP_TEXTS.templateLocked }]);
+
+    await fake.review(name, 'REJECTED', 'INVALID_FORMAT');
+    await expect
+      .poll(
+        async () =>
+          (await server.get<WhatsAppTemplate>(`/api/social/whatsapp/templates/${created.body.id}`, as(owner)))
+            .body,
+      )
+      .toMatchObject({ status: 'REJECTED', rejected_reason: 'INVALID_FORMAT' });
+    const meta = await server.get<MetaTemplateList>(
+      `/api/social/whatsapp/templates/meta?account_id=${account.id}&force_refresh=true`,
+      as(owner),
+    );
+    expect(meta.body.templates).toEqual([
+      expect.objectContaining({ name, status: 'REJECTED', rejected_reason: 'INVALID_FORMAT' }),
+    ]);
+    const foreign = await server.get(`/api/social/whatsapp/templates/${created.body.id}`, as(other));
+    expect([foreign.status, foreign.body]).toEqual([404, { detail: WHATSAPP_TEXTS.templateNotFound }]);
+
+    const removed = await server.delete(`/api/social/whatsapp/templates/${created.body.id}`, as(owner));
+    expect(removed.body).toEqual({ message: WHATSAPP_TEXTS.templateDeleted });
+    expect([...fake.templates.values()].some((t) => t.name === name)).toBe(false);
+  });
+
+  it('uploads a header image through Meta’s resumable upload and refuses what is not one', async () => {
+    const { account } = await connected(owner, {});
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const form = new FormData();
+    form.append('tenant_id', String(owner.user.tenant_id));
+    form.append('account_id', String(account.id));
+    form.append('media_type', 'image');
+    form.append('file', new Blob([png], { type: 'image/png' }), 'header.png');
+    const uploaded = await upload<{ handle: string }>('/api/social/whatsapp/templates/media-upload', form);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    expect(uploaded.body.handle).toMatch(/^4::/);
+
+    const wrong = new FormData();
+    wrong.append('media_type', 'image');
+    wrong.append('account_id', String(account.id));
+    wrong.append('file', new Blob(['not an image'], { type: 'image/png' }), 'fake.png');
+    const refused = await upload<{ detail: string }>('/api/social/whatsapp/templates/media-upload', wrong);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/image must be one of/);
+  });
+});
+
+describe('contacts', () => {
+  it('creates with the spec texts, in E.164, refusing bad numbers and duplicates; deletes; 404 across workspaces', async () => {
+    const { account } = await connected(owner, {});
+    const created = await server.post<{ message: string; contact: WhatsAppContact }>(
+      '/api/social/whatsapp/contacts',
+      { account_id: account.id, phone: '+1 (415) 555-0123', name: 'Ada', tags: ['vip'] },
+      as(owner),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe(WHATSAPP_TEXTS.contactCreated);
+    expect(created.body.contact).toMatchObject({ phone: '+14155550123', tags: ['vip'], opted_out: false });
+    const again = await server.post(
+      '/api/social/whatsapp/contacts',
+      { account_id: account.id, phone: '14155550123' },
+      as(owner),
+    );
+    expect([again.status, again.body]).toEqual([409, { detail: WHATSAPP_TEXTS.contactExists }]);
+    const bad = await server.post(
+      '/api/social/whatsapp/contacts',
+      { account_id: account.id, phone: '12345' },
+      as(owner),
+    );
+    expect([bad.status, bad.body]).toEqual([400, { detail: WHATSAPP_TEXTS.phoneInvalid }]);
+    const foreign = await server.delete(
+      `/api/social/whatsapp/contacts/${created.body.contact.id}`,
+      as(other),
+    );
+    expect(foreign.status).toBe(404);
+    const foreignList = await server.get(`/api/social/whatsapp/contacts?account_id=${account.id}`, as(other));
+    expect(foreignList.status).toBe(404);
+    const optOut = await server.patch<{ contact: WhatsAppContact }>(
+      `/api/social/whatsapp/contacts/${created.body.contact.id}`,
+      { opted_out: true },
+      as(owner),
+    );
+    expect(optOut.body.contact.opted_out).toBe(true);
+    const deleted = await server.delete(
+      `/api/social/whatsapp/contacts/${created.body.contact.id}`,
+      as(owner),
+    );
+    expect(deleted.body).toEqual({ message: WHATSAPP_TEXTS.contactDeleted });
+  });
+
+  it('previews the mapping, imports with duplicates merged and every rejected row reported by line', async () => {
+    const { account } = await connected(owner, {});
+    const csv = [
+      'Mobile Number,Full Name,E-mail,Labels,city',
+      '+14155550101,Ada,ada@example.com,vip;news,London',
+      '14155550102,Grace,,news,',
+      'not-a-number,Bad,,,',
+      ',Empty,,,',
+      '+14155550101,Ada L,,late,Paris',
+      '+14155550103,Mail,not-an-email,,',
+    ].join('\n');
+    const preview = await upload<ImportPreview>(
+      '/api/social/whatsapp/contacts/import/preview',
+      csvForm(csv, { account_id: String(account.id) }),
+    );
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.mapping).toEqual({
+      phone: 'Mobile Number',
+      name: 'Full Name',
+      email: 'E-mail',
+      tags: 'Labels',
+    });
+    expect(preview.body.rows[0]).toEqual(['+14155550101', 'Ada', 'ada@example.com', 'vip;news', 'London']);
+
+    const imported = await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}&tenant_id=${owner.user.tenant_id}`,
+      csvForm(csv),
+    );
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body).toMatchObject({
+      imported_contacts: 2,
+      created: 2,
+      updated: 0,
+      rows: 6,
+      rejected_count: 3,
+    });
+    expect(imported.body.rejected).toEqual([
+      { line: 4, reason: 'Not a valid phone number with its country code: not-a-number' },
+      { line: 5, reason: 'No phone number' },
+      { line: 7, reason: 'Not a valid email address: not-an-email' },
+    ]);
+    const listed = await server.get<ContactList>(
+      `/api/social/whatsapp/contacts?account_id=${account.id}`,
+      as(owner),
+    );
+    expect(listed.body.contacts.find((c) => c.phone === '+14155550101')).toMatchObject({
+      name: 'Ada L',
+      email: 'ada@example.com',
+      tags: ['late', 'news', 'vip'],
+      attributes: { city: 'Paris' },
+    });
+    expect(listed.body.tags).toEqual(['late', 'news', 'vip']);
+
+    const noPhone = await upload<{ detail: string }>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm('name,email\nAda,a@b.co\n'),
+    );
+    expect([noPhone.status, noPhone.body.detail]).toEqual([400, WHATSAPP_TEXTS.importNoPhoneColumn]);
+    const foreign = await upload(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm(csv),
+      other,
+    );
+    expect(foreign.status).toBe(404);
+  });
+
+  it('imports 10,000 contacts and exports them back identical, named with the account and the date', async () => {
+    const { account } = await connected(owner, {});
+    const lines = ['phone,name,email,tags'];
+    for (let i = 0; i < 10_000; i++) {
+      const n = String(i).padStart(4, '0');
+      lines.push(`+1212555${n},Person ${n},p${n}@example.com,${i % 2 ? 'odd' : 'even'}`);
+    }
+    const csv = `${lines.join('\n')}\n`;
+    const imported = await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm(csv),
+    );
+    expect(imported.body).toMatchObject({ imported_contacts: 10_000, created: 10_000, rejected_count: 0 });
+    const exported = await fetch(
+      `${server.url}/api/social/whatsapp/contacts/export?account_id=${account.id}`,
+      {
+        headers: { authorization: `Bearer ${owner.access_token}` },
+      },
+    );
+    expect(exported.headers.get('content-disposition')).toBe(
+      `attachment; filename="whatsapp-contacts-${account.id}-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
+    expect(await exported.text()).toBe(csv);
+  });
+});
+
+describe('campaigns', () => {
+  async function audience(accountId: number, count: number, tag = 'launch') {
+    const lines = ['phone,name,tags'];
+    for (let i = 0; i < count; i++) lines.push(`+1646555${String(1000 + i)},Buyer ${i},${tag}`);
+    const imported = await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${accountId}`,
+      csvForm(lines.join('\n')),
+    );
+    expect(imported.body.imported_contacts).toBe(count);
+  }
+
+  async function waitForStatus(id: number, status: string, timeout = 30_000) {
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.get<WhatsAppCampaign[]>(
+              `/api/social/whatsapp/campaigns?account_id=${campaignAccount}`,
+              as(owner),
+            )
+          ).body.find((c) => c.id === id)?.status,
+        { timeout, interval: 100 },
+      )
+      .toBe(status);
+  }
+  let campaignAccount = 0;
+
+  it('needs an approved template and someone to send to; opted-out contacts are never sent', async () => {
+    const { account } = await connected(owner, {});
+    campaignAccount = account.id;
+    const draft = await server.post<WhatsAppTemplate>(
+      '/api/social/whatsapp/templates',
+      {
+        account_id: account.id,
+        name: `draft_${unique()}`,
+        language: 'en',
+        category: 'MARKETING',
+        body: 'Hi.',
+      },
+      as(owner),
+    );
+    const notApproved = await server.post(
+      '/api/social/whatsapp/campaigns',
+      { account_id: account.id, name: 'X', template_id: draft.body.id },
+      as(owner),
+    );
+    expect([notApproved.status, notApproved.body]).toEqual([
+      409,
+      { detail: WHATSAPP_TEXTS.templateNotApproved },
+    ]);
+    const template = await approvedTemplate(account.id, 'Hi {{1}}, our sale starts today.');
+    const unmapped = await server.post(
+      '/api/social/whatsapp/campaigns',
+      { account_id: account.id, name: 'X', template_id: template.id },
+      as(owner),
+    );
+    expect(unmapped.status).toBe(400);
+    const created = await server.post<{ campaign: WhatsAppCampaign }>(
+      '/api/social/whatsapp/campaigns',
+      {
+        account_id: account.id,
+        name: 'Nobody',
+        template_id: template.id,
+        audience_tags: ['ghosts'],
+        variables: [{ type: 'field', field: 'name' }],
+      },
+      as(owner),
+    );
+    const empty = await server.post(
+      `/api/social/whatsapp/campaigns/${created.body.campaign.id}/send`,
+      {},
+      as(owner),
+    );
+    expect([empty.status, empty.body]).toEqual([400, { detail: WHATSAPP_TEXTS.campaignNoRecipients }]);
+    const [row] = await server.database.db
+      .select()
+      .from(whatsappCampaigns)
+      .where(eq(whatsappCampaigns.id, created.body.campaign.id));
+    expect(row!.status).toBe('draft'); // nothing changed
+  });
+
+  it('sends, pauses, resumes and completes; logs and analytics follow the status webhooks; no one gets it twice', async () => {
+    const { account } = await connected(owner, {});
+    campaignAccount = account.id;
+    await audience(account.id, 300);
+    const optedOut = await server.post<{ contact: WhatsAppContact }>(
+      '/api/social/whatsapp/contacts',
+      { account_id: account.id, phone: '+16465559999', name: 'Opted', tags: ['launch'] },
+      as(owner),
+    );
+    await server.patch(
+      `/api/social/whatsapp/contacts/${optedOut.body.contact.id}`,
+      { opted_out: true },
+      as(owner),
+    );
+    const template = await approvedTemplate(account.id, 'Hi {{1}}, our sale starts today.');
+    fake.failNextSends(2, { code: 130429, status: 429, message: 'Rate limit hit' });
+    fake.delay(15);
+    const created = await server.post<{ message: string; campaign: WhatsAppCampaign }>(
+      '/api/social/whatsapp/campaigns',
+      {
+        account_id: account.id,
+        name: 'Launch',
+        template_id: template.id,
+        audience_tags: ['launch'],
+        variables: [{ type: 'field', field: 'name' }],
+      },
+      as(owner),
+    );
+    expect(created.body.message).toBe(WHATSAPP_TEXTS.campaignCreated);
+    const id = created.body.campaign.id;
+    const started = await server.post<{ message: string }>(
+      `/api/social/whatsapp/campaigns/${id}/send`,
+      {},
+      as(owner),
+    );
+    expect(started.body.message).toBe(WHATSAPP_TEXTS.campaignStarted);
+    const again = await server.post(`/api/social/whatsapp/campaigns/${id}/send`, {}, as(owner));
+    expect([again.status, again.body]).toEqual([409, { detail: WHATSAPP_TEXTS.campaignNotSendable }]);
+    await expect
+      .poll(() => fake.templateSends().filter((s) => s.name === template.name).length)
+      .toBeGreaterThan(10);
+    const paused = await server.post(`/api/social/whatsapp/campaigns/${id}/pause`, {}, as(owner));
+    expect(paused.body).toEqual({ message: WHATSAPP_TEXTS.campaignPaused });
+    await settled();
+    const sendsWhilePaused = fake.templateSends().filter((s) => s.name === template.name).length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fake.templateSends().filter((s) => s.name === template.name).length).toBe(sendsWhilePaused);
+    expect(sendsWhilePaused).toBeLessThan(300);
+    const notPaused = await server.post(`/api/social/whatsapp/campaigns/${id}/pause`, {}, as(owner));
+    expect([notPaused.status, notPaused.body]).toEqual([409, { detail: WHATSAPP_TEXTS.campaignNotRunning }]);
+    fake.delay(0);
+    const resumed = await server.post(`/api/social/whatsapp/campaigns/${id}/resume`, {}, as(owner));
+    expect(resumed.body).toEqual({ message: WHATSAPP_TEXTS.campaignResumed });
+    await waitForStatus(id, 'completed');
+
+    const sends = fake.templateSends().filter((s) => s.name === template.name);
+    expect(sends).toHaveLength(300);
+    expect(new Set(sends.map((s) => s.to)).size).toBe(300);
+    expect(sends.some((s) => s.to === '16465559999')).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await server.get<CampaignAnalytics>(`/api/social/whatsapp/campaigns/${id}/analytics`, as(owner)))
+            .body.counts,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toMatchObject({ recipients: 300, delivered: 300, failed: 0, queued: 0 });
+    const analytics = await server.get<CampaignAnalytics>(
+      `/api/social/whatsapp/campaigns/${id}/analytics`,
+      as(owner),
+    );
+    expect(analytics.body.rates.delivery).toBe(1);
+    expect(analytics.body.timeline.reduce((n, t) => n + t.delivered, 0)).toBe(300);
+    const logs = await server.get<CampaignLogList>(
+      `/api/social/whatsapp/campaigns/${id}/logs?limit=5`,
+      as(owner),
+    );
+    expect(logs.body.total).toBe(300);
+    expect(logs.body.logs[0]).toMatchObject({
+      status: 'delivered',
+      name: 'Buyer 0',
+      wa_message_id: expect.stringMatching(/^wamid\./),
+    });
+    expect(fake.sent.find((s) => s.body.to === '16465551000')!.body.template).toEqual({
+      name: template.name,
+      language: { code: 'en_US' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Buyer 0' }] }],
+    });
+
+    // A reply and a late failure webhook land on the log.
+    const number = (
+      await server.database.db.select().from(whatsappAccounts).where(eq(whatsappAccounts.id, account.id))
+    )[0]!;
+    await fake.postWebhook(
+      inboundDelivery({
+        number: { wabaId: number.wabaId, phoneNumberId: number.phoneNumberId, displayPhoneNumber: '' },
+        from: '16465551000',
+        message: textMessage('Is the sale online too?'),
+      }),
+    );
+    await settled();
+    const replied = await server.get<CampaignAnalytics>(
+      `/api/social/whatsapp/campaigns/${id}/analytics`,
+      as(owner),
+    );
+    expect(replied.body.counts.replied).toBe(1);
+
+    const foreign = await server.get(`/api/social/whatsapp/campaigns/${id}/logs`, as(other));
+    expect(foreign.status).toBe(404);
+    const deleted = await server.delete(`/api/social/whatsapp/campaigns/${id}`, as(owner));
+    expect(deleted.body).toEqual({ message: WHATSAPP_TEXTS.campaignDeleted });
+  });
+
+  it('settles a dead run’s claims from their status webhooks or as interrupted, and never sends them again', async () => {
+    const { account, number } = await connected(owner, {});
+    campaignAccount = account.id;
+    await audience(account.id, 20, 'crash');
+    const template = await approvedTemplate(account.id, 'Hi {{1}}, thanks for your order.');
+    const created = await server.post<{ campaign: WhatsAppCampaign }>(
+      '/api/social/whatsapp/campaigns',
+      {
+        account_id: account.id,
+        name: 'Crash',
+        template_id: template.id,
+        audience_tags: ['crash'],
+        variables: [{ type: 'field', field: 'name' }],
+      },
+      as(owner),
+    );
+    const id = created.body.campaign.id;
+    // As a worker killed mid-send leaves it: two recipients claimed by a run that died 30 s ago.
+    await server.database.db.execute(
+      sql`INSERT INTO whatsapp_campaign_recipients (tenant_id, campaign_id, contact_id, phone, name, fields, status,
+                                                    attempts, claimed_by, claimed_at)
+          SELECT tenant_id, ${id}, id, phone, name, jsonb_build_object('name', name), 'sending', 1, 'dead-run:1',
+                 now() - interval '30 seconds'
+            FROM whatsapp_contacts WHERE account_id = ${account.id} ORDER BY id LIMIT 2`,
+    );
+    const claimed = await server.database.db
+      .select()
+      .from(whatsappRecipients)
+      .where(eq(whatsappRecipients.campaignId, id));
+    expect(claimed).toHaveLength(2);
+    // Meta had accepted the first before the crash: its status webhook names the recipient.
+    await fake.postWebhook(
+      statusDelivery(
+        number,
+        'wamid.before-crash',
+        claimed[0]!.phone.slice(1),
+        ['sent', 'delivered'],
+        `parley-recipient:${claimed[0]!.id}`,
+      ),
+    );
+    const started = await server.post(`/api/social/whatsapp/campaigns/${id}/send`, {}, as(owner));
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await waitForStatus(id, 'completed');
+    const sends = fake.templateSends().filter((s) => s.name === template.name);
+    expect(sends).toHaveLength(18);
+    expect(
+      sends.some((s) => s.to === claimed[0]!.phone.slice(1) || s.to === claimed[1]!.phone.slice(1)),
+    ).toBe(false);
+    const logs = await server.get<CampaignLogList>(
+      `/api/social/whatsapp/campaigns/${id}/logs?limit=2`,
+      as(owner),
+    );
+    expect(logs.body.logs.map((l) => [l.status, l.error])).toEqual([
+      ['delivered', null],
+      ['failed', WHATSAPP_TEXTS.interrupted],
+    ]);
+  });
+});
