@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { e164, guessMapping } from './contacts.service.js';
+import { componentsOf, templateMessage, templateProblems, variablesOf } from './template-rules.js';
+
+const base = {
+  name: 'order_update',
+  body: 'Hi {{1}}, order {{2}} shipped.',
+  body_examples: ['Ada', 'A-1'],
+  header: null,
+  footer: null,
+  buttons: [],
+};
+
+describe('template rules', () => {
+  it('accepts a well-formed template', () => {
+    expect(templateProblems(base)).toEqual([]);
+  });
+
+  it('finds what Meta refuses', () => {
+    expect(templateProblems({ ...base, name: 'Order-Update' })).toEqual([
+      'Name may contain only lowercase letters, digits and underscores',
+    ]);
+    expect(templateProblems({ ...base, body: '{{1}} shipped', body_examples: ['x'] })).toContain(
+      'The body may not start or end with a variable',
+    );
+    expect(templateProblems({ ...base, body: 'Hi {{2}} there.', body_examples: ['x', 'y'] })).toContain(
+      'Body variables must be numbered {{1}}, {{2}}... without gaps',
+    );
+    expect(templateProblems({ ...base, body_examples: ['Ada', ' '] })).toContain(
+      'Give an example for every body variable',
+    );
+    expect(
+      templateProblems({
+        ...base,
+        buttons: [
+          { type: 'PHONE_NUMBER', text: 'Call', phone_number: '+14155550100' },
+          { type: 'PHONE_NUMBER', text: 'Call 2', phone_number: '+14155550101' },
+        ],
+      }),
+    ).toEqual(['At most 1 phone number button']);
+    expect(templateProblems({ ...base, header: { format: 'TEXT', text: 'Hello {{1}}' } })).toEqual([
+      'Give an example for the header variable',
+    ]);
+  });
+
+  it('builds Meta’s components and the message with its values', () => {
+    expect(variablesOf('a {{1}} b {{ 2 }}')).toEqual([1, 2]);
+    expect(componentsOf({ ...base, footer: 'Thanks' })).toEqual([
+      { type: 'BODY', text: base.body, example: { body_text: [['Ada', 'A-1']] } },
+      { type: 'FOOTER', text: 'Thanks' },
+    ]);
+    const { message, text } = templateMessage({ ...base, language: 'en', header: null, footer: 'Thanks' }, [
+      'Grace',
+      'B-2',
+    ]);
+    expect(text).toBe('Hi Grace, order B-2 shipped.\n\nThanks');
+    expect(message).toEqual({
+      type: 'template',
+      template: {
+        name: 'order_update',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Grace' },
+              { type: 'text', text: 'B-2' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(
+      templateMessage({ ...base, language: 'en', header: null, footer: null }, ['Grace']).message,
+    ).toBeNull();
+  });
+});
+
+describe('contacts', () => {
+  it('normalises numbers to E.164 and refuses what is not one', () => {
+    expect(e164('+1 (415) 555-0123')).toBe('+14155550123');
+    expect(e164('0044 20 7946 0958')).toBe('+442079460958');
+    expect(e164('919876543210')).toBe('+919876543210');
+    expect(e164('12345')).toBeNull();
+    expect(e164('')).toBeNull();
+  });
+
+  it('guesses the mapping from the header', () => {
+    expect(guessMapping(['WhatsApp Number', 'Name', 'Email Address', 'Tags'])).toEqual({
+      phone: 'WhatsApp Number',
+      name: 'Name',
+      email: 'Email Address',
+      tags: 'Tags',
+    });
+    expect(guessMapping(['first', 'last'])).toBeNull();
+  });
+});
