@@ -970,6 +970,47 @@ describe('campaigns', () => {
     expect(deleted.body).toEqual({ message: WHATSAPP_TEXTS.campaignDeleted });
   });
 
+  it('waits for its scheduled time, and refuses to delete while sending', async () => {
+    const { account } = await connected(owner, {});
+    campaignAccount = account.id;
+    await audience(account.id, 5, 'later');
+    const template = await approvedTemplate(account.id, 'Hi {{1}}, see you soon.');
+    const at = new Date(Date.now() + 2000).toISOString();
+    const created = await server.post<{ campaign: WhatsAppCampaign }>(
+      '/api/social/whatsapp/campaigns',
+      {
+        account_id: account.id,
+        name: 'Later',
+        template_id: template.id,
+        audience_tags: ['later'],
+        variables: [{ type: 'text', text: 'friend' }],
+        scheduled_at: at,
+      },
+      as(owner),
+    );
+    const id = created.body.campaign.id;
+    const scheduled = await server.post<{ message: string; campaign: WhatsAppCampaign }>(
+      `/api/social/whatsapp/campaigns/${id}/send`,
+      {},
+      as(owner),
+    );
+    expect(scheduled.body.message).toBe(WHATSAPP_TEXTS.campaignScheduled);
+    expect(scheduled.body.campaign).toMatchObject({ status: 'scheduled', scheduled_at: at });
+    expect(fake.templateSends().filter((s) => s.name === template.name)).toEqual([]);
+    await waitForStatus(id, 'completed');
+    const sends = fake.templateSends().filter((s) => s.name === template.name);
+    expect(sends).toHaveLength(5);
+    expect(fake.sent.find((s) => s.body.to === sends[0]!.to)!.body.template).toMatchObject({
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'friend' }] }],
+    });
+    await server.database.db
+      .update(whatsappCampaigns)
+      .set({ status: 'sending' })
+      .where(eq(whatsappCampaigns.id, id));
+    const busy = await server.delete(`/api/social/whatsapp/campaigns/${id}`, as(owner));
+    expect([busy.status, busy.body]).toEqual([409, { detail: WHATSAPP_TEXTS.campaignRunning }]);
+  });
+
   it('settles a dead run’s claims from their status webhooks or as interrupted, and never sends them again', async () => {
     const { account, number } = await connected(owner, {});
     campaignAccount = account.id;
