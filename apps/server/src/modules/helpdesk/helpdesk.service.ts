@@ -503,7 +503,7 @@ function profileOf(row: ConversationRow, nameOfUser: Map<number, string>): UserP
     name: name ?? (row.userId ? (nameOfUser.get(row.userId) ?? null) : null),
     profilePicture: text('profile_picture_url', 'profile_picture', 'picture'),
     platform: row.channel === 'bot' ? 'web' : row.channel,
-    phoneNumber: text('phone', 'phone_number', 'wa_id'),
+    phoneNumber: text('phoneNumber', 'phone', 'phone_number', 'wa_id'),
     userId:
       text('instagram_user_id', 'messenger_user_id', 'wa_id') ??
       row.visitorId ??

@@ -456,11 +456,16 @@ describe('conversations', () => {
       as(owner),
     );
     expect(took.status, JSON.stringify(took.body)).toBe(200);
-    const shown = await server.get<{ reply_window: { state: string; reason: string } }>(
-      `/api/chat/helpdesk/conversations/${conversation.id}`,
-      as(owner),
-    );
+    const shown = await server.get<{
+      reply_window: { state: string; reason: string };
+      user_profile: unknown;
+    }>(`/api/chat/helpdesk/conversations/${conversation.id}`, as(owner));
     expect(shown.body.reply_window).toMatchObject({ state: 'closed', reason: WHATSAPP_TEXTS.windowClosed });
+    expect(shown.body.user_profile).toMatchObject({
+      phoneNumber: `+${from}`,
+      platform: 'whatsapp',
+      name: 'Customer',
+    });
     const free = await server.post<{ detail: string }>(
       `/api/chat/helpdesk/conversations/${conversation.id}/reply`,
       { message: 'Sorry for the wait' },

@@ -42,10 +42,16 @@ export function holderLabel(
   return conversation.is_helpdesk_in_control ? (conversation.admin_name ?? 'Agent') : 'Bot';
 }
 
-/** Instagram and Messenger give the person's name: shown before the conversation's first words. */
+/**
+ * Instagram and Messenger give the person's name, WhatsApp their profile name and number: shown
+ * before the conversation's first words.
+ */
 function socialName(conversation: GroupedConversation): string | null {
+  const profile = conversation.user_profile;
+  if (conversation.channel === 'whatsapp')
+    return [profile.name?.trim(), profile.phoneNumber?.trim()].filter(Boolean).join(' · ') || null;
   const social = (SOCIAL_CHANNELS as readonly string[]).includes(conversation.channel);
-  return social ? conversation.user_profile.name?.trim() || null : null;
+  return social ? profile.name?.trim() || null : null;
 }
 
 function preview(conversation: GroupedConversation): string {
