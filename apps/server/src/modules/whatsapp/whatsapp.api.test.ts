@@ -176,6 +176,13 @@ async function approvedTemplate(accountId: number, body = 'Hello {{1}}, your ord
   return created.body;
 }
 
+/** The template message the fake received for one customer. */
+function templateSent(to: string, name: string) {
+  return fake.sent.find(
+    (s) => s.body.to === to && (s.body.template as { name?: string } | undefined)?.name === name,
+  )!.body.template;
+}
+
 function csvForm(csv: string, fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
@@ -945,7 +952,7 @@ describe('campaigns', () => {
       name: 'Buyer 0',
       wa_message_id: expect.stringMatching(/^wamid\./),
     });
-    expect(fake.sent.find((s) => s.body.to === '16465551000')!.body.template).toEqual({
+    expect(templateSent('16465551000', template.name)).toEqual({
       name: template.name,
       language: { code: 'en_US' },
       components: [{ type: 'body', parameters: [{ type: 'text', text: 'Buyer 0' }] }],
@@ -1005,7 +1012,7 @@ describe('campaigns', () => {
     await waitForStatus(id, 'completed');
     const sends = fake.templateSends().filter((s) => s.name === template.name);
     expect(sends).toHaveLength(5);
-    expect(fake.sent.find((s) => s.body.to === sends[0]!.to)!.body.template).toMatchObject({
+    expect(templateSent(sends[0]!.to, template.name)).toMatchObject({
       components: [{ type: 'body', parameters: [{ type: 'text', text: 'friend' }] }],
     });
     await server.database.db
