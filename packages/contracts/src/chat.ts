@@ -182,6 +182,8 @@ export const Conversation = z.object({
   reply_window: ReplyWindow.nullable().optional(),
   /** The channel user's profile (name, picture), when the channel gives one. */
   user_profile: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** WhatsApp: the number the customer writes to. */
+  whatsapp_phone_number_id: z.string().nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

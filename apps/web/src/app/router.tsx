@@ -57,6 +57,13 @@ const blankRoutes: RouteObject[] = [
   // A bot's public full-page chat: no login, the bot by its uuid.
   page('chat/:uuid', open('Chat'), () => import('../features/widget/pages/WidgetPage'), 'WidgetPage'),
   page('terms', open('Terms'), () => import('../features/public/pages/TermsPage'), 'TermsPage'),
+  // Meta's WhatsApp signup popup lands here; it hands the code to the console and closes.
+  page(
+    'whatsapp/callback',
+    open('WhatsApp'),
+    () => import('../features/whatsapp/pages/WhatsAppCallbackPage'),
+    'WhatsAppCallbackPage',
+  ),
   page('404', open('Page not found'), () => import('../features/errors/pages/NotFoundPage'), 'NotFoundPage'),
   page(
     '500',
@@ -165,6 +172,12 @@ const shellRoutes: RouteObject[] = [
     signedIn('Shopify'),
     () => import('../features/integrations/pages/ShopifyCallbackPage'),
     'ShopifyCallbackPage',
+  ),
+  page(
+    'whatsapp/*',
+    menu('/whatsapp', 'WhatsApp'),
+    () => import('../features/whatsapp/pages/WhatsAppPage'),
+    'WhatsAppPage',
   ),
   page(
     'integrations/*',

@@ -37,6 +37,9 @@ export function computeHeaders({ https, googleSignIn = false }: HeaderOptions): 
       directives: { ...(googleSignIn ? withGoogle(CSP) : CSP), upgradeInsecureRequests: https ? [] : null },
     },
     strictTransportSecurity: https,
+    // Meta's WhatsApp embedded signup is a popup that reports back to the console by postMessage:
+    // `same-origin` would sever it from its opener. Popups the console opens may keep it.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   })({} as IncomingMessage, response as unknown as ServerResponse, () => {});
   return headers;
 }

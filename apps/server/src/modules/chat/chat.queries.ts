@@ -80,6 +80,7 @@ export function toConversation(row: ConversationRow): Conversation {
     last_message_at: row.lastMessageAt.toISOString(),
     created_at: row.createdAt.toISOString(),
     ...(row.userProfile ? { user_profile: row.userProfile } : {}),
+    ...(row.whatsappPhoneNumberId ? { whatsapp_phone_number_id: row.whatsappPhoneNumberId } : {}),
   };
 }
 

@@ -25,6 +25,14 @@ export const HORIZONTAL_EXTRAS: readonly MenuEntry[] = [
   { path: '/acl', label: 'Access Control', subject: 'Home' },
 ];
 
+/**
+ * Channel screens opened from Integrations, not from the side menu (whose entries the spec fixes):
+ * their routes need read on the subject of the bots they serve.
+ */
+export const CHANNEL_ROUTES: readonly MenuEntry[] = [
+  { path: '/whatsapp', label: 'WhatsApp', subject: 'Create Bot' },
+];
+
 /** The side menu: each entry shown only when the user can read its subject (spec section 6). */
 export function sideMenuFor(ability: AppAbility): MenuEntry[] {
   return [...MENU_SUBJECTS, ...ADMIN_MENU, ...PARTNER_MENU].filter((entry) =>
@@ -38,7 +46,10 @@ export function horizontalMenuFor(ability: AppAbility): MenuEntry[] {
 
 /** The subject a side-menu route needs read on, from the same map the menu is built from. */
 export function menuSubject(path: string): Subject | null {
-  return [...MENU_SUBJECTS, ...ADMIN_MENU, ...PARTNER_MENU].find((e) => e.path === path)?.subject ?? null;
+  return (
+    [...MENU_SUBJECTS, ...CHANNEL_ROUTES, ...ADMIN_MENU, ...PARTNER_MENU].find((e) => e.path === path)
+      ?.subject ?? null
+  );
 }
 
 /** Whether the ability satisfies a route's rule. An unknown menu path grants nothing. */

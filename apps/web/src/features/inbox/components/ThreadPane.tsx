@@ -15,6 +15,7 @@ import type { ReactNode } from 'react';
 import { Composer } from '../../chat/components/Composer';
 import { MessageList } from '../../chat/components/MessageList';
 import type { ChatFrame } from '../../chat/frames';
+import { ConversationTemplate } from '../../whatsapp/components/ConversationTemplate';
 import { ChannelIcon } from './ChannelIcon';
 import { holderLabel } from './ConversationPane';
 import { PaneTitle } from './PaneTitle';
@@ -172,11 +173,15 @@ export function ThreadPane({
               {replyWindow.reason}
             </Typography>
           ) : null}
-          <Composer
-            onSend={onReply}
-            disabled={replyBusy || replyWindow?.state === 'closed'}
-            placeholder="Reply to the visitor…"
-          />
+          {conversation.channel === 'whatsapp' && replyWindow?.state === 'closed' ? (
+            <ConversationTemplate conversation={conversation} />
+          ) : (
+            <Composer
+              onSend={onReply}
+              disabled={replyBusy || replyWindow?.state === 'closed'}
+              placeholder="Reply to the visitor…"
+            />
+          )}
         </>
       ) : (
         <Typography

@@ -1,4 +1,10 @@
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { SocialChannels } from '../../social/components/SocialChannels';
 
@@ -8,11 +14,28 @@ export function IntegrationsPage() {
     <>
       <PageHeader
         title="Integrations"
-        subtitle="Put your bots on Instagram and Messenger, and hand conversations to your team in the inbox."
+        subtitle="Put your bots on Instagram, Messenger and WhatsApp, and hand conversations to your team in the inbox."
       />
       <SocialChannels />
+      <Card variant="outlined" component="section" aria-label="WhatsApp" sx={{ mt: 3 }}>
+        <CardContent>
+          <Stack direction="row" spacing={1.5} alignItems="center" sx={{ mb: 1 }}>
+            <WhatsApp sx={{ color: '#25D366' }} />
+            <Typography variant="h6" component="h2">
+              WhatsApp
+            </Typography>
+          </Stack>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            Connect WhatsApp Business numbers, answer customers with your bot, and send approved templates and
+            campaigns.
+          </Typography>
+          <Button variant="contained" component={RouterLink} to="/whatsapp">
+            Open WhatsApp
+          </Button>
+        </CardContent>
+      </Card>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 3 }}>
-        Shopify, WooCommerce and WhatsApp are coming soon.
+        Shopify and WooCommerce are coming soon.
       </Typography>
     </>
   );

@@ -1,0 +1,119 @@
+import type { WhatsAppAccount } from '@parley/contracts';
+
+/** The numbered variables ({{1}}, {{2}}...) a text uses, each once, in ascending order. */
+export function variablesOf(text: string): number[] {
+  const found = new Set<number>();
+  for (const match of text.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) found.add(Number(match[1]));
+  return [...found].filter((n) => n > 0).sort((a, b) => a - b);
+}
+
+/** The text with {{n}} replaced by values[n - 1]; a missing value keeps the placeholder. */
+export function fillVariables(text: string, values: readonly string[]): string {
+  return text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => {
+    const value = values[Number(n) - 1];
+    return value ? value : whole;
+  });
+}
+
+/**
+ * The account shown: the one chosen while it still exists, else the first (spec: onboarding
+ * selects the first account; removal selects the first remaining or none).
+ */
+export function selectedAccount(
+  accounts: readonly WhatsAppAccount[],
+  chosenId: number | null,
+): WhatsAppAccount | null {
+  return accounts.find((a) => a.id === chosenId) ?? accounts[0] ?? null;
+}
+
+export type SignupIds = { phone_number_id: string; waba_id: string };
+
+/**
+ * Meta's embedded signup session info (`WA_EMBEDDED_SIGNUP`, `FINISH`), posted to the opener as a
+ * JSON string or an object. Anything else (another event, cancel, other messages) is null.
+ */
+export function signupIdsOf(data: unknown): SignupIds | null {
+  let value = data;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!value || typeof value !== 'object') return null;
+  const message = value as { type?: unknown; event?: unknown; data?: unknown };
+  if (message.type !== 'WA_EMBEDDED_SIGNUP') return null;
+  if (typeof message.event !== 'string' || !message.event.startsWith('FINISH')) return null;
+  const ids = message.data as { phone_number_id?: unknown; waba_id?: unknown } | undefined;
+  if (!ids || typeof ids.phone_number_id !== 'string' || typeof ids.waba_id !== 'string') return null;
+  return { phone_number_id: ids.phone_number_id, waba_id: ids.waba_id };
+}
+
+/** The message the callback page posts to the console that opened the signup. */
+export const CODE_MESSAGE = 'PARLEY_WA_CODE';
+/** The same-origin channel the callback page also posts on (it may have lost window.opener). */
+export const CODE_CHANNEL = 'parley-whatsapp-signup';
+export const CALLBACK_PATH = '/whatsapp/callback';
+
+/** The callback page's message: the code, or why there is none; null for any other message. */
+export function codeOf(data: unknown): { code: string } | { error: string | null } | null {
+  if (!data || typeof data !== 'object') return null;
+  const message = data as { type?: unknown; code?: unknown; error?: unknown };
+  if (message.type !== CODE_MESSAGE) return null;
+  if (typeof message.code === 'string' && message.code) return { code: message.code };
+  return { error: typeof message.error === 'string' ? message.error : null };
+}
+
+/** The export's name when the server gives none: the account id and the date. */
+export function exportFileName(accountId: number, now = new Date()): string {
+  const day = [
+    now.getFullYear(),
+    String(now.getMonth() + 1).padStart(2, '0'),
+    String(now.getDate()).padStart(2, '0'),
+  ].join('-');
+  return `whatsapp-contacts-${accountId}-${day}.csv`;
+}
+
+export const QUALITY_COLORS: Record<string, 'success' | 'warning' | 'error' | 'default'> = {
+  GREEN: 'success',
+  YELLOW: 'warning',
+  RED: 'error',
+};
+
+export const TEMPLATE_STATUS_COLORS: Record<string, 'default' | 'info' | 'success' | 'error' | 'warning'> = {
+  DRAFT: 'default',
+  PENDING: 'info',
+  APPROVED: 'success',
+  REJECTED: 'error',
+  PAUSED: 'warning',
+  DISABLED: 'error',
+  IN_APPEAL: 'warning',
+};
+
+export const CAMPAIGN_STATUS_COLORS: Record<string, 'default' | 'info' | 'success' | 'error' | 'warning'> = {
+  draft: 'default',
+  scheduled: 'info',
+  sending: 'info',
+  paused: 'warning',
+  completed: 'success',
+  failed: 'error',
+};
+
+/** A share 0..1 as a percentage with one decimal. */
+export function percent(share: number): string {
+  return `${(Math.round(share * 1000) / 10).toString()}%`;
+}
+
+/** Campaign lists, analytics and logs are polled every 2 s while a campaign sends. */
+export const CAMPAIGN_POLL_MS = 2000;
+
+/** Delivery and read receipts keep arriving for a while after the last send. */
+const RECEIPTS_AFTER_MS = 2 * 60_000;
+
+/** Whether a campaign's figures still move: sending, or finished moments ago (receipts trickle in). */
+export function isLive(campaign: { status: string; completed_at: string | null }, now = Date.now()): boolean {
+  if (campaign.status === 'sending') return true;
+  if (!campaign.completed_at) return false;
+  return now - Date.parse(campaign.completed_at) < RECEIPTS_AFTER_MS;
+}
