@@ -38,6 +38,7 @@ const SMOKE_ENV = {
   retrieval: { BENCH_SIZES: '300', BENCH_ROUNDS: '1' },
   social: { SOCIAL_BENCH_USERS: '8', SOCIAL_BENCH_ROUNDS: '1', SOCIAL_BENCH_WAIT_S: '30' },
   web: {},
+  whatsapp: { WHATSAPP_BENCH_RECIPIENTS: '400', WHATSAPP_BENCH_RATE: '200', WHATSAPP_BENCH_ROWS: '2000' },
 };
 
 /** The environment a benchmark runs in: in smoke mode, its small settings and CI's PostgreSQL. */

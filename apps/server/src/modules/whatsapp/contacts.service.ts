@@ -209,6 +209,13 @@ export class ContactsService {
     };
     let chosen: ContactMapping | null = mapping;
     let batch = new Map<string, Candidate>();
+    // One batch is written while the next is parsed: the database and the parser overlap.
+    let writing: Promise<void> = Promise.resolve();
+    const write = async (rows: Map<string, Candidate>) => {
+      await writing;
+      writing = this.upsert(auth.tenantId, account.id, rows, result);
+      writing.catch(() => undefined); // awaited before the next write or at the end
+    };
     const reject = (line: number, reason: string) => {
       result.rejectedCount++;
       if (result.rejected.length < REJECTED_SHOWN) result.rejected.push({ line, reason });
@@ -229,12 +236,13 @@ export class ContactsService {
         const earlier = batch.get(candidate.phone);
         batch.set(candidate.phone, earlier ? merge(earlier, candidate) : candidate);
         if (batch.size >= IMPORT_BATCH) {
-          await this.upsert(auth.tenantId, account.id, batch, result);
+          await write(batch);
           batch = new Map();
         }
       }
     } catch (error) {
       file.resume();
+      await writing.catch(() => undefined);
       const code = (error as { code?: string }).code ?? '';
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(WHATSAPP_TEXTS.importTooLarge);
       if (code.startsWith('CSV_'))
@@ -242,7 +250,8 @@ export class ContactsService {
       throw error;
     }
     if ((file as { truncated?: boolean }).truncated) throw badRequest(WHATSAPP_TEXTS.importTooLarge);
-    if (batch.size) await this.upsert(auth.tenantId, account.id, batch, result);
+    if (batch.size) await write(batch);
+    await writing;
     const imported = result.created + result.updated;
     return {
       message: `${imported} contact${imported === 1 ? '' : 's'} imported${result.rejectedCount ? `, ${result.rejectedCount} row${result.rejectedCount === 1 ? '' : 's'} rejected` : ''}`,
