@@ -5,13 +5,14 @@ import { roles, userRoles, users } from '../../core/db/schema.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../core/module.js';
 import type { ChatHub } from '../chat/chat.hub.js';
-import { appendTo, type ConversationRow, type MessageRow } from '../chat/chat.queries.js';
+import { appendTo, type ConversationRow } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import type { AccountRow, AccountsService } from './accounts.service.js';
 import { partsFor } from './channel-text.js';
+import { recordDelivery } from './delivery.js';
 import { GraphError, type GraphProfile, type MetaClient, type SendBody } from './meta.client.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
@@ -181,13 +182,23 @@ export class MessagingService {
           token,
           sendBodyOf(conversation.visitorId!, parts[part]!, window?.state),
         );
-        await this.setDelivery(message, { status: 'queued', error: null, parts_sent: part + 1 });
+        await recordDelivery(this.db, this.hub, message.id, {
+          status: 'queued',
+          error: null,
+          parts_sent: part + 1,
+        });
       }
-      await this.setDelivery(message, { status: 'sent', error: null });
+      await recordDelivery(this.db, this.hub, message.id, { status: 'sent', error: null });
     } catch (error) {
       const permanent = await this.classify(error, account);
       if (permanent || job.attempt >= maxAttempts) {
-        await this.setDelivery(message, { status: 'failed', error: reasonOf(error) }, conversation);
+        await recordDelivery(
+          this.db,
+          this.hub,
+          message.id,
+          { status: 'failed', error: reasonOf(error) },
+          conversation,
+        );
         if (permanent) throw new PermanentJobError(reasonOf(error));
       }
       throw error;
@@ -375,27 +386,6 @@ export class MessagingService {
         to: email,
         subject: `Parley: reconnect your ${what}`,
         text: `${SOCIAL_TEXTS.tokenExpired}\n\nUntil then the bot does not answer its messages. Open Integrations in Parley to connect it again.`,
-      });
-  }
-
-  private async setDelivery(
-    message: MessageRow,
-    delivery: Delivery & { parts_sent?: number },
-    conversation?: ConversationRow,
-  ): Promise<void> {
-    await this.db
-      .update(messages)
-      .set({
-        metadata: sql`jsonb_set(coalesce(${messages.metadata}, '{}'::jsonb), '{delivery}', ${JSON.stringify(delivery)}::jsonb)`,
-      })
-      .where(eq(messages.id, message.id));
-    // The inbox shows a failure on the message: tell it the conversation changed.
-    if (conversation)
-      await this.hub.conversationChanged({
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        botId: conversation.botId,
-        deleted: false,
       });
   }
 }

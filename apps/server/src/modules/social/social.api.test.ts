@@ -20,11 +20,10 @@ import {
   messengerText,
   startMetaGraphFake,
 } from '../../test/fakes/meta-graph.js';
+import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
-import { fileGroups } from '../files/files.schema.js';
-import { replaceDocument } from '../knowledge/ingest.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 
 const APP = { appId: '1234567890', appSecret: 'meta-app-secret-for-tests' };
@@ -55,36 +54,16 @@ beforeAll(async () => {
   owner = await signupOwner(server);
   other = await signupOwner(server);
   botId = (await createBotViaApi(server, owner, { bot_name: 'Social helper' })).bot_id;
-  await attachKnowledge(owner, botId);
+  await attachDocument(server, owner, botId, {
+    title: 'Shipping guide',
+    url: 'https://shop.example/shipping',
+    text: SHIPPING,
+  });
 });
 afterAll(async () => {
   await server?.close();
   await fake?.close();
 });
-
-async function attachKnowledge(account: Account, id: number) {
-  const [group] = await server.database.db
-    .insert(fileGroups)
-    .values({ tenantId: account.user.tenant_id, userId: account.user.id, groupName: `help_${id}` })
-    .returning();
-  await replaceDocument(server.database.db, {
-    tenantId: account.user.tenant_id,
-    sourceType: 'file',
-    sourceId: id * 100,
-    collectionId: group!.id,
-    title: 'Shipping guide',
-    url: 'https://shop.example/shipping',
-    sections: [{ text: SHIPPING, pageNumber: 1 }],
-  });
-  const form = new FormData();
-  form.append('file_group_ids', JSON.stringify([group!.id]));
-  const updated = await fetch(`${server.url}/api/chat/bots/${id}`, {
-    method: 'PUT',
-    body: form,
-    headers: { authorization: `Bearer ${account.access_token}` },
-  });
-  expect(updated.status).toBe(200);
-}
 
 /** Facebook Login end to end: the console's authorize call, the fake's code, the exchange. */
 async function connect(

@@ -13,12 +13,13 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../core/module.js';
 import type { ChatHub } from '../chat/chat.hub.js';
-import { appendTo, type ConversationRow, type MessageRow } from '../chat/chat.queries.js';
+import { appendTo, type ConversationRow } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import { partsFor } from '../social/channel-text.js';
+import { recordDelivery } from '../social/delivery.js';
 import { GraphError } from '../social/meta.client.js';
 import type { WhatsAppAccountRow, WhatsAppAccountsService } from './accounts.service.js';
 import type { CloudClient, CloudMessage } from './cloud.client.js';
@@ -65,7 +66,7 @@ export class WhatsAppConversations {
     private readonly accounts: WhatsAppAccountsService,
     private readonly templates: TemplatesService,
     private readonly chat: ChatService,
-    private readonly handoff: HandoffService,
+    readonly _handoff: HandoffService,
     private readonly hub: ChatHub,
   ) {}
 
@@ -302,7 +303,7 @@ export class WhatsAppConversations {
           conversation.visitorId!,
           bodies[part]!,
         );
-        await this.setDelivery(message, {
+        await recordDelivery(this.db, this.hub, message.id, {
           status: part + 1 === bodies.length ? 'sent' : 'queued',
           error: null,
           parts_sent: part + 1,
@@ -312,7 +313,13 @@ export class WhatsAppConversations {
     } catch (error) {
       const permanent = await this.classify(error, account);
       if (permanent || job.attempt >= maxAttempts) {
-        await this.setDelivery(message, { status: 'failed', error: reasonOf(error) }, conversation);
+        await recordDelivery(
+          this.db,
+          this.hub,
+          message.id,
+          { status: 'failed', error: reasonOf(error) },
+          conversation,
+        );
         if (permanent) throw new PermanentJobError(reasonOf(error));
       }
       throw error;
@@ -328,7 +335,7 @@ export class WhatsAppConversations {
       .select()
       .from(conversations)
       .where(and(eq(conversations.id, conversationId), eq(conversations.tenantId, auth.tenantId)));
-    if (!conversation || conversation.channel !== 'whatsapp' || !conversation.whatsappPhoneNumberId)
+    if (conversation?.channel !== 'whatsapp' || !conversation.whatsappPhoneNumberId)
       throw notFound('Conversation not found');
     const account = await this.accounts.byPhoneNumberId(auth.tenantId, conversation.whatsappPhoneNumberId);
     if (!account) throw notFound(WHATSAPP_TEXTS.accountNotFound);
@@ -433,26 +440,6 @@ export class WhatsAppConversations {
     if (error.kind === 'token' && account)
       await this.accounts.deactivate(account, WHATSAPP_TEXTS.tokenExpired);
     return error.kind !== 'transient';
-  }
-
-  private async setDelivery(
-    message: MessageRow,
-    delivery: Delivery & { parts_sent?: number; wamid?: string },
-    conversation?: ConversationRow,
-  ): Promise<void> {
-    await this.db
-      .update(messages)
-      .set({
-        metadata: sql`jsonb_set(coalesce(${messages.metadata}, '{}'::jsonb), '{delivery}', ${JSON.stringify(delivery)}::jsonb)`,
-      })
-      .where(eq(messages.id, message.id));
-    if (conversation)
-      await this.hub.conversationChanged({
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        botId: conversation.botId,
-        deleted: false,
-      });
   }
 }
 

@@ -26,11 +26,10 @@ import {
   textMessage,
   type WhatsAppCloudFake,
 } from '../../test/fakes/whatsapp-cloud.js';
+import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
-import { fileGroups } from '../files/files.schema.js';
-import { replaceDocument } from '../knowledge/ingest.js';
 import { whatsappAccounts, whatsappCampaigns, whatsappRecipients } from './whatsapp.schema.js';
 
 const APP = { appId: '2234567890', appSecret: 'whatsapp-app-secret-for-tests' };
@@ -64,36 +63,16 @@ beforeAll(async () => {
   owner = await signupOwner(server);
   other = await signupOwner(server);
   botId = (await createBotViaApi(server, owner, { bot_name: 'WhatsApp helper' })).bot_id;
-  await attachKnowledge(owner, botId);
+  await attachDocument(server, owner, botId, {
+    title: 'Returns policy',
+    url: 'https://shop.example/returns',
+    text: RETURNS,
+  });
 });
 afterAll(async () => {
   await server?.close();
   await fake?.close();
 });
-
-async function attachKnowledge(account: Account, id: number) {
-  const [group] = await server.database.db
-    .insert(fileGroups)
-    .values({ tenantId: account.user.tenant_id, userId: account.user.id, groupName: `wa_${id}` })
-    .returning();
-  await replaceDocument(server.database.db, {
-    tenantId: account.user.tenant_id,
-    sourceType: 'file',
-    sourceId: id * 100,
-    collectionId: group!.id,
-    title: 'Returns policy',
-    url: 'https://shop.example/returns',
-    sections: [{ text: RETURNS, pageNumber: 1 }],
-  });
-  const form = new FormData();
-  form.append('file_group_ids', JSON.stringify([group!.id]));
-  const updated = await fetch(`${server.url}/api/chat/bots/${id}`, {
-    method: 'PUT',
-    body: form,
-    headers: { authorization: `Bearer ${account.access_token}` },
-  });
-  expect(updated.status).toBe(200);
-}
 
 const newNumber = (): FakeNumber => ({
   wabaId: `1${digits(14)}`,

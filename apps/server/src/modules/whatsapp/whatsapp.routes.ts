@@ -37,12 +37,11 @@ import {
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { safeEqual } from '../../core/crypto.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { requireMultipart, uploadedFileName } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
-import { signatureValid } from '../social/webhook.js';
+import { metaWebhookRoutes } from '../social/meta-webhook.js';
 import { deliveryOf } from './webhook.js';
 import type { WhatsAppServices } from './whatsapp.module.js';
 
@@ -61,7 +60,14 @@ export const whatsappRoutes =
     await app.register(templateRoutes(services));
     await app.register(contactRoutes(services));
     await app.register(campaignRoutes(services));
-    await app.register(webhookRoutes(deps, services));
+    await app.register(
+      metaWebhookRoutes({
+        path: `${base}/webhook`,
+        tags,
+        deps,
+        receive: (payload) => services.conversations.receive(deliveryOf(payload)),
+      }),
+    );
   };
 
 function accountRoutes({ accounts, conversations }: WhatsAppServices): FastifyPluginAsyncZod {
@@ -485,59 +491,6 @@ function campaignRoutes({ campaigns }: WhatsAppServices): FastifyPluginAsyncZod 
         },
       },
       async (request) => campaigns.analytics(requireAuth(request), request.params.id),
-    );
-  };
-}
-
-const WebhookVerifyQuery = z.object({
-  'hub.mode': z.string().max(50).optional(),
-  'hub.verify_token': z.string().max(500).optional(),
-  'hub.challenge': z.string().max(500).optional(),
-});
-
-/** Meta's webhook for WhatsApp: the signature on the raw bytes first, nothing stored otherwise. */
-function webhookRoutes(deps: ModuleDeps, { conversations }: WhatsAppServices): FastifyPluginAsyncZod {
-  const path = `${base}/webhook`;
-  return async (app) => {
-    app.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
-      (_req, body, done) => done(null, body),
-    );
-    app.get(
-      path,
-      { schema: { tags, summary: "Meta's subscription check", querystring: WebhookVerifyQuery } },
-      async (request, reply) => {
-        const expected = deps.config.META_VERIFY_TOKEN;
-        const query = request.query;
-        if (
-          !expected ||
-          !safeEqual(query['hub.verify_token'] ?? '', expected) ||
-          (query['hub.mode'] && query['hub.mode'] !== 'subscribe')
-        )
-          return reply.code(403).send({ detail: 'Verification token mismatch' });
-        return reply.type('text/plain').send(query['hub.challenge'] ?? '');
-      },
-    );
-    app.post(
-      path,
-      { schema: { tags, summary: 'Deliveries from Meta, signed with the app secret' } },
-      async (request, reply) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const signature = request.headers['x-hub-signature-256'];
-        if (
-          !signatureValid(
-            raw,
-            typeof signature === 'string' ? signature : undefined,
-            deps.config.META_APP_SECRET,
-          )
-        )
-          return reply.code(401).send({ detail: 'Invalid signature' });
-        const payload = safeJson(raw.toString('utf8'));
-        if (payload === undefined) return reply.code(400).send({ detail: 'The body is not JSON' });
-        await conversations.receive(deliveryOf(payload));
-        return reply.type('text/plain').send('EVENT_RECEIVED');
-      },
     );
   };
 }

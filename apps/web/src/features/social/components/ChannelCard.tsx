@@ -9,9 +9,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type Bot, SOCIAL_TEXTS, type SocialAccount, type SocialChannel } from '@parley/contracts';
@@ -26,6 +24,7 @@ import {
   useSocialAccountsQuery,
   useSocialAuthorizeMutation,
 } from '../api';
+import { BotLinkSelect } from './BotLinkSelect';
 import { ChannelMark } from './ChannelMark';
 import { PageTokenDialog } from './PageTokenDialog';
 
@@ -131,30 +130,13 @@ function AccountRow({ account, bots }: { account: SocialAccount; bots: Bot[] }) 
       secondaryAction={
         mayWrite ? (
           <Stack direction="row" spacing={1} alignItems="center">
-            <TextField
-              select
-              size="small"
-              label="Bot"
-              value={account.bot_id ?? ''}
-              onChange={(event) => onBot(event.target.value)}
-              disabled={linking.isLoading}
-              sx={{ minWidth: 180 }}
-              slotProps={{ htmlInput: { 'aria-label': `Bot for ${title}` } }}
-            >
-              <MenuItem value="">
-                <em>No bot (agents only)</em>
-              </MenuItem>
-              {bots.map((bot) => (
-                <MenuItem key={bot.bot_id} value={bot.bot_id}>
-                  {bot.bot_name}
-                </MenuItem>
-              ))}
-            </TextField>
-            {account.bot_id !== null ? (
-              <Button size="small" onClick={() => onBot('')} disabled={linking.isLoading}>
-                Unlink
-              </Button>
-            ) : null}
+            <BotLinkSelect
+              title={title}
+              botId={account.bot_id}
+              bots={bots}
+              busy={linking.isLoading}
+              onChange={onBot}
+            />
             <Button size="small" color="error" onClick={() => setConfirming(true)}>
               Disconnect
             </Button>

@@ -5,10 +5,8 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Bot, WhatsAppAccount } from '@parley/contracts';
@@ -18,6 +16,7 @@ import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useBotsOfUserQuery } from '../../bots/api';
 import { useAbility } from '../../permissions/hooks/useAbility';
+import { BotLinkSelect } from '../../social/components/BotLinkSelect';
 import { useLinkWhatsAppBotMutation, useRemoveWhatsAppAccountMutation } from '../api';
 import { QUALITY_COLORS } from '../model';
 import { accountErrorText } from './ConnectNumber';
@@ -137,30 +136,13 @@ function AccountRow({
         )}
         {mayWrite ? (
           <>
-            <TextField
-              select
-              size="small"
-              label="Bot"
-              value={account.bot_id ?? ''}
-              onChange={(event) => onBot(event.target.value)}
-              disabled={linking.isLoading}
-              sx={{ minWidth: 180 }}
-              slotProps={{ htmlInput: { 'aria-label': `Bot for ${title}` } }}
-            >
-              <MenuItem value="">
-                <em>No bot (agents only)</em>
-              </MenuItem>
-              {bots.map((bot) => (
-                <MenuItem key={bot.bot_id} value={bot.bot_id}>
-                  {bot.bot_name}
-                </MenuItem>
-              ))}
-            </TextField>
-            {account.bot_id !== null ? (
-              <Button size="small" onClick={() => onBot('')} disabled={linking.isLoading}>
-                Unlink
-              </Button>
-            ) : null}
+            <BotLinkSelect
+              title={title}
+              botId={account.bot_id}
+              bots={bots}
+              busy={linking.isLoading}
+              onChange={onBot}
+            />
             <Button size="small" color="error" onClick={() => setConfirming(true)}>
               Remove
             </Button>

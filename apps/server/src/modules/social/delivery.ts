@@ -1,0 +1,35 @@
+import type { Delivery } from '@parley/contracts';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../core/db/database.js';
+import type { ChatHub } from '../chat/chat.hub.js';
+import type { ConversationRow } from '../chat/chat.queries.js';
+import { messages } from '../chat/chat.schema.js';
+
+/** A channel message's delivery as its send job left it: how far it got, and the channel's id. */
+export type DeliveryState = Delivery & { parts_sent?: number; wamid?: string };
+
+/**
+ * Records a message's delivery on the message (`metadata.delivery`). Given the conversation (a
+ * failure), the inbox is told it changed, so the agent sees the failure on the message at once.
+ */
+export async function recordDelivery(
+  db: Db,
+  hub: ChatHub,
+  messageId: number,
+  delivery: DeliveryState,
+  conversation?: ConversationRow,
+): Promise<void> {
+  await db
+    .update(messages)
+    .set({
+      metadata: sql`jsonb_set(coalesce(${messages.metadata}, '{}'::jsonb), '{delivery}', ${JSON.stringify(delivery)}::jsonb)`,
+    })
+    .where(eq(messages.id, messageId));
+  if (conversation)
+    await hub.conversationChanged({
+      tenantId: conversation.tenantId,
+      conversationId: conversation.id,
+      botId: conversation.botId,
+      deleted: false,
+    });
+}
