@@ -31,6 +31,21 @@ export async function requireBot(db: DbOrTx, tenantId: number, botId: number) {
   return bot;
 }
 
+/** The names of the tenant's bots among `ids` (for lists that show which bot each row is linked to). */
+export async function botNamesOf(
+  db: DbOrTx,
+  tenantId: number,
+  ids: ReadonlyArray<number | null>,
+): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: bots.id, name: bots.botName })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), inArray(bots.id, wanted)));
+  return new Map(rows.map((bot) => [bot.id, bot.name]));
+}
+
 /** A stored form read with today's defaults (forms saved before a field existed get its default). */
 const leadForm = (stored: unknown): LeadFormConfig | null => {
   const parsed = LeadFormConfig.safeParse(stored);

@@ -15,7 +15,7 @@ import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
-import { bots } from '../bots/bots.schema.js';
+import { botNamesOf, requireBot } from '../bots/bots.queries.js';
 import { GraphError, type GraphPage, type MetaClient } from './meta.client.js';
 import { socialAccounts, socialOauthStates } from './social.schema.js';
 
@@ -250,14 +250,11 @@ export class AccountsService {
   }
 
   private async views(auth: AuthContext, rows: AccountRow[]): Promise<SocialAccount[]> {
-    const botIds = [...new Set(rows.map((row) => row.botId).filter((id): id is number => id !== null))];
-    const names = botIds.length
-      ? await this.db
-          .select({ id: bots.id, name: bots.botName })
-          .from(bots)
-          .where(and(eq(bots.tenantId, auth.tenantId), inArray(bots.id, botIds)))
-      : [];
-    const nameOf = new Map(names.map((bot) => [bot.id, bot.name]));
+    const nameOf = await botNamesOf(
+      this.db,
+      auth.tenantId,
+      rows.map((row) => row.botId),
+    );
     return rows.map((row) => ({
       id: row.id,
       channel: row.channel,
@@ -290,12 +287,7 @@ export class AccountsService {
   }
 
   private async requireBot(auth: AuthContext, botId: number): Promise<number> {
-    const [bot] = await this.db
-      .select({ id: bots.id })
-      .from(bots)
-      .where(and(eq(bots.id, botId), eq(bots.tenantId, auth.tenantId)));
-    if (!bot) throw notFound(SOCIAL_TEXTS.botNotFound);
-    return bot.id;
+    return (await requireBot(this.db, auth.tenantId, botId)).id;
   }
 
   private requireApp(): string {

@@ -6,13 +6,13 @@ import {
   WHATSAPP_TEXTS,
   type WhatsAppAccount,
 } from '@parley/contracts';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { decryptSecret, deriveKey, encryptSecret } from '../../core/crypto.js';
 import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
-import { bots } from '../bots/bots.schema.js';
+import { botNamesOf, requireBot } from '../bots/bots.queries.js';
 import { GraphError } from '../social/meta.client.js';
 import type { CloudClient } from './cloud.client.js';
 import { whatsappAccounts } from './whatsapp.schema.js';
@@ -174,14 +174,11 @@ export class WhatsAppAccountsService {
   }
 
   private async views(auth: AuthContext, rows: WhatsAppAccountRow[]): Promise<WhatsAppAccount[]> {
-    const botIds = [...new Set(rows.map((row) => row.botId).filter((id): id is number => id !== null))];
-    const names = botIds.length
-      ? await this.db
-          .select({ id: bots.id, name: bots.botName })
-          .from(bots)
-          .where(and(eq(bots.tenantId, auth.tenantId), inArray(bots.id, botIds)))
-      : [];
-    const nameOf = new Map(names.map((bot) => [bot.id, bot.name]));
+    const nameOf = await botNamesOf(
+      this.db,
+      auth.tenantId,
+      rows.map((row) => row.botId),
+    );
     return rows.map((row) => ({
       id: row.id,
       tenant_id: row.tenantId,
@@ -207,12 +204,7 @@ export class WhatsAppAccountsService {
   }
 
   private async requireBot(auth: AuthContext, botId: number): Promise<number> {
-    const [bot] = await this.db
-      .select({ id: bots.id })
-      .from(bots)
-      .where(and(eq(bots.id, botId), eq(bots.tenantId, auth.tenantId)));
-    if (!bot) throw notFound(WHATSAPP_TEXTS.botNotFound);
-    return bot.id;
+    return (await requireBot(this.db, auth.tenantId, botId)).id;
   }
 
   /** A step of onboarding: Meta's refusal is the caller's (400, with Meta's reason); Meta down is a 502. */
