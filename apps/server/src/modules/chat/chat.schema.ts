@@ -77,6 +77,8 @@ export const conversations = pgTable(
     /**
      * One conversation per WhatsApp customer, number and bot: two messages handled at once by two
      * workers cannot both start one (the second fails, and its job, run again, finds the first).
+     * Instagram and Messenger rely on each process handling a user's events in order: an index on
+     * their existing rows could meet duplicates made before, and fail the migration.
      */
     uniqueIndex('conversations_whatsapp_customer_key')
       .on(t.whatsappPhoneNumberId, t.visitorId, t.botId)

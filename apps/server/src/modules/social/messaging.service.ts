@@ -3,6 +3,7 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, queryPrepared } from '../../core/db/database.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
+import { KeyedSerial } from '../../core/keyed-serial.js';
 import type { ModuleDeps } from '../../core/module.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import { appendTo, type ConversationRow } from '../chat/chat.queries.js';
@@ -145,8 +146,17 @@ export class MessagingService {
     await this.db.delete(socialDeliveries).where(lt(socialDeliveries.receivedAt, before));
   }
 
+  /** Per channel user, one event at a time in this process, in the order the jobs run. */
+  private readonly users = new KeyedSerial();
+
   /** One inbound event: an echo of the page's own reply, or a user's message for the bot and the inbox. */
-  async handleInbound(job: JobContext<InboundJob>): Promise<void> {
+  handleInbound(job: JobContext<InboundJob>): Promise<void> {
+    const { item } = job.data;
+    const user = item.message?.is_echo ? item.recipient?.id : item.sender?.id;
+    return this.users.run(`${job.data.accountId}:${user}`, () => this.handleOne(job));
+  }
+
+  private async handleOne(job: JobContext<InboundJob>): Promise<void> {
     const [account] = await this.db
       .select()
       .from(socialAccounts)

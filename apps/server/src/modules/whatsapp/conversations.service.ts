@@ -11,6 +11,7 @@ import { type Db, queryPrepared } from '../../core/db/database.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
+import { KeyedSerial } from '../../core/keyed-serial.js';
 import type { ModuleDeps } from '../../core/module.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import { appendTo, type ConversationRow } from '../chat/chat.queries.js';
@@ -23,7 +24,7 @@ import { recordDelivery } from '../social/delivery.js';
 import { GraphError } from '../social/meta.client.js';
 import type { WhatsAppAccountRow, WhatsAppAccountsService } from './accounts.service.js';
 import type { CloudClient, CloudMessage } from './cloud.client.js';
-import { type TemplateRow, templateMessage } from './template-rules.js';
+import { templateMessage } from './template-rules.js';
 import type { TemplatesService } from './templates.service.js';
 import {
   type CloudInbound,
@@ -205,19 +206,11 @@ export class WhatsAppConversations {
   }
 
   /** Per customer, one message at a time in this process, in the order the jobs run. */
-  private readonly customers = new Map<string, Promise<unknown>>();
+  private readonly customers = new KeyedSerial();
 
   /** One customer message: opt-out words, campaign replies, then the bot or the agents. */
-  async handleInbound(job: JobContext<InboundJob>): Promise<void> {
-    const key = `${job.data.accountId}:${job.data.message.from}`;
-    const before = this.customers.get(key) ?? Promise.resolve();
-    const mine = before.catch(() => undefined).then(() => this.handleOne(job));
-    this.customers.set(key, mine);
-    try {
-      await mine;
-    } finally {
-      if (this.customers.get(key) === mine) this.customers.delete(key);
-    }
+  handleInbound(job: JobContext<InboundJob>): Promise<void> {
+    return this.customers.run(`${job.data.accountId}:${job.data.message.from}`, () => this.handleOne(job));
   }
 
   private async handleOne(job: JobContext<InboundJob>): Promise<void> {
@@ -342,7 +335,7 @@ export class WhatsAppConversations {
     const template = await this.templates.requireRow(auth, body.template_id);
     if (template.accountId !== account.id) throw notFound(WHATSAPP_TEXTS.templateNotFound);
     if (template.status !== 'APPROVED') throw conflict(WHATSAPP_TEXTS.templateNotApproved);
-    const { message, text } = templateMessage(template as TemplateRow, body.variables);
+    const { message, text } = templateMessage(template, body.variables, body.header_value);
     if (!message) throw badRequest(text);
     const stored = await appendTo(
       this.db,
