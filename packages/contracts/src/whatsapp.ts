@@ -226,9 +226,7 @@ const TemplateFields = z.object({
     .max(TEMPLATE_LIMITS.footer + 20)
     .nullable()
     .optional(),
-  buttons: z
-    .array(TemplateButton)
-    .max(TEMPLATE_LIMITS.buttons + 5),
+  buttons: z.array(TemplateButton).max(TEMPLATE_LIMITS.buttons + 5),
 });
 export const TemplateInput = TemplateFields.extend({
   account_id: BodyId('Account'),
@@ -394,6 +392,8 @@ export const CampaignInput = z.object({
   /** Contacts with any of these tags; every contact when empty. Opted-out contacts never. */
   audience_tags: z.array(inputText().trim().min(1).max(50)).max(20).default([]),
   variables: z.array(VariableSource).max(50).default([]),
+  /** The header's value: its {{1}} text, or the https link of its image, video or document. */
+  header_value: inputText().trim().max(2000).optional(),
   /** ISO time to send at; now when absent. */
   scheduled_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
@@ -479,5 +479,7 @@ export type CampaignAnalytics = z.infer<typeof CampaignAnalytics>;
 export const ConversationTemplateBody = z.object({
   template_id: BodyId('Template'),
   variables: z.array(inputText().max(1000)).max(50).default([]),
+  /** The header's value: its {{1}} text, or the https link of its image, video or document. */
+  header_value: inputText().trim().max(2000).optional(),
 });
 export type ConversationTemplateBody = z.infer<typeof ConversationTemplateBody>;

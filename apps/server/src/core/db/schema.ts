@@ -250,5 +250,5 @@ export * from '../../modules/llm/llm.schema.js';
 export * from '../../modules/notion/notion.schema.js';
 export * from '../../modules/qna/qna.schema.js';
 export * from '../../modules/social/social.schema.js';
-export * from '../../modules/whatsapp/whatsapp.schema.js';
 export * from '../../modules/unanswered/unanswered.schema.js';
+export * from '../../modules/whatsapp/whatsapp.schema.js';

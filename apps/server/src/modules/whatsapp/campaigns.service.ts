@@ -20,7 +20,10 @@ import { whatsappCampaigns, whatsappRecipients } from './whatsapp.schema.js';
 
 export const CAMPAIGN_RUN_JOB = 'whatsapp.campaign.run';
 type CampaignRow = typeof whatsappCampaigns.$inferSelect;
-export type CampaignTemplate = Pick<TemplateRow, 'name' | 'language' | 'body' | 'header' | 'footer'>;
+export type CampaignTemplate = Pick<TemplateRow, 'name' | 'language' | 'body' | 'header' | 'footer'> & {
+  /** The header's value for every recipient (its text, or the link of its media). */
+  header_value?: string | null;
+};
 
 /**
  * Campaigns: an approved template to an audience of contacts (by tags; never the opted out), with
@@ -55,7 +58,11 @@ export class CampaignsService {
       body: template.body,
       header: template.header,
       footer: template.footer,
+      header_value: input.header_value ?? null,
     };
+    // Checked once with sample values: what is missing for everyone is refused now, not per recipient.
+    const { message, text } = templateMessage(snapshot, Array(needed).fill('x'), snapshot.header_value);
+    if (!message) throw badRequest(text);
     const [row] = await this.db
       .insert(whatsappCampaigns)
       .values({
@@ -334,5 +341,5 @@ export function campaignMessage(
   variables: VariableSource[],
   fields: Record<string, string>,
 ) {
-  return templateMessage(template, valuesFor(variables, fields));
+  return templateMessage(template, valuesFor(variables, fields), template.header_value);
 }

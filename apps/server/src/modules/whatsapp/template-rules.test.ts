@@ -74,6 +74,30 @@ describe('template rules', () => {
       templateMessage({ ...base, language: 'en', header: null, footer: null }, ['Grace']).message,
     ).toBeNull();
   });
+
+  it('sends a media header by its https link, and refuses without one', () => {
+    const withImage = {
+      ...base,
+      language: 'en',
+      header: { format: 'IMAGE', media_handle: '4::h' },
+      footer: null,
+    };
+    expect(templateMessage(withImage, ['Grace', 'B-2']).message).toBeNull();
+    expect(templateMessage(withImage, ['Grace', 'B-2'], 'http://insecure.example/a.png').message).toBeNull();
+    const { message, text } = templateMessage(withImage, ['Grace', 'B-2'], 'https://cdn.example/sale.png');
+    expect(message).toMatchObject({
+      template: {
+        components: [
+          {
+            type: 'header',
+            parameters: [{ type: 'image', image: { link: 'https://cdn.example/sale.png' } }],
+          },
+          { type: 'body' },
+        ],
+      },
+    });
+    expect(text).toBe('https://cdn.example/sale.png\n\nHi Grace, order B-2 shipped.');
+  });
 });
 
 describe('contacts', () => {

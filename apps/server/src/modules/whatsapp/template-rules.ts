@@ -93,41 +93,52 @@ export function fill(text: string, values: readonly string[]): string {
   return text.replace(VARIABLE, (whole, n: string) => values[Number(n) - 1] ?? whole);
 }
 
+/** What a template's header needs when it is sent: a text for {{1}}, a public link for media, or nothing. */
+export function headerNeed(template: Pick<TemplateRow, 'header'>): 'text' | 'link' | null {
+  const header = template.header;
+  if (!header) return null;
+  if (header.format === 'TEXT') return variablesOf(header.text ?? '').length ? 'text' : null;
+  return 'link';
+}
+
 /**
- * The Cloud API message that sends an approved template with the given body values, and its text
- * as the inbox shows it; or, when values are missing, no message and the reason.
+ * The Cloud API message that sends an approved template with the given body values (and the
+ * header's: its {{1}} text, or the https link of its image, video or document, since a sent message
+ * names its media by link; the upload handle only served Meta's review), and its text as the inbox
+ * shows it; or, when a value is missing, no message and the reason.
  */
 export function templateMessage(
   template: Pick<TemplateRow, 'name' | 'language' | 'body' | 'header' | 'footer'>,
   values: readonly string[],
-  headerValue?: string,
+  headerValue?: string | null,
 ): { message: CloudMessage | null; text: string } {
   const count = new Set(variablesOf(template.body)).size;
   if (values.length < count || values.slice(0, count).some((v) => !v?.trim()))
     return { message: null, text: `This template needs ${count} value${count === 1 ? '' : 's'}` };
+  const need = headerNeed(template);
+  const header = headerValue?.trim() || (need === 'text' ? template.header?.example?.trim() : '') || '';
+  if (need === 'link' && !/^https:\/\/\S+$/.test(header))
+    return {
+      message: null,
+      text: `This template's header needs the https link of its ${template.header!.format.toLowerCase()}`,
+    };
   const components: Record<string, unknown>[] = [];
-  if (template.header?.format === 'TEXT' && variablesOf(template.header.text ?? '').length)
-    components.push({
-      type: 'header',
-      parameters: [{ type: 'text', text: headerValue ?? template.header.example ?? '' }],
-    });
-  else if (template.header && template.header.format !== 'TEXT' && template.header.media_handle)
-    components.push({
-      type: 'header',
-      parameters: [
-        {
-          type: template.header.format.toLowerCase(),
-          [template.header.format.toLowerCase()]: { id: template.header.media_handle },
-        },
-      ],
-    });
+  if (need === 'text') components.push({ type: 'header', parameters: [{ type: 'text', text: header }] });
+  if (need === 'link') {
+    const kind = template.header!.format.toLowerCase();
+    components.push({ type: 'header', parameters: [{ type: kind, [kind]: { link: header } }] });
+  }
   if (count)
     components.push({
       type: 'body',
       parameters: values.slice(0, count).map((text) => ({ type: 'text', text })),
     });
   const text = [
-    template.header?.format === 'TEXT' ? fill(template.header.text ?? '', [headerValue ?? '']) : null,
+    template.header?.format === 'TEXT'
+      ? fill(template.header.text ?? '', [header])
+      : need === 'link'
+        ? header
+        : null,
     fill(template.body, values),
     template.footer,
   ]

@@ -822,6 +822,52 @@ describe('campaigns', () => {
       as(owner),
     );
     expect(unmapped.status).toBe(400);
+    const pictured = await server.post<WhatsAppTemplate>(
+      '/api/social/whatsapp/templates',
+      {
+        account_id: account.id,
+        name: `pictured_${unique()}`,
+        language: 'en',
+        category: 'MARKETING',
+        header: { format: 'IMAGE', media_handle: '4::handle' },
+        body: 'Our new season is here.',
+      },
+      as(owner),
+    );
+    expect(pictured.status, JSON.stringify(pictured.body)).toBe(201);
+    await server.post(`/api/social/whatsapp/templates/${pictured.body.id}/submit`, {}, as(owner));
+    await fake.review(pictured.body.name, 'APPROVED');
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.get<WhatsAppTemplate>(
+              `/api/social/whatsapp/templates/${pictured.body.id}`,
+              as(owner),
+            )
+          ).body.status,
+      )
+      .toBe('APPROVED');
+    const noLink = await server.post<{ detail: string }>(
+      '/api/social/whatsapp/campaigns',
+      { account_id: account.id, name: 'Pictured', template_id: pictured.body.id },
+      as(owner),
+    );
+    expect([noLink.status, noLink.body.detail]).toEqual([
+      400,
+      "This template's header needs the https link of its image",
+    ]);
+    const withLink = await server.post(
+      '/api/social/whatsapp/campaigns',
+      {
+        account_id: account.id,
+        name: 'Pictured',
+        template_id: pictured.body.id,
+        header_value: 'https://cdn.example/season.jpg',
+      },
+      as(owner),
+    );
+    expect(withLink.status).toBe(201);
     const created = await server.post<{ campaign: WhatsAppCampaign }>(
       '/api/social/whatsapp/campaigns',
       {

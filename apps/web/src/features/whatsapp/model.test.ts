@@ -3,6 +3,7 @@ import {
   codeOf,
   exportFileName,
   fillVariables,
+  headerFieldOf,
   isLive,
   selectedAccount,
   signupIdsOf,
@@ -51,5 +52,17 @@ describe('whatsapp model', () => {
     expect(isLive({ status: 'sending', completed_at: null }, now)).toBe(true);
     expect(isLive({ status: 'completed', completed_at: '2026-01-01T11:59:30Z' }, now)).toBe(true);
     expect(isLive({ status: 'completed', completed_at: '2026-01-01T11:00:00Z' }, now)).toBe(false);
+  });
+});
+
+describe('headerFieldOf', () => {
+  it('asks for the link of a media header and the text of a header variable, else nothing', () => {
+    expect(headerFieldOf({ header: { format: 'IMAGE' } })).toEqual({ kind: 'link', media: 'image' });
+    expect(headerFieldOf({ header: { format: 'TEXT', text: 'Hi {{1}}' } })).toEqual({
+      kind: 'text',
+      media: '',
+    });
+    expect(headerFieldOf({ header: { format: 'TEXT', text: 'Hello' } })).toBeNull();
+    expect(headerFieldOf({ header: null })).toBeNull();
   });
 });

@@ -117,3 +117,17 @@ export function isLive(campaign: { status: string; completed_at: string | null }
   if (!campaign.completed_at) return false;
   return now - Date.parse(campaign.completed_at) < RECEIPTS_AFTER_MS;
 }
+
+/**
+ * What the template's header needs when sent: its {{1}} text (the example by default), or the https
+ * link of its image, video or document (the upload handle only served Meta's review).
+ */
+export function headerFieldOf(
+  template: { header: { format: string; text?: string } | null } | null,
+): { kind: 'text' | 'link'; media: string } | null {
+  const header = template?.header;
+  if (!header) return null;
+  if (header.format === 'TEXT')
+    return variablesOf(header.text ?? '').length ? { kind: 'text', media: '' } : null;
+  return { kind: 'link', media: header.format.toLowerCase() };
+}

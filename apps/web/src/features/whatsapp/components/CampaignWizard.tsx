@@ -27,7 +27,7 @@ import {
   useCreateCampaignMutation,
   useTemplatesQuery,
 } from '../api';
-import { variablesOf } from '../model';
+import { headerFieldOf, variablesOf } from '../model';
 import { type PreviewTemplate, TemplatePreview } from './TemplatePreview';
 
 const STEPS = ['Name', 'Template', 'Audience', 'Variables', 'Schedule'] as const;
@@ -68,6 +68,7 @@ export function CampaignWizard({ account, onClose }: { account: WhatsAppAccount;
   const [drafts, setDrafts] = useState<VariableDraft[]>([]);
   const [when, setWhen] = useState<'now' | 'later'>('now');
   const [at, setAt] = useState('');
+  const [headerValue, setHeaderValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   // Created but not yet sent (the send failed): a retry sends it rather than creating another.
   const [createdId, setCreatedId] = useState<number | null>(null);
@@ -79,6 +80,7 @@ export function CampaignWizard({ account, onClose }: { account: WhatsAppAccount;
     { length: count },
     (_, i) => drafts[i] ?? { kind: 'name' as const, value: '' },
   );
+  const header = headerFieldOf(template);
   const preview: PreviewTemplate | null = template
     ? {
         header: template.header,
@@ -96,6 +98,8 @@ export function CampaignWizard({ account, onClose }: { account: WhatsAppAccount;
     if (step === 1 && !template) return 'Choose an approved template';
     if (step === 3 && variables.some((v) => (v.kind === 'text' || v.kind === 'attribute') && !v.value.trim()))
       return 'Give every variable its attribute name or text';
+    if (step === 3 && header?.kind === 'link' && !/^https:\/\/\S+$/.test(headerValue.trim()))
+      return `Give the https link of the header ${header.media}`;
     if (step === 4 && when === 'later' && (!at || Number.isNaN(new Date(at).getTime())))
       return 'Choose when to send';
     return null;
@@ -116,6 +120,7 @@ export function CampaignWizard({ account, onClose }: { account: WhatsAppAccount;
       template_id: templateId,
       audience_tags: tags,
       variables: variables.map(sourceOf),
+      ...(header && headerValue.trim() ? { header_value: headerValue.trim() } : {}),
       scheduled_at: when === 'later' ? new Date(at).toISOString() : null,
     });
     if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? 'Check the campaign');
@@ -221,6 +226,21 @@ export function CampaignWizard({ account, onClose }: { account: WhatsAppAccount;
                   Audience: {tags.length === 0 ? 'every contact' : `contacts tagged ${tags.join(', ')}`}
                 </Typography>
               </>
+            ) : null}
+            {step === 3 && header ? (
+              <TextField
+                size="small"
+                label={
+                  header.kind === 'link'
+                    ? `Link of the header ${header.media} (https)`
+                    : 'Header text for {{1}}'
+                }
+                value={headerValue}
+                onChange={(e) => setHeaderValue(e.target.value)}
+                placeholder={header.kind === 'text' ? (template?.header?.example ?? '') : 'https://'}
+                fullWidth
+                sx={{ mb: 2 }}
+              />
             ) : null}
             {step === 3 ? (
               variables.length === 0 ? (

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { errorText } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useSendConversationTemplateMutation, useTemplatesQuery, useWhatsappAccountsQuery } from '../api';
-import { variablesOf } from '../model';
+import { headerFieldOf, variablesOf } from '../model';
 import { TemplatePreview } from './TemplatePreview';
 
 /** The conversation's account: the one whose number the customer writes to. */
@@ -34,21 +34,29 @@ export function ConversationTemplate({ conversation }: { conversation: Conversat
   const [send, sending] = useSendConversationTemplateMutation();
   const [templateId, setTemplateId] = useState<number | ''>('');
   const [values, setValues] = useState<string[]>([]);
+  const [headerValue, setHeaderValue] = useState('');
   const approved = (templates.data ?? []).filter((t) => t.status === 'APPROVED');
   const template = approved.find((t) => t.id === templateId) ?? null;
   const count = template ? Math.max(template.variable_count, variablesOf(template.body).at(-1) ?? 0) : 0;
   const filled = Array.from({ length: count }, (_, i) => values[i] ?? '');
+  const header = headerFieldOf(template);
+  const headerMissing = header?.kind === 'link' && !/^https:\/\/\S+$/.test(headerValue.trim());
 
   const onSend = async () => {
     if (!template) return;
     try {
       const { message } = await send({
         conversationId: conversation.id,
-        body: { template_id: template.id, variables: filled },
+        body: {
+          template_id: template.id,
+          variables: filled,
+          ...(header && headerValue.trim() ? { header_value: headerValue.trim() } : {}),
+        },
       }).unwrap();
       notify.success(message);
       setTemplateId('');
       setValues([]);
+      setHeaderValue('');
     } catch (error) {
       notify.error(errorText(error as never, 'The template could not be sent'));
     }
@@ -88,6 +96,18 @@ export function ConversationTemplate({ conversation }: { conversation: Conversat
                 </MenuItem>
               ))}
             </TextField>
+            {header ? (
+              <TextField
+                size="small"
+                label={
+                  header.kind === 'link'
+                    ? `Link of the header ${header.media} (https)`
+                    : 'Header text for {{1}}'
+                }
+                value={headerValue}
+                onChange={(e) => setHeaderValue(e.target.value)}
+              />
+            ) : null}
             {filled.map((value, index) => (
               <TextField
                 // biome-ignore lint/suspicious/noArrayIndexKey: variables are numbered by position
@@ -102,7 +122,7 @@ export function ConversationTemplate({ conversation }: { conversation: Conversat
               <Button
                 variant="contained"
                 onClick={onSend}
-                disabled={!template || sending.isLoading || filled.some((v) => !v.trim())}
+                disabled={!template || sending.isLoading || headerMissing || filled.some((v) => !v.trim())}
               >
                 Send template
               </Button>
