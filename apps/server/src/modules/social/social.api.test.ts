@@ -391,6 +391,28 @@ describe('the webhook', () => {
     );
   });
 
+  it('files a user’s messages that arrive together in one conversation', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    const words = ['one', 'two', 'three', 'four'];
+    // Separate deliveries at once: each becomes its own job, and workers take them together.
+    await Promise.all(
+      words.map((text) =>
+        fake.postWebhook(webhook('messenger'), messengerText({ pageId: page.id, senderId: user, text })),
+      ),
+    );
+    await settled();
+    const rows = await server.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.visitorId, user));
+    expect(rows).toHaveLength(1);
+    const texts = (await messagesOf(rows[0]!.id))
+      .filter((m) => m.messageType === 'user')
+      .map((m) => m.message);
+    expect(texts.sort()).toEqual([...words].sort());
+  });
+
   it('forgets delivery ids after a week, keeping recent ones', async () => {
     const old = `m_old_${unique()}`;
     const recent = `m_new_${unique()}`;
