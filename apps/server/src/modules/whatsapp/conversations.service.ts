@@ -150,7 +150,9 @@ export class WhatsAppConversations {
     }
     const input = JSON.stringify([...byMessage.values()]);
     const order = sql.raw(`ARRAY[${STATUS_ORDER.map((s) => `'${s}'`).join(',')}]`);
-    await queryPrepared(
+    const [row] = await queryPrepared<{
+      failed: Array<{ tenant_id: number; conversation_id: number; bot_id: number }> | null;
+    }>(
       this.db,
       sql`WITH x AS (
             SELECT x.*, a.tenant_id FROM jsonb_to_recordset(${input}::jsonb)
@@ -179,10 +181,20 @@ export class WhatsAppConversations {
                AND m.tenant_id = x.tenant_id
                AND coalesce(array_position(${order}, m.metadata->'delivery'->>'status'), 0)
                    < array_position(${order}, x.status)
-            RETURNING m.conversation_id, x.status)
+            RETURNING m.tenant_id, m.conversation_id, m.bot_id, x.status)
           SELECT (SELECT count(*) FROM recipients)::int AS recipients,
-                 (SELECT json_agg(DISTINCT conversation_id) FROM inbox WHERE status = 'failed') AS failed`,
+                 (SELECT json_agg(DISTINCT jsonb_build_object('tenant_id', tenant_id,
+                         'conversation_id', conversation_id, 'bot_id', bot_id))
+                    FROM inbox WHERE status = 'failed') AS failed`,
     );
+    // A message WhatsApp could not deliver shows as failed in the open thread at once.
+    for (const failed of row?.failed ?? [])
+      await this.hub.conversationChanged({
+        tenantId: failed.tenant_id,
+        conversationId: failed.conversation_id,
+        botId: failed.bot_id,
+        deleted: false,
+      });
   }
 
   /** A template's review: approved, rejected with the reason, paused, disabled. */

@@ -387,6 +387,39 @@ describe('conversations', () => {
       .toBe('delivered'); // the fake's status webhooks: sent, then delivered
   });
 
+  it('shows on the message that WhatsApp could not deliver it, from the status webhook', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    fake.autoStatus(false);
+    try {
+      await fake.postWebhook(
+        inboundDelivery({ number, from, message: textMessage('Can I return unused items?') }),
+      );
+      await settled();
+      const conversation = (await conversationOf(from))!;
+      const answer = async () => {
+        const rows = await server.database.db
+          .select()
+          .from(messages)
+          .where(eq(messages.conversationId, conversation.id));
+        return rows.find((m) => (m.metadata as { delivery?: { wamid?: string } } | null)?.delivery?.wamid)!;
+      };
+      const { delivery } = (await answer()).metadata as { delivery: { wamid: string; status: string } };
+      expect(delivery.status).toBe('sent');
+      await fake.postWebhook(
+        statusDelivery(number, delivery.wamid, from, ['failed'], undefined, {
+          code: 131026,
+          title: 'Message undeliverable',
+        }),
+      );
+      await expect
+        .poll(async () => ((await answer()).metadata as { delivery: unknown }).delivery)
+        .toMatchObject({ status: 'failed', error: 'Message undeliverable', wamid: delivery.wamid });
+    } finally {
+      fake.autoStatus(true);
+    }
+  });
+
   it('files locations, contacts, captions and choices as text the inbox and the bot can read', async () => {
     const { number } = await connected();
     const from = `1415${digits(7)}`;
