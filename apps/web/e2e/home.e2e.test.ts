@@ -124,6 +124,7 @@ describe('home', () => {
     // A visitor (not signed in) chats with the bot outside the console.
     const { page: visitor } = await h.newPage();
     await visitor.goto(`/chat/${bot.uuid}`);
+    await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
     const box = visitor.getByRole('textbox', { name: 'Message' });
     await box.fill('Are you open on Sunday?');
     await box.press('Enter');

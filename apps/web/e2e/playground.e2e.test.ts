@@ -199,6 +199,7 @@ describe('bot playground and full-page chat', () => {
     // The same bot on its public page: the same answer, without the owner's note.
     const { page: visitor } = await h.newPage();
     await visitor.goto(`/chat/${bot.uuid}`);
+    await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
     const visitorBox = visitor.getByRole('textbox', { name: 'Message' });
     await visitorBox.fill('Can I return shoes for a refund?');
     await visitorBox.press('Enter');

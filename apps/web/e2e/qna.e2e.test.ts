@@ -127,6 +127,8 @@ describe('Q&A knowledge', () => {
     const ask = async (question: string) => {
       const { page: visitor } = await h.newPage();
       await visitor.goto(`/chat/${bot.uuid}`);
+      // Enter does nothing until the chat is connected: on a loaded machine that takes a while.
+      await visitor.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
       const box = visitor.getByRole('textbox', { name: 'Message' });
       await box.fill(question);
       await box.press('Enter');
