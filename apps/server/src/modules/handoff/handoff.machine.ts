@@ -85,3 +85,8 @@ const POLICIES: Record<string, ChannelPolicy> = {
 export function policyOf(channel: string): ChannelPolicy {
   return POLICIES[channel] ?? ALWAYS;
 }
+
+/** Whether a window limits agents' replies on the channel (Meta's, WhatsApp's; not the web chat). */
+export function hasReplyWindow(channel: string): boolean {
+  return policyOf(channel) !== ALWAYS;
+}

@@ -3,14 +3,11 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import type { ConversationRow } from '../chat/chat.queries.js';
 import { messages } from '../chat/chat.schema.js';
-import { policyOf } from './handoff.machine.js';
+import { hasReplyWindow, policyOf } from './handoff.machine.js';
 
 /** The message's time as the channel gave it (milliseconds since the epoch), when it is one. */
 const CHANNEL_TIME = sql`(CASE WHEN ${messages.metadata}->'message_metadata'->>'timestamp' ~ '^[0-9]{1,15}$'
   THEN to_timestamp((${messages.metadata}->'message_metadata'->>'timestamp')::bigint / 1000.0) END)`;
-
-/** Channels whose replies a window limits (Meta's and WhatsApp's); the web chat has none. */
-const WINDOWED = new Set(['instagram', 'messenger', 'whatsapp']);
 
 /**
  * When the channel user last wrote in the conversation, or null if never: the time the channel
@@ -36,6 +33,6 @@ export async function replyWindowOf(
   conversation: Pick<ConversationRow, 'id' | 'channel'>,
   now: Date,
 ): Promise<ReplyWindow | null> {
-  if (!WINDOWED.has(conversation.channel)) return null;
+  if (!hasReplyWindow(conversation.channel)) return null;
   return policyOf(conversation.channel).window(await lastUserMessageAt(db, conversation.id), now);
 }

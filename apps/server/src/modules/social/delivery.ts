@@ -1,6 +1,7 @@
 import type { Delivery } from '@parley/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
+import { PermanentJobError } from '../../core/jobs/queue.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import type { ConversationRow } from '../chat/chat.queries.js';
 import { messages } from '../chat/chat.schema.js';
@@ -32,4 +33,31 @@ export async function recordDelivery(
       botId: conversation.botId,
       deleted: false,
     });
+}
+
+/**
+ * A send job's failure: a final one (permanent, or on the last attempt) is recorded on the message
+ * and shown in the inbox; a permanent one also stops the queue's retries. The caller rethrows the
+ * error otherwise, so the queue tries again.
+ */
+export async function settleSendFailure(
+  db: Db,
+  hub: ChatHub,
+  failure: {
+    messageId: number;
+    conversation: ConversationRow;
+    permanent: boolean;
+    lastAttempt: boolean;
+    reason: string;
+  },
+): Promise<void> {
+  if (!failure.permanent && !failure.lastAttempt) return;
+  await recordDelivery(
+    db,
+    hub,
+    failure.messageId,
+    { status: 'failed', error: failure.reason },
+    failure.conversation,
+  );
+  if (failure.permanent) throw new PermanentJobError(failure.reason);
 }

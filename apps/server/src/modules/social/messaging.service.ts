@@ -13,7 +13,7 @@ import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import type { AccountRow, AccountsService } from './accounts.service.js';
 import { partsFor } from './channel-text.js';
-import { recordDelivery } from './delivery.js';
+import { recordDelivery, settleSendFailure } from './delivery.js';
 import { GraphError, type GraphProfile, type MetaClient, type SendBody } from './meta.client.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
@@ -200,17 +200,13 @@ export class MessagingService {
       }
       await recordDelivery(this.db, this.hub, message.id, { status: 'sent', error: null });
     } catch (error) {
-      const permanent = await this.classify(error, account);
-      if (permanent || job.attempt >= maxAttempts) {
-        await recordDelivery(
-          this.db,
-          this.hub,
-          message.id,
-          { status: 'failed', error: reasonOf(error) },
-          conversation,
-        );
-        if (permanent) throw new PermanentJobError(reasonOf(error));
-      }
+      await settleSendFailure(this.db, this.hub, {
+        messageId: message.id,
+        conversation,
+        permanent: await this.classify(error, account),
+        lastAttempt: job.attempt >= maxAttempts,
+        reason: reasonOf(error),
+      });
       throw error;
     }
   }

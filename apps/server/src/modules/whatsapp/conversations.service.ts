@@ -20,7 +20,7 @@ import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import { partsFor } from '../social/channel-text.js';
-import { recordDelivery } from '../social/delivery.js';
+import { recordDelivery, settleSendFailure } from '../social/delivery.js';
 import { GraphError } from '../social/meta.client.js';
 import type { WhatsAppAccountRow, WhatsAppAccountsService } from './accounts.service.js';
 import type { CloudClient, CloudMessage } from './cloud.client.js';
@@ -316,17 +316,13 @@ export class WhatsAppConversations {
         });
       }
     } catch (error) {
-      const permanent = await this.classify(error, account);
-      if (permanent || job.attempt >= maxAttempts) {
-        await recordDelivery(
-          this.db,
-          this.hub,
-          message.id,
-          { status: 'failed', error: reasonOf(error) },
-          conversation,
-        );
-        if (permanent) throw new PermanentJobError(reasonOf(error));
-      }
+      await settleSendFailure(this.db, this.hub, {
+        messageId: message.id,
+        conversation,
+        permanent: await this.classify(error, account),
+        lastAttempt: job.attempt >= maxAttempts,
+        reason: reasonOf(error),
+      });
       throw error;
     }
   }

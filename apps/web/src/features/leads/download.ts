@@ -1,4 +1,7 @@
 import { UI_TIMING } from '@parley/contracts';
+import type { Dispatch } from '@reduxjs/toolkit';
+import { readAccessToken } from '../../shared/lib/session-storage';
+import { refreshSession } from '../auth/refresh';
 
 export type DownloadOutcome =
   | { ok: true; blob: Blob; fileName: string }
@@ -66,6 +69,18 @@ export async function fetchBlob(url: string, options: DownloadOptions): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** fetchBlob with the session's token; an expired one is renewed once through the refresh cookie. */
+export async function downloadWithSession(
+  url: string,
+  fallbackName: string,
+  dispatch: Dispatch,
+): Promise<DownloadOutcome> {
+  const outcome = await fetchBlob(url, { token: readAccessToken(), fallbackName });
+  if (outcome.ok || outcome.reason !== 'http' || outcome.status !== 401) return outcome;
+  if ((await refreshSession(dispatch)) !== 'renewed') return outcome;
+  return fetchBlob(url, { token: readAccessToken(), fallbackName });
 }
 
 /** Hands a blob to the browser as a download. */

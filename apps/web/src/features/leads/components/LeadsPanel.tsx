@@ -17,11 +17,9 @@ import { useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { readAccessToken } from '../../../shared/lib/session-storage';
-import { refreshSession } from '../../auth/refresh';
 import { failureText } from '../../roles/failure';
 import { useLeadsQuery } from '../api';
-import { type DownloadOutcome, fetchBlob, saveBlob } from '../download';
+import { type DownloadOutcome, downloadWithSession, saveBlob } from '../download';
 
 const PAGE_SIZES = [LEAD_LIMITS.pageDefault, 25, 50, LEAD_LIMITS.pageMax];
 
@@ -59,13 +57,7 @@ export function LeadsPanel({ botId }: { botId: number }) {
     try {
       const url = `/api/chat/bots/${botId}/leads.csv`;
       const fallbackName = `leads-${botId}.csv`;
-      let outcome = await fetchBlob(url, { token: readAccessToken(), fallbackName });
-      // An expired token is renewed once through the refresh cookie, as every other request does.
-      if (!outcome.ok && outcome.reason === 'http' && outcome.status === 401) {
-        if ((await refreshSession(dispatch)) === 'renewed') {
-          outcome = await fetchBlob(url, { token: readAccessToken(), fallbackName });
-        }
-      }
+      const outcome = await downloadWithSession(url, fallbackName, dispatch);
       if (outcome.ok) saveBlob(outcome.blob, outcome.fileName);
       else notify.error(downloadFailure(outcome));
     } finally {

@@ -88,7 +88,7 @@ export function ImportDialog({ account, onClose }: { account: WhatsAppAccount; o
       dispatch,
     );
     if (outcome.ok) {
-      setResult(outcome.result);
+      setResult(outcome.body);
       dispatch(whatsappApi.util.invalidateTags([{ type: 'WhatsAppContacts', id: account.id }]));
     } else {
       setProgress(null);
