@@ -139,11 +139,18 @@ describe('upload and extraction', () => {
       expect(file.character_count).toBeGreaterThan(0);
       expect(file.size).toBeGreaterThan(0);
     }
-    const job = await server.get<{ status: string; percentage: number }>(
-      `/api/jobs/${reply.body.job_id}`,
-      as(owner),
-    );
-    expect(job.body).toMatchObject({ status: 'completed', percentage: 100 });
+    // The files are trained before the job's own end is written: wait for it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.get<{ status: string; percentage: number }>(
+              `/api/jobs/${reply.body.job_id}`,
+              as(owner),
+            )
+          ).body,
+      )
+      .toMatchObject({ status: 'completed', percentage: 100 });
 
     const chunkRows = (fileId: number) =>
       server.database.db
