@@ -51,6 +51,7 @@ import { RolesService } from './modules/roles/roles.service.js';
 import { socialModule } from './modules/social/social.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+import { storesModule } from './modules/stores/stores.module.js';
 import { whatsappModule } from './modules/whatsapp/whatsapp.module.js';
 
 /** Feature modules beyond the foundation, each with its routes and jobs. */
@@ -68,6 +69,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   homeModule,
   socialModule,
   whatsappModule,
+  storesModule,
 ];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */

@@ -67,6 +67,20 @@ const EnvSchema = z.object({
   /** WhatsApp: the embedded signup's configuration (Facebook Login for Business) and the campaign send rate. */
   WHATSAPP_CONFIG_ID: z.string().optional(),
   WHATSAPP_SEND_RATE: positiveInt.max(1000).default(80),
+  /** Shopify: the app's key and secret (OAuth, webhook HMAC), the Admin API version, and where a shop answers. */
+  SHOPIFY_API_KEY: z.string().optional(),
+  SHOPIFY_API_SECRET: z.string().optional(),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/)
+    .default('2025-01'),
+  SHOPIFY_SCOPES: z
+    .string()
+    .default(
+      'read_products,read_content,read_online_store_pages,read_discounts,read_legal_policies,read_customers,read_orders,write_orders',
+    ),
+  /** `{shop}` is replaced by the shop domain; tests point it at the fake on loopback. */
+  SHOPIFY_SHOP_URL: z.string().includes('{shop}').default('https://{shop}'),
   EMBEDDING_BASE_URL: z.url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),

@@ -149,8 +149,13 @@ export const ChatMessage = z.object({
   sources: z.array(MessageSourceRef),
   qna_id: z.number().int().nullable(),
   attachments: z.array(Attachment),
-  /** How the answer was made: a matching Q&A pair, a language model, sentences of the sources (extractive), or nothing found. */
-  answer_mode: z.enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk']).nullable(),
+  /**
+   * How the answer was made: a matching Q&A pair, a language model, sentences of the sources
+   * (extractive), nothing found, or Parley's own order check (order).
+   */
+  answer_mode: z
+    .enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk', 'order'])
+    .nullable(),
   /** Buttons under the message: the bot's calendar booking, the lead form, a person. */
   actions: z.array(MessageAction),
   /** On a system message: the hand-off it announces. */

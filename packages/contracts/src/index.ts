@@ -18,5 +18,6 @@ export * from './permissions.js';
 export * from './roles.js';
 export * from './rules.js';
 export * from './social.js';
+export * from './stores.js';
 export * from './sync.js';
 export * from './whatsapp.js';

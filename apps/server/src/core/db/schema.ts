@@ -245,6 +245,7 @@ export * from '../../modules/chat/chat.schema.js';
 export * from '../../modules/crawler/crawler.schema.js';
 export * from '../../modules/files/files.schema.js';
 export * from '../../modules/helpdesk/helpdesk.schema.js';
+export * from '../../modules/stores/stores.schema.js';
 export * from '../../modules/knowledge/knowledge.schema.js';
 export * from '../../modules/llm/llm.schema.js';
 export * from '../../modules/notion/notion.schema.js';

@@ -19,6 +19,7 @@ import { roles, tenants, users } from '../../core/db/schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
+import { stores } from '../stores/stores.schema.js';
 
 /** A bot (spec console.md section 3 Bot). Its knowledge is the sources attached to it. */
 export const bots = pgTable(
@@ -49,8 +50,9 @@ export const bots = pgTable(
     leadFormConfig: jsonb('lead_form_config'),
     /** Origins allowed to embed the widget; empty: any. */
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
-    shopifyStoreId: integer('shopify_store_id'),
-    woocommerceStoreId: integer('woocommerce_store_id'),
+    /** The stores it answers from (spec "Bot connection"); a deleted store clears them. */
+    shopifyStoreId: integer('shopify_store_id').references(() => stores.id, { onDelete: 'set null' }),
+    woocommerceStoreId: integer('woocommerce_store_id').references(() => stores.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -34,6 +34,7 @@ export type Prepared = { model: ResolvedModel | null; found: SearchResult; booki
 
 export type AnswerInput = {
   bot: BotRow;
+  conversationId: number;
   question: string;
   /** Earlier messages of the conversation, oldest first (the question not included). */
   history: MessageRow[];
@@ -73,6 +74,8 @@ export class AnswerService {
       /** A model slower than this is given up on; the visitor gets the quoted passages instead. */
       timeoutMs: number;
       log?: (error: unknown, message: string) => void;
+      /** Parley's own answer about an order (stores), or null when the message is not about one. */
+      orderReply?: (input: AnswerInput) => Promise<string | null>;
     },
   ) {}
 
@@ -102,6 +105,16 @@ export class AnswerService {
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
     const { model, found, booking } = prepared;
+    const order = await this.options.orderReply?.(input);
+    if (order)
+      return this.say(input, {
+        text: order,
+        mode: 'order',
+        sources: [],
+        qnaId: null,
+        usage: null,
+        actions: [],
+      });
     // Without a model, intent phrases decide; with one, the model calls the booking tool itself.
     if (booking && !model && BOOKING_INTENT.test(input.question)) {
       return this.say(input, bookingAnswer(booking, ''));

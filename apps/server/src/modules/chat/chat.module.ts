@@ -30,6 +30,8 @@ import { presenceOf } from '../helpdesk/presence.queries.js';
 import { retrievalOf } from '../knowledge/retrieval.service.js';
 import { LlmService } from '../llm/llm.service.js';
 import { QnaService } from '../qna/qna.service.js';
+import { orderReply } from '../stores/core/order-reply.js';
+import { storeServices } from '../stores/stores.services.js';
 import { type UnansweredInput, UnansweredService } from '../unanswered/unanswered.service.js';
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
@@ -70,6 +72,7 @@ function makeServices(deps: ModuleDeps): ChatServices {
   const answers = new AnswerService(retrieval, new LlmService(deps.db, deps.config.appSecret), {
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     log: (error, message) => deps.log.warn({ err: error }, message),
+    orderReply: (input) => orderReply(storeServices(deps).orders, input),
   });
   const agentOnline = async (tenantId: number) => (await presenceOf(deps.db, tenantId)).agents_online;
   const onUnanswered = (input: UnansweredInput) =>

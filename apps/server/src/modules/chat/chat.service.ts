@@ -362,6 +362,7 @@ export class ChatService {
         : await this.answers.answer(
             {
               bot,
+              conversationId: conversation.id,
               question: question.message,
               history,
               agentOnline: () => this.options.agentOnline(bot.tenantId),

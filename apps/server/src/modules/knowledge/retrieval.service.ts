@@ -70,7 +70,7 @@ export class RetrievalService {
   }
 
   /**
-   * The collections a bot may use (its attached file groups, web sources and Notion workspaces, and
+   * The collections a bot may use (its attached file groups, web sources, Notion workspaces and stores, and
    * its own Q&A) with their content versions, and the question's lexemes as plainto_tsquery
    * stems them: what the in-memory stage needs, in the statement the search makes anyway.
    */
@@ -89,12 +89,14 @@ export class RetrievalService {
         FROM (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+          UNION ALL SELECT 'store', store_id FROM bots CROSS JOIN LATERAL (VALUES (shopify_store_id), (woocommerce_store_id)) AS linked(store_id)
+            WHERE tenant_id = ${tenantId} AND id = ${botId} AND store_id IS NOT NULL
           UNION ALL SELECT 'qna', ${botId}::int) s`,
     );
     const idsOf = (type: SearchHit['source_type']) =>
       rows.filter((r) => r.source_type === type).map((r) => r.collection_id);
     return {
-      scope: (['file', 'web', 'notion', 'qna'] as const).map((sourceType) => ({
+      scope: (['file', 'web', 'notion', 'qna', 'store'] as const).map((sourceType) => ({
         sourceType,
         ids: idsOf(sourceType),
       })),

@@ -1,0 +1,46 @@
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import {
+  STORE_SYNC_JOB,
+  STORE_TRAIN_JOB,
+  STORE_WEBHOOK_JOB,
+  type StoreSyncData,
+  type StoreTrainData,
+  type StoreWebhookData,
+} from './core/store-core.js';
+import { shopifyRoutes } from './shopify/shopify.routes.js';
+import { ShopifyService } from './shopify/shopify.service.js';
+import { storeServices } from './stores.services.js';
+import { wooRoutes } from './woocommerce/woo.routes.js';
+import { WooService } from './woocommerce/woo.service.js';
+
+const TRAIN_ATTEMPTS = 3;
+
+/** Online stores: Shopify and WooCommerce routes and webhooks, and the sync, training and webhook jobs. */
+export const storesModule: FeatureModule = {
+  routes: (deps: ModuleDeps) => async (app) => {
+    const { core } = storeServices(deps);
+    await app.register(shopifyRoutes(new ShopifyService(deps, core)));
+    await app.register(wooRoutes(new WooService(deps, core)));
+  },
+  jobs: (deps: ModuleDeps) => {
+    const { core } = storeServices(deps);
+    const platforms = { shopify: new ShopifyService(deps, core), woocommerce: new WooService(deps, core) };
+    deps.jobs.register<StoreSyncData>(STORE_SYNC_JOB, (job) => core.runSync(job, job.tenantId!, job.data), {
+      maxAttempts: 1,
+    });
+    deps.jobs.register<StoreTrainData>(
+      STORE_TRAIN_JOB,
+      (job) => core.runTraining(job, job.tenantId!, job.data, job.attempt >= TRAIN_ATTEMPTS),
+      { maxAttempts: TRAIN_ATTEMPTS, backoffBaseMs: 500 },
+    );
+    deps.jobs.register<StoreWebhookData>(
+      STORE_WEBHOOK_JOB,
+      async (job) => {
+        const store = await core.storeById(job.tenantId!, job.data.storeId);
+        if (store) await platforms[store.platform].applyWebhook(store, job.data.topic, job.data.payload);
+      },
+      { maxAttempts: 5, backoffBaseMs: 1000 },
+    );
+    deps.scheduler.register('stores.webhook-events.prune', (now) => core.pruneWebhookEvents(now));
+  },
+};
