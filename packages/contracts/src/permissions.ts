@@ -13,7 +13,7 @@ import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
 import { SOCIAL_ROUTE_RULES } from './social.js';
-import { STORE_ROUTE_RULES } from './stores.js';
+import { SHOPIFY_ROUTE_RULES, WOO_ROUTE_RULES } from './stores.js';
 import { WHATSAPP_ROUTE_RULES } from './whatsapp.js';
 
 export type { Action, RouteRule, Subject } from './rules.js';
@@ -107,7 +107,8 @@ export const ROUTE_RULES = {
   ...HOME_ROUTE_RULES,
   ...SOCIAL_ROUTE_RULES,
   ...WHATSAPP_ROUTE_RULES,
-  ...STORE_ROUTE_RULES,
+  ...SHOPIFY_ROUTE_RULES,
+  ...WOO_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

@@ -75,7 +75,7 @@ export const pluralOf = (platform: StorePlatform, kind: StoreKind): string => {
   return Object.keys(table).find((plural) => table[plural] === kind) ?? kind;
 };
 
-export const STORE_ROUTE_RULES = {
+export const SHOPIFY_ROUTE_RULES = {
   'POST /shopify/connect': need(BOTS_SUBJECT, 'create'),
   'POST /shopify/callback': need(BOTS_SUBJECT, 'create'),
   'GET /shopify/stores': need(BOTS_SUBJECT, 'read'),
@@ -100,6 +100,9 @@ export const STORE_ROUTE_RULES = {
   'GET /shopify/stores/training/detailed-status/:storeId': need(BOTS_SUBJECT, 'read'),
   /** Shopify signs every delivery (X-Shopify-Hmac-Sha256); nothing is read before it checks. */
   'POST /shopify/webhooks': open,
+} as const satisfies Record<string, RouteRule>;
+
+export const WOO_ROUTE_RULES = {
   'GET /woocommerce/stores': need(BOTS_SUBJECT, 'read'),
   'POST /woocommerce/connect': need(BOTS_SUBJECT, 'create'),
   'POST /woocommerce/stores/:id/test': need(BOTS_SUBJECT, 'read'),

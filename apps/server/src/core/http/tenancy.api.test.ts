@@ -21,10 +21,12 @@ import {
   type RouteKey,
   type RouteRule,
   SEEDED_FEATURES,
+  SHOPIFY_ROUTE_RULES,
   SOCIAL_ROUTE_RULES,
   UNANSWERED_ROUTE_RULES,
   type User,
   WHATSAPP_ROUTE_RULES,
+  WOO_ROUTE_RULES,
 } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +211,8 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [HANDOFF_ROUTE_RULES, '../../modules/handoff/handoff.api.test.ts'],
   [SOCIAL_ROUTE_RULES, '../../modules/social/social.api.test.ts'],
   [WHATSAPP_ROUTE_RULES, '../../modules/whatsapp/whatsapp.api.test.ts'],
+  [SHOPIFY_ROUTE_RULES, '../../modules/stores/shopify/shopify.api.test.ts'],
+  [WOO_ROUTE_RULES, '../../modules/stores/woocommerce/woo.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

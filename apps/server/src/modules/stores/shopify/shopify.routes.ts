@@ -37,6 +37,8 @@ import type { ShopifyService } from './shopify.service.js';
 const tags = ['Shopify'];
 const OrderResponse = z.object({ message: z.string(), order: StoreItem });
 const StoreIdParams = z.object({ storeId: Id });
+/** A list asked with force_refresh reads up to this many records from Shopify first (a bounded request). */
+const REFRESH_LIMIT = 1000;
 
 /** The spec's calls under /shopify and /integrations/shopify (integrations-and-billing.md section 7). */
 export const shopifyRoutes =
@@ -46,7 +48,7 @@ export const shopifyRoutes =
     const task = (message: string, taskId: string) => ({ message, task_id: taskId });
     const list = async (tenantId: number, kind: StoreKind, query: z.output<typeof ShopifyListQuery>) => {
       const store = await core.own(tenantId, 'shopify', query.store_id);
-      if (query.force_refresh) await core.refreshNow(store, kind, query.limit);
+      if (query.force_refresh) await core.refreshNow(store, kind, REFRESH_LIMIT);
       return core.records(tenantId, 'shopify', store.id, kind, {
         search: query.query,
         page: query.page,

@@ -234,7 +234,10 @@ export class ShopifyService {
   async applyWebhook(store: StoreRow, topic: string, payload: unknown): Promise<void> {
     if (topic === 'app/uninstalled') return this.core.markDisconnected(store.id);
     if (PRIVACY_TOPICS.has(topic)) return this.privacy(store, topic, payload as PrivacyPayload);
-    const change = recordFromWebhook(topic, payload, store.domain);
+    const change = recordFromWebhook(topic, payload, store.domain, {
+      url: store.storefrontUrl,
+      currency: store.currency ?? undefined,
+    });
     if (change) await this.core.applyChange(store, change);
   }
 
