@@ -173,6 +173,13 @@ const shellRoutes: RouteObject[] = [
     () => import('../features/integrations/pages/ShopifyCallbackPage'),
     'ShopifyCallbackPage',
   ),
+  // A connected online store: the same rule as the Integrations page.
+  page(
+    'integrations/stores/:platform/:id',
+    signedIn('Store'),
+    () => import('../features/stores/pages/StorePage'),
+    'StorePage',
+  ),
   page(
     'whatsapp/*',
     menu('/whatsapp', 'WhatsApp'),

@@ -7,14 +7,15 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { SocialChannels } from '../../social/components/SocialChannels';
+import { StoresSection } from '../../stores/components/StoresSection';
 
-/** Integrations: the channels a bot answers on; stores arrive with their own issue. */
+/** Integrations: the channels a bot answers on and the online stores it answers from. */
 export function IntegrationsPage() {
   return (
     <>
       <PageHeader
         title="Integrations"
-        subtitle="Put your bots on Instagram, Messenger and WhatsApp, and hand conversations to your team in the inbox."
+        subtitle="Put your bots on Instagram, Messenger and WhatsApp, connect your online store, and hand conversations to your team in the inbox."
       />
       <SocialChannels />
       <Card variant="outlined" component="section" aria-label="WhatsApp" sx={{ mt: 3 }}>
@@ -34,9 +35,7 @@ export function IntegrationsPage() {
           </Button>
         </CardContent>
       </Card>
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 3 }}>
-        Shopify and WooCommerce are coming soon.
-      </Typography>
+      <StoresSection />
     </>
   );
 }
