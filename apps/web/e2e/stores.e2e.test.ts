@@ -62,7 +62,7 @@ describe('Online stores', () => {
     const { page } = await h.newPage({ width: 1440, height: 1000 });
     screenshotOnFailure(page, 'stores-woocommerce');
     await signUp(page, person('wanda'));
-    await createBotViaApi(h, page, { bot_name: 'Shop helper' });
+    const bot = await createBotViaApi(h, page, { bot_name: 'Shop helper' });
 
     // Integrations: the stores section, nothing connected yet.
     await page.goto('/integrations');
@@ -120,6 +120,30 @@ describe('Online stores', () => {
     await row.getByText('Trained').waitFor();
     await expect.poll(() => products.getByRole('row').count()).toBe(2);
     await screenshot(page, 'stores-woocommerce-products');
+
+    // The bot connected to the store answers a price with the product's page, and an order only
+    // once its number and the email on it match.
+    const storePage = page.url();
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const answers = page.getByTestId('bot-message');
+    await box.fill('How much is the Lighthouse Mug?');
+    await box.press('Enter');
+    const price = answers.filter({ hasText: '14.99' });
+    await price.waitFor({ timeout: 30_000 });
+    const link = price.getByRole('link', { name: 'Lighthouse Mug' });
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^${wooStore.url}/product/`));
+    await box.fill('Where is my order 1001?');
+    await box.press('Enter');
+    await answers.filter({ hasText: 'email address or phone number' }).waitFor({ timeout: 30_000 });
+    await box.fill('john@example.com');
+    await box.press('Enter');
+    await answers.filter({ hasText: "couldn't find an order" }).waitFor({ timeout: 30_000 });
+    await box.fill('Order 1001, my email is jane@example.com');
+    await box.press('Enter');
+    await answers.filter({ hasText: '1Z999' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'stores-order-in-chat');
+    await page.goto(storePage);
 
     // Categories: their own sync follows its job to the end; one is deleted from Parley.
     await page.getByRole('tab', { name: 'Categories' }).click();

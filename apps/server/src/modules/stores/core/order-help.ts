@@ -182,16 +182,18 @@ export function describeOrder(order: OrderData): string {
     ? 'cancelled'
     : [order.financial_status, order.fulfillment_status].filter(Boolean).join(', ').toLowerCase() ||
       'received';
-  const lines = [`Order ${number}, placed ${placed}: ${state}.`, 'Items:'];
-  for (const line of order.lines)
-    lines.push(`- ${line.quantity} × ${line.title} (${line.price} ${order.currency})`);
-  lines.push(`Total: ${order.total} ${order.currency}`);
-  if (order.tracking.length === 0) lines.push('Tracking: not available yet.');
-  for (const t of order.tracking) {
+  const items = order.lines.map(
+    (line) => `- ${line.quantity} × ${line.title} (${line.price} ${order.currency})`,
+  );
+  const tracking = order.tracking.map((t) => {
     const carrier = t.company ? `${t.company} ` : '';
-    lines.push(
-      `Tracking: ${carrier}${t.number ?? ''}${t.url ? ` ${t.url}` : ''}${t.status ? ` (${t.status})` : ''}`.trim(),
-    );
-  }
-  return lines.join('\n');
+    return `Tracking: ${carrier}${t.number ?? ''}${t.url ? ` ${t.url}` : ''}${t.status ? ` (${t.status})` : ''}`.trim();
+  });
+  // Blocks apart (a blank line), so the list ends where it should wherever the text is read as Markdown.
+  return [
+    `Order ${number}, placed ${placed}: ${state}.`,
+    ['Items:', ...items].join('\n'),
+    `Total: ${order.total} ${order.currency}`,
+    ...(tracking.length > 0 ? tracking : ['Tracking: not available yet.']),
+  ].join('\n\n');
 }
