@@ -1,8 +1,6 @@
 import type { StoreKind } from '@parley/contracts';
 import {
   CancelOrderBody,
-  GlobalSyncBody,
-  GlobalSyncStatus,
   GlobalTrainingBody,
   Id,
   IdParams,
@@ -22,7 +20,6 @@ import {
   STORE_TEXTS,
   StoreItem,
   StoreItemList,
-  StoreLinkBotBody,
   StoreList,
   StoreResponse,
   StoreTaskResponse,
@@ -31,6 +28,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../../core/http/request-context.js';
+import { sharedStoreRoutes, taskReply } from '../core/store-routes.js';
 import { verifyWebhook } from './shopify.hmac.js';
 import type { ShopifyService } from './shopify.service.js';
 
@@ -45,7 +43,6 @@ export const shopifyRoutes =
   (shopify: ShopifyService): FastifyPluginAsyncZod =>
   async (app) => {
     const { core } = shopify;
-    const task = (message: string, taskId: string) => ({ message, task_id: taskId });
     const list = async (tenantId: number, kind: StoreKind, query: z.output<typeof ShopifyListQuery>) => {
       const store = await core.own(tenantId, 'shopify', query.store_id);
       if (query.force_refresh) await core.refreshNow(store, kind, REFRESH_LIMIT);
@@ -103,33 +100,6 @@ export const shopifyRoutes =
         return { message: STORE_TEXTS.shopifyDisconnected };
       },
     );
-    for (const [path, unlink] of [
-      ['link-bot', false],
-      ['unlink-bot', true],
-    ] as const) {
-      app.post(
-        `/shopify/stores/:id/${path}`,
-        {
-          schema: {
-            tags,
-            summary: unlink ? 'The bot stops answering from the store' : 'The bot answers from the store',
-            params: IdParams,
-            body: StoreLinkBotBody,
-            response: { 200: MessageResponse },
-          },
-        },
-        async (request) => {
-          await core.linkBot(
-            requireAuth(request).tenantId,
-            'shopify',
-            request.params.id,
-            request.body.bot_id,
-            unlink,
-          );
-          return { message: unlink ? STORE_TEXTS.botUnlinked : STORE_TEXTS.botLinked };
-        },
-      );
-    }
 
     app.get(
       '/shopify/orders',
@@ -204,7 +174,7 @@ export const shopifyRoutes =
             request.body.limit,
             false,
           );
-          return reply.status(202).send(task(STORE_TEXTS.syncStarted, taskId));
+          return reply.status(202).send(taskReply(STORE_TEXTS.syncStarted, taskId));
         },
       );
     }
@@ -257,7 +227,7 @@ export const shopifyRoutes =
           request.body.limit,
           false,
         );
-        return reply.status(202).send(task(STORE_TEXTS.syncStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.syncStarted, taskId));
       },
     );
     app.post(
@@ -274,7 +244,7 @@ export const shopifyRoutes =
         const { tenantId } = requireAuth(request);
         const kind = shopify.kindOf(request.params.type);
         const taskId = await core.startTraining(tenantId, 'shopify', request.params.storeId, [kind], false);
-        return reply.status(202).send(task(STORE_TEXTS.trainingStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.trainingStarted, taskId));
       },
     );
     app.delete(
@@ -316,46 +286,8 @@ export const shopifyRoutes =
         const { tenantId } = requireAuth(request);
         const kinds = shopify.kindsOf(request.body.content_types, true);
         const taskId = await core.startTraining(tenantId, 'shopify', request.params.storeId, kinds, false);
-        return reply.status(202).send(task(STORE_TEXTS.trainingStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.trainingStarted, taskId));
       },
-    );
-    app.post(
-      '/integrations/shopify/stores/:id/sync/global',
-      {
-        schema: {
-          tags,
-          summary: "Sync content types one after another (the spec's global sync)",
-          params: IdParams,
-          body: GlobalSyncBody,
-          response: { 202: StoreTaskResponse },
-        },
-      },
-      async (request, reply) => {
-        const { tenantId } = requireAuth(request);
-        const kinds = shopify.kindsOf(request.body.content_types, false);
-        const taskId = await core.startSync(
-          tenantId,
-          'shopify',
-          request.params.id,
-          kinds,
-          request.body.limit,
-          request.body.force_resync,
-        );
-        return reply.status(202).send(task(STORE_TEXTS.syncStarted, taskId));
-      },
-    );
-    app.get(
-      '/integrations/shopify/stores/:id/sync/status',
-      {
-        schema: {
-          tags,
-          summary: 'The global sync status',
-          params: IdParams,
-          response: { 200: GlobalSyncStatus },
-        },
-      },
-      async (request) =>
-        core.syncStatus(await core.own(requireAuth(request).tenantId, 'shopify', request.params.id)),
     );
     app.post(
       '/integrations/shopify/stores/:id/training/global',
@@ -378,7 +310,7 @@ export const shopifyRoutes =
           kinds,
           request.body.retrain,
         );
-        return reply.status(202).send(task(STORE_TEXTS.trainingStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.trainingStarted, taskId));
       },
     );
     app.get(
@@ -395,6 +327,16 @@ export const shopifyRoutes =
         core.trainingStatus(requireAuth(request).tenantId, 'shopify', request.params.storeId),
     );
 
+    await app.register(
+      sharedStoreRoutes({
+        platform: 'shopify',
+        core,
+        tags,
+        storePath: '/shopify/stores/:id',
+        syncPath: '/integrations/shopify/stores/:id',
+        kindsOf: (types) => shopify.kindsOf(types, false),
+      }),
+    );
     await app.register(webhookRoute(shopify));
   };
 

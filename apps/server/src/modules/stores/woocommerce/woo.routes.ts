@@ -1,13 +1,10 @@
 import {
-  GlobalSyncBody,
-  GlobalSyncStatus,
   Id,
   MessageResponse,
   STORE_TEXTS,
   Store,
   StoreItem,
   StoreItemList,
-  StoreLinkBotBody,
   StoreList,
   StoreResponse,
   StoreTaskResponse,
@@ -29,6 +26,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../../core/http/request-context.js';
+import { sharedStoreRoutes, taskReply } from '../core/store-routes.js';
 import { toItem as toItemOf } from '../stores.queries.js';
 import { storeRecords } from '../stores.schema.js';
 import { verifyWooSignature } from './woo.adapter.js';
@@ -44,7 +42,6 @@ export const wooRoutes =
   (woo: WooService): FastifyPluginAsyncZod =>
   async (app) => {
     const { core } = woo;
-    const task = (message: string, taskId: string) => ({ message, task_id: taskId });
 
     app.get(
       '/woocommerce/stores',
@@ -97,72 +94,7 @@ export const wooRoutes =
         return { message: STORE_TEXTS.wooDisconnected };
       },
     );
-    for (const [path, unlink] of [
-      ['link-bot', false],
-      ['unlink-bot', true],
-    ] as const) {
-      app.post(
-        `/woocommerce/stores/:id/${path}`,
-        {
-          schema: {
-            tags,
-            summary: unlink ? 'The bot stops answering from the store' : 'The bot answers from the store',
-            params: WooStoreParams,
-            body: StoreLinkBotBody,
-            response: { 200: MessageResponse },
-          },
-        },
-        async (request) => {
-          await core.linkBot(
-            requireAuth(request).tenantId,
-            'woocommerce',
-            request.params.id,
-            request.body.bot_id,
-            unlink,
-          );
-          return { message: unlink ? STORE_TEXTS.botUnlinked : STORE_TEXTS.botLinked };
-        },
-      );
-    }
 
-    app.post(
-      '/woocommerce/stores/:id/sync/global',
-      {
-        schema: {
-          tags,
-          summary: "Sync content types one after another (the spec's global sync)",
-          params: WooStoreParams,
-          body: GlobalSyncBody,
-          response: { 202: StoreTaskResponse },
-        },
-      },
-      async (request, reply) => {
-        const { tenantId } = requireAuth(request);
-        const kinds = woo.kindsOf(request.body.content_types, false);
-        const taskId = await core.startSync(
-          tenantId,
-          'woocommerce',
-          request.params.id,
-          kinds,
-          request.body.limit,
-          request.body.force_resync,
-        );
-        return reply.status(202).send(task(STORE_TEXTS.syncStarted, taskId));
-      },
-    );
-    app.get(
-      '/woocommerce/stores/:id/sync/status',
-      {
-        schema: {
-          tags,
-          summary: 'The global sync status',
-          params: WooStoreParams,
-          response: { 200: GlobalSyncStatus },
-        },
-      },
-      async (request) =>
-        core.syncStatus(await core.own(requireAuth(request).tenantId, 'woocommerce', request.params.id)),
-    );
     app.post(
       '/woocommerce/stores/:id/:type/sync',
       {
@@ -179,7 +111,7 @@ export const wooRoutes =
         const kind = woo.kindOf(request.params.type);
         const limit = request.body?.limit ?? WooSyncBody.parse({}).limit;
         const taskId = await core.startSync(tenantId, 'woocommerce', request.params.id, [kind], limit, false);
-        return reply.status(202).send(task(STORE_TEXTS.syncStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.syncStarted, taskId));
       },
     );
 
@@ -198,7 +130,7 @@ export const wooRoutes =
         const { tenantId } = requireAuth(request);
         const kind = woo.kindOf(request.body.content_type);
         const taskId = await core.startTraining(tenantId, 'woocommerce', request.params.id, [kind], false);
-        return reply.status(202).send(task(STORE_TEXTS.trainingStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.trainingStarted, taskId));
       },
     );
     app.delete(
@@ -242,7 +174,7 @@ export const wooRoutes =
           kinds,
           request.body.retrain,
         );
-        return reply.status(202).send(task(STORE_TEXTS.trainingStarted, taskId));
+        return reply.status(202).send(taskReply(STORE_TEXTS.trainingStarted, taskId));
       },
     );
     for (const path of [
@@ -331,6 +263,16 @@ export const wooRoutes =
       },
     );
 
+    await app.register(
+      sharedStoreRoutes({
+        platform: 'woocommerce',
+        core,
+        tags,
+        storePath: '/woocommerce/stores/:id',
+        syncPath: '/woocommerce/stores/:id',
+        kindsOf: (types) => woo.kindsOf(types, false),
+      }),
+    );
     await app.register(webhookRoute(woo));
   };
 
