@@ -37,6 +37,7 @@ const SMOKE_ENV = {
   ingest: { BENCH_PAGES: '4', BENCH_ROUNDS: '1' },
   retrieval: { BENCH_SIZES: '300', BENCH_ROUNDS: '1' },
   social: { SOCIAL_BENCH_USERS: '8', SOCIAL_BENCH_ROUNDS: '1', SOCIAL_BENCH_WAIT_S: '30' },
+  stores: { STORES_BENCH_PRODUCTS: '200' },
   web: {},
   whatsapp: { WHATSAPP_BENCH_RECIPIENTS: '400', WHATSAPP_BENCH_RATE: '200', WHATSAPP_BENCH_ROWS: '2000' },
 };
