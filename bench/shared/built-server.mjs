@@ -43,6 +43,8 @@ export async function startBuiltServer({ label, env = {} }) {
         PUBLIC_URL: baseUrl,
         LOG_LEVEL: 'warn',
         AUTH_RATE_LIMIT_PER_IP: '1000',
+        // Benchmarks measure Parley, not a plan's allowance.
+        PLAN_LIMITS: 'off',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -27,6 +27,9 @@ import { GoogleVerifier } from './modules/auth/google.js';
 import { InvitationService } from './modules/auth/invitations.service.js';
 import { SessionResolver } from './modules/auth/sessions.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { billingModule } from './modules/billing/billing.module.js';
+import { entitlementsOf } from './modules/billing/billing.services.js';
+import { seedPlans } from './modules/billing/plans.js';
 import { botsModule } from './modules/bots/bots.module.js';
 import { calendarModule } from './modules/calendar/calendar.module.js';
 import { chatModule } from './modules/chat/chat.module.js';
@@ -49,9 +52,9 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { seedFeatures } from './modules/roles/roles.seed.js';
 import { RolesService } from './modules/roles/roles.service.js';
 import { socialModule } from './modules/social/social.module.js';
+import { storesModule } from './modules/stores/stores.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
-import { storesModule } from './modules/stores/stores.module.js';
 import { whatsappModule } from './modules/whatsapp/whatsapp.module.js';
 
 /** Feature modules beyond the foundation, each with its routes and jobs. */
@@ -70,6 +73,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   socialModule,
   whatsappModule,
   storesModule,
+  billingModule,
 ];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */
@@ -129,6 +133,7 @@ export async function createParley(
   const clock = options.clock ?? systemClock;
   const scheduler = new Scheduler({ tickMs: config.SCHEDULER_TICK_MS, clock, logger: app.log });
   await seedFeatures(database.db);
+  await seedPlans(database.db);
   if (embedderFromConfig(config)) {
     await enableVectors(database, config.EMBEDDING_DIMENSIONS, (message) => app.log.warn(message));
   }
@@ -151,7 +156,7 @@ export async function createParley(
     logger: app.log,
   });
   mail.registerWorker();
-  const invitations = new InvitationService(db, mail, config.publicUrl);
+  const invitations = new InvitationService(db, mail, config.publicUrl, entitlementsOf({ db, config }));
   const auth = new AuthService(
     db,
     tokens,

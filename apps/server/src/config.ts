@@ -81,10 +81,30 @@ const EnvSchema = z.object({
     ),
   /** `{shop}` is replaced by the shop domain; tests point it at the fake on loopback. */
   SHOPIFY_SHOP_URL: z.string().includes('{shop}').default('https://{shop}'),
+  /**
+   * Razorpay: the API key pair (Basic auth) and the webhook secret (X-Razorpay-Signature). Unset:
+   * payments answer 400 'Payments are not configured on this server'.
+   */
+  RAZORPAY_KEY_ID: z.string().min(1).optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Where Razorpay's REST API answers; tests point it at the fake on loopback. */
+  RAZORPAY_API_URL: z.url().default('https://api.razorpay.com'),
+  /**
+   * Razorpay's Checkout script, which the console loads to take a payment. A URL holding
+   * `{subscription_id}` is a checkout page to open instead (the test fake's).
+   */
+  RAZORPAY_CHECKOUT_URL: z.url().default('https://checkout.razorpay.com/v1/checkout.js'),
   EMBEDDING_BASE_URL: z.url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(16_000).default(1536),
+  /**
+   * on: each workspace's plan (and add-ons) limits bots, team, messages, trained characters, history
+   * and features. off: nothing is limited (a self-hosted install without plans; most tests).
+   */
+  PLAN_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** With PLAN_LIMITS off: the bot answers every workspace gets per calendar month (UTC). */
   MONTHLY_MESSAGE_LIMIT: positiveInt.default(10_000),
   CHAT_HISTORY_TURNS: positiveInt.max(50).default(10),
   VISITOR_MESSAGES_PER_MINUTE: positiveInt.default(20),

@@ -82,6 +82,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       AUTH_RATE_LIMIT_PER_IP: '1000',
       AUTH_SIGNUP_LIMIT_PER_IP: '1000',
       JOB_POLL_MS: '200',
+      // Plans limit nothing unless a test turns them on (the billing test does).
+      PLAN_LIMITS: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

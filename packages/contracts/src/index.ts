@@ -1,4 +1,5 @@
 export * from './auth.js';
+export * from './billing.js';
 export * from './bots.js';
 export * from './calendar.js';
 export * from './chat.js';
@@ -14,6 +15,7 @@ export * from './leads.js';
 export * from './llm.js';
 export * from './messages.js';
 export * from './notion.js';
+export * from './payments.js';
 export * from './permissions.js';
 export * from './roles.js';
 export * from './rules.js';

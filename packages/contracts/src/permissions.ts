@@ -1,4 +1,5 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { BILLING_ROUTE_RULES } from './billing.js';
 import { BOT_ROUTE_RULES } from './bots.js';
 import { CALENDAR_ROUTE_RULES } from './calendar.js';
 import { CHAT_ROUTE_RULES } from './chat.js';
@@ -11,6 +12,7 @@ import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
+import { PAYMENT_ROUTE_RULES } from './payments.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
 import { SOCIAL_ROUTE_RULES } from './social.js';
 import { SHOPIFY_ROUTE_RULES, WOO_ROUTE_RULES } from './stores.js';
@@ -109,6 +111,8 @@ export const ROUTE_RULES = {
   ...WHATSAPP_ROUTE_RULES,
   ...SHOPIFY_ROUTE_RULES,
   ...WOO_ROUTE_RULES,
+  ...BILLING_ROUTE_RULES,
+  ...PAYMENT_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 
@@ -137,7 +141,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
   const { can, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
   can('read', 'Home');
   const type = user.user_type.toLowerCase();
-  if (type === 'admin') can('read', 'Admin');
+  // Platform admins read the admin console and change what it manages (plans, add-ons).
+  if (type === 'admin') can(['read', 'write'], 'Admin');
   if (type === 'partner') {
     // Partners see only the partner area (spec section 6).
     can('read', 'Partner');

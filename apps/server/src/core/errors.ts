@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'payment_required'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'too_many_requests'
@@ -18,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payment_required: 402,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
@@ -44,6 +46,8 @@ export const unauthorized = (detail: string = MESSAGES.auth.notAuthenticated) =>
 export const forbidden = (detail: string = MESSAGES.auth.forbidden) => new AppError('forbidden', detail);
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 export const conflict = (detail: string) => new AppError('conflict', detail);
+/** A plan's limit or feature stands in the way: upgrading (or an add-on) is the way on. */
+export const paymentRequired = (detail: string) => new AppError('payment_required', detail);
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError('too_many_requests', MESSAGES.generic.tooManyRequests(retryAfterSeconds), {
     'retry-after': String(retryAfterSeconds),

@@ -46,6 +46,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
     AUTH_SIGNUP_LIMIT_PER_IP: '100000',
     JOB_POLL_MS: '50',
+    // Plans limit nothing unless a test turns them on (billing's own tests do).
+    PLAN_LIMITS: 'off',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     ...options.env,
   });

@@ -11,6 +11,7 @@ import type { Db, DbOrTx } from '../../core/db/database.js';
 import { invitations, roles, tenants, users } from '../../core/db/schema.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import type { Entitlements } from '../billing/entitlements.js';
 import type { MailService } from '../mail/mail.service.js';
 import { assertMayGiveRole } from '../roles/grants.js';
 import { loadRoles } from '../roles/roles.queries.js';
@@ -29,6 +30,8 @@ export class InvitationService {
     private readonly db: Db,
     private readonly mail: MailService,
     private readonly publicUrl: string,
+    /** The plan's team size, checked in the transaction that invites. */
+    private readonly entitlements: Pick<Entitlements, 'requireTeamSlot'>,
   ) {}
 
   async invite(auth: AuthContext, body: InviteUserBody) {
@@ -39,6 +42,7 @@ export class InvitationService {
       if (!role) throw notFound('Role not found');
       assertMayGiveRole(auth, role);
       if (await findUserByEmail(tx, body.email)) throw conflict(MESSAGES.auth.emailTaken);
+      await this.entitlements.requireTeamSlot(tx, auth.tenantId, body.email);
       // A newer invitation replaces any earlier one for the same person in this workspace.
       await tx
         .update(invitations)

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { botCacheOf } from './bot-cache.js';
 import { BotInUseError, BotsService } from './bots.service.js';
 
@@ -39,7 +40,7 @@ const FIELDS =
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const service = new BotsService(deps.db, deps.config.DATA_DIR, botCacheOf(deps));
+    const service = new BotsService(deps.db, deps.config.DATA_DIR, botCacheOf(deps), entitlementsOf(deps));
     await app.register(fastifyMultipart);
 
     app.post(

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../core/db/errors.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import type { Entitlements } from '../billing/entitlements.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
 import { documents } from '../knowledge/knowledge.schema.js';
@@ -52,15 +53,22 @@ export class BotsService {
     private readonly db: Db,
     private readonly dataDir: string,
     private readonly cache: BotCache,
+    /** The plan's bots and trained characters, checked in the transaction that writes a bot. */
+    private readonly entitlements: Pick<
+      Entitlements,
+      'requireBotSlot' | 'requireBotCharacters' | 'requireFeature'
+    >,
   ) {}
 
   async create(auth: AuthContext, parts: AsyncIterableIterator<Multipart>): Promise<Bot> {
     const received = await receive(parts);
     const input = validate(BotInput, parseBotFields(received.fields));
+    if (input.lead_form_config) await this.entitlements.requireFeature(auth.tenantId, 'capture_leads');
     await this.checkReferences(this.db, auth.tenantId, input);
     const image = received.image ? await storeBotImage(this.dataDir, received.image) : null;
     try {
       const row = await this.db.transaction(async (tx) => {
+        await this.entitlements.requireBotSlot(tx, auth.tenantId);
         const [created] = await tx
           .insert(bots)
           .values({
@@ -72,6 +80,7 @@ export class BotsService {
           })
           .returning();
         await setLinks(tx, auth.tenantId, created!.id, input);
+        await this.entitlements.requireBotCharacters(tx, auth.tenantId, created!.id);
         return created!;
       });
       return this.one(row);
@@ -91,6 +100,7 @@ export class BotsService {
     const input = Object.fromEntries(
       Object.entries(parsed).filter(([key]) => key in raw),
     ) as Partial<BotInput>;
+    if (input.lead_form_config) await this.entitlements.requireFeature(auth.tenantId, 'capture_leads');
     await this.checkReferences(this.db, auth.tenantId, input);
     const image = received.image ? await storeBotImage(this.dataDir, received.image) : undefined;
     try {
@@ -101,6 +111,7 @@ export class BotsService {
           .where(and(eq(bots.id, botId), eq(bots.tenantId, auth.tenantId)))
           .returning();
         await setLinks(tx, auth.tenantId, botId, input);
+        await this.entitlements.requireBotCharacters(tx, auth.tenantId, botId);
         return updated!;
       });
       await this.cache.changed(botId);

@@ -24,6 +24,8 @@ import { AppError, notFound } from '../../core/errors.js';
 import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
+import { usageNotices } from '../billing/usage-notices.js';
 import { botCacheOf } from '../bots/bot-cache.js';
 import { HandoffService } from '../handoff/handoff.service.js';
 import { presenceOf } from '../helpdesk/presence.queries.js';
@@ -87,7 +89,12 @@ function makeServices(deps: ModuleDeps): ChatServices {
     onUnanswered,
   });
   const chat = new ChatService(deps.db, hub, botCacheOf(deps), answers, handoff, {
-    monthlyLimit: deps.config.MONTHLY_MESSAGE_LIMIT,
+    monthlyLimit: (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId),
+    onUsage: (tenantId, used, limit) => {
+      usageNotices(deps)
+        .noticeMessages(tenantId, used, limit)
+        .catch((error) => deps.log.error({ err: error }, 'billing: a usage notice could not be sent'));
+    },
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
     agentOnline,
     onUnanswered,

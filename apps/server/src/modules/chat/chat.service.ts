@@ -98,7 +98,10 @@ export class ChatService {
     private readonly answers: AnswerService,
     private readonly handoff: HandoffService,
     private readonly options: {
-      monthlyLimit: number;
+      /** The bot answers the workspace's plan (and add-ons) allow per calendar month. */
+      monthlyLimit: (tenantId: number) => Promise<number>;
+      /** Told of each bot answer counted, to notice 80 % and 100 % of the allowance. */
+      onUsage?: (tenantId: number, used: number, limit: number) => void;
       /** Earlier exchanges of the conversation given to the model with each question. */
       historyTurns: number;
       /** Whether a human agent of the tenant is online (offered when the sources say nothing). */
@@ -232,8 +235,10 @@ export class ChatService {
   }
 
   async messageLimit(tenantId: number): Promise<MessageLimit> {
-    const { used, start, end } = await botMessagesThisMonth(this.db, tenantId);
-    const limit = this.options.monthlyLimit;
+    const [{ used, start, end }, limit] = await Promise.all([
+      botMessagesThisMonth(this.db, tenantId),
+      this.options.monthlyLimit(tenantId),
+    ]);
     return {
       used,
       limit,
@@ -354,10 +359,13 @@ export class ChatService {
     preparing: Promise<Settled<Prepared>>,
   ) {
     const recipientId = actor.kind === 'user' ? String(actor.userId) : actor.visitorId;
-    const { used, history } =
-      context ?? (await this.answerContext(bot.tenantId, conversation.id, question.seq));
+    const [{ used, history }, limit] = await Promise.all([
+      context ?? this.answerContext(bot.tenantId, conversation.id, question.seq),
+      this.options.monthlyLimit(bot.tenantId),
+    ]);
+    if (used < limit) this.options.onUsage?.(bot.tenantId, used + 1, limit);
     const answer =
-      used >= this.options.monthlyLimit
+      used >= limit
         ? limitAnswer(hooks)
         : await this.answers.answer(
             {

@@ -16,8 +16,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireMultipart } from '../../core/http/multipart.js';
-import { requireAuth } from '../../core/http/request-context.js';
+import { type AuthContext, requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { embedderOf } from '../knowledge/vectors.js';
 import { ExtractorPool } from './extract-pool.js';
 import { extractFilesJob } from './files.jobs.js';
@@ -101,7 +102,13 @@ const routes =
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await files.upload(requireAuth(request), partsOf(request, deps))),
+        reply
+          .status(201)
+          .send(
+            await uploadAllowed(deps, requireAuth(request), () =>
+              files.upload(requireAuth(request), partsOf(request, deps)),
+            ),
+          ),
     );
     app.put(
       '/file/update-file-group',
@@ -205,3 +212,9 @@ export const filesModule: FeatureModule = {
     );
   },
 };
+
+/** File uploads are a plan feature: refused before a byte of the upload is read. */
+async function uploadAllowed<T>(deps: ModuleDeps, auth: AuthContext, upload: () => Promise<T>): Promise<T> {
+  await entitlementsOf(deps).requireFeature(auth.tenantId, 'allows_file_uploads');
+  return upload();
+}

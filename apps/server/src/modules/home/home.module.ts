@@ -2,12 +2,13 @@ import { HomeSummary } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { HomeService } from './home.service.js';
 
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const home = new HomeService(deps.db, deps.config.MONTHLY_MESSAGE_LIMIT);
+    const home = new HomeService(deps.db, (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId));
     app.get(
       '/home/summary',
       {

@@ -33,7 +33,7 @@ const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_ow
 export class HomeService {
   constructor(
     private readonly db: Db,
-    private readonly monthlyLimit: number,
+    private readonly monthlyLimit: (tenantId: number) => Promise<number>,
   ) {}
 
   async summary(auth: AuthContext): Promise<HomeSummary> {
@@ -57,11 +57,14 @@ export class HomeService {
   }
 
   private async usage(tenantId: number): Promise<MessageLimit> {
-    const { used, start, end } = await botMessagesThisMonth(this.db, tenantId);
+    const [{ used, start, end }, limit] = await Promise.all([
+      botMessagesThisMonth(this.db, tenantId),
+      this.monthlyLimit(tenantId),
+    ]);
     return {
       used,
-      limit: this.monthlyLimit,
-      remaining: Math.max(0, this.monthlyLimit - used),
+      limit,
+      remaining: Math.max(0, limit - used),
       period_start: start.toISOString(),
       period_end: end.toISOString(),
     };

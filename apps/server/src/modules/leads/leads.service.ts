@@ -7,6 +7,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { requireOrigin } from '../chat/widget-origins.js';
 import type { MailService } from '../mail/mail.service.js';
+import { ownerEmails } from '../roles/roles.queries.js';
 import { checkLeadFields } from './lead-fields.js';
 import {
   allLeads,
@@ -89,17 +90,6 @@ export class LeadsService {
     const rows = await allLeads(this.db, auth.tenantId, botId);
     return { fileName: leadsFileName(botId), body: leadsCsv(formOf(bot.leadFormConfig), rows) };
   }
-}
-
-/** The workspace owners' addresses: who hears about new leads. */
-async function ownerEmails(db: DbOrTx, tenantId: number): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ email: users.email })
-    .from(users)
-    .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(eq(users.tenantId, tenantId), eq(roles.isOwner, true)));
-  return rows.map((row) => row.email);
 }
 
 function leadMail(to: string, botName: string, form: LeadFormConfig, lead: LeadRow, publicUrl: string) {

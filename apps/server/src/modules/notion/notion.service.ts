@@ -16,6 +16,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext } from '../../core/jobs/queue.js';
 import { DUE_BATCH, nextSyncAt, noChanges } from '../../core/jobs/schedule.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { botNotionWorkspaces } from '../bots/bots.schema.js';
 import type { Section } from '../knowledge/chunker.js';
 import { markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
@@ -217,6 +218,8 @@ export class NotionService {
         .insert(botNotionWorkspaces)
         .values({ tenantId: auth.tenantId, botId, notionWorkspaceId: workspaceId })
         .onConflictDoNothing();
+      // The workspace's pages as synced so far must fit the bot's trained characters.
+      await entitlementsOf(this.deps).requireBotCharacters(tx, auth.tenantId, botId);
       const taskId = await this.deps.jobs.enqueue<NotionTrainData>(
         NOTION_TRAIN_JOB,
         { workspaceId, botId },

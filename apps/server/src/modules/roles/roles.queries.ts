@@ -1,7 +1,7 @@
 import type { Feature, Role } from '@parley/contracts';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
-import { features, rolePermissions, roles, userRoles } from '../../core/db/schema.js';
+import { features, rolePermissions, roles, userRoles, users } from '../../core/db/schema.js';
 
 type FeatureRow = typeof features.$inferSelect;
 
@@ -126,4 +126,15 @@ export async function syncOwnerGrants(db: DbOrTx, tenantId?: number): Promise<vo
     JOIN features f ON f.tenant_id IS NULL OR f.tenant_id = r.tenant_id
     WHERE r.is_owner ${tenantId === undefined ? sql`` : sql`AND r.tenant_id = ${tenantId}`}
     ON CONFLICT (role_id, feature_id) DO UPDATE SET can_create = true, can_read = true, can_write = true`);
+}
+
+/** The workspace owners' addresses: who hears about new leads, usage and payments. */
+export async function ownerEmails(db: DbOrTx, tenantId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ email: users.email })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(users.tenantId, tenantId), eq(roles.isOwner, true)));
+  return rows.map((row) => row.email);
 }

@@ -15,6 +15,7 @@ import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { botNamesOf, requireBot } from '../bots/bots.queries.js';
 import { GraphError, type GraphPage, type MetaClient } from './meta.client.js';
 import { socialAccounts, socialOauthStates } from './social.schema.js';
@@ -199,6 +200,10 @@ export class AccountsService {
     pages: Connectable[],
     botId: number | null,
   ): Promise<AccountRow[]> {
+    await entitlementsOf(this.deps).requireFeature(
+      auth.tenantId,
+      channel === 'instagram' ? 'instagram_integration' : 'facebook_integration',
+    );
     const existing = await this.db
       .select({ externalId: socialAccounts.externalId, tenantId: socialAccounts.tenantId })
       .from(socialAccounts)

@@ -12,6 +12,7 @@ import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { botNamesOf, requireBot } from '../bots/bots.queries.js';
 import { GraphError } from '../social/meta.client.js';
 import type { CloudClient } from './cloud.client.js';
@@ -65,6 +66,7 @@ export class WhatsAppAccountsService {
   async onboard(auth: AuthContext, body: OnboardBody): Promise<OnboardResult> {
     if (!this.signupConfig().configured) throw badRequest(WHATSAPP_TEXTS.notConfigured);
     if (!body.code) throw badRequest(WHATSAPP_TEXTS.codeMissing);
+    await entitlementsOf(this.deps).requireFeature(auth.tenantId, 'whatsapp_integration');
     const botId = body.bot_id === undefined ? null : await this.requireBot(auth, body.bot_id);
     await this.refuseOtherTenants(auth, body.phone_number_id);
     const redirect = body.redirect_uri === this.redirectUri() ? body.redirect_uri : undefined;

@@ -1,0 +1,24 @@
+import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from './billing.services.js';
+import { paymentRoutes } from './payments/payments.routes.js';
+import { pricingRoutes } from './pricing.routes.js';
+import { applyRetention } from './retention.js';
+
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
+
+/** Plans, add-ons, subscriptions and what they allow; the history retention sweep. */
+export const billingModule: FeatureModule = {
+  routes: (deps: ModuleDeps) => async (app) => {
+    await app.register(pricingRoutes(deps, entitlementsOf(deps)));
+    await app.register(paymentRoutes(deps));
+  },
+  jobs: (deps: ModuleDeps) => {
+    // Hourly is plenty for retention counted in days; the scheduler ticks every minute.
+    let lastRun = 0;
+    deps.scheduler.register('billing.retention', async (now) => {
+      if (now.getTime() - lastRun < RETENTION_EVERY_MS) return 0;
+      lastRun = now.getTime();
+      return applyRetention(deps, now);
+    });
+  },
+};

@@ -1,0 +1,208 @@
+import {
+  type AddonKind,
+  BILLING_TEXTS,
+  PLAN_FEATURES,
+  type PlanFeature,
+  type PlanLimits,
+} from '@parley/contracts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { tenants } from '../../core/db/schema.js';
+import { paymentRequired } from '../../core/errors.js';
+import { bots } from '../bots/bots.schema.js';
+import { addons, plans, subscriptionAddons, subscriptions } from './billing.schema.js';
+import { defaultPlan, type PlanRow } from './plans.js';
+import { GRANTING } from './subscriptions.queries.js';
+
+/** What a workspace may do now: its plan's limits plus its add-ons, and the plan's features. */
+export type Entitlement = {
+  plan: PlanRow;
+  limits: PlanLimits;
+  features: Record<PlanFeature, boolean>;
+  subscriptionId: number | null;
+  renewsAt: Date | null;
+  /** PLAN_LIMITS=off: nothing is limited. */
+  unlimited: boolean;
+};
+
+const UNLIMITED = 1_000_000_000;
+
+/** What one unit of an add-on kind raises. */
+const RAISES: Record<AddonKind, keyof PlanLimits> = {
+  messages: 'messages_credits_per_month',
+  chatbots: 'max_chatbots',
+  team_members: 'max_team_members',
+  characters: 'trained_characters_per_chatbot',
+};
+
+const LABELS: Record<PlanFeature, string> = Object.fromEntries(
+  PLAN_FEATURES.map((f) => [f, f.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())]),
+) as Record<PlanFeature, string>;
+
+/**
+ * The one answer to "may this workspace do X, and how much is left" (ARCHITECTURE.md, Billing): no
+ * other module reads plan rows. A workspace with no subscription that grants has the default plan.
+ */
+export class Entitlements {
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly config: Pick<Config, 'PLAN_LIMITS' | 'MONTHLY_MESSAGE_LIMIT'>,
+  ) {}
+
+  async of(tenantId: number, tx: DbOrTx = this.db): Promise<Entitlement> {
+    const [current] = await tx
+      .select({
+        plan: plans,
+        id: subscriptions.id,
+        endDate: subscriptions.endDate,
+        autoRenew: subscriptions.autoRenew,
+      })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .where(and(eq(subscriptions.tenantId, tenantId), inArray(subscriptions.status, GRANTING)))
+      .orderBy(desc(subscriptions.id))
+      .limit(1);
+    const plan = current?.plan ?? (await defaultPlan(tx));
+    const limits = await this.withAddons(tx, tenantId, limitsOf(plan));
+    const unlimited = this.config.PLAN_LIMITS === 'off';
+    return {
+      plan,
+      limits: unlimited ? unlimitedLimits(this.config.MONTHLY_MESSAGE_LIMIT) : limits,
+      features: Object.fromEntries(
+        PLAN_FEATURES.map((f) => [f, unlimited || plan.features[f] === true]),
+      ) as Record<PlanFeature, boolean>,
+      subscriptionId: current?.id ?? null,
+      renewsAt: current?.autoRenew ? (current.endDate ?? null) : null,
+      unlimited,
+    };
+  }
+
+  private async withAddons(tx: DbOrTx, tenantId: number, limits: PlanLimits): Promise<PlanLimits> {
+    const bought = await tx
+      .select({
+        kind: addons.kind,
+        units: sql<number>`sum(${addons.units}::bigint * ${subscriptionAddons.quantity})::float8`,
+      })
+      .from(subscriptionAddons)
+      .innerJoin(addons, eq(addons.id, subscriptionAddons.addonId))
+      .where(and(eq(subscriptionAddons.tenantId, tenantId), inArray(subscriptionAddons.status, GRANTING)))
+      .groupBy(addons.kind);
+    const raised = { ...limits };
+    for (const { kind, units } of bought) raised[RAISES[kind]] += Number(units);
+    return raised;
+  }
+
+  /**
+   * Refuses one more bot past the plan's (and add-ons') number, naming the plan. Called in the
+   * transaction that creates the bot: the workspace's row is locked first, so two creations at
+   * once cannot both take the last place.
+   */
+  async requireBotSlot(tx: DbOrTx, tenantId: number): Promise<void> {
+    const { plan, limits, unlimited } = await this.of(tenantId, tx);
+    if (unlimited) return;
+    await lockTenant(tx, tenantId);
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bots)
+      .where(eq(bots.tenantId, tenantId));
+    if ((row?.n ?? 0) >= limits.max_chatbots) {
+      throw paymentRequired(
+        BILLING_TEXTS.limitReached(plural(limits.max_chatbots, 'chatbot'), limits.max_chatbots, plan.name),
+      );
+    }
+  }
+
+  /**
+   * Refuses an invitation past the plan's team size: members and open invitations (other than one
+   * to the same address, which the new one replaces) count. In the inviting transaction, locked.
+   */
+  async requireTeamSlot(tx: DbOrTx, tenantId: number, email: string): Promise<void> {
+    const { plan, limits, unlimited } = await this.of(tenantId, tx);
+    if (unlimited) return;
+    await lockTenant(tx, tenantId);
+    const [row] = await queryRows<{ n: number }>(
+      tx,
+      sql`SELECT (SELECT count(*) FROM users WHERE tenant_id = ${tenantId})
+          + (SELECT count(*) FROM invitations WHERE tenant_id = ${tenantId} AND accepted_at IS NULL
+               AND revoked_at IS NULL AND expires_at > now() AND lower(email) <> lower(${email}))::int AS n`,
+    );
+    if (Number(row?.n ?? 0) >= limits.max_team_members) {
+      throw paymentRequired(
+        BILLING_TEXTS.limitReached(
+          plural(limits.max_team_members, 'team member'),
+          limits.max_team_members,
+          plan.name,
+        ),
+      );
+    }
+  }
+
+  async monthlyMessages(tenantId: number): Promise<number> {
+    return (await this.of(tenantId)).limits.messages_credits_per_month;
+  }
+
+  /**
+   * Refuses a bot holding more trained characters than the plan allows: called in the transaction
+   * that attaches sources to it (files, websites, Notion, stores), after the links are written, so
+   * a refusal rolls them back before any training starts.
+   */
+  async requireBotCharacters(tx: DbOrTx, tenantId: number, botId: number): Promise<void> {
+    const { plan, limits, unlimited } = await this.of(tenantId, tx);
+    if (unlimited) return;
+    const [row] = await queryRows<{ n: number }>(tx, botCharactersQuery(tenantId, botId));
+    if (Number(row?.n ?? 0) > limits.trained_characters_per_chatbot) {
+      throw paymentRequired(
+        BILLING_TEXTS.charactersReached(limits.trained_characters_per_chatbot, plan.name),
+      );
+    }
+  }
+
+  async requireFeature(tenantId: number, feature: PlanFeature, tx: DbOrTx = this.db): Promise<void> {
+    const { plan, features } = await this.of(tenantId, tx);
+    if (!features[feature]) throw paymentRequired(BILLING_TEXTS.featureNotInPlan(LABELS[feature], plan.name));
+  }
+
+  async hasFeature(tenantId: number, feature: PlanFeature): Promise<boolean> {
+    return (await this.of(tenantId)).features[feature];
+  }
+}
+
+/** The characters of every document a bot answers from: its collections, its stores and its Q&A. */
+const botCharactersQuery = (tenantId: number, botId: number) => sql`
+  SELECT coalesce(sum(d.character_count), 0)::float8 AS n FROM documents d
+  WHERE d.tenant_id = ${tenantId} AND (
+    (d.source_type = 'file' AND d.collection_id IN
+      (SELECT file_group_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
+    OR (d.source_type = 'web' AND d.collection_id IN
+      (SELECT web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
+    OR (d.source_type = 'notion' AND d.collection_id IN
+      (SELECT notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}))
+    OR (d.source_type = 'store' AND d.collection_id IN
+      (SELECT unnest(ARRAY[shopify_store_id, woocommerce_store_id]) FROM bots WHERE tenant_id = ${tenantId} AND id = ${botId}))
+    OR (d.source_type = 'qna' AND d.collection_id = ${botId}))`;
+
+/** Serialises a workspace's limited creations (bots, invitations) for the caller's transaction. */
+async function lockTenant(tx: DbOrTx, tenantId: number): Promise<void> {
+  await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+}
+
+export function limitsOf(plan: PlanRow): PlanLimits {
+  return {
+    max_chatbots: plan.maxChatbots,
+    max_team_members: plan.maxTeamMembers,
+    messages_credits_per_month: plan.messagesCreditsPerMonth,
+    trained_characters_per_chatbot: plan.trainedCharactersPerChatbot,
+    chat_history_retention: plan.chatHistoryRetention,
+  };
+}
+
+const unlimitedLimits = (messages: number): PlanLimits => ({
+  max_chatbots: UNLIMITED,
+  max_team_members: UNLIMITED,
+  messages_credits_per_month: messages,
+  trained_characters_per_chatbot: UNLIMITED,
+  chat_history_retention: 0,
+});
+
+const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);

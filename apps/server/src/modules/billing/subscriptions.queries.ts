@@ -1,0 +1,73 @@
+import type { Subscription, SubscriptionStatus } from '@parley/contracts';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/database.js';
+import { addons, plans, subscriptionAddons, subscriptions } from './billing.schema.js';
+import { toAddon, toPlan } from './plans.js';
+
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+type AddonLinkRow = typeof subscriptionAddons.$inferSelect;
+
+/** States in which a subscription (or add-on) gives what it was bought for. */
+export const GRANTING: SubscriptionStatus[] = ['active', 'authenticated', 'pending'];
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** The tenant's subscriptions in these states (all when none given), newest first, with plan and add-ons. */
+export async function listSubscriptions(
+  db: DbOrTx,
+  tenantId: number,
+  statuses?: SubscriptionStatus[],
+): Promise<Subscription[]> {
+  const filters = [eq(subscriptions.tenantId, tenantId)];
+  if (statuses) filters.push(inArray(subscriptions.status, statuses));
+  const rows = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(...filters))
+    .orderBy(desc(subscriptions.id));
+  if (rows.length === 0) return [];
+  const links = await db
+    .select({ link: subscriptionAddons, addon: addons })
+    .from(subscriptionAddons)
+    .innerJoin(addons, eq(addons.id, subscriptionAddons.addonId))
+    .where(eq(subscriptionAddons.tenantId, tenantId))
+    .orderBy(desc(subscriptionAddons.id));
+  return rows.map(({ subscription, plan }) => ({
+    ...subscriptionFields(subscription),
+    plan: toPlan(plan),
+    subscription_addons: links
+      .filter(({ link }) => link.subscriptionId === subscription.id)
+      .map(({ link, addon }) => ({ ...addonLinkFields(link), addon: toAddon(addon) })),
+  }));
+}
+
+export function subscriptionFields(row: SubscriptionRow): Omit<Subscription, 'plan' | 'subscription_addons'> {
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    plan_id: row.planId,
+    billing_cycle: row.billingCycle,
+    start_date: iso(row.startDate),
+    end_date: iso(row.endDate),
+    is_active: GRANTING.includes(row.status),
+    auto_renew: row.autoRenew,
+    status: row.status,
+    razorpay_subscription_id: row.razorpaySubscriptionId,
+    shopify_subscription_id: row.shopifySubscriptionId,
+  };
+}
+
+export function addonLinkFields(row: AddonLinkRow) {
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    addon_id: row.addonId,
+    quantity: row.quantity,
+    start_date: iso(row.startDate),
+    end_date: iso(row.endDate),
+    is_active: GRANTING.includes(row.status),
+    status: row.status,
+    auto_renew: row.autoRenew,
+    razorpay_subscription_id: row.razorpaySubscriptionId,
+  };
+}
