@@ -74,6 +74,7 @@ button{font:inherit}
 @keyframes pw-dot{0%,80%,100%{opacity:.25}40%{opacity:1}}
 .conn{padding:4px 14px;font-size:12px;background:#fffbeb;color:#92400e;border-top:1px solid #fde68a}
 .conn.failed{background:#fef2f2;color:#991b1b;border-color:#fecaca}
+.branding{display:block;padding:4px 0 6px;text-align:center;font-size:11px;color:#6b7280;background:#fff;text-decoration:none}
 .composer{display:flex;align-items:flex-end;gap:8px;padding:10px;background:#fff;border-top:1px solid #e5e7eb}
 .composer textarea{flex:1;min-height:38px;max-height:120px;padding:8px 10px;border:1px solid #d1d5db;border-radius:10px;resize:none;background:#fff;color:inherit;font:inherit}
 .composer textarea:focus,.field input:focus{outline:2px solid var(--accent);outline-offset:-1px}

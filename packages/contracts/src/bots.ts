@@ -278,6 +278,8 @@ export const PublicBot = z.object({
   booking: z
     .object({ title: z.string(), message: z.string(), url: z.string(), provider: z.string() })
     .nullable(),
+  /** "Powered by Parley" under the chat: shown unless the workspace's plan allows custom branding. */
+  show_branding: z.boolean(),
 });
 export type PublicBot = z.infer<typeof PublicBot>;
 

@@ -246,6 +246,11 @@ export function Panel(props: Props) {
         onSend={props.onSend}
         disabled={!connected || state.thinking || state.blocked !== null}
       />
+      {bot.show_branding ? (
+        <a class="branding" href="https://parley.chat" target="_blank" rel="noopener noreferrer">
+          Powered by Parley
+        </a>
+      ) : null}
     </section>
   );
 }

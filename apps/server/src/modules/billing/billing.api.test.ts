@@ -371,6 +371,22 @@ describe('limits', () => {
     }
   });
 
+  it('shows "Powered by Parley" to visitors unless the plan allows custom branding', async () => {
+    const account = await signupOwner(server);
+    const bot = await createBotViaApi(server, account, { bot_name: 'Branded' });
+    const view = () => server.get<{ show_branding: boolean }>(`/api/auth/bot/uuid/${bot.uuid}`);
+    expect((await view()).body.show_branding).toBe(true);
+    await server.database.db
+      .insert(subscriptions)
+      .values({
+        tenantId: account.user.tenant_id,
+        planId: (await planNamed('Pro')).id,
+        billingCycle: 'monthly',
+        status: 'active',
+      });
+    expect((await view()).body.show_branding).toBe(false);
+  });
+
   it("deletes conversations past the plan's history retention, and keeps them on a plan that keeps all", async () => {
     const keeper = await signupOwner(server);
     const forgetful = await signupOwner(server);

@@ -369,6 +369,8 @@ describe('public bots', () => {
       lead_form_config: null,
       human_button: 'after_miss',
       booking: { title: 'Book a demo', message: 'Pick a time', url: 'https://cal.com/acme', provider: 'cal' },
+      // Plans limit nothing in this suite (PLAN_LIMITS off): every feature, custom branding included.
+      show_branding: false,
     });
     expect(JSON.stringify(byId.body)).not.toContain('SECRET');
 

@@ -141,7 +141,7 @@ export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {
 }
 
 /** What a visitor's widget may know of a bot: no prompt, model, keys, sources or tenant. */
-export async function publicView(db: DbOrTx, row: BotRow): Promise<PublicBot> {
+export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean): Promise<PublicBot> {
   const [booking] = await db
     .select({
       title: calendarBookings.title,
@@ -163,6 +163,7 @@ export async function publicView(db: DbOrTx, row: BotRow): Promise<PublicBot> {
     lead_form_config: leadForm(row.leadFormConfig),
     human_button: row.humanButton,
     booking: booking ?? null,
+    show_branding: showBranding,
   };
 }
 

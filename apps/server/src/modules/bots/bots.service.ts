@@ -56,7 +56,7 @@ export class BotsService {
     /** The plan's bots and trained characters, checked in the transaction that writes a bot. */
     private readonly entitlements: Pick<
       Entitlements,
-      'requireBotSlot' | 'requireBotCharacters' | 'requireFeature'
+      'requireBotSlot' | 'requireBotCharacters' | 'requireFeature' | 'hasFeature'
     >,
   ) {}
 
@@ -231,7 +231,7 @@ export class BotsService {
 
   async publicBots(): Promise<PublicBot[]> {
     const rows = await this.db.select().from(bots).where(eq(bots.isPublic, true)).orderBy(bots.botName);
-    return Promise.all(rows.map((row) => publicView(this.db, row)));
+    return Promise.all(rows.map(async (row) => publicView(this.db, row, await this.branded(row.tenantId))));
   }
 
   /** By numeric id only listed bots answer (ids can be guessed); by uuid any bot, for its widget. */
@@ -239,7 +239,12 @@ export class BotsService {
     const where = 'id' in by ? and(eq(bots.id, by.id), eq(bots.isPublic, true)) : eq(bots.uuid, by.uuid);
     const [row] = await this.db.select().from(bots).where(where);
     if (!row) throw notFound('Bot not found');
-    return publicView(this.db, row);
+    return publicView(this.db, row, await this.branded(row.tenantId));
+  }
+
+  /** Visitors see "Powered by Parley" unless the workspace's plan allows custom branding. */
+  private async branded(tenantId: number): Promise<boolean> {
+    return !(await this.entitlements.hasFeature(tenantId, 'allows_custom_branding'));
   }
 
   image(name: string) {
