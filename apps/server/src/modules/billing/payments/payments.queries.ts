@@ -7,7 +7,7 @@ import type {
 } from '@parley/contracts';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../core/db/database.js';
-import { roles, tenants, userRoles, users } from '../../../core/db/schema.js';
+import { tenants } from '../../../core/db/schema.js';
 import { addons, invoices, plans, subscriptionAddons, subscriptions } from '../billing.schema.js';
 import type { AddonRow, PlanRow } from '../plans.js';
 import { toAddon, toPlan } from '../plans.js';
@@ -101,15 +101,7 @@ export async function planByProviderId(
   return { plan, cycle: plan.providerPlanIds.monthly === providerPlanId ? 'monthly' : 'yearly' };
 }
 
-export async function ownerEmails(db: DbOrTx, tenantId: number): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ email: users.email })
-    .from(users)
-    .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.isOwner, true)))
-    .where(eq(userRoles.tenantId, tenantId));
-  return rows.map((row) => row.email);
-}
+export { ownerEmails } from '../../roles/roles.queries.js';
 
 export async function tenantName(db: DbOrTx, tenantId: number): Promise<string> {
   const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));

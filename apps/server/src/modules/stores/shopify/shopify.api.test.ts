@@ -21,6 +21,7 @@ import {
 } from '../../../test/fakes/shopify.js';
 import { outboxText } from '../../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
+import { documentTimes, settle } from '../../../test/stores.js';
 import { documents } from '../../knowledge/knowledge.schema.js';
 import { storeRecords, stores } from '../stores.schema.js';
 
@@ -70,41 +71,29 @@ const storeRows = (tenantId: number) =>
   server.database.db.select().from(stores).where(eq(stores.tenantId, tenantId));
 
 async function settledSync(): Promise<GlobalSyncStatus> {
-  let status: GlobalSyncStatus | undefined;
-  await expect
-    .poll(
-      async () => {
-        status = (
-          await server.get<GlobalSyncStatus>(
-            `/api/integrations/shopify/stores/${storeId}/sync/status`,
-            as(owner),
-          )
-        ).body;
-        return status.overallStatus;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .not.toBe('syncing');
-  return status!;
+  return settle(
+    async () =>
+      (
+        await server.get<GlobalSyncStatus>(
+          `/api/integrations/shopify/stores/${storeId}/sync/status`,
+          as(owner),
+        )
+      ).body,
+    (status) => status.overallStatus !== 'syncing',
+  );
 }
 
 async function settledTraining(): Promise<TrainingStatusResponse> {
-  let status: TrainingStatusResponse | undefined;
-  await expect
-    .poll(
-      async () => {
-        status = (
-          await server.get<TrainingStatusResponse>(
-            `/api/shopify/stores/training/detailed-status/${storeId}`,
-            as(owner),
-          )
-        ).body;
-        return status.active;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .toBe(false);
-  return status!;
+  return settle(
+    async () =>
+      (
+        await server.get<TrainingStatusResponse>(
+          `/api/shopify/stores/training/detailed-status/${storeId}`,
+          as(owner),
+        )
+      ).body,
+    (status) => !status.active,
+  );
 }
 
 const list = (type: string, query = '') =>
@@ -277,7 +266,7 @@ describe('training, answers and webhooks', () => {
     const product = [...shop.products.values()].find(
       (p) => p.variants.length === 1 && p.status === 'ACTIVE',
     )!;
-    const before = await documentTimes();
+    const before = await documentTimes(server, storeId);
     const changed = shop.setProduct({ ...product, variants: [{ ...product.variants[0]!, price: '321.00' }] });
     const sent = await fake.sendWebhook(hooks(), 'products/update', restProduct(changed), {
       shop: DOMAIN,
@@ -290,7 +279,7 @@ describe('training, answers and webhooks', () => {
         interval: 200,
       })
       .toContain('321.00');
-    const after = await documentTimes();
+    const after = await documentTimes(server, storeId);
     const record = (await list('products', `&query=${encodeURIComponent(product.title)}`)).body.items[0]!;
     expect([...after].filter(([id, at]) => before.get(id) !== at).map(([id]) => id)).toEqual([record.id]);
     await fake.sendWebhook(hooks(), 'products/update', restProduct(changed), {
@@ -495,11 +484,3 @@ describe('tenancy and permissions', () => {
     expect(mails.length).toBeGreaterThan(0);
   });
 });
-
-async function documentTimes(): Promise<Map<number, string>> {
-  const rows = await server.database.db
-    .select({ sourceId: documents.sourceId, updatedAt: documents.updatedAt, hash: documents.contentHash })
-    .from(documents)
-    .where(and(eq(documents.sourceType, 'store'), eq(documents.collectionId, storeId)));
-  return new Map(rows.map((r) => [r.sourceId, `${r.updatedAt.toISOString()}:${r.hash}`]));
-}

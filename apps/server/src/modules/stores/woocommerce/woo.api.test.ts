@@ -16,6 +16,7 @@ import { addTeammate, createRole, signupOwner, tokenFromText } from '../../../te
 import { startWooFake, type WooFake, type WooFakeStore } from '../../../test/fakes/woocommerce.js';
 import { outboxText } from '../../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
+import { documentTimes, settle } from '../../../test/stores.js';
 import { documents } from '../../knowledge/knowledge.schema.js';
 import { ORDER_TEXTS } from '../core/order-help.js';
 import { storeRecords, stores, storeWebhookEvents } from '../stores.schema.js';
@@ -52,32 +53,18 @@ const keys = () => ({
 const base = () => `/api/woocommerce/stores/${storeId}`;
 
 async function settledSync(id = storeId): Promise<GlobalSyncStatus> {
-  let status: GlobalSyncStatus | undefined;
-  await expect
-    .poll(
-      async () => {
-        status = (await server.get<GlobalSyncStatus>(`/api/woocommerce/stores/${id}/sync/status`, as(owner)))
-          .body;
-        return status.overallStatus;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .not.toBe('syncing');
-  return status!;
+  return settle(
+    async () =>
+      (await server.get<GlobalSyncStatus>(`/api/woocommerce/stores/${id}/sync/status`, as(owner))).body,
+    (status) => status.overallStatus !== 'syncing',
+  );
 }
 
 async function settledTraining(): Promise<TrainingStatusResponse> {
-  let status: TrainingStatusResponse | undefined;
-  await expect
-    .poll(
-      async () => {
-        status = (await server.get<TrainingStatusResponse>(`${base()}/training/status`, as(owner))).body;
-        return status.active;
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .toBe(false);
-  return status!;
+  return settle(
+    async () => (await server.get<TrainingStatusResponse>(`${base()}/training/status`, as(owner))).body,
+    (status) => !status.active,
+  );
 }
 
 const ask = (message: string, conversationId?: number) =>
@@ -259,7 +246,7 @@ describe('training and answers', () => {
     const product = (
       await server.get<StoreItemList>(`${base()}/products?search=Backpack&per_page=1`, as(owner))
     ).body.items[0]!;
-    const before = await documentTimes();
+    const before = await documentTimes(server, storeId);
     const external = Number(product.external_id);
     const updated = fake.setProduct(shop, {
       id: external,
@@ -280,7 +267,7 @@ describe('training and answers', () => {
         interval: 200,
       })
       .toContain('123.45');
-    const after = await documentTimes();
+    const after = await documentTimes(server, storeId);
     const changed = [...after].filter(([id, at]) => before.get(id) !== at).map(([id]) => id);
     expect(changed).toEqual([product.id]);
     // The same delivery again changes nothing: no second job.
@@ -429,12 +416,4 @@ describe('tenancy and permissions', () => {
 function webhookSecretOf(id: number): string {
   const hooks = fake.webhooks.filter((w) => w.deliveryUrl.endsWith(`/api/woocommerce/webhooks/${id}`));
   return hooks[0]!.secret;
-}
-
-async function documentTimes(): Promise<Map<number, string>> {
-  const rows = await server.database.db
-    .select({ sourceId: documents.sourceId, updatedAt: documents.updatedAt, hash: documents.contentHash })
-    .from(documents)
-    .where(and(eq(documents.sourceType, 'store'), eq(documents.collectionId, storeId)));
-  return new Map(rows.map((r) => [r.sourceId, `${r.updatedAt.toISOString()}:${r.hash}`]));
 }
