@@ -40,7 +40,11 @@ export type TrainOptions = {
   signal?: AbortSignal;
 };
 
+/** Chunk rows per statement where rows are heavy: with their vectors, or deleted a batch at a time. */
 const INSERT_BATCH = 200;
+/** Chunk rows per statement without vectors, and the text one statement carries at most. */
+const CHUNK_INSERT_ROWS = 1000;
+const CHUNK_INSERT_CHARS = 2_000_000;
 /** How long one write transaction of `trainDocument` aims to hold the database (PGlite has one connection). */
 const TRAIN_BATCH_MS = 20;
 const TRAIN_BATCH_MAX = 64;
@@ -59,29 +63,154 @@ export async function replaceDocument(
   input: DocumentInput,
   embedder?: Embedder | null,
 ): Promise<IngestResult> {
-  const prepared = prepareText(input.title, input.url, input.sections);
-  await lockSource(tx, input);
-  const existing = await findDocument(tx, input);
-  if (existing && isUnchanged(existing, input, prepared)) return unchangedResult(tx, existing, prepared);
-  // Embedded before this document's writes, so a slow or failing model changes nothing.
-  const vectors = embedder ? await embedder.embed(prepared.drafts.map(embeddingText)) : null;
-  const values = documentValues(input, prepared);
-  const documentId = existing
-    ? (
-        await tx
-          .update(documents)
-          .set(values)
-          .where(eq(documents.id, existing.id))
-          .returning({ id: documents.id })
-      )[0]!.id
-    : (await tx.insert(documents).values(values).returning({ id: documents.id }))[0]!.id;
-  const generation = existing?.generation ?? 0;
-  await tx.delete(chunks).where(eq(chunks.documentId, documentId));
-  for (let i = 0; i < prepared.drafts.length; i += INSERT_BATCH) {
-    const batch = prepared.drafts.slice(i, i + INSERT_BATCH);
-    await insertChunks(tx, input, documentId, generation, batch, vectors?.slice(i, i + INSERT_BATCH) ?? null);
+  // One code path: a single item is a batch of one (the same statements, none more).
+  const [result] = await replaceDocuments(tx, [input], embedder);
+  return result!;
+}
+
+/**
+ * `replaceDocument` for many small items of one tenant and source type (a page of store products),
+ * in a handful of statements whatever their number, where one by one each cost about six round
+ * trips: one statement locks every source, one reads their documents, then one insert of the new
+ * documents, one update of the changed ones, one delete of their old chunks and the chunks in
+ * batches. Unchanged items keep their chunks, as with `replaceDocument`. Answers one result per
+ * input, in order. `prepared`: the inputs' texts (`prepareText`, in order) when the caller made
+ * them before opening its transaction, so that CPU work does not hold the database.
+ */
+export async function replaceDocuments(
+  tx: DbOrTx,
+  inputs: DocumentInput[],
+  embedder?: Embedder | null,
+  prepared: PreparedText[] = prepareDocuments(inputs),
+): Promise<IngestResult[]> {
+  if (inputs.length === 0) return [];
+  const scope = scopeOf(inputs);
+  if (prepared.length !== inputs.length) throw new Error('replaceDocuments: one prepared text per input');
+  const items = inputs.map((input, i) => ({ input, prepared: prepared[i]! }));
+  await lockSources(tx, inputs);
+  const found = await findDocuments(tx, scope, inputs);
+  const { unchanged, changed, fresh } = classify(items, found);
+  // Embedded before any write, so a slow or failing model changes nothing.
+  const texts = [...changed.map((c) => c.item), ...fresh].flatMap((w) =>
+    w.prepared.drafts.map(embeddingText),
+  );
+  const vectors = embedder ? await embedder.embed(texts) : null;
+  const counts = await touchUnchanged(tx, unchanged);
+  const insertedIds = await writeDocuments(tx, changed, fresh, vectors);
+  return items.map(({ input, prepared }) => {
+    const existing = found.get(input.sourceId);
+    const count = existing && counts.get(existing.id);
+    if (count !== undefined) return { ...resultOf(existing!.id, prepared, true), chunkCount: count };
+    return resultOf(existing?.id ?? insertedIds.get(input.sourceId)!, prepared, false);
+  });
+}
+
+/** Each input's text chunked and fingerprinted, for `replaceDocuments`. */
+export const prepareDocuments = (inputs: DocumentInput[]): PreparedText[] =>
+  inputs.map((input) => prepareText(input.title, input.url, input.sections));
+
+type Item = { input: DocumentInput; prepared: PreparedText };
+type Changed = { item: Item; existing: ExistingDocument };
+type Scope = { tenantId: number; sourceType: SourceType };
+
+/** Which items are new, which changed, and which are as stored (`isUnchanged`: left as they are). */
+function classify(items: Item[], found: Map<number, ExistingDocument>) {
+  const unchanged: ExistingDocument[] = [];
+  const changed: Changed[] = [];
+  const fresh: Item[] = [];
+  for (const item of items) {
+    const existing = found.get(item.input.sourceId);
+    if (!existing) fresh.push(item);
+    else if (isUnchanged(existing, item.input, item.prepared)) unchanged.push(existing);
+    else changed.push({ item, existing });
   }
-  return resultOf(documentId, prepared, false);
+  return { unchanged, changed, fresh };
+}
+
+/**
+ * The written documents' rows and chunks: changed ones keep their id and live generation and lose
+ * all their old chunks, new ones start at generation 0. `vectors` follow the changed items' drafts,
+ * then the new ones'. Answers the new documents' ids by source id.
+ */
+async function writeDocuments(
+  tx: DbOrTx,
+  changed: Changed[],
+  fresh: Item[],
+  vectors: number[][] | null,
+): Promise<Map<number, number>> {
+  const insertedIds = await insertDocuments(tx, fresh);
+  await updateDocuments(tx, changed);
+  const changedIds = changed.map((c) => c.existing.id);
+  if (changedIds.length > 0) await tx.delete(chunks).where(inArray(chunks.documentId, changedIds));
+  const rows = [
+    ...changed.flatMap(({ item, existing }) => chunkRowsOf(item, existing.id, existing.generation)),
+    ...fresh.flatMap((item) => chunkRowsOf(item, insertedIds.get(item.input.sourceId)!, 0)),
+  ];
+  await insertChunkRows(tx, rows, vectors);
+  return insertedIds;
+}
+
+/** A batch shares its tenant and source type (its statements filter on them) and names each item once. */
+function scopeOf(inputs: DocumentInput[]): Scope {
+  const { tenantId, sourceType } = inputs[0]!;
+  if (inputs.some((i) => i.tenantId !== tenantId || i.sourceType !== sourceType))
+    throw new Error('replaceDocuments: inputs of one tenant and source type only');
+  if (new Set(inputs.map((i) => i.sourceId)).size !== inputs.length)
+    throw new Error('replaceDocuments: a source item named twice');
+  return { tenantId, sourceType };
+}
+
+/**
+ * Unchanged documents were still checked against their source now (citations show that time);
+ * answers their live chunk counts, read in the same statement.
+ */
+async function touchUnchanged(tx: DbOrTx, unchanged: ExistingDocument[]): Promise<Map<number, number>> {
+  if (unchanged.length === 0) return new Map();
+  const rows = await tx
+    .update(documents)
+    .set({ syncedAt: new Date() })
+    .where(
+      inArray(
+        documents.id,
+        unchanged.map((u) => u.id),
+      ),
+    )
+    .returning({
+      id: documents.id,
+      // Qualified by hand: Drizzle writes a RETURNING column bare, which the subquery would read as c's.
+      chunkCount: sql<number>`(SELECT count(*) FROM chunks c
+        WHERE c.document_id = documents.id AND c.generation = documents.generation)`.mapWith(Number),
+    });
+  return new Map(rows.map((row) => [row.id, row.chunkCount]));
+}
+
+/** New documents, one statement; answers their ids by source id (RETURNING's order is not promised). */
+async function insertDocuments(tx: DbOrTx, fresh: Item[]): Promise<Map<number, number>> {
+  if (fresh.length === 0) return new Map();
+  const rows = await tx
+    .insert(documents)
+    .values(fresh.map(({ input, prepared }) => documentValues(input, prepared)))
+    .returning({ id: documents.id, sourceId: documents.sourceId });
+  return new Map(rows.map((row) => [row.sourceId, row.id]));
+}
+
+/** Changed documents take their new text's fields in one statement; their generation stays. */
+async function updateDocuments(tx: DbOrTx, changed: Changed[]): Promise<void> {
+  if (changed.length === 0) return;
+  const now = new Date().toISOString();
+  // Typed in every row: a VALUES list of bare parameters would read them all as text.
+  const values = changed.map(
+    ({ item: { input, prepared }, existing }) =>
+      sql`(${existing.id}::int, ${input.collectionId}::int, ${input.title}::text, ${input.url ?? null}::text, ${prepared.contentHash}::text, ${prepared.characterCount}::int)`,
+  );
+  await tx.execute(
+    sql`UPDATE documents AS d SET collection_id = v.collection_id, title = v.title, url = v.url,
+        content_hash = v.content_hash, character_count = v.character_count,
+        updated_at = ${now}::timestamptz, synced_at = ${now}::timestamptz
+      FROM (VALUES ${sql.join(values, sql`, `)})
+        AS v (id, collection_id, title, url, content_hash, character_count)
+      WHERE d.id = v.id`,
+  );
 }
 
 /**
@@ -236,7 +365,8 @@ export async function removeDocument(
   await tx.delete(documents).where(sourceOf(tenantId, sourceType, sourceId));
 }
 
-async function insertChunks(
+/** The chunks of one document's generation (a batch of `writeGeneration`). */
+function insertChunks(
   tx: DbOrTx,
   meta: DocumentMeta,
   documentId: number,
@@ -244,36 +374,84 @@ async function insertChunks(
   drafts: ChunkDraft[],
   vectors: number[][] | null,
 ): Promise<void> {
-  if (drafts.length === 0) return;
-  const rows = await tx
-    .insert(chunks)
-    .values(
-      drafts.map((draft) => ({
-        tenantId: meta.tenantId,
-        documentId,
-        generation,
-        sourceType: meta.sourceType,
-        collectionId: meta.collectionId,
-        chunkIndex: draft.chunkIndex,
-        content: draft.content,
-        headingPath: draft.headingPath,
-        pageTitle: meta.title,
-        pageUrl: sectionUrl(meta.url, draft.anchor),
-        pageNumber: draft.pageNumber,
-        tokenCount: draft.tokenCount,
-      })),
-    )
-    .returning({ id: chunks.id, chunkIndex: chunks.chunkIndex });
+  return insertChunkRows(
+    tx,
+    drafts.map((draft) => ({ meta, documentId, generation, draft })),
+    vectors,
+  );
+}
+
+type ChunkRow = { meta: DocumentMeta; documentId: number; generation: number; draft: ChunkDraft };
+
+const chunkRowsOf = (item: Item, documentId: number, generation: number): ChunkRow[] =>
+  item.prepared.drafts.map((draft) => ({ meta: item.input, documentId, generation, draft }));
+
+/**
+ * Chunks of any documents (and their vectors, `vectors[i]` for `rows[i]`), a multi-row statement
+ * per batch: up to CHUNK_INSERT_ROWS rows, fewer with vectors (their insert binds 3 parameters a
+ * row, each vector thousands of numbers as text), and no more than CHUNK_INSERT_CHARS of text, so
+ * no statement grows without bound with a large document.
+ */
+async function insertChunkRows(tx: DbOrTx, rows: ChunkRow[], vectors: number[][] | null): Promise<void> {
+  const maxRows = vectors ? INSERT_BATCH : CHUNK_INSERT_ROWS;
+  for (let start = 0; start < rows.length; ) {
+    let end = start;
+    let chars = 0;
+    while (end < rows.length && end - start < maxRows && (end === start || chars < CHUNK_INSERT_CHARS))
+      chars += rows[end++]!.draft.content.length;
+    await insertChunkBatch(tx, rows.slice(start, end), vectors?.slice(start, end) ?? null);
+    start = end;
+  }
+}
+
+/**
+ * One statement of chunk rows. They travel as one JSON parameter, not twelve parameters a row:
+ * building a VALUES list of thousands of parameters (Drizzle) and binding them (PGlite) cost about
+ * a third of the insert of 250 store products' chunks, more than the JSON.
+ */
+async function insertChunkBatch(tx: DbOrTx, rows: ChunkRow[], vectors: number[][] | null): Promise<void> {
+  const json = JSON.stringify(
+    rows.map(({ meta, documentId, generation, draft }) => ({
+      tenant_id: meta.tenantId,
+      document_id: documentId,
+      generation,
+      source_type: meta.sourceType,
+      collection_id: meta.collectionId,
+      chunk_index: draft.chunkIndex,
+      content: wellFormed(draft.content),
+      heading_path: wellFormed(draft.headingPath),
+      page_title: wellFormed(meta.title),
+      page_url: wellFormed(sectionUrl(meta.url, draft.anchor)),
+      page_number: draft.pageNumber,
+      token_count: draft.tokenCount,
+    })),
+  );
+  const inserted = await queryRows<{ id: number; document_id: number; chunk_index: number }>(
+    tx,
+    sql`INSERT INTO chunks (tenant_id, document_id, generation, source_type, collection_id, chunk_index,
+        content, heading_path, page_title, page_url, page_number, token_count)
+      SELECT * FROM json_to_recordset(${json}::json) AS r (tenant_id int, document_id int,
+        generation int, source_type text, collection_id int, chunk_index int, content text,
+        heading_path text, page_title text, page_url text, page_number int, token_count int)
+      RETURNING id, document_id, chunk_index`,
+  );
   if (!vectors) return;
-  const idOf = new Map(rows.map((row) => [row.chunkIndex, row.id]));
-  const values = drafts.map(
-    (draft, j) =>
-      sql`(${idOf.get(draft.chunkIndex)!}, ${meta.tenantId}, ${vectorLiteral(vectors[j]!)}::vector)`,
+  // By document and index, not by position: RETURNING's order is not promised.
+  const idOf = new Map(inserted.map((row) => [`${row.document_id}:${row.chunk_index}`, row.id]));
+  const values = rows.map(
+    ({ meta, documentId, draft }, j) =>
+      sql`(${idOf.get(`${documentId}:${draft.chunkIndex}`)!}, ${meta.tenantId}, ${vectorLiteral(vectors[j]!)}::vector)`,
   );
   await tx.execute(
     sql`INSERT INTO chunk_embeddings (chunk_id, tenant_id, embedding) VALUES ${sql.join(values, sql`, `)}`,
   );
 }
+
+/**
+ * A lone surrogate (text cut inside an emoji) as U+FFFD, as a bound parameter's UTF-8 would have
+ * it: in JSON it is an escape that PostgreSQL refuses to turn into text.
+ */
+const wellFormed = (text: string | null) => text?.replace(/\p{Cs}/gu, '\uFFFD') ?? null;
 
 /** A chunk's link: its page, at its section's heading when that has an id. */
 const sectionUrl = (url: string | null | undefined, anchor: string | null) =>
@@ -293,9 +471,28 @@ type ExistingDocument = { id: number; contentHash: string; collectionId: number;
  */
 async function lockSource(tx: DbOrTx, meta: DocumentMeta): Promise<void> {
   await tx.execute(
-    sql`SELECT pg_advisory_xact_lock(${DOCUMENT_LOCK_CLASS}::int, hashtext(${`${meta.tenantId}:${meta.sourceType}:${meta.sourceId}`}))`,
+    sql`SELECT pg_advisory_xact_lock(${DOCUMENT_LOCK_CLASS}::int, hashtext(${lockKey(meta)}))`,
   );
 }
+
+/**
+ * `lockSource` for many items in one statement, with the same keys, so it excludes a concurrent
+ * `replaceDocument` or `trainDocument` of any of them. Taken in the order of the keys: two batches
+ * that share items wait for each other instead of deadlocking. (A subquery with ORDER BY is never
+ * merged into its outer query, so the locks are taken in its order.)
+ */
+async function lockSources(tx: DbOrTx, metas: DocumentMeta[]): Promise<void> {
+  const keys = sql.join(
+    metas.map((meta) => sql`${lockKey(meta)}`),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`SELECT count(pg_advisory_xact_lock(${DOCUMENT_LOCK_CLASS}::int, h)) FROM (
+        SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${keys}]::text[]) AS k ORDER BY h) AS locks`,
+  );
+}
+
+const lockKey = (meta: DocumentMeta) => `${meta.tenantId}:${meta.sourceType}:${meta.sourceId}`;
 
 async function findDocument(tx: DbOrTx, meta: DocumentMeta): Promise<ExistingDocument | undefined> {
   const [row] = await tx
@@ -311,17 +508,42 @@ async function findDocument(tx: DbOrTx, meta: DocumentMeta): Promise<ExistingDoc
   return row;
 }
 
+/** The documents of a batch's items that exist, locked, by source id. */
+async function findDocuments(
+  tx: DbOrTx,
+  scope: Scope,
+  metas: DocumentMeta[],
+): Promise<Map<number, ExistingDocument>> {
+  const rows = await tx
+    .select({
+      id: documents.id,
+      sourceId: documents.sourceId,
+      contentHash: documents.contentHash,
+      collectionId: documents.collectionId,
+      generation: documents.generation,
+    })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.tenantId, scope.tenantId),
+        eq(documents.sourceType, scope.sourceType),
+        inArray(
+          documents.sourceId,
+          metas.map((m) => m.sourceId),
+        ),
+      ),
+    )
+    .for('update');
+  return new Map(rows.map(({ sourceId, ...existing }) => [sourceId, existing]));
+}
+
 const isUnchanged = (existing: ExistingDocument, meta: DocumentMeta, prepared: PreparedText) =>
   existing.contentHash === prepared.contentHash && existing.collectionId === meta.collectionId;
 
 /** An unchanged document was still checked against its source now: citations show that time. */
 async function unchangedResult(tx: DbOrTx, existing: ExistingDocument, prepared: PreparedText) {
-  await tx.update(documents).set({ syncedAt: new Date() }).where(eq(documents.id, existing.id));
-  const count = await tx.$count(
-    chunks,
-    and(eq(chunks.documentId, existing.id), eq(chunks.generation, existing.generation)),
-  );
-  return { ...resultOf(existing.id, prepared, true), chunkCount: count };
+  const counts = await touchUnchanged(tx, [existing]);
+  return { ...resultOf(existing.id, prepared, true), chunkCount: counts.get(existing.id) ?? 0 };
 }
 
 const resultOf = (documentId: number, prepared: PreparedText, unchanged: boolean): IngestResult => ({

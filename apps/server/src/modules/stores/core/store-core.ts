@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   isTrainable,
   pluralOf,
@@ -13,9 +14,10 @@ import type { DbOrTx, Tx } from '../../../core/db/database.js';
 import { notFound } from '../../../core/errors.js';
 import type { JobContext } from '../../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../../core/module.js';
+import { entitlementsOf } from '../../billing/billing.services.js';
 import { botCacheOf } from '../../bots/bot-cache.js';
 import { bots } from '../../bots/bots.schema.js';
-import { removeDocument, replaceDocument } from '../../knowledge/ingest.js';
+import { prepareDocuments, removeDocument, replaceDocuments } from '../../knowledge/ingest.js';
 import { documents } from '../../knowledge/knowledge.schema.js';
 import { embedderOf } from '../../knowledge/vectors.js';
 import {
@@ -44,6 +46,12 @@ export type StoreWebhookData = { storeId: number; topic: string; payload: unknow
 
 /** Records written per transaction: one commit per page, not per record. */
 const WRITE_BATCH = 100;
+/**
+ * Records trained per transaction. Training writes a batch in a few statements whatever its size,
+ * so a bigger batch costs fewer round trips per record, but PGlite's one connection is held for the
+ * whole transaction (tens of milliseconds at this size, bench/stores), and requests wait meanwhile.
+ */
+const TRAIN_BATCH = 200;
 
 export type NewStore = {
   tenantId: number;
@@ -174,10 +182,14 @@ export class StoreCore {
       .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)));
     if (!bot) throw notFound(STORE_TEXTS.botNotFound);
     if (unlink && bot.storeId !== storeId) return;
-    await this.deps.db
-      .update(bots)
-      .set({ [column]: unlink ? null : storeId })
-      .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)));
+    await this.deps.db.transaction(async (tx) => {
+      await tx
+        .update(bots)
+        .set({ [column]: unlink ? null : storeId })
+        .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)));
+      // The store's trained records must fit the bot's trained characters.
+      if (!unlink) await entitlementsOf(this.deps).requireBotCharacters(tx, tenantId, botId);
+    });
     await botCacheOf(this.deps).changed(botId);
   }
 
@@ -594,11 +606,13 @@ export class StoreCore {
           .from(storeRecords)
           .where(where)
           .orderBy(storeRecords.id)
-          .limit(WRITE_BATCH / 2);
+          .limit(TRAIN_BATCH);
         if (batch.length === 0) break;
         await this.trainBatch(store, batch);
         done += batch.length;
         await job.progress(done, total);
+        // PGlite has one connection: requests waiting on it get their turn between batches.
+        await yieldToEventLoop();
       }
     } catch (error) {
       if (finalAttempt)
@@ -608,29 +622,27 @@ export class StoreCore {
     return { trained: done };
   }
 
+  /**
+   * One batch of records, one transaction: their documents in a few statements
+   * (`replaceDocuments`), then their statuses in one.
+   */
   private async trainBatch(store: StoreRow, batch: RecordRow[]) {
     const embedder = embedderOf(this.deps);
+    // The records' text is made and chunked before the transaction opens: that CPU need not hold
+    // the database.
+    const inputs = batch.map((record) => ({
+      tenantId: store.tenantId,
+      sourceType: 'store' as const,
+      sourceId: record.id,
+      collectionId: store.id,
+      title: record.title,
+      url: record.url,
+      sections: recordSections(record, store.currency),
+    }));
+    const prepared = prepareDocuments(inputs);
     await this.deps.db.transaction(async (tx) => {
-      for (const record of batch) {
-        await replaceDocument(
-          tx,
-          {
-            tenantId: store.tenantId,
-            sourceType: 'store',
-            sourceId: record.id,
-            collectionId: store.id,
-            title: record.title,
-            url: record.url,
-            sections: recordSections(record, store.currency),
-          },
-          embedder,
-        );
-        await tx
-          .update(storeRecords)
-          .set({ trainingStatus: 'completed', trainedHash: record.contentHash })
-          // Changed again since this batch was read: left training for the next run.
-          .where(and(eq(storeRecords.id, record.id), eq(storeRecords.contentHash, record.contentHash)));
-      }
+      await replaceDocuments(tx, inputs, embedder, prepared);
+      await markTrained(tx, batch);
     });
   }
 
@@ -832,6 +844,19 @@ export class StoreCore {
         ),
       );
   }
+}
+
+/**
+ * Marks a trained batch completed with the hash that was trained, one statement. A record whose
+ * text changed again since the batch was read (its hash differs) is left training for the next run.
+ */
+async function markTrained(tx: Tx, batch: RecordRow[]): Promise<void> {
+  const trained = batch.map((record) => sql`(${record.id}::int, ${record.contentHash}::text)`);
+  await tx.execute(
+    sql`UPDATE store_records AS r SET training_status = 'completed', trained_hash = v.hash
+      FROM (VALUES ${sql.join(trained, sql`, `)}) AS v (id, hash)
+      WHERE r.id = v.id AND r.content_hash = v.hash`,
+  );
 }
 
 /** A page may name one record twice (an edit between two pages); the last one stands. */

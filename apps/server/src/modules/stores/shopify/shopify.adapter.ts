@@ -1,8 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { StoreKind } from '@parley/contracts';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { readBlocks } from '../../knowledge/html-sections.js';
 import type { RemoteRecord, StoreAdapter, StoreConnection } from '../core/adapter.js';
+import { htmlToText } from '../core/html-text.js';
 import {
   type ArticleNode,
   type CollectionNode,
@@ -507,25 +506,6 @@ function restOrderRecord(o: RestOrder): RemoteRecord<'order'> {
 }
 
 // ------------------------------------------- text helpers -------------------------------------------
-
-let scratch: Document | null = null;
-
-/**
- * HTML as plain text with its headings as Markdown, read as the crawler reads pages
- * (knowledge/html-sections.ts). Descriptions are small, so one document is reused: a new DOM per
- * product would cost far more than the parse itself.
- */
-export function htmlToText(html: string): string {
-  if (!html.trim()) return '';
-  scratch ??= new JSDOM('<!doctype html><body></body>', { virtualConsole: new VirtualConsole() }).window
-    .document;
-  scratch.body.innerHTML = html;
-  const text = readBlocks(scratch)
-    .map((block) => (block.kind === 'heading' ? `${'#'.repeat(block.level)} ${block.text}` : block.text))
-    .join('\n\n');
-  scratch.body.textContent = '';
-  return text;
-}
 
 const fractionDigits = new Map<string, number>();
 
