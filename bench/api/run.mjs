@@ -178,6 +178,8 @@ function parleyEnv(database, dataDir, secret, extra = {}) {
     APP_SECRET: secret,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
+    // Benchmarks measure Parley, not a plan's allowance (the list bench makes 50 bots).
+    PLAN_LIMITS: 'off',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...extra,
   };

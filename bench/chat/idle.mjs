@@ -136,6 +136,7 @@ try {
       WEB_DIST_DIR: dataDir,
       AUTH_RATE_LIMIT_PER_IP: '1000000',
       AUTH_SIGNUP_LIMIT_PER_IP: '1000000',
+      PLAN_LIMITS: 'off',
       // All the bench's sockets come from one address.
       SOCKET_LIMIT_PER_ADDRESS: String(VISITORS + 100),
     },

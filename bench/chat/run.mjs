@@ -449,6 +449,7 @@ function parleyEnv(dataDir, databaseUrl) {
     AUTH_RATE_LIMIT_PER_IP: '1000000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '1000000',
     MONTHLY_MESSAGE_LIMIT: '1000000000',
+    PLAN_LIMITS: 'off',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 }
