@@ -195,6 +195,8 @@ export const SubscriptionsResponse = z.object({
     renews_at: z.string().nullable(),
   }),
   subscriptions: z.array(Subscription),
+  /** Every add-on bought, newest first: those bought on the free plan have no plan subscription. */
+  addons: z.array(SubscriptionAddon),
 });
 export type SubscriptionsResponse = z.infer<typeof SubscriptionsResponse>;
 export const PendingSubscriptions = z.object({ pending_subscriptions: z.array(Subscription) });

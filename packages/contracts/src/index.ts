@@ -19,6 +19,7 @@ export * from './payments.js';
 export * from './permissions.js';
 export * from './roles.js';
 export * from './rules.js';
+export * from './shopify-billing.js';
 export * from './social.js';
 export * from './stores.js';
 export * from './sync.js';

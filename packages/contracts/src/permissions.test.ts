@@ -126,7 +126,23 @@ describe('defineAbilityFor', () => {
   it('lets an owner holding every feature use every guarded route', () => {
     const ability = defineAbilityFor(userWith(everything, 'user', true));
     for (const [key, rule] of Object.entries(ROUTE_RULES)) {
-      if ('subject' in rule) expect(ability.can(rule.action, rule.subject), key).toBe(true);
+      // Platform-admin routes (plans and add-ons) are for user_type admin, whatever a workspace grants.
+      if ('subject' in rule && rule.subject !== 'Admin')
+        expect(ability.can(rule.action, rule.subject), key).toBe(true);
+    }
+  });
+
+  it('lets a platform admin read and change what the admin console manages, and nobody else', () => {
+    const adminRoutes = Object.entries(ROUTE_RULES).filter(
+      ([, rule]) => 'subject' in rule && rule.subject === 'Admin',
+    );
+    expect(adminRoutes.length).toBeGreaterThan(0);
+    const admin = defineAbilityFor(userWith({}, 'admin'));
+    const owner = defineAbilityFor(userWith(everything, 'user', true));
+    for (const [key, rule] of adminRoutes) {
+      if (!('subject' in rule)) continue;
+      expect(admin.can(rule.action, rule.subject), key).toBe(true);
+      expect(owner.can(rule.action, rule.subject), key).toBe(false);
     }
   });
 });
@@ -136,7 +152,8 @@ describe('ROUTE_RULES', () => {
     for (const [key, rule] of Object.entries(ROUTE_RULES)) {
       expect(key, key).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/);
       if ('subject' in rule) {
-        expect(SEEDED_FEATURES as readonly string[], key).toContain(rule.subject);
+        // 'Admin' is derived from user_type, not granted by a feature (RESERVED_SUBJECTS).
+        expect([...SEEDED_FEATURES, 'Admin'] as readonly string[], key).toContain(rule.subject);
         expect(['create', 'read', 'write'], key).toContain(rule.action);
       }
     }

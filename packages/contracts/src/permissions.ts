@@ -14,6 +14,7 @@ import { LLM_ROUTE_RULES } from './llm.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
 import { PAYMENT_ROUTE_RULES } from './payments.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
+import { SHOPIFY_BILLING_ROUTE_RULES } from './shopify-billing.js';
 import { SOCIAL_ROUTE_RULES } from './social.js';
 import { SHOPIFY_ROUTE_RULES, WOO_ROUTE_RULES } from './stores.js';
 import { WHATSAPP_ROUTE_RULES } from './whatsapp.js';
@@ -113,6 +114,7 @@ export const ROUTE_RULES = {
   ...WOO_ROUTE_RULES,
   ...BILLING_ROUTE_RULES,
   ...PAYMENT_ROUTE_RULES,
+  ...SHOPIFY_BILLING_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 

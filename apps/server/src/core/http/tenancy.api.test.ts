@@ -23,6 +23,7 @@ import {
   type RouteKey,
   type RouteRule,
   SEEDED_FEATURES,
+  SHOPIFY_BILLING_ROUTE_RULES,
   SHOPIFY_ROUTE_RULES,
   SOCIAL_ROUTE_RULES,
   UNANSWERED_ROUTE_RULES,
@@ -217,6 +218,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [WOO_ROUTE_RULES, '../../modules/stores/woocommerce/woo.api.test.ts'],
   [BILLING_ROUTE_RULES, '../../modules/billing/billing.api.test.ts'],
   [PAYMENT_ROUTE_RULES, '../../modules/billing/payments/payments.api.test.ts'],
+  [SHOPIFY_BILLING_ROUTE_RULES, '../../modules/billing/shopify/shopify-billing.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 

@@ -267,6 +267,15 @@ describe('limits', () => {
       .insert(subscriptionAddons)
       .values({ tenantId: account.user.tenant_id, addonId: seat.id, quantity: 1, status: 'active' });
     expect((await invite('helper@example.com')).status).toBe(201);
+    // Bought on the free plan, the add-on has no plan subscription but is listed.
+    const listed = await server.get<SubscriptionsResponse>(
+      `/api/pricing/subscriptions/${account.user.tenant_id}`,
+      as(account),
+    );
+    expect(listed.body.subscriptions).toEqual([]);
+    expect(listed.body.addons.map((a) => [a.addon.kind, a.quantity, a.is_active])).toEqual([
+      ['team_members', 1, true],
+    ]);
     // The same address again replaces its invitation; a third person does not fit.
     expect((await invite('helper@example.com')).status).toBe(201);
     expect((await invite('another@example.com')).status).toBe(402);
@@ -376,14 +385,12 @@ describe('limits', () => {
     const bot = await createBotViaApi(server, account, { bot_name: 'Branded' });
     const view = () => server.get<{ show_branding: boolean }>(`/api/auth/bot/uuid/${bot.uuid}`);
     expect((await view()).body.show_branding).toBe(true);
-    await server.database.db
-      .insert(subscriptions)
-      .values({
-        tenantId: account.user.tenant_id,
-        planId: (await planNamed('Pro')).id,
-        billingCycle: 'monthly',
-        status: 'active',
-      });
+    await server.database.db.insert(subscriptions).values({
+      tenantId: account.user.tenant_id,
+      planId: (await planNamed('Pro')).id,
+      billingCycle: 'monthly',
+      status: 'active',
+    });
     expect((await view()).body.show_branding).toBe(false);
   });
 

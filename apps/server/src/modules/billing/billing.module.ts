@@ -3,6 +3,7 @@ import { entitlementsOf } from './billing.services.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { pricingRoutes } from './pricing.routes.js';
 import { applyRetention } from './retention.js';
+import { shopifyBillingRoutes } from './shopify/shopify-billing.routes.js';
 
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
@@ -11,6 +12,7 @@ export const billingModule: FeatureModule = {
   routes: (deps: ModuleDeps) => async (app) => {
     await app.register(pricingRoutes(deps, entitlementsOf(deps)));
     await app.register(paymentRoutes(deps));
+    await app.register(shopifyBillingRoutes(deps));
   },
   jobs: (deps: ModuleDeps) => {
     // Hourly is plenty for retention counted in days; the scheduler ticks every minute.

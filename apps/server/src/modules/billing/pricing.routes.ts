@@ -23,7 +23,7 @@ import { documents } from '../knowledge/knowledge.schema.js';
 import { addons } from './billing.schema.js';
 import type { Entitlements } from './entitlements.js';
 import { listAddons, listPlans, saveAddon, savePlan, toAddon, toPlan } from './plans.js';
-import { listSubscriptions } from './subscriptions.queries.js';
+import { listAddonLinks, listSubscriptions } from './subscriptions.queries.js';
 
 const tags = ['Plans and subscriptions'];
 
@@ -63,9 +63,10 @@ export const pricingRoutes =
       },
       async (request) => {
         const tenantId = ownTenant(requireAuth(request), request.params.tenantId);
-        const [current, subscriptions] = await Promise.all([
+        const [current, subscriptions, addons] = await Promise.all([
           entitlements.of(tenantId),
           listSubscriptions(db, tenantId),
+          listAddonLinks(db, tenantId),
         ]);
         return {
           current: {
@@ -74,6 +75,7 @@ export const pricingRoutes =
             renews_at: current.renewsAt?.toISOString() ?? null,
           },
           subscriptions,
+          addons,
         };
       },
     );

@@ -1,4 +1,4 @@
-import type { Subscription, SubscriptionStatus } from '@parley/contracts';
+import type { Subscription, SubscriptionAddon, SubscriptionStatus } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { addons, plans, subscriptionAddons, subscriptions } from './billing.schema.js';
@@ -39,6 +39,17 @@ export async function listSubscriptions(
       .filter(({ link }) => link.subscriptionId === subscription.id)
       .map(({ link, addon }) => ({ ...addonLinkFields(link), addon: toAddon(addon) })),
   }));
+}
+
+/** The tenant's add-on subscriptions in every state, newest first, whether or not a plan subscription holds them. */
+export async function listAddonLinks(db: DbOrTx, tenantId: number): Promise<SubscriptionAddon[]> {
+  const links = await db
+    .select({ link: subscriptionAddons, addon: addons })
+    .from(subscriptionAddons)
+    .innerJoin(addons, eq(addons.id, subscriptionAddons.addonId))
+    .where(eq(subscriptionAddons.tenantId, tenantId))
+    .orderBy(desc(subscriptionAddons.id));
+  return links.map(({ link, addon }) => ({ ...addonLinkFields(link), addon: toAddon(addon) }));
 }
 
 export function subscriptionFields(row: SubscriptionRow): Omit<Subscription, 'plan' | 'subscription_addons'> {

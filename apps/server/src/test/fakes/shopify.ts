@@ -99,6 +99,23 @@ export type FakeOrder = {
   gateway: string;
 };
 
+/** A recurring app charge (Shopify's app billing), as appSubscriptionCreate makes it. */
+export type FakeAppSubscription = {
+  id: number;
+  name: string;
+  status: 'PENDING' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED';
+  returnUrl: string;
+  test: boolean;
+  /** A decimal string ("19.99"). */
+  amount: string;
+  currencyCode: string;
+  interval: 'EVERY_30_DAYS' | 'ANNUAL';
+  createdAt: string;
+  updatedAt: string;
+  /** Set when the merchant approves: a period from then. */
+  currentPeriodEnd: string | null;
+};
+
 export type Bucket = { max: number; restoreRate: number };
 
 export type FakeShop = {
@@ -122,6 +139,8 @@ export type FakeShop = {
   customers: FakeCustomer[];
   orders: FakeOrder[];
   webhookSubscriptions: Array<{ id: string; topic: string; callbackUrl: string }>;
+  /** The app's recurring charges to this shop; tests may change a status directly. */
+  appSubscriptions: FakeAppSubscription[];
   /** `n` more generated products (deterministic titles, prices, variants, stock, tags, vendors). */
   addProducts(n: number): FakeProduct[];
   /** Adds or replaces a product (by id when given); its updatedAt moves to now. */
@@ -157,10 +176,41 @@ export type ShopifyFake = {
     payload: unknown,
     options: { shop: string; eventId?: string; secret?: string; tamper?: boolean },
   ): Promise<Response>;
+  /**
+   * The merchant approves a charge (as the confirmation page's Approve button does): it becomes
+   * ACTIVE for a period from now, and any other ACTIVE charge of the shop is CANCELLED (Shopify
+   * replaces an app's subscription with the one approved). `id`: the number or the gid.
+   */
+  approveCharge(shop: string, id: number | string): FakeAppSubscription;
+  /** The merchant declines a charge (the Decline button). */
+  declineCharge(shop: string, id: number | string): FakeAppSubscription;
+  /**
+   * POSTs a signed app_subscriptions/update delivery for a charge, in Shopify's REST JSON, with its
+   * current status (or `status`) and updated_at (or `updatedAt`).
+   */
+  sendAppSubscriptionUpdate(
+    parleyUrl: string,
+    shop: string,
+    id: number | string,
+    options?: {
+      status?: FakeAppSubscription['status'];
+      updatedAt?: string;
+      eventId?: string;
+      secret?: string;
+      tamper?: boolean;
+    },
+  ): Promise<Response>;
   close(): Promise<void>;
 };
 
-type ShopState = FakeShop & { tokens: Set<string>; level: number; at: number; json: Map<number, string> };
+type ShopState = FakeShop & {
+  tokens: Set<string>;
+  level: number;
+  at: number;
+  json: Map<number, string>;
+  /** `${fake.url}/shops/{domain}`: where the shop's admin pages answer. */
+  baseUrl: string;
+};
 type Args = Record<string, unknown>;
 type Root = { alias: string; name: string; args: Args };
 /** A root field's JSON and its actual cost. */
@@ -179,7 +229,9 @@ const idOf = (value: unknown) =>
 /**
  * Shopify on loopback, under `/shops/{shop}/...`: OAuth (authorize, access_token), the GraphQL Admin
  * API (the root fields Parley's client asks for, Shopify's connections, search syntax for orders and
- * customers, userErrors) with its cost extensions and leaky bucket, and signed webhook deliveries.
+ * customers, userErrors) with its cost extensions and leaky bucket, app billing (recurring app
+ * charges, their confirmation page with Approve and Decline, cancel, `node` look-up) and signed
+ * webhook deliveries.
  *
  * Costs follow Shopify's rules for the root: a connection costs 2 + first (actual: 2 + returned), an
  * object 1, a mutation 10. Nested connections are free here (Shopify charges them); the client learns
@@ -204,6 +256,7 @@ export async function startShopifyFake(
     throttled: 0,
     addShop: (domain, shopOptions = {}) => {
       const shop = newShop(domain, shopOptions.name, shopOptions.currency, bucket.max);
+      shop.baseUrl = `${fake.url}/shops/${domain}`;
       shops.set(domain, shop);
       if (shopOptions.products) shop.addProducts(shopOptions.products);
       return shop;
@@ -247,8 +300,52 @@ export async function startShopifyFake(
         body: webhook.tamper ? raw.replace(/}$/, ',"tampered":true}') : raw,
       });
     },
+    approveCharge: (domain, id) => decide(fake.shop(domain), idOf(id), 'ACTIVE'),
+    declineCharge: (domain, id) => decide(fake.shop(domain), idOf(id), 'DECLINED'),
+    sendAppSubscriptionUpdate: (parleyUrl, domain, id, update = {}) => {
+      const shop = fake.shop(domain);
+      const charge = chargeOf(shop, idOf(id));
+      if (!charge) throw new Error(`no app subscription ${id} on ${domain}`);
+      const payload = {
+        app_subscription: {
+          admin_graphql_api_id: gid('AppSubscription', charge.id),
+          name: charge.name,
+          status: update.status ?? charge.status,
+          admin_graphql_api_shop_id: gid('Shop', shopNumber(domain)),
+          created_at: charge.createdAt,
+          updated_at: update.updatedAt ?? charge.updatedAt,
+          currency: charge.currencyCode,
+          capped_amount: null,
+        },
+      };
+      return fake.sendWebhook(parleyUrl, 'app_subscriptions/update', payload, {
+        shop: domain,
+        eventId: update.eventId,
+        secret: update.secret,
+        tamper: update.tamper,
+      });
+    },
     close: async () => {},
   };
+
+  /** The merchant's answer on the confirmation page; only a PENDING charge can be answered. */
+  function decide(shop: FakeShop, id: number, status: 'ACTIVE' | 'DECLINED'): FakeAppSubscription {
+    const charge = chargeOf(shop, id);
+    if (!charge) throw new Error(`no app subscription ${id} on ${shop.domain}`);
+    if (charge.status !== 'PENDING') throw new Error(`app subscription ${id} is ${charge.status}`);
+    const now = new Date();
+    if (status === 'ACTIVE') {
+      for (const other of shop.appSubscriptions) {
+        if (other.status === 'ACTIVE')
+          Object.assign(other, { status: 'CANCELLED', updatedAt: now.toISOString() });
+      }
+      const days = charge.interval === 'ANNUAL' ? 365 : 30;
+      charge.currentPeriodEnd = new Date(now.getTime() + days * 86_400_000).toISOString();
+    }
+    charge.status = status;
+    charge.updatedAt = now.toISOString();
+    return charge;
+  }
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => send(res, 500, { errors: String(error) }));
@@ -264,6 +361,8 @@ export async function startShopifyFake(
     if (req.method === 'GET' && rest === '/admin/oauth/authorize')
       return authorize(res, shop, url.searchParams);
     if (req.method === 'POST' && rest === '/admin/oauth/access_token') return accessToken(req, res, raw);
+    const charge = /^\/admin\/charges\/(\d+)\/(confirm|approve|decline)$/.exec(rest);
+    if (charge) return chargePage(req, res, shop, Number(charge[1]), charge[2]!);
     const api = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(rest);
     if (req.method !== 'POST' || !api || !API_VERSION.test(api[1]!)) {
       fake.requests.push({ method: req.method ?? 'GET', path: url.pathname, fields: [] });
@@ -296,6 +395,43 @@ export async function startShopifyFake(
       scope: query.get('scope') ?? '',
     });
     res.writeHead(302, { location: `${redirectUri}?${new URLSearchParams(params)}` });
+    res.end();
+  }
+
+  /**
+   * Shopify's page where the merchant approves a charge: GET shows it with Approve and Decline
+   * buttons (forms posting here); either answer sends the browser to the returnUrl with charge_id.
+   */
+  function chargePage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    shop: ShopState,
+    id: number,
+    action: string,
+  ) {
+    fake.requests.push({ method: req.method ?? 'GET', path: req.url ?? '', fields: [] });
+    const charge = chargeOf(shop, id);
+    if (!charge) return send(res, 404, { errors: 'Not Found' });
+    if (action === 'confirm' && req.method === 'GET') {
+      const base = `/shops/${shop.domain}/admin/charges/${id}`;
+      const every = charge.interval === 'ANNUAL' ? 'year' : '30 days';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Approve subscription</title></head><body>
+<h1>${escapeHtml(charge.name)}</h1>
+<p>${escapeHtml(shop.name)} will be charged ${escapeHtml(charge.currencyCode)} ${escapeHtml(charge.amount)} every ${every}${charge.test ? ' (test charge: nothing is billed)' : ''}.</p>
+<p>Status: <span id="status">${charge.status}</span></p>
+<form method="post" action="${base}/approve"><button type="submit" id="approve">Approve</button></form>
+<form method="post" action="${base}/decline"><button type="submit" id="decline">Decline</button></form>
+</body></html>`);
+      return;
+    }
+    if (req.method !== 'POST' || action === 'confirm')
+      return send(res, 405, { errors: 'Method Not Allowed' });
+    if (charge.status !== 'PENDING') return send(res, 422, { errors: `This charge is ${charge.status}` });
+    decide(shop, id, action === 'approve' ? 'ACTIVE' : 'DECLINED');
+    const back = new URL(charge.returnUrl);
+    back.searchParams.set('charge_id', String(id));
+    res.writeHead(302, { location: back.toString() });
     res.end();
   }
 
@@ -453,9 +589,87 @@ const QUERIES: Record<string, (shop: ShopState, args: Args) => Resolved | { erro
     const order = shop.orders.find((o) => o.id === idOf(args.id));
     return object(order ? orderNode(shop, order) : null);
   },
+  /** Only app subscriptions are looked up by node here; another type answers null, as an unknown id does. */
+  node: (shop, args) => {
+    const id = String(args.id ?? '');
+    const charge = id.startsWith('gid://shopify/AppSubscription/') ? chargeOf(shop, idOf(id)) : undefined;
+    return object(charge ? appSubscriptionNode(charge) : null);
+  },
+  currentAppInstallation: (shop) =>
+    object({
+      id: gid('AppInstallation', shopNumber(shop.domain)),
+      activeSubscriptions: shop.appSubscriptions
+        .filter((c) => c.status === 'ACTIVE' || c.status === 'FROZEN')
+        .map(appSubscriptionNode),
+    }),
 };
 
 const MUTATIONS: Record<string, (shop: ShopState, args: Args) => Resolved> = {
+  appSubscriptionCreate: (shop, args) => {
+    const refuse = (field: string[], message: string) =>
+      mutation({ appSubscription: null, confirmationUrl: null, userErrors: [{ field, message }] });
+    const name = typeof args.name === 'string' ? args.name.trim() : '';
+    if (!name) return refuse(['name'], "Name can't be blank");
+    const returnUrl = typeof args.returnUrl === 'string' ? args.returnUrl : '';
+    if (!URL.canParse(returnUrl) || !/^https?:$/.test(new URL(returnUrl).protocol))
+      return refuse(['returnUrl'], 'Return url is invalid');
+    const items = Array.isArray(args.lineItems) ? (args.lineItems as LineItemInput[]) : [];
+    const recurring = items.map((item) => item.plan?.appRecurringPricingDetails).filter(Boolean);
+    if (recurring.length !== 1) return refuse(['lineItems'], 'Exactly one recurring line item is required');
+    const details = recurring[0]!;
+    const amount = String(details.price?.amount ?? '');
+    if (!/^\d+(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0)
+      return refuse(
+        ['lineItems', '0', 'plan', 'appRecurringPricingDetails', 'price'],
+        'Price must be greater than 0',
+      );
+    const currencyCode = String(details.price?.currencyCode ?? '');
+    if (!/^[A-Z]{3}$/.test(currencyCode))
+      return refuse(
+        ['lineItems', '0', 'plan', 'appRecurringPricingDetails', 'price'],
+        'Currency code is invalid',
+      );
+    const interval = details.interval ?? 'EVERY_30_DAYS';
+    if (interval !== 'EVERY_30_DAYS' && interval !== 'ANNUAL')
+      return refuse(
+        ['lineItems', '0', 'plan', 'appRecurringPricingDetails', 'interval'],
+        'Interval is invalid',
+      );
+    const now = new Date().toISOString();
+    const charge: FakeAppSubscription = {
+      id: nextChargeId++,
+      name,
+      status: 'PENDING',
+      returnUrl,
+      test: args.test === true,
+      amount,
+      currencyCode,
+      interval,
+      createdAt: now,
+      updatedAt: now,
+      currentPeriodEnd: null,
+    };
+    shop.appSubscriptions.push(charge);
+    return mutation({
+      appSubscription: { id: gid('AppSubscription', charge.id), status: charge.status },
+      confirmationUrl: `${shop.baseUrl}/admin/charges/${charge.id}/confirm`,
+      userErrors: [],
+    });
+  },
+  appSubscriptionCancel: (shop, args) => {
+    const charge = chargeOf(shop, idOf(args.id));
+    const refuse = (message: string) =>
+      mutation({ appSubscription: null, userErrors: [{ field: ['id'], message }] });
+    if (!charge) return refuse('Subscription not found');
+    if (charge.status === 'CANCELLED' || charge.status === 'DECLINED' || charge.status === 'EXPIRED')
+      return refuse(`Subscription is already ${charge.status.toLowerCase()}`);
+    charge.status = 'CANCELLED';
+    charge.updatedAt = new Date().toISOString();
+    return mutation({
+      appSubscription: { id: gid('AppSubscription', charge.id), status: charge.status },
+      userErrors: [],
+    });
+  },
   webhookSubscriptionCreate: (shop, args) => {
     const input = args.webhookSubscription as { callbackUrl?: string } | undefined;
     const topic = String(args.topic ?? '');
@@ -526,6 +740,51 @@ const MUTATIONS: Record<string, (shop: ShopState, args: Args) => Resolved> = {
 };
 
 const mutation = (value: unknown): Resolved => ({ json: JSON.stringify(value), cost: 10 });
+
+type LineItemInput = {
+  plan?: {
+    appRecurringPricingDetails?: {
+      price?: { amount?: string | number; currencyCode?: string };
+      interval?: string;
+    };
+  };
+};
+
+/** Shopify's ids are global, not per shop: two shops never share a charge id. */
+let nextChargeId = 27_000_000_001;
+
+const chargeOf = (shop: FakeShop, id: number) => shop.appSubscriptions.find((c) => c.id === id);
+
+function appSubscriptionNode(c: FakeAppSubscription) {
+  return {
+    __typename: 'AppSubscription',
+    id: gid('AppSubscription', c.id),
+    name: c.name,
+    status: c.status,
+    test: c.test,
+    createdAt: c.createdAt,
+    currentPeriodEnd: c.currentPeriodEnd,
+    returnUrl: c.returnUrl,
+    trialDays: 0,
+    lineItems: [
+      {
+        id: gid('AppSubscriptionLineItem', `${c.id}?v=1&index=0`),
+        plan: {
+          pricingDetails: {
+            __typename: 'AppRecurringPricing',
+            interval: c.interval,
+            price: { amount: c.amount, currencyCode: c.currencyCode },
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** A stable number for a shop's gid. */
+const shopNumber = (domain: string) => [...domain].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e9, 7);
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const money = (n: number) => n.toFixed(2);
 const refunded = (order: FakeOrder) => order.refunds.reduce((sum, r) => sum + Number(r.amount), 0);
 const remaining = (order: FakeOrder) => Math.round((Number(order.total) - refunded(order)) * 100) / 100;
@@ -942,6 +1201,8 @@ function newShop(domain: string, name = 'Acme Outfitters', currency = 'USD', lev
     json,
     products,
     webhookSubscriptions: [],
+    appSubscriptions: [],
+    baseUrl: '',
     collections: [
       {
         id: 4001,

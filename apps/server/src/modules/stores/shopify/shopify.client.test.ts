@@ -16,6 +16,7 @@ import {
   ShopifyClient,
   ShopifyError,
   type ShopifySettings,
+  WEBHOOK_TOPICS,
 } from './shopify.client.js';
 import { verifyOAuthQuery, verifyWebhook } from './shopify.hmac.js';
 
@@ -348,7 +349,7 @@ describe('Shopify client and adapter against the fake', () => {
     await client.registerWebhooks('http://parley.test/api/shopify/webhooks');
     await client.registerWebhooks('http://parley.test/api/shopify/webhooks');
     expect(shop.webhookSubscriptions.map((w) => w.topic)).toContain('PRODUCTS_UPDATE');
-    expect(shop.webhookSubscriptions).toHaveLength(9);
+    expect(shop.webhookSubscriptions).toHaveLength(WEBHOOK_TOPICS.length);
     const refused = await new ShopifyClient(settings, DOMAIN, 'shpat_wrong')
       .shopInfo()
       .catch((e: unknown) => e);

@@ -303,7 +303,100 @@ export class ShopifyClient {
     if (errors.length > 0 || !result.refundCreate.refund) throw userError('refund the order', errors);
     return { refundId: result.refundCreate.refund.id, amount };
   }
+
+  // ------------------------------------------- app billing -------------------------------------------
+
+  /**
+   * A recurring app charge to the shop (Shopify's app billing): PENDING until the merchant approves
+   * it at `confirmationUrl`, after which Shopify sends them to `returnUrl` with `charge_id` added.
+   * `amount` is a decimal string in `currencyCode` ("19.99"); `test` charges bill nothing.
+   */
+  async createAppSubscription(input: {
+    name: string;
+    returnUrl: string;
+    amount: string;
+    currencyCode: string;
+    interval: AppPricingInterval;
+    test: boolean;
+  }): Promise<{ subscription: Pick<AppSubscription, 'id' | 'status'>; confirmationUrl: string }> {
+    const { data } = await this.graphql<{
+      appSubscriptionCreate: {
+        appSubscription: Pick<AppSubscription, 'id' | 'status'> | null;
+        confirmationUrl: string | null;
+        userErrors: UserError[];
+      };
+    }>(APP_SUBSCRIPTION_CREATE, {
+      name: input.name,
+      returnUrl: input.returnUrl,
+      test: input.test,
+      lineItems: [
+        {
+          plan: {
+            appRecurringPricingDetails: {
+              price: { amount: input.amount, currencyCode: input.currencyCode },
+              interval: input.interval,
+            },
+          },
+        },
+      ],
+    });
+    const made = data.appSubscriptionCreate;
+    if (made.userErrors.length > 0 || !made.appSubscription || !made.confirmationUrl)
+      throw userError('create the app subscription', made.userErrors);
+    return { subscription: made.appSubscription, confirmationUrl: made.confirmationUrl };
+  }
+
+  /** The app subscription as Shopify holds it now, or null when this shop has none by that id. */
+  async appSubscription(id: string): Promise<AppSubscription | null> {
+    const { data } = await this.graphql<{ node: (AppSubscription & { __typename?: string }) | null }>(
+      APP_SUBSCRIPTION_NODE,
+      { id },
+    );
+    return data.node?.id ? data.node : null;
+  }
+
+  /** Cancels the app subscription at once (Shopify has no "at the end of the period"). */
+  async cancelAppSubscription(id: string): Promise<Pick<AppSubscription, 'id' | 'status'>> {
+    const { data } = await this.graphql<{
+      appSubscriptionCancel: {
+        appSubscription: Pick<AppSubscription, 'id' | 'status'> | null;
+        userErrors: UserError[];
+      };
+    }>(APP_SUBSCRIPTION_CANCEL, { id });
+    const answer = data.appSubscriptionCancel;
+    if (answer.userErrors.length > 0 || !answer.appSubscription)
+      throw userError('cancel the app subscription', answer.userErrors);
+    return answer.appSubscription;
+  }
 }
+
+export type AppPricingInterval = 'EVERY_30_DAYS' | 'ANNUAL';
+export type AppSubscriptionStatus =
+  | 'PENDING'
+  | 'ACCEPTED'
+  | 'ACTIVE'
+  | 'DECLINED'
+  | 'EXPIRED'
+  | 'FROZEN'
+  | 'CANCELLED';
+export type AppSubscription = {
+  id: string;
+  name: string;
+  status: AppSubscriptionStatus;
+  test: boolean;
+  createdAt: string;
+  /** The end of the period paid for; null until the merchant approves. */
+  currentPeriodEnd: string | null;
+  lineItems: Array<{
+    plan: {
+      pricingDetails: {
+        __typename: string;
+        interval?: AppPricingInterval;
+        price?: { amount: string; currencyCode: string };
+      };
+    };
+  }>;
+};
 
 type RefundableOrder = {
   totalPriceSet: { shopMoney: { amount: string } };
@@ -355,6 +448,7 @@ export const WEBHOOK_TOPICS = [
   'ORDERS_CREATE',
   'ORDERS_UPDATED',
   'APP_UNINSTALLED',
+  'APP_SUBSCRIPTIONS_UPDATE',
 ] as const;
 
 const SHOP_QUERY = `query Shop {
@@ -364,6 +458,38 @@ const SHOP_QUERY = `query Shop {
 const WEBHOOK_CREATE = `mutation WebhookCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
   webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
     webhookSubscription { id topic }
+    userErrors { field message }
+  }
+}`;
+
+const APP_SUBSCRIPTION_CREATE = `mutation AppSubscriptionCreate($name: String!, $returnUrl: URL!, $lineItems: [AppSubscriptionLineItemInput!]!, $test: Boolean) {
+  appSubscriptionCreate(name: $name, returnUrl: $returnUrl, lineItems: $lineItems, test: $test) {
+    appSubscription { id status }
+    confirmationUrl
+    userErrors { field message }
+  }
+}`;
+
+const APP_SUBSCRIPTION_NODE = `query AppSubscription($id: ID!) {
+  node(id: $id) {
+    __typename
+    ... on AppSubscription {
+      id name status test createdAt currentPeriodEnd
+      lineItems {
+        plan {
+          pricingDetails {
+            __typename
+            ... on AppRecurringPricing { interval price { amount currencyCode } }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+const APP_SUBSCRIPTION_CANCEL = `mutation AppSubscriptionCancel($id: ID!) {
+  appSubscriptionCancel(id: $id) {
+    appSubscription { id status }
     userErrors { field message }
   }
 }`;

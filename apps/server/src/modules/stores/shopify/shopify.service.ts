@@ -16,6 +16,7 @@ import { users } from '../../../core/db/schema.js';
 import { AppError, badRequest } from '../../../core/errors.js';
 import type { AuthContext } from '../../../core/http/request-context.js';
 import type { ModuleDeps } from '../../../core/module.js';
+import { ShopifyBillingService } from '../../billing/shopify/shopify-billing.service.js';
 import type { StoreCore } from '../core/store-core.js';
 import { type StoreRow, toItem } from '../stores.queries.js';
 import { storeOauthStates } from '../stores.schema.js';
@@ -233,6 +234,8 @@ export class ShopifyService {
   /** The webhook job, per store the delivery concerns. */
   async applyWebhook(store: StoreRow, topic: string, payload: unknown): Promise<void> {
     if (topic === 'app/uninstalled') return this.core.markDisconnected(store.id);
+    if (topic === 'app_subscriptions/update')
+      return new ShopifyBillingService(this.deps, this.core).applyUpdate(store, payload);
     if (PRIVACY_TOPICS.has(topic)) return this.privacy(store, topic, payload as PrivacyPayload);
     const change = recordFromWebhook(topic, payload, store.domain, {
       url: store.storefrontUrl,
