@@ -1,11 +1,13 @@
 import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
+import Link from '@mui/material/Link';
 import { ThemeProvider } from '@mui/material/styles';
 import { LAYOUT, UI_TIMING } from '@parley/contracts';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Toaster } from 'react-hot-toast';
+import { ToastBar, Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
+import { isPlanLimitText } from '../shared/api/plan-limit';
 import { loadRtlCache } from './rtl-cache';
 import type { AppStore } from './store';
 import { useAppSelector } from './store';
@@ -41,7 +43,30 @@ function Themed({ children }: { children: ReactNode }) {
           // Below the top bar: a toast over the account menu would take its clicks (and, hovered,
           // never time out).
           containerStyle={{ top: LAYOUT.toolbarHeight + 8 }}
-        />
+        >
+          {(t) => (
+            <ToastBar toast={t}>
+              {({ icon, message }) => (
+                <>
+                  {icon}
+                  {message}
+                  {/* A plan limit reached (402): the way out, one click away. A full load, as the
+                      toaster sits outside the router. */}
+                  {t.type === 'error' && isPlanLimitText(t.message) ? (
+                    <Link
+                      href="/upgrade"
+                      aria-label="Upgrade your plan"
+                      underline="always"
+                      sx={{ fontWeight: 600, whiteSpace: 'nowrap', mr: 1 }}
+                    >
+                      Upgrade
+                    </Link>
+                  ) : null}
+                </>
+              )}
+            </ToastBar>
+          )}
+        </Toaster>
       </ThemeProvider>
     </DirectionStyles>
   );

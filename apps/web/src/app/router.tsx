@@ -161,6 +161,13 @@ const shellRoutes: RouteObject[] = [
     () => import('../features/admin/pages/AdminPage'),
     'AdminPage',
   ),
+  // Plans and add-ons on offer: platform admins only, the same rule as the Admin Dashboard.
+  page(
+    'admin/plans',
+    menu('/admin', 'Plans and add-ons'),
+    () => import('../features/billing/pages/AdminPlansPage'),
+    'AdminPlansPage',
+  ),
   page(
     'capability',
     menu('/capability', 'Capability Demos'),

@@ -12,6 +12,7 @@ import { refreshSession } from '../../features/auth/refresh';
 import { sessionEnded } from '../../features/auth/session-slice';
 import { clearAuth, readAccessToken } from '../lib/session-storage';
 import { requestText, serverDetail } from './errors';
+import { rememberPlanLimit } from './plan-limit';
 
 /** Per-endpoint options: `silent` endpoints show their own failure (for example an invalid invitation). */
 export type ApiExtraOptions = { silent?: boolean };
@@ -67,6 +68,11 @@ export const baseQuery: BaseQueryFn<
       toast.error(MESSAGES.auth.sessionExpired, { id: 'session-expired', duration: UI_TIMING.toastMs });
     }
     return result;
+  }
+  // A plan limit (402): whichever toast shows its text offers an Upgrade link (app/providers).
+  if (error.status === 402) {
+    const detail = serverDetail(error);
+    if (detail) rememberPlanLimit(detail);
   }
   if (!extraOptions?.silent) {
     const text = serverDetail(error) ?? requestText(method, `/api${url}`, error);

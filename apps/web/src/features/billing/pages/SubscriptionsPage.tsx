@@ -1,8 +1,65 @@
-import { ComingSoon } from '../../../shared/components/ComingSoon';
+import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
+import { useAppSelector } from '../../../app/store';
+import { PageHeader } from '../../../shared/components/PageHeader';
+import { useMessageLimitQuery } from '../../bots/api';
+import { useAbility } from '../../permissions/hooks/useAbility';
+import {
+  useConsumptionQuery,
+  useInProcessSubscriptionsQuery,
+  usePendingSubscriptionsQuery,
+  useSubscriptionsQuery,
+} from '../api';
+import { BoughtAddons } from '../components/BoughtAddons';
+import { CurrentPlanCard } from '../components/CurrentPlanCard';
+import { InvoiceTable } from '../components/InvoiceTable';
+import { PendingSubscriptions } from '../components/PendingSubscriptions';
+import { UsagePanel } from '../components/UsagePanel';
+import { boughtAddons, currentSubscription } from '../model';
 
-/** A guarded page; its screen arrives with a later issue. */
+/**
+ * /subscriptions: the plan that applies now, what the workspace uses against it, add-ons bought,
+ * subscriptions not applying yet, and the invoices (console.md /subscriptions; billing spec 3, 4, 7).
+ */
 export function SubscriptionsPage() {
+  const me = useAppSelector((state) => state.session.user);
+  const tenantId = me?.tenant_id ?? 0;
+  const skip = !me;
+  const ability = useAbility();
+  const canManage = ability.can('write', 'Subscriptions');
+  const canChange = ability.can('read', 'Upgrade');
+  const fresh = { skip, refetchOnMountOrArgChange: true } as const;
+  const subscriptions = useSubscriptionsQuery(tenantId, fresh);
+  const pending = usePendingSubscriptionsQuery(tenantId, fresh);
+  const inProcess = useInProcessSubscriptionsQuery(tenantId, fresh);
+  const consumption = useConsumptionQuery(tenantId, fresh);
+  const messages = useMessageLimitQuery(tenantId, fresh);
+
+  const data = subscriptions.data;
+  const current = data ? currentSubscription(data.subscriptions, data.current.subscription_id) : null;
+
   return (
-    <ComingSoon title="Subscriptions" description="Your plan, add-ons and invoices will be listed here." />
+    <>
+      <PageHeader title="Subscriptions" subtitle="Your plan, what you use of it, add-ons and invoices." />
+      {subscriptions.isLoading ? <CircularProgress aria-label="Loading subscription" /> : null}
+      {subscriptions.isError ? <Alert severity="error">Your subscription could not be loaded.</Alert> : null}
+      {data ? (
+        <CurrentPlanCard
+          plan={data.current.plan}
+          subscription={current}
+          renewsAt={data.current.renews_at}
+          canChange={canChange}
+          canManage={canManage}
+        />
+      ) : null}
+      {consumption.data ? <UsagePanel consumption={consumption.data} messages={messages.data} /> : null}
+      {data ? <BoughtAddons addons={boughtAddons(data.addons)} canManage={canManage} /> : null}
+      <PendingSubscriptions
+        pending={pending.data?.pending_subscriptions ?? []}
+        inProcess={inProcess.data?.pending_subscriptions ?? []}
+        canManage={canManage}
+      />
+      {me ? <InvoiceTable tenantId={tenantId} /> : null}
+    </>
   );
 }

@@ -1,0 +1,129 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
+import type { Plan, Subscription } from '@parley/contracts';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useCancelSubscriptionMutation } from '../api';
+import { CYCLE_UNIT, canCancel, formatDate, formatMoney, isFree, priceOf, renewalText } from '../model';
+import { Section } from './Section';
+import { StatusChip } from './StatusChip';
+
+type Props = {
+  plan: Plan;
+  subscription: Subscription | null;
+  renewsAt: string | null;
+  canChange: boolean;
+  canManage: boolean;
+};
+
+/** The plan that applies now: price and cycle, renewal or end date, status; change or cancel it. */
+export function CurrentPlanCard({ plan, subscription, renewsAt, canChange, canManage }: Props) {
+  const [confirming, setConfirming] = useState(false);
+  const [cancel, cancelState] = useCancelSubscriptionMutation();
+  const notify = useNotify();
+  const cycle = subscription?.billing_cycle ?? 'monthly';
+  const price = isFree(plan)
+    ? 'Free'
+    : `${formatMoney(priceOf(plan, cycle), plan.currency)} / ${CYCLE_UNIT[cycle]}`;
+  const renewal = renewalText(subscription, renewsAt);
+  const endDate = formatDate(subscription?.end_date ?? renewsAt);
+
+  const confirm = async () => {
+    if (!subscription) return;
+    const result = await cancel({ id: subscription.id, atPeriodEnd: true });
+    setConfirming(false);
+    if ('data' in result && result.data) {
+      const until = formatDate(result.data.end_date);
+      notify.success(
+        until
+          ? `Your subscription is cancelled. ${plan.name} stays until ${until}.`
+          : 'Your subscription is cancelled.',
+      );
+    }
+  };
+
+  return (
+    <Section
+      title="Current plan"
+      actions={
+        <>
+          {canChange ? (
+            <Button component={RouterLink} to="/upgrade" variant="contained">
+              Change plan
+            </Button>
+          ) : null}
+          {canManage && canCancel(subscription) ? (
+            <Button color="error" variant="outlined" onClick={() => setConfirming(true)}>
+              Cancel subscription
+            </Button>
+          ) : null}
+        </>
+      }
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+        <Typography variant="h5" component="p" fontWeight={600}>
+          {plan.name}
+        </Typography>
+        {subscription ? (
+          <StatusChip
+            status={subscription.status}
+            label={
+              subscription.status === 'active' && !subscription.auto_renew
+                ? 'Active until period end'
+                : undefined
+            }
+          />
+        ) : (
+          <Chip size="small" label="Free plan" />
+        )}
+      </Box>
+      <Typography variant="body1" sx={{ mt: 1 }}>
+        {price}
+      </Typography>
+      {plan.description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {plan.description}
+        </Typography>
+      ) : null}
+      {renewal ? (
+        <Typography
+          variant="body2"
+          sx={{ mt: 1 }}
+          color={subscription?.auto_renew ? 'text.primary' : 'warning.main'}
+        >
+          {renewal}
+        </Typography>
+      ) : null}
+
+      <Dialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        aria-labelledby="cancel-subscription-title"
+        aria-describedby="cancel-subscription-text"
+      >
+        <DialogTitle id="cancel-subscription-title">Cancel your {plan.name} subscription?</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="cancel-subscription-text">
+            {endDate
+              ? `Nothing more will be charged. ${plan.name} stays yours until the end of the period you paid for, on ${endDate}; then the workspace moves to the free plan.`
+              : `Nothing more will be charged. ${plan.name} stays yours until the end of the period you paid for; then the workspace moves to the free plan.`}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirming(false)}>Keep subscription</Button>
+          <Button color="error" variant="contained" onClick={confirm} disabled={cancelState.isLoading}>
+            Cancel subscription
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Section>
+  );
+}
