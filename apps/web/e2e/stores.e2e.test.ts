@@ -181,7 +181,7 @@ describe('Online stores', () => {
     await page.waitForURL('**/integrations/stores/woocommerce/*');
   });
 
-  it('connects a Shopify store through its approval, syncs it, refunds and cancels orders', async () => {
+  it('connects a Shopify store through its approval, syncs and trains it, refunds and cancels orders', async () => {
     const { page } = await h.newPage({ width: 1440, height: 1000 });
     screenshotOnFailure(page, 'stores-shopify');
     await signUp(page, person('sam'));
@@ -215,6 +215,14 @@ describe('Online stores', () => {
       .waitFor();
     await barReaches(page, 'Products sync progress', 100);
     await page.getByRole('table', { name: 'Products' }).getByRole('row').nth(1).waitFor();
+
+    // Train all: the products' training bar fills, as on WooCommerce.
+    await page.getByRole('button', { name: 'Train all' }).click();
+    await barReaches(page, 'Products training progress', 100, 60_000);
+    await page
+      .getByRole('region', { name: 'Training status' })
+      .getByLabel('Training state: complete')
+      .waitFor({ timeout: 30_000 });
 
     // An order refunded in part, another cancelled.
     await page.getByRole('tab', { name: 'Orders' }).click();
