@@ -14,6 +14,7 @@ import type { Config } from '../../config.js';
 import { mailOutbox, users } from '../../core/db/schema.js';
 import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { startWooFake } from '../../test/fakes/woocommerce.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations } from '../chat/chat.schema.js';
@@ -29,7 +30,8 @@ let admin: Account;
 const as = (account: Account) => ({ token: account.access_token });
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PLAN_LIMITS: 'on' } });
+  // The WooCommerce fake listens on loopback, which store addresses may not point at otherwise.
+  server = await startTestServer({ env: { PLAN_LIMITS: 'on', CRAWLER_ALLOW_PRIVATE: 'true' } });
   owner = await signupOwner(server);
   other = await signupOwner(server);
   admin = await promoteToAdmin(await signupOwner(server));
@@ -356,6 +358,99 @@ describe('limits', () => {
       as(account),
     );
     expect(linked.body.file_group_ids).toEqual([]);
+  });
+
+  it('refuses a source that grows a bot past its trained characters (a Q&A pair), before it is trained', async () => {
+    await changePlan('Free', { trained_characters_per_chatbot: 60 });
+    try {
+      const account = await signupOwner(server);
+      const bot = await createBotViaApi(server, account, { bot_name: 'Small' });
+      const pair = (answer: string) =>
+        server.post(
+          '/api/qna/',
+          { bot_id: bot.bot_id, question: 'Do you ship abroad?', answer },
+          as(account),
+        );
+      expect((await pair('Yes, to most countries.')).status).toBe(201);
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.get<PlanConsumption>(
+                `/api/pricing/consumption/${account.user.tenant_id}`,
+                as(account),
+              )
+            ).body.characters_qna,
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBeGreaterThan(0);
+      const refused = await pair('Yes: we ship to every country in Europe, Asia and the Americas.');
+      expect(refused.status).toBe(402);
+      expect((refused.body as { detail: string }).detail).toMatch(
+        /more than the 60 trained characters your Free plan allows/,
+      );
+      const listed = await server.get(`/api/qna/?bot_id=${bot.bot_id}`, as(account));
+      expect(JSON.stringify(listed.body)).not.toContain('every country in Europe');
+    } finally {
+      await changePlan('Free', { trained_characters_per_chatbot: 400_000 });
+    }
+  });
+
+  it('fails the training of store records that would take its bot past the trained characters', async () => {
+    const woo = await startWooFake();
+    await changePlan('Free', { trained_characters_per_chatbot: 3000 });
+    try {
+      const shop = woo.addStore({ products: 40 });
+      const account = await signupOwner(server);
+      const bot = await createBotViaApi(server, account, { bot_name: 'Shop' });
+      const connected = await server.post<{ store: { id: number } }>(
+        '/api/woocommerce/connect',
+        {
+          store_url: shop.url,
+          consumer_key: shop.consumerKey,
+          consumer_secret: shop.consumerSecret,
+          bot_id: bot.bot_id,
+        },
+        as(account),
+      );
+      const base = `/api/woocommerce/stores/${connected.body.store.id}`;
+      await server.post(`${base}/products/sync`, { limit: 100 }, as(account));
+      await expect
+        .poll(
+          async () =>
+            (await server.get<{ overallStatus: string }>(`${base}/sync/status`, as(account))).body
+              .overallStatus,
+          { timeout: 20_000 },
+        )
+        .toBe('completed');
+      await server.post(`${base}/content/train`, { content_type: 'products' }, as(account));
+      await expect
+        .poll(
+          async () =>
+            (await server.get<{ active: boolean }>(`${base}/training/status`, as(account))).body.active,
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(false);
+      const final = (
+        await server.get<{ content_types: { content_type: string; failed: number; trained: number }[] }>(
+          `${base}/training/status`,
+          as(account),
+        )
+      ).body;
+      const products = final.content_types.find((t) => t.content_type === 'products')!;
+      expect(products.failed).toBeGreaterThan(0);
+      expect(
+        (await server.get<PlanConsumption>(`/api/pricing/consumption/${account.user.tenant_id}`, as(account)))
+          .body.limits.trained_characters_per_chatbot,
+      ).toBe(3000);
+    } finally {
+      await changePlan('Free', { trained_characters_per_chatbot: 400_000 });
+      await woo.close();
+    }
   });
 
   it('refuses file uploads on a plan without them, before reading the upload', async () => {

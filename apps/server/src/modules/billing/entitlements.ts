@@ -158,6 +158,27 @@ export class Entitlements {
     }
   }
 
+  /**
+   * Refuses training `added` more characters into a collection (a website's pages, a Notion
+   * workspace, a file group, a store, a bot's Q&A) when a bot answering from it would then hold
+   * more than the plan allows: sources that grow after they were attached are checked before the
+   * document is written, not only when attached.
+   */
+  async requireRoomFor(tx: DbOrTx, tenantId: number, source: SourceRef, added: number): Promise<void> {
+    // Asked for every page and record trained: no query at all when nothing is limited.
+    if (added <= 0 || this.config.PLAN_LIMITS === 'off') return;
+    const { plan, limits, unlimited } = await this.of(tenantId, tx);
+    if (unlimited) return;
+    for (const botId of await botsAnsweringFrom(tx, tenantId, source)) {
+      const [row] = await queryRows<{ n: number }>(tx, botCharactersQuery(tenantId, botId));
+      if (Number(row?.n ?? 0) + added > limits.trained_characters_per_chatbot) {
+        throw paymentRequired(
+          BILLING_TEXTS.charactersReached(limits.trained_characters_per_chatbot, plan.name),
+        );
+      }
+    }
+  }
+
   async requireFeature(tenantId: number, feature: PlanFeature, tx: DbOrTx = this.db): Promise<void> {
     const { plan, features } = await this.of(tenantId, tx);
     if (!features[feature]) throw paymentRequired(BILLING_TEXTS.featureNotInPlan(LABELS[feature], plan.name));
@@ -181,6 +202,26 @@ const botCharactersQuery = (tenantId: number, botId: number) => sql`
     OR (d.source_type = 'store' AND d.collection_id IN
       (SELECT unnest(ARRAY[shopify_store_id, woocommerce_store_id]) FROM bots WHERE tenant_id = ${tenantId} AND id = ${botId}))
     OR (d.source_type = 'qna' AND d.collection_id = ${botId}))`;
+
+/** A collection of trained documents: its source type and id (for Q&A, the bot itself). */
+export type SourceRef = { type: 'file' | 'web' | 'notion' | 'store' | 'qna'; collectionId: number };
+
+/** The bots that answer from a collection. */
+async function botsAnsweringFrom(
+  tx: DbOrTx,
+  tenantId: number,
+  { type, collectionId }: SourceRef,
+): Promise<number[]> {
+  if (type === 'qna') return [collectionId];
+  const links = {
+    file: sql`SELECT bot_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND file_group_id = ${collectionId}`,
+    web: sql`SELECT bot_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND web_source_id = ${collectionId}`,
+    notion: sql`SELECT bot_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND notion_workspace_id = ${collectionId}`,
+    store: sql`SELECT id AS bot_id FROM bots WHERE tenant_id = ${tenantId} AND ${collectionId} IN (shopify_store_id, woocommerce_store_id)`,
+  };
+  const rows = await queryRows<{ bot_id: number }>(tx, links[type]);
+  return rows.map((r) => r.bot_id);
+}
 
 /** Serialises a workspace's limited creations (bots, invitations) for the caller's transaction. */
 async function lockTenant(tx: DbOrTx, tenantId: number): Promise<void> {

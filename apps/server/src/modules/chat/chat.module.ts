@@ -78,7 +78,7 @@ function makeServices(deps: ModuleDeps): ChatServices {
   });
   const agentOnline = async (tenantId: number) => (await presenceOf(deps.db, tenantId)).agents_online;
   const onUnanswered = (input: UnansweredInput) =>
-    new UnansweredService(deps.db, new QnaService(deps.db, deps.jobs))
+    new UnansweredService(deps.db, new QnaService(deps.db, deps.jobs, null, entitlementsOf(deps)))
       .record(input)
       .catch((error) => deps.log.error({ err: error }, 'chat: could not record an unanswered question'));
   const handoff = new HandoffService(deps.db, hub, {

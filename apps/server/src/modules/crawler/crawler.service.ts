@@ -17,8 +17,15 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { DUE_BATCH, nextSyncAt, noChanges, toSyncState } from '../../core/jobs/schedule.js';
+import { Entitlements } from '../billing/entitlements.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import {
+  charactersOf,
+  documentCharacters,
+  markDocumentsSynced,
+  removeDocument,
+  replaceDocument,
+} from '../knowledge/ingest.js';
 import { type CrawledContent, crawlSite, type KnownPage, normalizeUrl } from './crawl.js';
 import * as q from './crawler.queries.js';
 import type { CrawlSettings } from './crawler.schema.js';
@@ -82,7 +89,12 @@ export class CrawlerService {
     private readonly resolve?: Resolver,
     private readonly embedder: Embedder | null = null,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.limits = new Entitlements(db, config);
+  }
+
+  /** The plan's trained characters per bot, for bots answering from the site (pages that grow it). */
+  private readonly limits: Entitlements;
 
   private fetchOptions(signal?: AbortSignal) {
     return {
@@ -333,6 +345,12 @@ export class CrawlerService {
         id = (await q.insertPage(tx, { ...values, tenantId, webSourceId: data.webSourceId, url: page.url }))
           .id;
       }
+      await this.limits.requireRoomFor(
+        tx,
+        tenantId,
+        { type: 'web', collectionId: data.webSourceId },
+        charactersOf(page.sections) - (existing ? await documentCharacters(tx, tenantId, 'web', id) : 0),
+      );
       const ingested = await replaceDocument(
         tx,
         {

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { FileKind } from '@parley/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
+import { AppError } from '../../core/errors.js';
 import type { JobContext } from '../../core/jobs/queue.js';
+import type { Entitlements } from '../billing/entitlements.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { trainDocument } from '../knowledge/ingest.js';
 import { ExtractionError, KIND_MIME } from './extract.js';
@@ -36,6 +38,8 @@ export function extractFilesJob(
   maxAttempts: number,
   extractor: ExtractorPool,
   embedder: Embedder | null = null,
+  /** The plan's trained characters per bot, for bots answering from the file's group. */
+  limits?: Pick<Entitlements, 'requireRoomFor'>,
 ) {
   return async (job: JobContext<ExtractJobData>): Promise<void> => {
     const tenantId = job.tenantId;
@@ -51,6 +55,7 @@ export function extractFilesJob(
           const kind = KIND_OF[file.mimeType];
           if (!kind) throw new ExtractionError('This file type is not supported');
           const prepared = await extractor.prepare(kind, content, file.filename);
+          await fitsPlan(limits, db, tenantId, file.fileGroupId, prepared.characterCount);
           await trainDocument(
             db,
             {
@@ -108,4 +113,20 @@ function throttle(fn: () => Promise<void>, ms: number): () => Promise<void> {
     last = performance.now();
     await fn();
   };
+}
+
+/** A file too large for a bot answering from its group is failed with the plan's reason, unread. */
+async function fitsPlan(
+  limits: Pick<Entitlements, 'requireRoomFor'> | undefined,
+  db: Db,
+  tenantId: number,
+  groupId: number,
+  characters: number,
+): Promise<void> {
+  try {
+    await limits?.requireRoomFor(db, tenantId, { type: 'file', collectionId: groupId }, characters);
+  } catch (error) {
+    if (error instanceof AppError) throw new ExtractionError(error.detail);
+    throw error;
+  }
 }

@@ -205,7 +205,14 @@ export const filesModule: FeatureModule = {
     });
     deps.jobs.register(
       EXTRACT_JOB,
-      extractFilesJob(deps.db, config.DATA_DIR, JOB_ATTEMPTS, extractor, embedderOf(deps)),
+      extractFilesJob(
+        deps.db,
+        config.DATA_DIR,
+        JOB_ATTEMPTS,
+        extractor,
+        embedderOf(deps),
+        entitlementsOf(deps),
+      ),
       {
         maxAttempts: JOB_ATTEMPTS,
       },

@@ -1,4 +1,5 @@
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { entitlementsOf } from '../billing/billing.services.js';
 import { qnaRoutes } from '../qna/qna.routes.js';
 import { QnaService } from '../qna/qna.service.js';
 import { unansweredRoutes } from '../unanswered/unanswered.routes.js';
@@ -8,7 +9,8 @@ import { retrievalOf } from './retrieval.service.js';
 import { embedderOf } from './vectors.js';
 
 /** QnaService holds no state, so the routes and the worker may each have their own. */
-const qnaOf = (deps: ModuleDeps) => new QnaService(deps.db, deps.jobs, embedderOf(deps));
+const qnaOf = (deps: ModuleDeps) =>
+  new QnaService(deps.db, deps.jobs, embedderOf(deps), entitlementsOf(deps));
 
 /** Knowledge: Q&A pairs, the questions bots could not answer, training progress and the retrieval preview. */
 export const knowledgeModule: FeatureModule = {

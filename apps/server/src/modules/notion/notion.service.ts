@@ -19,7 +19,13 @@ import type { ModuleDeps } from '../../core/module.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { botNotionWorkspaces } from '../bots/bots.schema.js';
 import type { Section } from '../knowledge/chunker.js';
-import { markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import {
+  charactersOf,
+  documentCharacters,
+  markDocumentsSynced,
+  removeDocument,
+  replaceDocument,
+} from '../knowledge/ingest.js';
 import { embedderOf } from '../knowledge/vectors.js';
 import {
   isAuthRefusal,
@@ -320,6 +326,12 @@ export class NotionService {
         characterCount: 0,
         trained: Boolean(options.force) || workspace.trained,
       });
+      await entitlementsOf(this.deps).requireRoomFor(
+        tx,
+        tenantId,
+        { type: 'notion', collectionId: workspace.id },
+        charactersOf(sections) - (await documentCharacters(tx, tenantId, 'notion', row.id)),
+      );
       const ingested = await replaceDocument(
         tx,
         {

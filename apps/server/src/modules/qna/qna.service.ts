@@ -5,6 +5,7 @@ import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
+import type { Entitlements } from '../billing/entitlements.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
@@ -42,6 +43,8 @@ export class QnaService {
     private readonly db: Db,
     private readonly jobs: JobQueue,
     private readonly embedder: Embedder | null = null,
+    /** The plan's trained characters per bot: a pair that would take its bot past them is refused. */
+    private readonly limits?: Pick<Entitlements, 'requireRoomFor'>,
   ) {}
 
   async create(auth: AuthContext, body: CreateQnABody): Promise<QnA> {
@@ -53,6 +56,12 @@ export class QnaService {
     await requireBot(tx, auth.tenantId, body.bot_id);
     if (body.chat_id !== undefined)
       await this.requireChatMessage(tx, auth.tenantId, body.bot_id, body.chat_id);
+    await this.limits?.requireRoomFor(
+      tx,
+      auth.tenantId,
+      { type: 'qna', collectionId: body.bot_id },
+      body.question.length + body.answer.length,
+    );
     const [row] = await tx
       .insert(qna)
       .values({

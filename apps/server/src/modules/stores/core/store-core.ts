@@ -17,7 +17,8 @@ import type { ModuleDeps } from '../../../core/module.js';
 import { entitlementsOf } from '../../billing/billing.services.js';
 import { botCacheOf } from '../../bots/bot-cache.js';
 import { bots } from '../../bots/bots.schema.js';
-import { prepareDocuments, removeDocument, replaceDocuments } from '../../knowledge/ingest.js';
+import type { Section } from '../../knowledge/chunker.js';
+import { charactersOf, prepareDocuments, removeDocument, replaceDocuments } from '../../knowledge/ingest.js';
 import { documents } from '../../knowledge/knowledge.schema.js';
 import { embedderOf } from '../../knowledge/vectors.js';
 import {
@@ -641,9 +642,35 @@ export class StoreCore {
     }));
     const prepared = prepareDocuments(inputs);
     await this.deps.db.transaction(async (tx) => {
+      await this.fitsPlan(tx, store, batch, inputs);
       await replaceDocuments(tx, inputs, embedder, prepared);
       await markTrained(tx, batch);
     });
+  }
+
+  /** The batch must fit the trained characters of the bots answering from the store (it grew since). */
+  private async fitsPlan(tx: Tx, store: StoreRow, batch: RecordRow[], inputs: { sections: Section[] }[]) {
+    const before = await tx
+      .select({ n: sql<number>`coalesce(sum(${documents.characterCount}), 0)::float8` })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.tenantId, store.tenantId),
+          eq(documents.sourceType, 'store'),
+          inArray(
+            documents.sourceId,
+            batch.map((r) => r.id),
+          ),
+        ),
+      );
+    const added =
+      inputs.reduce((n, input) => n + charactersOf(input.sections), 0) - Number(before[0]?.n ?? 0);
+    await entitlementsOf(this.deps).requireRoomFor(
+      tx,
+      store.tenantId,
+      { type: 'store', collectionId: store.id },
+      added,
+    );
   }
 
   /** Forgets the training of a kind: its documents go, its records are untrained. */
