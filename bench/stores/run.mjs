@@ -15,6 +15,11 @@
 //   server for each row, so it covers start-up, connection, sync and training of that row only;
 //   beside it, the mark once the server answers /api/health (what start-up alone reaches).
 //   On PostgreSQL the database's own memory is not in it (on PGlite it is: it runs in the server).
+// - Second baseline, the bare SQL write floor (floor.mjs): after the row's server stopped, the rows
+//   Parley stored for the store (its store_records, documents and chunks, read back from a copy of
+//   the row's database) inserted again into the same tables of that copy, emptied, with a few large
+//   multi-row INSERTs; no Parley code. Beside the original ratio: total / (fake + floor), the same
+//   target: the fake serving from memory is no floor for writing and indexing the catalogue.
 //
 //   npm run build && node bench/run.mjs stores
 //   STORES_BENCH_PRODUCTS=2000 STORES_BENCH_PLATFORMS=woocommerce node bench/stores/run.mjs   # quick
@@ -24,13 +29,15 @@
 // run exits 1 only when something did not work (a sync or training that failed or fell short).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { startBuiltServer } from '../shared/built-server.mjs';
 import { call } from '../shared/http.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, printTable } from '../shared/report.mjs';
 import { SHOPIFY_PAGE, shopifyAlone, startShopifyFake, startWooFake, WOO_PAGE, wooAlone } from './fakes.mjs';
+import { pgliteFloor, postgresFloor } from './floor.mjs';
 
 /** Smoke mode (CI) only shows the benchmark still runs: a tiny catalogue, no target judged. */
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -160,8 +167,12 @@ async function until(server, token, url, done, what) {
   }
 }
 
-/** One row: a fresh server on `database`, the store connected, its products synced then trained. */
-async function measure(platform, database, fakes) {
+/**
+ * One row: a fresh server on `database`, the store connected, its products synced then trained.
+ * The server's DATA_DIR is `dataDir` (the caller's, kept after the server stops: the floor reads
+ * the PGlite database in it).
+ */
+async function measure(platform, database, fakes, dataDir) {
   const spec = PLATFORM[platform];
   const server = await startBuiltServer({
     label: 'stores',
@@ -171,6 +182,7 @@ async function measure(platform, database, fakes) {
       SHOPIFY_API_KEY: fakes.shopify.fake.apiKey,
       SHOPIFY_API_SECRET: fakes.shopify.fake.apiSecret,
       SHOPIFY_API_VERSION,
+      DATA_DIR: dataDir,
       ...database.env,
     },
   });
@@ -208,6 +220,7 @@ async function measure(platform, database, fakes) {
     return {
       platform,
       database: database.label,
+      storeId,
       aloneMs: (before.ms + after.ms) / 2,
       aloneProducts: before.products,
       syncMs: synced - started,
@@ -266,12 +279,19 @@ try {
       // On PostgreSQL each row gets its own database, so no row reads another's records.
       const pg =
         database.label === 'PostgreSQL' ? (index === 0 ? postgres : await postgresDatabase('stores')) : null;
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-stores-data-'));
       try {
         const env = pg ? { DATABASE_URL: pg.url } : {};
-        results.push(await measure(platform, { label: database.label, env }, fakes));
+        const result = await measure(platform, { label: database.label, env }, fakes, dataDir);
+        // The second baseline, on a copy of the database the server just left.
+        result.floor = pg
+          ? await postgresFloor(pg.url, result.storeId)
+          : await pgliteFloor(path.join(dataDir, 'pgdata'), path.join(dataDir, 'floor'), result.storeId);
+        results.push(result);
       } catch (error) {
         problems.push(`${PLATFORM[platform].label} on ${database.label}: ${error.stack ?? error}`);
       } finally {
+        rmSync(dataDir, { recursive: true, force: true });
         if (pg && pg !== postgres) await pg.drop();
       }
     }
@@ -300,11 +320,15 @@ printTable(
     'total s',
     'total / fake',
     `target ≤ ${TARGET}×`,
+    'bare SQL write floor s',
+    'total / (fake + floor)',
+    `target ≤ ${TARGET}× (floor)`,
     'server CPU sync / train s',
     'peak RSS MB (at start)',
   ],
   results.map((r) => {
     const ratio = r.totalMs / r.aloneMs;
+    const floorRatio = r.totalMs / (r.aloneMs + r.floor.ms);
     return [
       PLATFORM[r.platform].label,
       r.database,
@@ -315,8 +339,38 @@ printTable(
       s(r.totalMs),
       `${ratio.toFixed(1)}×`,
       verdict(ratio <= TARGET),
+      s(r.floor.ms),
+      `${floorRatio.toFixed(1)}×`,
+      verdict(floorRatio <= TARGET),
       `${s(r.syncCpuMs)} / ${s(r.trainCpuMs)}`,
       Number.isNaN(r.peakMb) ? '-' : `${fmt(r.peakMb)} (${fmt(r.startMb)})`,
+    ];
+  }),
+  2,
+);
+
+console.log(
+  '\nThe bare SQL write floor: the rows Parley stored, inserted again into the emptied tables of a copy of ' +
+    `its database, multi-row INSERTs within ${fmt(65_535)} parameters (PGlite: ${fmt(32_767)}), one transaction each ` +
+    '(no Parley code); ' +
+    'the second of two passes (the first warms the connection).',
+);
+printTable(
+  ['platform', 'database', 'store_records', 'documents', 'chunks', 'INSERTs', 'floor s', 'first pass s'],
+  results.map((r) => {
+    const t = (name) => {
+      const table = r.floor.byTable[name];
+      return `${fmt(table.rows)} (${table.mb.toFixed(1)} MB) in ${s(table.ms)} s`;
+    };
+    return [
+      PLATFORM[r.platform].label,
+      r.database,
+      t('store_records'),
+      t('documents'),
+      t('chunks'),
+      fmt(r.floor.statements),
+      s(r.floor.ms),
+      s(r.floor.firstMs),
     ];
   }),
   2,
@@ -331,6 +385,10 @@ for (const r of results) {
   if (r.sync.overallStatus !== 'completed' || products?.syncedCount !== PRODUCTS)
     problems.push(
       `${where}: sync ended ${r.sync.overallStatus} with ${products?.syncedCount} products: ${JSON.stringify(r.sync.errors)}`,
+    );
+  if (r.floor.byTable.store_records.rows !== PRODUCTS || r.floor.byTable.documents.rows !== PRODUCTS)
+    problems.push(
+      `${where}: the floor read back ${JSON.stringify(r.floor.byTable)}, not ${PRODUCTS} products`,
     );
   const trained = r.training.content_types.find((t) => t.content_type === 'products');
   if (!r.training.complete || trained?.trained !== PRODUCTS || trained?.failed !== 0)
