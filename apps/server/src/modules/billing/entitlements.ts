@@ -11,6 +11,7 @@ import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { tenants } from '../../core/db/schema.js';
 import { paymentRequired } from '../../core/errors.js';
 import { bots } from '../bots/bots.schema.js';
+import { documents } from '../knowledge/knowledge.schema.js';
 import { addons, plans, subscriptionAddons, subscriptions } from './billing.schema.js';
 import { defaultPlan, type PlanRow } from './plans.js';
 import { GRANTING } from './subscriptions.queries.js';
@@ -138,7 +139,9 @@ export class Entitlements {
     }
   }
 
+  /** Asked on every bot answer: with nothing limited, the one allowance of the configuration, no query. */
   async monthlyMessages(tenantId: number): Promise<number> {
+    if (this.config.PLAN_LIMITS === 'off') return this.config.MONTHLY_MESSAGE_LIMIT;
     return (await this.of(tenantId)).limits.messages_credits_per_month;
   }
 
@@ -159,14 +162,22 @@ export class Entitlements {
   }
 
   /**
-   * Refuses training `added` more characters into a collection (a website's pages, a Notion
-   * workspace, a file group, a store, a bot's Q&A) when a bot answering from it would then hold
-   * more than the plan allows: sources that grow after they were attached are checked before the
-   * document is written, not only when attached.
+   * Refuses training `characters` into a collection (a website's pages, a Notion workspace, a file
+   * group, a store, a bot's Q&A), in place of what the source items `replacing` hold now, when a
+   * bot answering from it would then hold more than the plan allows: sources that grow after they
+   * were attached are checked before the document is written, not only when attached.
    */
-  async requireRoomFor(tx: DbOrTx, tenantId: number, source: SourceRef, added: number): Promise<void> {
+  async requireRoomFor(
+    tx: DbOrTx,
+    tenantId: number,
+    source: SourceRef,
+    replacing: number[],
+    characters: number,
+  ): Promise<void> {
     // Asked for every page and record trained: no query at all when nothing is limited.
-    if (added <= 0 || this.config.PLAN_LIMITS === 'off') return;
+    if (this.config.PLAN_LIMITS === 'off') return;
+    const added = characters - (await heldBy(tx, tenantId, source.type, replacing));
+    if (added <= 0) return;
     const { plan, limits, unlimited } = await this.of(tenantId, tx);
     if (unlimited) return;
     for (const botId of await botsAnsweringFrom(tx, tenantId, source)) {
@@ -185,6 +196,7 @@ export class Entitlements {
   }
 
   async hasFeature(tenantId: number, feature: PlanFeature): Promise<boolean> {
+    if (this.config.PLAN_LIMITS === 'off') return true;
     return (await this.of(tenantId)).features[feature];
   }
 }
@@ -205,6 +217,27 @@ const botCharactersQuery = (tenantId: number, botId: number) => sql`
 
 /** A collection of trained documents: its source type and id (for Q&A, the bot itself). */
 export type SourceRef = { type: 'file' | 'web' | 'notion' | 'store' | 'qna'; collectionId: number };
+
+/** Characters the source items' documents hold now (what their new text replaces). */
+async function heldBy(
+  tx: DbOrTx,
+  tenantId: number,
+  type: SourceRef['type'],
+  sourceIds: number[],
+): Promise<number> {
+  if (sourceIds.length === 0) return 0;
+  const [row] = await tx
+    .select({ n: sql<number>`coalesce(sum(${documents.characterCount}), 0)::float8` })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.tenantId, tenantId),
+        eq(documents.sourceType, type),
+        inArray(documents.sourceId, sourceIds),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
 
 /** The bots that answer from a collection. */
 async function botsAnsweringFrom(

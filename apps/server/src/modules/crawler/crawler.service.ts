@@ -19,13 +19,7 @@ import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { DUE_BATCH, nextSyncAt, noChanges, toSyncState } from '../../core/jobs/schedule.js';
 import { Entitlements } from '../billing/entitlements.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import {
-  charactersOf,
-  documentCharacters,
-  markDocumentsSynced,
-  removeDocument,
-  replaceDocument,
-} from '../knowledge/ingest.js';
+import { charactersOf, markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { type CrawledContent, crawlSite, type KnownPage, normalizeUrl } from './crawl.js';
 import * as q from './crawler.queries.js';
 import type { CrawlSettings } from './crawler.schema.js';
@@ -349,7 +343,8 @@ export class CrawlerService {
         tx,
         tenantId,
         { type: 'web', collectionId: data.webSourceId },
-        charactersOf(page.sections) - (existing ? await documentCharacters(tx, tenantId, 'web', id) : 0),
+        [id],
+        charactersOf(page.sections),
       );
       const ingested = await replaceDocument(
         tx,

@@ -124,7 +124,7 @@ async function fitsPlan(
   characters: number,
 ): Promise<void> {
   try {
-    await limits?.requireRoomFor(db, tenantId, { type: 'file', collectionId: groupId }, characters);
+    await limits?.requireRoomFor(db, tenantId, { type: 'file', collectionId: groupId }, [], characters);
   } catch (error) {
     if (error instanceof AppError) throw new ExtractionError(error.detail);
     throw error;

@@ -358,20 +358,6 @@ export async function markDocumentsSynced(
 /** Characters a source item's sections hold, as training counts them (prepare.ts). */
 export const charactersOf = (sections: Section[]): number => sections.reduce((n, s) => n + s.text.length, 0);
 
-/** Characters a source item's document holds now (0 when it has none): what replacing it gives back. */
-export async function documentCharacters(
-  tx: DbOrTx,
-  tenantId: number,
-  sourceType: SourceType,
-  sourceId: number,
-): Promise<number> {
-  const [row] = await tx
-    .select({ n: documents.characterCount })
-    .from(documents)
-    .where(sourceOf(tenantId, sourceType, sourceId));
-  return row?.n ?? 0;
-}
-
 /** Forgets a source item: its document and chunks. */
 export async function removeDocument(
   tx: DbOrTx,

@@ -1,7 +1,5 @@
 import { LEAD_TEXTS, type Lead, LeadFormConfig, type LeadList, type LeadSubmission } from '@parley/contracts';
-import { and, eq } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../core/db/database.js';
-import { roles, userRoles, users } from '../../core/db/schema.js';
+import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';

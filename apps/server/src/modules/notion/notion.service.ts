@@ -19,13 +19,7 @@ import type { ModuleDeps } from '../../core/module.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { botNotionWorkspaces } from '../bots/bots.schema.js';
 import type { Section } from '../knowledge/chunker.js';
-import {
-  charactersOf,
-  documentCharacters,
-  markDocumentsSynced,
-  removeDocument,
-  replaceDocument,
-} from '../knowledge/ingest.js';
+import { charactersOf, markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { embedderOf } from '../knowledge/vectors.js';
 import {
   isAuthRefusal,
@@ -330,7 +324,8 @@ export class NotionService {
         tx,
         tenantId,
         { type: 'notion', collectionId: workspace.id },
-        charactersOf(sections) - (await documentCharacters(tx, tenantId, 'notion', row.id)),
+        [row.id],
+        charactersOf(sections),
       );
       const ingested = await replaceDocument(
         tx,

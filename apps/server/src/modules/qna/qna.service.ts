@@ -60,6 +60,7 @@ export class QnaService {
       tx,
       auth.tenantId,
       { type: 'qna', collectionId: body.bot_id },
+      [],
       body.question.length + body.answer.length,
     );
     const [row] = await tx

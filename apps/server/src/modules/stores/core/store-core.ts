@@ -650,26 +650,12 @@ export class StoreCore {
 
   /** The batch must fit the trained characters of the bots answering from the store (it grew since). */
   private async fitsPlan(tx: Tx, store: StoreRow, batch: RecordRow[], inputs: { sections: Section[] }[]) {
-    const before = await tx
-      .select({ n: sql<number>`coalesce(sum(${documents.characterCount}), 0)::float8` })
-      .from(documents)
-      .where(
-        and(
-          eq(documents.tenantId, store.tenantId),
-          eq(documents.sourceType, 'store'),
-          inArray(
-            documents.sourceId,
-            batch.map((r) => r.id),
-          ),
-        ),
-      );
-    const added =
-      inputs.reduce((n, input) => n + charactersOf(input.sections), 0) - Number(before[0]?.n ?? 0);
     await entitlementsOf(this.deps).requireRoomFor(
       tx,
       store.tenantId,
       { type: 'store', collectionId: store.id },
-      added,
+      batch.map((r) => r.id),
+      inputs.reduce((n, input) => n + charactersOf(input.sections), 0),
     );
   }
 
