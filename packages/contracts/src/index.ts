@@ -14,6 +14,7 @@ export * from './knowledge.js';
 export * from './leads.js';
 export * from './llm.js';
 export * from './messages.js';
+export * from './notifications.js';
 export * from './notion.js';
 export * from './payments.js';
 export * from './permissions.js';

@@ -11,6 +11,7 @@ import { HOME_ROUTE_RULES } from './home.js';
 import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
+import { NOTIFICATION_ROUTE_RULES } from './notifications.js';
 import { NOTION_ROUTE_RULES } from './notion.js';
 import { PAYMENT_ROUTE_RULES } from './payments.js';
 import { type Action, need, open, type RouteRule, type Subject, signedIn } from './rules.js';
@@ -95,6 +96,7 @@ const CORE_ROUTE_RULES = {
 
 export const ROUTE_RULES = {
   ...CORE_ROUTE_RULES,
+  ...NOTIFICATION_ROUTE_RULES,
   ...FILE_ROUTE_RULES,
   ...CRAWLER_ROUTE_RULES,
   ...NOTION_ROUTE_RULES,

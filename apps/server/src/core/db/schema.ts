@@ -249,6 +249,7 @@ export * from '../../modules/files/files.schema.js';
 export * from '../../modules/helpdesk/helpdesk.schema.js';
 export * from '../../modules/knowledge/knowledge.schema.js';
 export * from '../../modules/llm/llm.schema.js';
+export * from '../../modules/notifications/notifications.schema.js';
 export * from '../../modules/notion/notion.schema.js';
 export * from '../../modules/qna/qna.schema.js';
 export * from '../../modules/social/social.schema.js';
