@@ -241,6 +241,7 @@ export const jobs = pgTable(
 
 // Feature modules keep their tables beside their code; migrations are generated from all of them.
 export * from '../../modules/admin/admin.schema.js';
+export * from '../../modules/analytics/analytics.schema.js';
 export * from '../../modules/affiliates/affiliates.schema.js';
 export * from '../../modules/billing/billing.schema.js';
 export * from '../../modules/bots/bots.schema.js';

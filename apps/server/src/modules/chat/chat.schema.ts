@@ -74,6 +74,8 @@ export const conversations = pgTable(
     index('conversations_tenant_idx').on(t.tenantId, t.lastMessageAt),
     index('conversations_visitor_idx').on(t.botId, t.visitorId),
     index('conversations_handoff_idx').on(t.tenantId, t.handoffState, t.humanRequestedAt),
+    /** Analytics counts the conversations started in a period (analytics.queries.ts). */
+    index('conversations_tenant_created_idx').on(t.tenantId, t.createdAt),
     /**
      * One conversation per WhatsApp customer, number and bot: two messages handled at once by two
      * workers cannot both start one (the second fails, and its job, run again, finds the first).
@@ -104,7 +106,11 @@ export const conversationEvents = pgTable(
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('conversation_events_conversation_idx').on(t.conversationId, t.id)],
+  (t) => [
+    index('conversation_events_conversation_idx').on(t.conversationId, t.id),
+    /** Analytics counts hand-off requests in a period. */
+    index('conversation_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+  ],
 );
 
 /** Agents' internal notes on a conversation; never sent to the visitor. */
