@@ -45,6 +45,7 @@ import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { leadsModule } from './modules/leads/leads.module.js';
 import { llmModule } from './modules/llm/llm.module.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { notificationsModule } from './modules/notifications/inbox-notifications.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { OtpService } from './modules/notifications/otp.service.js';
 import { notionModule } from './modules/notion/notion.module.js';
@@ -74,6 +75,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   whatsappModule,
   storesModule,
   billingModule,
+  notificationsModule,
 ];
 
 /** all: API and workers in one process (npm start); api or worker: one side only, for scaling apart. */
