@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { tenants } from '../../core/db/schema.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { notify } from '../notifications/notifications.service.js';
 import { ownerEmails } from '../roles/roles.queries.js';
 import { usageNotices as notices } from './billing.schema.js';
 
@@ -41,6 +42,16 @@ export class UsageNotices {
         .select({ name: tenants.name })
         .from(tenants)
         .where(and(eq(tenants.id, tenantId)));
+      if (threshold >= 100) {
+        await notify(tx, {
+          tenantId,
+          kind: 'limit_reached',
+          title: 'Your bots have used all their messages this month',
+          body: `${limit.toLocaleString('en-US')} bot messages used for ${period}.`,
+          link: '/upgrade',
+          dedupeKey: `limit:messages:${period}`,
+        });
+      }
       for (const to of await ownerEmails(tx, tenantId)) {
         await this.deps.mail.send(
           {

@@ -1,5 +1,7 @@
+import type { JobContext } from '../../core/jobs/queue.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { embedderOf } from '../knowledge/vectors.js';
+import { notifyingSyncFailure } from '../notifications/notifications.service.js';
 import { crawlerRoutes } from './crawler.routes.js';
 import { CRAWL_JOB, CrawlerService, type CrawlJobData } from './crawler.service.js';
 
@@ -14,7 +16,16 @@ export const crawlerModule: FeatureModule = {
   routes: (deps) => crawlerRoutes(crawlerOf(deps)),
   jobs: (deps) => {
     const crawler = crawlerOf(deps);
-    deps.jobs.register<CrawlJobData>(CRAWL_JOB, (job) => crawler.runCrawl(job), {
+    const crawl = notifyingSyncFailure(
+      deps.db,
+      2,
+      (job: JobContext<CrawlJobData>) => ({
+        what: `website ${job.data.url}`,
+        link: '/bot/knowledge/websites',
+      }),
+      (job) => crawler.runCrawl(job),
+    );
+    deps.jobs.register<CrawlJobData>(CRAWL_JOB, crawl, {
       maxAttempts: 2,
       backoffBaseMs: 1000,
     });

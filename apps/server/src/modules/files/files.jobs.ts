@@ -8,6 +8,7 @@ import type { JobContext } from '../../core/jobs/queue.js';
 import type { Entitlements } from '../billing/entitlements.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { trainDocument } from '../knowledge/ingest.js';
+import { notifyTraining } from '../notifications/notifications.service.js';
 import { ExtractionError, KIND_MIME } from './extract.js';
 import type { ExtractorPool } from './extract-pool.js';
 import { findFile, findGroup } from './files.queries.js';
@@ -46,6 +47,7 @@ export function extractFilesJob(
     if (tenantId === null) return;
     const ids = job.data.fileIds;
     await job.progress(0, ids.length);
+    const outcome = { trained: 0, failed: [] as string[] };
     for (const [index, fileId] of ids.entries()) {
       if (job.signal.aborted) throw new Error('lease lost');
       const file = await findFile(db, tenantId, fileId);
@@ -89,6 +91,7 @@ export function extractFilesJob(
               },
             },
           );
+          outcome.trained += 1;
         } catch (error) {
           const final = error instanceof ExtractionError || job.attempt >= maxAttempts;
           if (!final) throw error;
@@ -98,10 +101,12 @@ export function extractFilesJob(
             .update(files)
             .set({ status: 'failed', trained: false, error: message })
             .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
+          outcome.failed.push(`${file.filename}: ${message}`);
         }
       }
       await job.progress(index + 1, ids.length);
     }
+    await notifyFiles(db, tenantId, job.id, outcome);
   };
 }
 
@@ -129,4 +134,22 @@ async function fitsPlan(
     if (error instanceof AppError) throw new ExtractionError(error.detail);
     throw error;
   }
+}
+
+/** The bell once per upload: finished, or failed naming the files that failed. */
+async function notifyFiles(
+  db: Db,
+  tenantId: number,
+  jobId: string,
+  outcome: { trained: number; failed: string[] },
+) {
+  if (outcome.trained === 0 && outcome.failed.length === 0) return;
+  const count = outcome.trained + outcome.failed.length;
+  await notifyTraining(db, tenantId, {
+    failed: outcome.failed.length > 0,
+    what: count === 1 ? '1 file' : `${count} files`,
+    link: '/bot/knowledge/files',
+    key: `files:${jobId}`,
+    detail: outcome.failed.join('\n'),
+  });
 }

@@ -21,6 +21,7 @@ import {
   toMessage,
 } from '../chat/chat.queries.js';
 import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
+import { notify } from '../notifications/notifications.service.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import { type HandoffActor, next } from './handoff.machine.js';
 
@@ -134,6 +135,7 @@ export class HandoffService {
       actor: actor.kind,
       actorId: actor.kind === 'agent' ? actor.userId : null,
     });
+    if (to === 'human_requested' && !row.isTest) await notifyHandoff(tx, after!);
     const { text, actions } = await this.noticeOf(tx, after!, reason);
     const handoff = { from: row.handoffState, to, reason, ...(row.isTest ? { test: true } : {}) };
     const notice = await appendTo(tx, row.id, systemNotice(row, text, { handoff, actions }), {
@@ -320,3 +322,14 @@ async function hasLeadForm(tx: DbOrTx, botId: number): Promise<boolean> {
   const [bot] = await tx.select({ config: bots.leadFormConfig }).from(bots).where(eq(bots.id, botId));
   return (bot?.config as { enabled?: boolean } | null)?.enabled === true;
 }
+
+/** The bell of everyone who works the inbox: once per request (its time names it). */
+const notifyHandoff = (tx: DbOrTx, row: ConversationRow) =>
+  notify(tx, {
+    tenantId: row.tenantId,
+    kind: 'handoff_requested',
+    title: 'A visitor asks for a person',
+    body: row.name,
+    link: `/inbox?conversation=${row.id}&bot=${row.botId}`,
+    dedupeKey: `handoff:${row.id}:${row.humanRequestedAt?.getTime() ?? 0}`,
+  });

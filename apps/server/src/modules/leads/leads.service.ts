@@ -5,6 +5,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { requireOrigin } from '../chat/widget-origins.js';
 import type { MailService } from '../mail/mail.service.js';
+import { notify } from '../notifications/notifications.service.js';
 import { ownerEmails } from '../roles/roles.queries.js';
 import { checkLeadFields } from './lead-fields.js';
 import {
@@ -72,6 +73,14 @@ export class LeadsService {
       for (const to of await ownerEmails(tx, bot.tenantId)) {
         await this.mail.send(leadMail(to, bot.botName, form, lead, this.publicUrl), tx);
       }
+      await notify(tx, {
+        tenantId: bot.tenantId,
+        kind: 'lead_created',
+        title: `New lead from ${bot.botName}`,
+        body: [lead.name, lead.email].filter(Boolean).join(' · '),
+        link: `/bot/${bot.id}?tab=leads`,
+        dedupeKey: `lead:${lead.id}`,
+      });
       return lead;
     });
     return toLead(row);

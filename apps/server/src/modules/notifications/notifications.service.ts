@@ -1,15 +1,16 @@
 import {
   BOTS_SUBJECT,
+  NOTIFICATION_LIMITS,
   type Notification,
   type NotificationKind,
   type NotificationList,
-  NOTIFICATION_LIMITS,
   type Subject,
 } from '@parley/contracts';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { queryRows } from '../../core/db/database.js';
 import { EVENTS_CHANNEL, type EventBus } from '../../core/events/bus.js';
+import type { JobContext } from '../../core/jobs/queue.js';
 import { notifications } from './notifications.schema.js';
 
 /** Published (at commit) when notifications were stored; `userIds` null means "anyone of the tenant". */
@@ -146,7 +147,11 @@ export class NotificationsService {
           sql`(${notifications.readAt} is null or ${notifications.seenAt} is null)`,
         ),
       );
-    return { notifications: rows.map(toNotification), unread: counts?.unread ?? 0, count: counts?.unseen ?? 0 };
+    return {
+      notifications: rows.map(toNotification),
+      unread: counts?.unread ?? 0,
+      count: counts?.unseen ?? 0,
+    };
   }
 
   /** Opening the bell: the count goes to 0; the list keeps what is unread. */
@@ -193,5 +198,66 @@ function toNotification(row: typeof notifications.$inferSelect): Notification {
     link: row.link,
     read: row.readAt !== null,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A training run of a source ended: `what` names it ("Q&A of Support bot", "3 files"). */
+export function notifyTraining(
+  tx: DbOrTx,
+  tenantId: number,
+  run: { failed: boolean; what: string; link: string; key: string; detail?: string },
+): Promise<number[]> {
+  return notify(tx, {
+    tenantId,
+    kind: run.failed ? 'training_failed' : 'training_finished',
+    title: run.failed ? `Training failed: ${run.what}` : `Training finished: ${run.what}`,
+    body: run.detail ?? '',
+    link: run.link,
+    dedupeKey: `training:${run.key}`,
+  });
+}
+
+/** A sync of a source (a website crawl, a Notion workspace, a store) failed for good. */
+export function notifySyncFailed(
+  tx: DbOrTx,
+  tenantId: number,
+  sync: { what: string; link: string; key: string; detail?: string },
+): Promise<number[]> {
+  return notify(tx, {
+    tenantId,
+    kind: 'sync_failed',
+    title: `Sync failed: ${sync.what}`,
+    body: sync.detail ?? '',
+    link: sync.link,
+    dedupeKey: `sync:${sync.key}`,
+  });
+}
+
+/**
+ * Wraps a sync job's handler: when its last attempt fails (it throws, or `failed` says its result
+ * is a failure), the bell says so once (the job's id is the key). A run that lost its lease says
+ * nothing: another worker carries on.
+ */
+export function notifyingSyncFailure<T, R>(
+  db: Db,
+  maxAttempts: number,
+  describe: (job: JobContext<T>) => { what: string; link: string },
+  handler: (job: JobContext<T>) => Promise<R>,
+  failed: (result: R) => boolean = () => false,
+): (job: JobContext<T>) => Promise<R> {
+  const tell = (job: JobContext<T>) =>
+    job.tenantId === null
+      ? Promise.resolve([])
+      : notifySyncFailed(db, job.tenantId, { ...describe(job), key: `job:${job.id}` });
+  return async (job) => {
+    let result: R;
+    try {
+      result = await handler(job);
+    } catch (error) {
+      if (job.attempt >= maxAttempts && !job.signal.aborted) await tell(job);
+      throw error;
+    }
+    if (failed(result)) await tell(job);
+    return result;
   };
 }

@@ -1,4 +1,5 @@
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { notifyingSyncFailure } from '../notifications/notifications.service.js';
 import { notionRoutes } from './notion.routes.js';
 import {
   NOTION_SYNC_JOB,
@@ -16,7 +17,12 @@ export const notionModule: FeatureModule = {
     const options = { maxAttempts: 3, backoffBaseMs: 500 };
     deps.jobs.register<NotionSyncData>(
       NOTION_SYNC_JOB,
-      (job) => notion.syncWorkspace(job, job.tenantId!, job.data.workspaceId),
+      notifyingSyncFailure(
+        deps.db,
+        options.maxAttempts,
+        () => ({ what: 'Notion workspace', link: '/bot/knowledge/notion' }),
+        (job) => notion.syncWorkspace(job, job.tenantId!, job.data.workspaceId),
+      ),
       options,
     );
     deps.jobs.register<NotionTrainData>(

@@ -10,7 +10,10 @@ import { requireBot } from '../bots/bots.queries.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { notifyTraining } from '../notifications/notifications.service.js';
 import { qna } from './qna.schema.js';
+
+const TRAIN_QNA_ATTEMPTS = 3;
 
 export const TRAIN_QNA_JOB = 'training.qna';
 /** One pair, queued in the transaction that saves it. */
@@ -176,7 +179,7 @@ export class QnaService {
     return this.jobs.enqueue<TrainQnaJob>(
       TRAIN_QNA_JOB,
       { botId },
-      { tenantId: auth.tenantId, maxAttempts: 3 },
+      { tenantId: auth.tenantId, maxAttempts: TRAIN_QNA_ATTEMPTS },
     );
   }
 
@@ -202,11 +205,20 @@ export class QnaService {
       .orderBy(asc(qna.id));
     await job.progress(0, pairs.length);
     let trained = 0;
-    for (const [index, { id }] of pairs.entries()) {
-      if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
-      if (await this.db.transaction((tx) => this.trainPair(tx, tenantId, id))) trained += 1;
-      await job.progress(index + 1, pairs.length);
+    const run = { what: 'Q&A', link: '/bot/knowledge/qna', key: `qna:${job.id}` };
+    try {
+      for (const [index, { id }] of pairs.entries()) {
+        if (job.signal.aborted) throw new Error('Training stopped: the job lost its lease');
+        if (await this.db.transaction((tx) => this.trainPair(tx, tenantId, id))) trained += 1;
+        await job.progress(index + 1, pairs.length);
+      }
+    } catch (error) {
+      // The last attempt: the queue marks the job failed; the bell says so.
+      if (job.attempt >= TRAIN_QNA_ATTEMPTS)
+        await notifyTraining(this.db, tenantId, { ...run, failed: true });
+      throw error;
     }
+    await notifyTraining(this.db, tenantId, { ...run, failed: false, detail: `${trained} pairs trained.` });
     return { trained };
   }
 

@@ -1,4 +1,5 @@
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { notifyingSyncFailure } from '../notifications/notifications.service.js';
 import {
   STORE_SYNC_JOB,
   STORE_TRAIN_JOB,
@@ -25,9 +26,17 @@ export const storesModule: FeatureModule = {
   jobs: (deps: ModuleDeps) => {
     const { core } = storeServices(deps);
     const platforms = { shopify: new ShopifyService(deps, core), woocommerce: new WooService(deps, core) };
-    deps.jobs.register<StoreSyncData>(STORE_SYNC_JOB, (job) => core.runSync(job, job.tenantId!, job.data), {
-      maxAttempts: 1,
-    });
+    deps.jobs.register<StoreSyncData>(
+      STORE_SYNC_JOB,
+      notifyingSyncFailure(
+        deps.db,
+        1,
+        () => ({ what: 'store', link: '/integrations' }),
+        (job) => core.runSync(job, job.tenantId!, job.data),
+        (result) => (result as { status?: string } | undefined)?.status === 'error',
+      ),
+      { maxAttempts: 1 },
+    );
     deps.jobs.register<StoreTrainData>(
       STORE_TRAIN_JOB,
       (job) => core.runTraining(job, job.tenantId!, job.data, job.attempt >= TRAIN_ATTEMPTS),

@@ -4,6 +4,8 @@ import { and, eq, like, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../../core/db/database.js';
 import type { ModuleDeps } from '../../../core/module.js';
+import { recordCommission, reverseCommission } from '../../affiliates/commissions.service.js';
+import { notify } from '../../notifications/notifications.service.js';
 import {
   addons,
   billingEvents,
@@ -51,12 +53,21 @@ const PaymentEntity = z.looseObject({
   error_description: z.string().nullish(),
   created_at: z.number().int().optional(),
 });
+const RefundEntity = z.looseObject({
+  id: z.string().min(1),
+  payment_id: z.string().min(1),
+  amount: z.number().int().nonnegative(),
+  created_at: z.number().int().optional(),
+});
+/** A refund of a charge: Razorpay sends both for one refund; applying either twice changes nothing. */
+const REFUND_EVENTS = new Set(['refund.processed', 'payment.refunded']);
 export const RazorpayEvent = z.looseObject({
   event: z.string().min(1),
   created_at: z.number().int(),
   payload: z.looseObject({
     subscription: z.object({ entity: SubscriptionEntity }).optional(),
     payment: z.object({ entity: PaymentEntity }).optional(),
+    refund: z.object({ entity: RefundEntity }).optional(),
   }),
 });
 export type RazorpayEvent = z.infer<typeof RazorpayEvent>;
@@ -106,6 +117,7 @@ export class RazorpayWebhook {
         .onConflictDoNothing()
         .returning({ eventId: billingEvents.eventId });
       if (fresh.length === 0) return;
+      if (REFUND_EVENTS.has(event.event)) return refunded(tx, event);
       const target = await findTarget(tx, event);
       // Not ours (another product on the same Razorpay account): recorded, nothing to do.
       if (!target) return;
@@ -145,7 +157,7 @@ export class RazorpayWebhook {
     if (event.event === 'subscription.charged' && payment)
       await this.recordCharge(tx, target, entity, payment, tax);
     if (applied && entity.status !== before && (entity.status === 'pending' || entity.status === 'halted'))
-      await this.mailFailure(tx, target, entity.status);
+      await this.mailFailure(tx, target, entity.status, at);
   }
 
   private async updateState(tx: Tx, target: Target, entity: Entity, at: Date): Promise<void> {
@@ -201,6 +213,14 @@ export class RazorpayWebhook {
       periodEnd: toDate(entity.current_end),
       chargedAt,
     });
+    await recordCommission(tx, this.deps.config, {
+      tenantId: target.tenantId,
+      paymentId: payment.id,
+      amount: payment.amount,
+      tax,
+      currency: payment.currency,
+      chargedAt,
+    });
     if (renewal) await this.mailRenewal(tx, target, payment, number, toDate(entity.current_end));
   }
 
@@ -247,13 +267,19 @@ export class RazorpayWebhook {
     if (inserted.length === 0 || GRANTING.includes(target.row.status)) return;
     const what = await describe(tx, target);
     const reason = payment.error_description ? `\n\nRazorpay said: ${payment.error_description}` : '';
+    await notifyPaymentFailed(
+      tx,
+      target,
+      `payment:${payment.id}`,
+      `The payment for ${what} did not go through.`,
+    );
     await this.mailOwners(tx, target.tenantId, 'Parley: your payment failed', [
       `Your payment of ${formatMinor(payment.amount, payment.currency)} for ${what} did not go through, so it has not started.${reason}`,
       'You can try again from Upgrade in Parley, with the same card or another one.',
     ]);
   }
 
-  private async mailFailure(tx: Tx, target: Target, status: 'pending' | 'halted'): Promise<void> {
+  private async mailFailure(tx: Tx, target: Target, status: 'pending' | 'halted', at: Date): Promise<void> {
     const what = await describe(tx, target);
     const text =
       status === 'pending'
@@ -265,6 +291,12 @@ export class RazorpayWebhook {
             `Payment for ${what} failed again and Razorpay has stopped retrying: the subscription is halted.`,
             'Your workspace falls back to the free plan until it is paid. Subscribe again from Upgrade in Parley.',
           ];
+    await notifyPaymentFailed(
+      tx,
+      target,
+      `${target.kind}:${target.row.id}:${status}:${at.getTime()}`,
+      text[0] ?? '',
+    );
     await this.mailOwners(tx, target.tenantId, 'Parley: your payment failed', text);
   }
 
@@ -346,6 +378,26 @@ async function byOwnId(tx: Tx, kind: 'subscription' | 'addon', id: number, tenan
 const link = (target: Target) =>
   target.kind === 'subscription' ? { subscriptionId: target.row.id } : { subscriptionAddonId: target.row.id };
 
+/**
+ * A refunded charge: its invoice reads refunded once the whole amount is back, and the affiliate
+ * commission it earned is reversed. Keyed by Razorpay's payment id, so either event, or both, is one effect.
+ */
+async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
+  const refund = event.payload.refund?.entity;
+  const paymentId = refund?.payment_id ?? event.payload.payment?.entity.id;
+  if (!paymentId) return;
+  const at = toDate(refund?.created_at) ?? new Date(event.created_at * 1000);
+  const [invoice] = await tx
+    .select({ id: invoices.id, amount: invoices.amount })
+    .from(invoices)
+    .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.status, 'paid')));
+  const payment = event.payload.payment?.entity;
+  const back = Math.max(refund?.amount ?? 0, Number(payment?.amount_refunded ?? 0));
+  if (invoice && back >= invoice.amount)
+    await tx.update(invoices).set({ status: 'refunded' }).where(eq(invoices.id, invoice.id));
+  await reverseCommission(tx, paymentId, at);
+}
+
 /** PAR-YYYY-NNNNNN: the next of the year, under NUMBER_LOCK (six digits keep text order numeric). */
 async function nextNumber(tx: Tx, year: number): Promise<string> {
   const prefix = `PAR-${year}-`;
@@ -378,3 +430,14 @@ async function describe(tx: Tx, target: Target, entity?: Entity): Promise<string
   const [plan] = await tx.select({ name: plans.name }).from(plans).where(eq(plans.id, target.row.planId));
   return `${plan?.name ?? 'Parley'} plan (${target.row.billingCycle})`;
 }
+
+/** The bell beside the owners' mail: everyone who reads Subscriptions hears of a failed payment. */
+const notifyPaymentFailed = (tx: Tx, target: Target, dedupeKey: string, body: string) =>
+  notify(tx, {
+    tenantId: target.tenantId,
+    kind: 'payment_failed',
+    title: 'A payment failed',
+    body,
+    link: '/subscriptions',
+    dedupeKey,
+  });
