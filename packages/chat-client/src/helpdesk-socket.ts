@@ -22,7 +22,9 @@ export type HelpdeskSocketEvent =
   /** A conversation started, or was deleted. */
   | { type: 'conversation'; conversationId: number; botId: number; deleted: boolean }
   /** The channel opened again after a drop: lists may have missed changes and should be reloaded. */
-  | { type: 'reconnected' };
+  | { type: 'reconnected' }
+  /** A notification was stored for this user: the bell's count should be fetched again. */
+  | { type: 'notification' };
 
 export type HelpdeskSocketOptions = {
   location: Pick<Location, 'protocol' | 'host'>;
@@ -178,6 +180,9 @@ export class HelpdeskSocket {
           botId: isNumber(frame.bot_id) ? frame.bot_id : 0,
           deleted: frame.deleted === true,
         });
+        return true;
+      case 'notification':
+        this.options.onEvent({ type: 'notification' });
         return true;
       default:
         return false;

@@ -171,6 +171,8 @@ export type HelpdeskFrame =
   | { type: 'presence'; agents_online: boolean; count: number }
   | { type: 'conversation'; conversation_id: number; bot_id: number; deleted?: boolean }
   | { type: 'pong' }
+  /** A notification was stored for this user: fetch the bell's count (notifications.ts). */
+  | { type: 'notification'; user_id: number; tenant_id: number }
   | { error: string };
 
 /** The presence frame visitors' chat sockets get (the widget shows whether a human is available). */

@@ -28,6 +28,7 @@ import { botCacheOf } from '../bots/bot-cache.js';
 import { chatServices } from '../chat/chat.module.js';
 import { handoffRoutes } from '../handoff/handoff.routes.js';
 import { InboxService } from '../handoff/inbox.service.js';
+import { listenForUser } from '../notifications/notifications.service.js';
 import { HeldByAnother, HelpdeskService } from './helpdesk.service.js';
 import { helpdeskSocketHandler } from './helpdesk.socket.js';
 import { HEARTBEAT_MS } from './presence.queries.js';
@@ -265,6 +266,8 @@ const routes =
       nodeId,
       guard,
       log: deps.log,
+      listenNotifications: (tenantId, userId, listener) =>
+        listenForUser(deps.events, tenantId, userId, listener),
     });
     app.get(
       '/chat/helpdesk',

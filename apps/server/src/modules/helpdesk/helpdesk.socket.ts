@@ -18,6 +18,8 @@ export type HelpdeskSocketDeps = {
   /** Heartbeat, opening-frame limit, socket limits, and closing when the session or permission goes. */
   guard: SocketGuard;
   log: FastifyBaseLogger;
+  /** Calls the listener whenever a notification is stored for this user (any process). */
+  listenNotifications?: (tenantId: number, userId: number, listener: () => void) => () => void;
 };
 
 export const CLOSE_UNAUTHORIZED = SOCKET_CLOSE.unauthorized;
@@ -40,6 +42,7 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
     };
     let closed = false;
     let stopInbox: (() => void) | undefined;
+    let stopNotifications: (() => void) | undefined;
 
     const ready = identify(deps, query).then(async (result) => {
       if ('error' in result) {
@@ -51,6 +54,10 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
       deps.guard.trackUser(socket, result, query.token!, mayReadInbox);
       // Listen before announcing presence, so this agent sees its own presence frame too.
       stopInbox = deps.hub.listenInbox(result.tenantId, send);
+      // Section 7: the admin event makes the browser fetch the bell's count.
+      stopNotifications = deps.listenNotifications?.(result.tenantId, result.userId, () =>
+        send({ type: 'notification', user_id: result.userId, tenant_id: result.tenantId }),
+      );
       await deps.helpdesk.socketOpened(keyOf(deps, result));
       return result;
     });
@@ -58,6 +65,7 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
     socket.on('close', () => {
       closed = true;
       stopInbox?.();
+      stopNotifications?.();
       void ready
         .then((auth) => (auth ? deps.helpdesk.socketClosed(keyOf(deps, auth)) : undefined))
         .catch((error) => deps.log.warn({ err: error }, 'help-desk socket: presence not recorded on close'));
