@@ -27,6 +27,7 @@ import { GoogleVerifier } from './modules/auth/google.js';
 import { InvitationService } from './modules/auth/invitations.service.js';
 import { SessionResolver } from './modules/auth/sessions.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { adminModule } from './modules/admin/admin.module.js';
 import { billingModule } from './modules/billing/billing.module.js';
 import { entitlementsOf } from './modules/billing/billing.services.js';
 import { seedPlans } from './modules/billing/plans.js';
@@ -75,6 +76,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   whatsappModule,
   storesModule,
   billingModule,
+  adminModule,
   notificationsModule,
 ];
 

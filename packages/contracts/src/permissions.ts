@@ -1,4 +1,5 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { ADMIN_ROUTE_RULES } from './admin.js';
 import { BILLING_ROUTE_RULES } from './billing.js';
 import { BOT_ROUTE_RULES } from './bots.js';
 import { CALENDAR_ROUTE_RULES } from './calendar.js';
@@ -115,6 +116,7 @@ export const ROUTE_RULES = {
   ...SHOPIFY_ROUTE_RULES,
   ...WOO_ROUTE_RULES,
   ...BILLING_ROUTE_RULES,
+  ...ADMIN_ROUTE_RULES,
   ...PAYMENT_ROUTE_RULES,
   ...SHOPIFY_BILLING_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;

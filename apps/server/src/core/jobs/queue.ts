@@ -168,6 +168,31 @@ export class JobQueue {
     return row ? toProgress(row) : null;
   }
 
+  /**
+   * Queues a failed job again, now, with its full number of attempts (an admin's retry). Only a
+   * failed job: one still queued or running would then run twice. Its last error stays until the
+   * new run ends. Answers false when no such failed job exists.
+   */
+  async retry(id: string): Promise<boolean> {
+    if (!UUID_RE.test(id)) return false;
+    const [row] = await this.database.db
+      .update(jobs)
+      .set({
+        status: 'queued',
+        attempts: 0,
+        runAfter: sql`now()`,
+        lockedBy: null,
+        lockedUntil: null,
+        completedAt: null,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'failed')))
+      .returning({ name: jobs.name });
+    if (!row) return false;
+    await this.announce(row.name, undefined);
+    return true;
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;

@@ -196,6 +196,15 @@ export class ChatHub {
     return add(this.inboxByTenant, tenantId, listener);
   }
 
+  /**
+   * Open sockets of this process (the admin console's health): every identified chat socket follows
+   * its tenant's presence once, every help-desk socket its tenant's inbox once.
+   */
+  socketCounts(): { chat: number; helpdesk: number } {
+    const total = (map: Map<number, Set<unknown>>) => [...map.values()].reduce((n, set) => n + set.size, 0);
+    return { chat: total(this.presenceByTenant), helpdesk: total(this.inboxByTenant) };
+  }
+
   close(): void {
     for (const stop of this.unsubscribe) stop();
   }
