@@ -35,6 +35,7 @@ import { botsModule } from './modules/bots/bots.module.js';
 import { calendarModule } from './modules/calendar/calendar.module.js';
 import { chatModule } from './modules/chat/chat.module.js';
 import { WIDGET_PUBLIC_PATHS } from './modules/chat/widget-origins.js';
+import { analyticsModule } from './modules/analytics/analytics.module.js';
 import { crawlerModule } from './modules/crawler/crawler.module.js';
 import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -72,6 +73,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   calendarModule,
   leadsModule,
   homeModule,
+  analyticsModule,
   socialModule,
   whatsappModule,
   storesModule,

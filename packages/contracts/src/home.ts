@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HomeAnalytics } from './analytics.js';
 import { MessageLimit } from './chat.js';
 import { type RouteRule, signedIn } from './rules.js';
 
@@ -67,5 +68,7 @@ export const HomeSummary = z.object({
   usage: MessageLimit.nullable(),
   /** The workspace's getting-started steps; null when the caller may do none of them. */
   checklist: z.array(ChecklistItem).nullable(),
+  /** The last 30 days: conversations, answer rate and revenue; null without read on Analytics. */
+  analytics: HomeAnalytics.nullable(),
 });
 export type HomeSummary = z.infer<typeof HomeSummary>;

@@ -9,6 +9,7 @@ import { FILE_ROUTE_RULES } from './files.js';
 import { HANDOFF_ROUTE_RULES } from './handoff.js';
 import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
 import { HOME_ROUTE_RULES } from './home.js';
+import { ANALYTICS_ROUTE_RULES } from './analytics.js';
 import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
@@ -111,6 +112,7 @@ export const ROUTE_RULES = {
   ...CALENDAR_ROUTE_RULES,
   ...LEAD_ROUTE_RULES,
   ...HOME_ROUTE_RULES,
+  ...ANALYTICS_ROUTE_RULES,
   ...SOCIAL_ROUTE_RULES,
   ...WHATSAPP_ROUTE_RULES,
   ...SHOPIFY_ROUTE_RULES,

@@ -2,20 +2,26 @@ import { HomeSummary } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { analyticsOf } from '../analytics/analytics.module.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { HomeService } from './home.service.js';
 
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const home = new HomeService(deps.db, (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId));
+    const analytics = analyticsOf(deps);
+    const home = new HomeService(
+      deps.db,
+      (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId),
+      (tenantId) => analytics.home(tenantId),
+    );
     app.get(
       '/home/summary',
       {
         schema: {
           tags: ['Home'],
           summary:
-            "Home in one call: the caller's bots, recent conversations (Inbox), this month's usage (Manage Bots) and the getting-started checklist",
+            "Home in one call: the caller's bots, recent conversations (Inbox), this month's usage (Manage Bots), the getting-started checklist and the last 30 days' analytics (Analytics)",
           response: { 200: HomeSummary },
         },
       },

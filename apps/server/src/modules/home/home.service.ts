@@ -4,6 +4,7 @@ import {
   CHECKLIST_STEPS,
   type ChecklistItem,
   type ChecklistStep,
+  type HomeAnalytics,
   type HomeSummary,
   type MessageLimit,
   type Subject,
@@ -34,17 +35,21 @@ export class HomeService {
   constructor(
     private readonly db: Db,
     private readonly monthlyLimit: (tenantId: number) => Promise<number>,
+    /** The last 30 days' analytics summary (null when the plan has no analytics). */
+    private readonly analytics: (tenantId: number) => Promise<HomeAnalytics | null> = async () => null,
   ) {}
 
   async summary(auth: AuthContext): Promise<HomeSummary> {
     const managesBots = auth.ability.can('read', BOTS_SUBJECT);
-    const [botList, conversations, usage, checklist] = await Promise.all([
+    const [botList, conversations, usage, checklist, analytics] = await Promise.all([
       managesBots
         ? managedBots(this.db, auth.tenantId, auth.userId, isOwner(auth))
         : assignedBots(this.db, auth.tenantId, auth.userId),
       auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth.tenantId) : null,
       managesBots ? this.usage(auth.tenantId) : null,
       this.checklist(auth),
+      // As GET /analytics/overview: read on Analytics.
+      auth.ability.can('read', 'Analytics') ? this.analytics(auth.tenantId) : null,
     ]);
     return {
       bots_scope: managesBots ? 'workspace' : 'assigned',
@@ -53,6 +58,7 @@ export class HomeService {
       conversations,
       usage,
       checklist,
+      analytics,
     };
   }
 

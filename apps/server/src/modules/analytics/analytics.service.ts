@@ -1,0 +1,399 @@
+import { createHmac } from 'node:crypto';
+import {
+  ANALYTICS_LIMITS,
+  type AnalyticsInsights,
+  type AnalyticsLevels,
+  type AnalyticsOverview,
+  type AnalyticsPeriodQuery,
+  type AnalyticsRevenue,
+  type AnswerCounts,
+  type BookingClickRequest,
+  type DailyRow,
+  type HomeAnalytics,
+  type RatingRequest,
+  type RatingResponse,
+} from '@parley/contracts';
+import { stringify } from 'csv-stringify/sync';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Clock } from '../../core/clock.js';
+import { deriveKey } from '../../core/crypto.js';
+import type { Db } from '../../core/db/database.js';
+import { notFound, paymentRequired } from '../../core/errors.js';
+import type { AuthContext } from '../../core/http/request-context.js';
+import type { Entitlements } from '../billing/entitlements.js';
+import type { BotCache } from '../bots/bot-cache.js';
+import { requireBot } from '../bots/bots.queries.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import type { VisitorTokens } from '../chat/visitor.js';
+import { requireOrigin } from '../chat/widget-origins.js';
+import {
+  citedKeys,
+  countRows,
+  eventCounts,
+  knownSources,
+  type MetricRow,
+  rolledUntilOf,
+  type Span,
+  topKeys,
+  unansweredTop,
+} from './analytics.queries.js';
+import { bookingClicks, messageRatings } from './analytics.schema.js';
+import { revenueOf } from './revenue.js';
+
+const DAY_MS = 86_400_000;
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const NEEDS_ADVANCED = 'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.';
+const NEEDS_DASHBOARD = 'The CSV export needs the analytics dashboard of a higher plan.';
+
+export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
+
+/** The answer modes of the bot itself (its sources, an order check, the booking button). */
+const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
+const UNANSWERED_MODES = new Set(['not_found', 'limit']);
+
+/** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
+export function answersOf(rows: readonly MetricRow[]): AnswerCounts {
+  const counts: AnswerCounts = { bot: 0, qna: 0, agents: 0, unanswered: 0 };
+  for (const row of rows) {
+    if (row.metric !== 'messages') continue;
+    const [type, mode = ''] = row.key.split(':');
+    if (type === 'helpdesk') counts.agents += row.value;
+    else if (type !== 'bot') continue;
+    else if (mode === 'qna') counts.qna += row.value;
+    else if (BOT_MODES.has(mode)) counts.bot += row.value;
+    else if (UNANSWERED_MODES.has(mode)) counts.unanswered += row.value;
+  }
+  return counts;
+}
+
+export function answerRate(answers: AnswerCounts): number | null {
+  const answered = answers.bot + answers.qna + answers.agents;
+  const all = answered + answers.unanswered;
+  return all === 0 ? null : answered / all;
+}
+
+const sum = (rows: readonly MetricRow[], test: (row: MetricRow) => boolean) =>
+  rows.reduce((total, row) => (test(row) ? total + row.value : total), 0);
+
+type DailyFull = DailyRow & {
+  visitor_messages: number;
+  answers: AnswerCounts;
+  handoff_requests: number;
+};
+
+/** Per day and channel, every count of the CSV (the chart uses conversations and messages). */
+function dailyOf(rows: readonly MetricRow[]): DailyFull[] {
+  const byKey = new Map<string, MetricRow[]>();
+  for (const row of rows) {
+    const key = `${row.day}|${row.channel}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, group]) => {
+      const [day, channel] = key.split('|') as [string, string];
+      return {
+        day,
+        channel,
+        conversations: sum(group, (r) => r.metric === 'conversations'),
+        messages: sum(group, (r) => r.metric === 'messages'),
+        visitor_messages: sum(group, (r) => r.metric === 'messages' && r.key.startsWith('user:')),
+        answers: answersOf(group),
+        handoff_requests: sum(group, (r) => r.metric === 'handoff_requests'),
+      };
+    });
+}
+
+/**
+ * The analytics of a workspace: figures for a period (closed days from the rollup, the last days
+ * live), ratings and booking clicks from the widget, revenue by the attribution rule. The billing
+ * levels decide what a plan sees (docs/analytics.md); with PLAN_LIMITS off everything is allowed.
+ */
+export class AnalyticsService {
+  private readonly raterSecret: Buffer;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      entitlements: Entitlements;
+      bots: BotCache;
+      visitors: VisitorTokens;
+      appSecret: string;
+      ownOrigin: string;
+    },
+  ) {
+    this.raterSecret = deriveKey(deps.appSecret, 'analytics-rater');
+  }
+
+  /** The period of a query: UTC days, both included; the last 30 days by default. */
+  async periodOf(tenantId: number, query: AnalyticsPeriodQuery): Promise<Period> {
+    const today = isoDay(this.deps.clock.now());
+    const toDay = query.to ?? today;
+    const fromDay =
+      query.from ??
+      isoDay(new Date(Date.parse(`${toDay}T00:00:00Z`) - (ANALYTICS_LIMITS.defaultDays - 1) * DAY_MS));
+    if (query.bot_id !== undefined) await requireBot(this.deps.db, tenantId, query.bot_id);
+    return {
+      from: new Date(`${fromDay}T00:00:00Z`),
+      to: new Date(Date.parse(`${toDay}T00:00:00Z`) + DAY_MS),
+      fromDay,
+      toDay,
+      botId: query.bot_id ?? null,
+    };
+  }
+
+  async levels(tenantId: number): Promise<AnalyticsLevels> {
+    const has = (feature: Parameters<Entitlements['hasFeature']>[1]) =>
+      this.deps.entitlements.hasFeature(tenantId, feature);
+    const [basic, advanced, dashboard] = await Promise.all([
+      has('basic_analytics'),
+      has('advanced_analytics'),
+      has('analytics_dashboard'),
+    ]);
+    return { basic, advanced, dashboard };
+  }
+
+  private async span(tenantId: number, period: Period): Promise<Span> {
+    const rolledUntil = await rolledUntilOf(this.deps.db, tenantId);
+    return { tenantId, from: period.from, to: period.to, botId: period.botId, rolledUntil };
+  }
+
+  async overview(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsOverview> {
+    const tenantId = auth.tenantId;
+    await this.deps.entitlements.requireFeature(tenantId, 'basic_analytics');
+    const period = await this.periodOf(tenantId, query);
+    const [levels, rows, events] = await Promise.all([
+      this.levels(tenantId),
+      this.span(tenantId, period).then((span) => countRows(this.deps.db, span)),
+      eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId),
+    ]);
+    const answers = answersOf(rows);
+    const answered = sum(rows, (r) => r.metric === 'first_reply_count');
+    const seconds = sum(rows, (r) => r.metric === 'first_reply_seconds');
+    return {
+      period: { from: period.fromDay, to: period.toDay },
+      bot_id: period.botId,
+      levels,
+      conversations: sum(rows, (r) => r.metric === 'conversations'),
+      messages: sum(rows, (r) => r.metric === 'messages'),
+      visitor_messages: sum(rows, (r) => r.metric === 'messages' && r.key.startsWith('user:')),
+      answers,
+      answer_rate: answerRate(answers),
+      handoff_requests: sum(rows, (r) => r.metric === 'handoff_requests'),
+      first_reply_seconds: { mean: answered ? Math.round(seconds / answered) : null, answered },
+      leads: events.leads,
+      booking_clicks: events.booking_clicks,
+      // Only bots whose `analytics` flag is on collect visitor-level details.
+      visitors: events.tracked > 0 ? events.visitors : null,
+      daily: levels.dashboard
+        ? dailyOf(rows).map(({ day, channel, conversations, messages }) => ({ day, channel, conversations, messages }))
+        : null,
+    };
+  }
+
+  async insights(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsInsights> {
+    const tenantId = auth.tenantId;
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics'))) throw paymentRequired(NEEDS_ADVANCED);
+    const period = await this.periodOf(tenantId, query);
+    const span = await this.span(tenantId, period);
+    const db = this.deps.db;
+    const top = ANALYTICS_LIMITS.topRows;
+    const [questions, unanswered, cited, allCited, known, events] = await Promise.all([
+      topKeys(db, span, 'question', top),
+      unansweredTop(db, tenantId, period.from, period.to, period.botId, top),
+      topKeys(db, span, 'cited', top),
+      citedKeys(db, span),
+      knownSources(db, tenantId, 500),
+      eventCounts(db, tenantId, period.from, period.to, period.botId),
+    ]);
+    const rated = events.up + events.down;
+    return {
+      top_questions: questions.map((row) => ({ text: row.key, count: row.value })),
+      unanswered_questions: unanswered,
+      sources_cited: cited.map((row) => ({ ...sourceOf(row.key), count: row.value })),
+      sources_never_cited: known
+        .filter((source) => !allCited.has(source.key))
+        .slice(0, top * 2)
+        .map(({ key: _key, ...source }) => source),
+      satisfaction: { up: events.up, down: events.down, score: rated ? events.up / rated : null },
+    };
+  }
+
+  async revenue(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsRevenue> {
+    const tenantId = auth.tenantId;
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics'))) throw paymentRequired(NEEDS_ADVANCED);
+    const period = await this.periodOf(tenantId, query);
+    const events = await eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId);
+    return revenueOf(this.deps.db, tenantId, period.from, period.to, period.botId, events);
+  }
+
+  /** The period's figures per day and channel as CSV (the dashboard level). */
+  async csv(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<{ filename: string; body: string }> {
+    const tenantId = auth.tenantId;
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'analytics_dashboard'))) throw paymentRequired(NEEDS_DASHBOARD);
+    const period = await this.periodOf(tenantId, query);
+    const rows = await countRows(this.deps.db, await this.span(tenantId, period));
+    const body = stringify(
+      dailyOf(rows).map((row) => [
+        row.day,
+        row.channel,
+        row.conversations,
+        row.messages,
+        row.visitor_messages,
+        row.answers.bot,
+        row.answers.qna,
+        row.answers.agents,
+        row.answers.unanswered,
+        row.handoff_requests,
+      ]),
+      {
+        header: true,
+        columns: [
+          'day',
+          'channel',
+          'conversations',
+          'messages',
+          'visitor_messages',
+          'answered_by_bot',
+          'answered_by_qna',
+          'agent_messages',
+          'unanswered',
+          'handoff_requests',
+        ],
+      },
+    );
+    const bot = period.botId ? `-bot-${period.botId}` : '';
+    return { filename: `analytics-${period.fromDay}-to-${period.toDay}${bot}.csv`, body };
+  }
+
+  /** Home's summary: the last 30 days; revenue only with the advanced level. */
+  async home(tenantId: number): Promise<HomeAnalytics | null> {
+    const levels = await this.levels(tenantId);
+    if (!levels.basic) return null;
+    const period = await this.periodOf(tenantId, {});
+    const [rows, events] = await Promise.all([
+      this.span(tenantId, period).then((span) => countRows(this.deps.db, span)),
+      levels.advanced ? eventCounts(this.deps.db, tenantId, period.from, period.to, null) : null,
+    ]);
+    const revenue = events
+      ? (await revenueOf(this.deps.db, tenantId, period.from, period.to, null, events)).revenue
+      : [];
+    return {
+      period: { from: period.fromDay, to: period.toDay },
+      conversations: sum(rows, (r) => r.metric === 'conversations'),
+      answer_rate: answerRate(answersOf(rows)),
+      revenue,
+    };
+  }
+
+  /**
+   * A thumbs up or down on a bot answer, once per message per rater: a visitor (their signed token,
+   * from a site the bot allows) on their own conversation, or a signed-in user in the playground on
+   * theirs. Anything else answers 404, like a message that does not exist.
+   */
+  async rate(
+    request: RatingRequest,
+    caller: { auth: AuthContext | null; origin: string | undefined },
+  ): Promise<RatingResponse> {
+    const rater = await this.raterOf(request.visitor_token, caller);
+    const [message] = await this.deps.db
+      .select({ id: messages.id, tenantId: messages.tenantId, botId: messages.botId, conversationId: messages.conversationId })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(
+        and(
+          eq(messages.id, request.message_id),
+          eq(messages.messageType, 'bot'),
+          eq(conversations.tenantId, rater.tenantId),
+          rater.kind === 'visitor'
+            ? and(eq(conversations.botId, rater.botId), eq(conversations.visitorId, rater.visitorId))
+            : eq(conversations.userId, rater.userId),
+        ),
+      );
+    if (!message) throw notFound('Message not found');
+    const raterKey = createHmac('sha256', this.raterSecret).update(rater.identity).digest('base64url');
+    const where = and(eq(messageRatings.messageId, message.id), eq(messageRatings.raterKey, raterKey));
+    if (request.rating === null) {
+      await this.deps.db.delete(messageRatings).where(where);
+      return { message_id: message.id, rating: null };
+    }
+    const value = request.rating === 'up' ? 1 : -1;
+    await this.deps.db
+      .insert(messageRatings)
+      .values({
+        tenantId: message.tenantId,
+        botId: message.botId,
+        conversationId: message.conversationId,
+        messageId: message.id,
+        raterKey,
+        visitorId: rater.kind === 'visitor' && rater.collects ? rater.visitorId : null,
+        rating: value,
+      })
+      .onConflictDoUpdate({
+        target: [messageRatings.messageId, messageRatings.raterKey],
+        set: { rating: value, updatedAt: sql`now()` },
+      });
+    return { message_id: message.id, rating: request.rating };
+  }
+
+  /** The visitor's (or the playground user's) own rating of each of the messages, for showing them again. */
+  private async raterOf(
+    token: string | undefined,
+    caller: { auth: AuthContext | null; origin: string | undefined },
+  ) {
+    if (token) {
+      const visitor = await this.visitorOf(token, caller.origin);
+      return { kind: 'visitor' as const, ...visitor, identity: `v:${visitor.botId}:${visitor.visitorId}` };
+    }
+    if (caller.auth)
+      return {
+        kind: 'user' as const,
+        tenantId: caller.auth.tenantId,
+        userId: caller.auth.userId,
+        identity: `u:${caller.auth.userId}`,
+      };
+    throw notFound('Message not found');
+  }
+
+  private async visitorOf(token: string, origin: string | undefined) {
+    const claims = this.deps.visitors.check(token);
+    const bot = claims ? await this.deps.bots.byUuid(claims.botUuid) : null;
+    if (!claims || !bot) throw notFound('Bot not found');
+    requireOrigin(bot.allowedOrigins, origin, this.deps.ownOrigin);
+    return { tenantId: bot.tenantId, botId: bot.id, visitorId: claims.visitorId, collects: bot.analytics };
+  }
+
+  /** A click on the booking button, reported by the widget: counted for the bot (and its conversation). */
+  async bookingClick(request: BookingClickRequest, origin: string | undefined): Promise<void> {
+    const visitor = await this.visitorOf(request.visitor_token, origin);
+    let conversationId: number | null = null;
+    if (request.conversation_id !== undefined) {
+      const [own] = await this.deps.db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(
+          and(
+            eq(conversations.id, request.conversation_id),
+            eq(conversations.tenantId, visitor.tenantId),
+            eq(conversations.botId, visitor.botId),
+            eq(conversations.visitorId, visitor.visitorId),
+          ),
+        );
+      if (!own) throw notFound('Conversation not found');
+      conversationId = own.id;
+    }
+    await this.deps.db.insert(bookingClicks).values({
+      tenantId: visitor.tenantId,
+      botId: visitor.botId,
+      conversationId,
+      visitorId: visitor.collects ? visitor.visitorId : null,
+    });
+  }
+}
+
+/** A citation key back as its parts (analytics.queries.ts keys them url, title, type). */
+function sourceOf(key: string) {
+  const [url = '', title = '', sourceType = ''] = key.split('\t');
+  return { title: title || url || sourceType, url: url || null, source_type: sourceType };
+}
