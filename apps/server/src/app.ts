@@ -20,6 +20,8 @@ import { registerWebApp, registerWidgetScript } from './core/http/static.js';
 import { JobQueue } from './core/jobs/queue.js';
 import { Scheduler } from './core/jobs/scheduler.js';
 import type { FeatureModule, ModuleDeps } from './core/module.js';
+import { affiliatesModule } from './modules/affiliates/affiliates.module.js';
+import { Attribution, referralRedirect } from './modules/affiliates/affiliates.routes.js';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -78,6 +80,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   whatsappModule,
   storesModule,
   billingModule,
+  affiliatesModule,
   adminModule,
   notificationsModule,
 ];
@@ -210,11 +213,18 @@ export async function createParley(
   registerAuth(app, sessions.authenticate);
 
   if (role !== 'worker') {
+    const attribution = new Attribution(deps);
     await app.register(
       async (api) => {
         await api.register(healthRoutes(database, VERSION));
         await api.register(
-          authRoutes(auth, invitations, { secure: config.cookieSecure }, config.GOOGLE_CLIENT_ID),
+          authRoutes(
+            auth,
+            invitations,
+            { secure: config.cookieSecure },
+            config.GOOGLE_CLIENT_ID,
+            (request, reply, tenantId) => attribution.signedUp(request, reply, tenantId),
+          ),
         );
         await api.register(
           usersRoutes(new UsersService(db, tokens, sessions), { secure: config.cookieSecure }),
@@ -226,6 +236,8 @@ export async function createParley(
       },
       { prefix: API_PREFIX },
     );
+    // Referral links are shared as /r/{code} on Parley's own address, before the web app's fallback.
+    await app.register(referralRedirect(deps));
     if (serveWeb) await registerWebApp(app, webDir);
     else app.log.warn({ dir: webDir }, 'web app not built; run npm run build to serve the console');
   }

@@ -95,6 +95,14 @@ const EnvSchema = z.object({
    * `{subscription_id}` is a checkout page to open instead (the test fake's).
    */
   RAZORPAY_CHECKOUT_URL: z.url().default('https://checkout.razorpay.com/v1/checkout.js'),
+  /** Affiliates: days a referral link's attribution cookie lasts; a signup within it is a referral. */
+  AFFILIATE_COOKIE_DAYS: positiveInt.max(365).default(30),
+  /** Percent of each payment (net of tax) a referred workspace makes that its partner earns. */
+  AFFILIATE_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(20),
+  /** Months after the signup during which a referred workspace's payments earn commissions. */
+  AFFILIATE_COMMISSION_MONTHS: positiveInt.max(120).default(12),
+  /** Days a commission stays pending (a refund reverses it) before it is approved for payout. */
+  AFFILIATE_REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   EMBEDDING_BASE_URL: z.url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),

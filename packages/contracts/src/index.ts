@@ -1,3 +1,4 @@
+export * from './affiliates.js';
 export * from './analytics.js';
 export * from './admin.js';
 export * from './auth.js';

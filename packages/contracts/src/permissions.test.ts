@@ -126,8 +126,8 @@ describe('defineAbilityFor', () => {
   it('lets an owner holding every feature use every guarded route', () => {
     const ability = defineAbilityFor(userWith(everything, 'user', true));
     for (const [key, rule] of Object.entries(ROUTE_RULES)) {
-      // Platform-admin routes (plans and add-ons) are for user_type admin, whatever a workspace grants.
-      if ('subject' in rule && rule.subject !== 'Admin')
+      // Platform-admin and partner routes follow user_type, whatever a workspace grants.
+      if ('subject' in rule && rule.subject !== 'Admin' && rule.subject !== 'Partner')
         expect(ability.can(rule.action, rule.subject), key).toBe(true);
     }
   });
@@ -152,8 +152,8 @@ describe('ROUTE_RULES', () => {
     for (const [key, rule] of Object.entries(ROUTE_RULES)) {
       expect(key, key).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/);
       if ('subject' in rule) {
-        // 'Admin' is derived from user_type, not granted by a feature (RESERVED_SUBJECTS).
-        expect([...SEEDED_FEATURES, 'Admin'] as readonly string[], key).toContain(rule.subject);
+        // 'Admin' and 'Partner' are derived from user_type, not granted by a feature (RESERVED_SUBJECTS).
+        expect([...SEEDED_FEATURES, 'Admin', 'Partner'] as readonly string[], key).toContain(rule.subject);
         expect(['create', 'read', 'write'], key).toContain(rule.action);
       }
     }

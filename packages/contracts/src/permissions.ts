@@ -1,4 +1,5 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { AFFILIATE_ROUTE_RULES } from './affiliates.js';
 import { ADMIN_ROUTE_RULES } from './admin.js';
 import { BILLING_ROUTE_RULES } from './billing.js';
 import { BOT_ROUTE_RULES } from './bots.js';
@@ -121,6 +122,7 @@ export const ROUTE_RULES = {
   ...ADMIN_ROUTE_RULES,
   ...PAYMENT_ROUTE_RULES,
   ...SHOPIFY_BILLING_ROUTE_RULES,
+  ...AFFILIATE_ROUTE_RULES,
 } as const satisfies Record<string, RouteRule>;
 export type RouteKey = keyof typeof ROUTE_RULES;
 
@@ -152,8 +154,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
   // Platform admins read the admin console and change what it manages (plans, add-ons).
   if (type === 'admin') can(['read', 'write'], 'Admin');
   if (type === 'partner') {
-    // Partners see only the partner area (spec section 6).
-    can('read', 'Partner');
+    // Partners see only the partner area (spec section 6), where they manage their own links and profile.
+    can(['read', 'write'], 'Partner');
     return build();
   }
   for (const role of user.roles) {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   ADMIN_ROUTE_RULES,
+  AFFILIATE_ROUTE_RULES,
   BILLING_ROUTE_RULES,
   BOT_ROUTE_RULES,
   CALENDAR_ROUTE_RULES,
@@ -220,6 +221,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [BILLING_ROUTE_RULES, '../../modules/billing/billing.api.test.ts'],
   [PAYMENT_ROUTE_RULES, '../../modules/billing/payments/payments.api.test.ts'],
   [SHOPIFY_BILLING_ROUTE_RULES, '../../modules/billing/shopify/shopify-billing.api.test.ts'],
+  [AFFILIATE_ROUTE_RULES, '../../modules/affiliates/affiliates.api.test.ts'],
   [ADMIN_ROUTE_RULES, '../../modules/admin/admin.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);

@@ -13,7 +13,7 @@ import {
   SignupBody,
   User,
 } from '@parley/contracts';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../core/errors.js';
@@ -35,6 +35,8 @@ export const authRoutes =
     invitations: InvitationService,
     cookie: CookieOptions,
     googleClientId: string | undefined,
+    /** A signup that made a new workspace (not an invitation's): the affiliate referral is recorded there. */
+    onWorkspaceCreated?: (request: FastifyRequest, reply: FastifyReply, tenantId: number) => Promise<void>,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
@@ -62,7 +64,11 @@ export const authRoutes =
           response: { 201: AuthResponse },
         },
       },
-      async (request, reply) => sendSession(reply, await auth.signup(request.ip, request.body), 201),
+      async (request, reply) => {
+        const session = await auth.signup(request.ip, request.body);
+        if (!request.body.token) await onWorkspaceCreated?.(request, reply, session.body.user.tenant_id);
+        return sendSession(reply, session, 201);
+      },
     );
     app.post(
       '/auth/login',

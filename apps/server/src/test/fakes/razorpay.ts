@@ -83,6 +83,11 @@ export type RazorpayFake = {
   failRenewal(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
   /** Retries exhausted: subscription.halted. */
   halt(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
+  /**
+   * The merchant refunds a captured payment (all of it unless `amount` says less): refund.processed
+   * then payment.refunded, as Razorpay sends them.
+   */
+  refund(paymentId: string, options?: SendOptions & { amount?: number }): Promise<FakeEvent[]>;
   /** The last cycle was charged: subscription.completed. */
   complete(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
   /** Posts events again, byte for byte with their ids (a redelivery). */
@@ -148,6 +153,7 @@ export async function startRazorpayFake(
     failRenewal: (id, o) => emit(o, () => failRenewal(sub(id))),
     halt: (id, o) => emit(o, () => [setStatus(sub(id), 'halted', 'subscription.halted')]),
     complete: (id, o) => emit(o, () => [setStatus(sub(id), 'completed', 'subscription.completed')]),
+    refund: (paymentId, o) => emit(o, () => refund(paymentId, o?.amount)),
     resend: (...events) => deliverAll(events),
     deliver: (...events) => deliverAll(events),
     deliverReversed: (first, second) => deliverAll([second, first]),
@@ -292,6 +298,44 @@ export async function startRazorpayFake(
     s.paid_count += 1;
     const pay = payment(s, priceOf(s).amount, 'captured');
     return [event('subscription.charged', { subscription: subscriptionJson(s), payment: pay })];
+  }
+
+  function refund(paymentId: string, amount?: number): FakeEvent[] {
+    const charged = fake.invoices.find((i) => i.payment_id === paymentId);
+    if (!charged) throw new Error(`no fake payment ${paymentId}`);
+    tick();
+    const back = amount ?? charged.amount;
+    const refundJson = {
+      id: ids('rfnd'),
+      entity: 'refund',
+      amount: back,
+      currency: charged.currency,
+      payment_id: paymentId,
+      notes: [],
+      receipt: null,
+      status: 'processed',
+      speed_processed: 'normal',
+      created_at: fake.now,
+    };
+    const s = fake.subscriptions.get(charged.subscription_id);
+    const paymentJson = {
+      id: paymentId,
+      entity: 'payment',
+      amount: charged.amount,
+      currency: charged.currency,
+      status: back >= charged.amount ? 'refunded' : 'captured',
+      invoice_id: charged.id,
+      method: 'card',
+      amount_refunded: back,
+      refund_status: back >= charged.amount ? 'full' : 'partial',
+      captured: true,
+      notes: s?.notes ?? [],
+      created_at: charged.paid_at,
+    };
+    return [
+      event('refund.processed', { refund: refundJson, payment: paymentJson }),
+      event('payment.refunded', { payment: paymentJson, refund: refundJson }),
+    ];
   }
 
   function paymentFailed(s: FakeSubscription): FakeEvent {

@@ -4,6 +4,7 @@ import { and, eq, like, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../../core/db/database.js';
 import type { ModuleDeps } from '../../../core/module.js';
+import { recordCommission, reverseCommission } from '../../affiliates/commissions.service.js';
 import { notify } from '../../notifications/notifications.service.js';
 import {
   addons,
@@ -52,12 +53,21 @@ const PaymentEntity = z.looseObject({
   error_description: z.string().nullish(),
   created_at: z.number().int().optional(),
 });
+const RefundEntity = z.looseObject({
+  id: z.string().min(1),
+  payment_id: z.string().min(1),
+  amount: z.number().int().nonnegative(),
+  created_at: z.number().int().optional(),
+});
+/** A refund of a charge: Razorpay sends both for one refund; applying either twice changes nothing. */
+const REFUND_EVENTS = new Set(['refund.processed', 'payment.refunded']);
 export const RazorpayEvent = z.looseObject({
   event: z.string().min(1),
   created_at: z.number().int(),
   payload: z.looseObject({
     subscription: z.object({ entity: SubscriptionEntity }).optional(),
     payment: z.object({ entity: PaymentEntity }).optional(),
+    refund: z.object({ entity: RefundEntity }).optional(),
   }),
 });
 export type RazorpayEvent = z.infer<typeof RazorpayEvent>;
@@ -107,6 +117,7 @@ export class RazorpayWebhook {
         .onConflictDoNothing()
         .returning({ eventId: billingEvents.eventId });
       if (fresh.length === 0) return;
+      if (REFUND_EVENTS.has(event.event)) return refunded(tx, event);
       const target = await findTarget(tx, event);
       // Not ours (another product on the same Razorpay account): recorded, nothing to do.
       if (!target) return;
@@ -200,6 +211,14 @@ export class RazorpayWebhook {
       lines: await linesOf(tx, target, entity, payment.amount - tax),
       periodStart,
       periodEnd: toDate(entity.current_end),
+      chargedAt,
+    });
+    await recordCommission(tx, this.deps.config, {
+      tenantId: target.tenantId,
+      paymentId: payment.id,
+      amount: payment.amount,
+      tax,
+      currency: payment.currency,
       chargedAt,
     });
     if (renewal) await this.mailRenewal(tx, target, payment, number, toDate(entity.current_end));
@@ -358,6 +377,26 @@ async function byOwnId(tx: Tx, kind: 'subscription' | 'addon', id: number, tenan
 
 const link = (target: Target) =>
   target.kind === 'subscription' ? { subscriptionId: target.row.id } : { subscriptionAddonId: target.row.id };
+
+/**
+ * A refunded charge: its invoice reads refunded once the whole amount is back, and the affiliate
+ * commission it earned is reversed. Keyed by Razorpay's payment id, so either event, or both, is one effect.
+ */
+async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
+  const refund = event.payload.refund?.entity;
+  const paymentId = refund?.payment_id ?? event.payload.payment?.entity.id;
+  if (!paymentId) return;
+  const at = toDate(refund?.created_at) ?? new Date(event.created_at * 1000);
+  const [invoice] = await tx
+    .select({ id: invoices.id, amount: invoices.amount })
+    .from(invoices)
+    .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.status, 'paid')));
+  const payment = event.payload.payment?.entity;
+  const back = Math.max(refund?.amount ?? 0, Number(payment?.amount_refunded ?? 0));
+  if (invoice && back >= invoice.amount)
+    await tx.update(invoices).set({ status: 'refunded' }).where(eq(invoices.id, invoice.id));
+  await reverseCommission(tx, paymentId, at);
+}
 
 /** PAR-YYYY-NNNNNN: the next of the year, under NUMBER_LOCK (six digits keep text order numeric). */
 async function nextNumber(tx: Tx, year: number): Promise<string> {
