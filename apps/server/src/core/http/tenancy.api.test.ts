@@ -18,6 +18,7 @@ import {
   LEAD_ROUTE_RULES,
   LLM_ROUTE_RULES,
   MESSAGES,
+  NOTIFICATION_ROUTE_RULES,
   NOTION_ROUTE_RULES,
   PAYMENT_ROUTE_RULES,
   ROUTE_RULES,
@@ -223,6 +224,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [SHOPIFY_BILLING_ROUTE_RULES, '../../modules/billing/shopify/shopify-billing.api.test.ts'],
   [AFFILIATE_ROUTE_RULES, '../../modules/affiliates/affiliates.api.test.ts'],
   [ADMIN_ROUTE_RULES, '../../modules/admin/admin.api.test.ts'],
+  [NOTIFICATION_ROUTE_RULES, '../../modules/notifications/notifications.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 
