@@ -1,21 +1,54 @@
 import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { ComingSoon } from '../../../shared/components/ComingSoon';
+import { PageHeader } from '../../../shared/components/PageHeader';
+import { useAbility } from '../../permissions/hooks/useAbility';
+import { HealthPanel } from '../components/HealthPanel';
+import { JobsPanel } from '../components/JobsPanel';
+import { MailPanel } from '../components/MailPanel';
+import { WorkspacesPanel } from '../components/WorkspacesPanel';
 
-/** The admin console: plans and add-ons today; platform-wide figures arrive with the analytics issue. */
+const TABS = ['Workspaces', 'Jobs', 'Mail', 'System health'] as const;
+
+/** /admin, the Admin Dashboard for platform admins: workspaces, jobs, the mail outbox and health. */
 export function AdminPage() {
+  const canWrite = useAbility().can('write', 'Admin');
+  const [tab, setTab] = useState(0);
   return (
-    <Stack spacing={2}>
-      <Stack direction="row" justifyContent="flex-end">
-        <Button variant="contained" component={RouterLink} to="/admin/plans">
-          Plans and add-ons
-        </Button>
-      </Stack>
-      <ComingSoon
+    <>
+      <PageHeader
         title="Admin Dashboard"
-        description="Platform-wide figures for administrators: tenants, users, bots and usage."
+        subtitle="Every workspace, the background jobs, the mail outbox and the system's health."
+        actions={
+          <>
+            <Button variant="outlined" component={RouterLink} to="/capability">
+              Capability Demos
+            </Button>
+            <Button variant="contained" component={RouterLink} to="/admin/plans">
+              Plans and add-ons
+            </Button>
+          </>
+        }
       />
-    </Stack>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Tabs
+          value={tab}
+          onChange={(_event, next: number) => setTab(next)}
+          sx={{ mb: 2 }}
+          variant="scrollable"
+        >
+          {TABS.map((label) => (
+            <Tab key={label} label={label} />
+          ))}
+        </Tabs>
+        {tab === 0 ? <WorkspacesPanel /> : null}
+        {tab === 1 ? <JobsPanel canWrite={canWrite} /> : null}
+        {tab === 2 ? <MailPanel canWrite={canWrite} /> : null}
+        {tab === 3 ? <HealthPanel /> : null}
+      </Paper>
+    </>
   );
 }

@@ -1,0 +1,129 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ADMIN_MAIL_STATES, ADMIN_PAGE_SIZES, type AdminMail } from '@parley/contracts';
+import { useState } from 'react';
+import { serverDetail } from '../../../shared/api/errors';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useAdminMailQuery, useResendMailMutation } from '../api';
+import { formatDate } from '../format';
+
+type State = (typeof ADMIN_MAIL_STATES)[number];
+const STATE_COLOR = { queued: 'info', sent: 'success', kept: 'default', failed: 'error' } as const;
+
+/** The mail outbox, newest first: what was sent, what waits, and a resend for what failed. */
+export function MailPanel({ canWrite }: { canWrite: boolean }) {
+  const notify = useNotify();
+  const [status, setStatus] = useState<State | ''>('');
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(20);
+  const mail = useAdminMailQuery({ page: page + 1, page_size: pageSize, status: status || undefined });
+  const [resend, resending] = useResendMailMutation();
+
+  const resendMail = async (item: AdminMail) => {
+    const result = await resend(item.id);
+    if ('error' in result) notify.error(serverDetail(result.error) ?? 'The mail could not be sent again.');
+    else notify.success(`Mail to ${item.to} queued again.`);
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="body2" color="text.secondary">
+        Kept: no SMTP server is configured, so the mail stays in the outbox and its links are logged.
+      </Typography>
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={status}
+        onChange={(event) => {
+          setStatus(event.target.value as State | '');
+          setPage(0);
+        }}
+        sx={{ maxWidth: 200 }}
+      >
+        <MenuItem value="">All</MenuItem>
+        {ADMIN_MAIL_STATES.map((s) => (
+          <MenuItem key={s} value={s}>
+            {s}
+          </MenuItem>
+        ))}
+      </TextField>
+      {mail.isLoading ? <CircularProgress aria-label="Loading mail" /> : null}
+      {mail.isError ? <Alert severity="error">The outbox could not be loaded.</Alert> : null}
+      {mail.data ? (
+        <>
+          <TableContainer>
+            <Table size="small" aria-label="Mail outbox">
+              <TableHead>
+                <TableRow>
+                  <TableCell>To</TableCell>
+                  <TableCell>Subject</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Workspace</TableCell>
+                  <TableCell>Error</TableCell>
+                  <TableCell>Created</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {mail.data.items.map((item) => (
+                  <TableRow key={item.id}>
+                    <TableCell>{item.to}</TableCell>
+                    <TableCell>{item.subject}</TableCell>
+                    <TableCell>
+                      <Chip size="small" color={STATE_COLOR[item.status]} label={item.status} />
+                    </TableCell>
+                    <TableCell>{item.tenant_name ?? 'Platform'}</TableCell>
+                    <TableCell sx={{ maxWidth: 280 }}>
+                      <Typography variant="body2" color="error" noWrap title={item.error ?? undefined}>
+                        {item.error ?? ''}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>{formatDate(item.created_at)}</TableCell>
+                    <TableCell align="right">
+                      {canWrite && item.status === 'failed' ? (
+                        <Button size="small" onClick={() => resendMail(item)} disabled={resending.isLoading}>
+                          Resend
+                        </Button>
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {mail.data.items.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={7}>No mail.</TableCell>
+                  </TableRow>
+                ) : null}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={mail.data.total}
+            page={page}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[...ADMIN_PAGE_SIZES]}
+            onPageChange={(_event, next) => setPage(next)}
+            onRowsPerPageChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setPage(0);
+            }}
+          />
+        </>
+      ) : null}
+    </Stack>
+  );
+}
