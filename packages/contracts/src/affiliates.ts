@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, inputText } from './common.js';
-import { need, type RouteRule, signedIn } from './rules.js';
+import { need, open, type RouteRule, signedIn } from './rules.js';
 
 /**
  * The affiliate programme (spec console.md: Partner profile, Referral link, Commission, the calls
@@ -8,6 +8,8 @@ import { need, type RouteRule, signedIn } from './rules.js';
  * every partner's balance and mark payouts.
  */
 export const AFFILIATE_ROUTE_RULES = {
+  // The programme's terms, shown on the public /partner page.
+  'GET /affiliation/partners/terms': open,
   'GET /affiliation/partners/check': signedIn,
   'POST /affiliation/partners/become': signedIn,
   'GET /affiliation/partners/me': need('Partner', 'read'),
@@ -64,6 +66,15 @@ export const AffiliatePageQuery = z.object({
   size: Whole('size', AFFILIATE_LIMITS.pageDefault, 1, AFFILIATE_LIMITS.pageMax),
 });
 export type AffiliatePageQuery = z.input<typeof AffiliatePageQuery>;
+
+/** What a partner earns and for how long (the server's configuration). */
+export const AffiliateTerms = z.object({
+  commission_percent: z.number(),
+  commission_months: z.number().int(),
+  cookie_days: z.number().int(),
+  refund_window_days: z.number().int(),
+});
+export type AffiliateTerms = z.infer<typeof AffiliateTerms>;
 
 export const PartnerCheckQuery = z.object({ user_id: Id.optional() });
 export const PartnerCheck = z.object({ user_id: z.number().int(), is_partner: z.boolean() });

@@ -147,6 +147,17 @@ const createLink = (account: Account, body: unknown) =>
   server.post<LinkResponse>('/api/affiliation/partners/links', body, as(account));
 
 describe('becoming a partner', () => {
+  it('publishes the programme’s terms to anyone', async () => {
+    const terms = await server.get('/api/affiliation/partners/terms');
+    expect(terms.status).toBe(200);
+    expect(terms.body).toEqual({
+      commission_percent: 20,
+      commission_months: 2,
+      cookie_days: 30,
+      refund_window_days: 30,
+    });
+  });
+
   it('tells a user they are not a partner yet, and never about someone else', async () => {
     const check = await server.get<PartnerCheck>(
       `/api/affiliation/partners/check?user_id=${partner.user.id}`,
@@ -259,6 +270,22 @@ describe('referral links', () => {
     expect(second.body.items[0]!.id).toBe(linkId);
     expect((await linksOf(partner, '?size=0')).status).toBe(400);
     expect((await linksOf(partner, '?page=abc')).status).toBe(400);
+  });
+
+  it('answers 400 with a detail to malformed link and partner ids, changing nothing', async () => {
+    for (const bad of ['abc', '0', '-1', '1.5', '%20', '99999999999']) {
+      const put = await server.put(`/api/affiliation/partners/links/${bad}`, { campaign: 'x' }, as(partner));
+      expect(put.status, bad).toBe(400);
+      expect(put.body).toEqual({ detail: expect.stringMatching(/\S/) });
+      expect((await server.delete(`/api/affiliation/partners/links/${bad}`, as(partner))).status).toBe(400);
+      const payout = await server.post(
+        `/api/admin/affiliation/partners/${bad}/payouts`,
+        { currency: 'INR' },
+        as(admin),
+      );
+      expect(payout.status).toBe(400);
+    }
+    expect((await linksOf(partner)).body.items.every((l) => l.campaign !== 'x')).toBe(true);
   });
 
   it('updates and deletes a link; another partner’s link answers 404 and stays', async () => {

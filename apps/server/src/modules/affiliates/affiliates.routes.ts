@@ -2,6 +2,7 @@ import {
   AdminPartnerPage,
   AFFILIATE_TEXTS,
   AffiliatePageQuery,
+  AffiliateTerms,
   AnalyticsQuery,
   BecomePartnerResponse,
   CommissionPage,
@@ -40,6 +41,16 @@ export const affiliateRoutes =
     const links = new LinksService(deps);
     const money = new CommissionsService(deps);
 
+    app.get(
+      '/affiliation/partners/terms',
+      { schema: { tags, summary: 'The programme’s terms', response: { 200: AffiliateTerms } } },
+      async () => ({
+        commission_percent: deps.config.AFFILIATE_COMMISSION_PERCENT,
+        commission_months: deps.config.AFFILIATE_COMMISSION_MONTHS,
+        cookie_days: deps.config.AFFILIATE_COOKIE_DAYS,
+        refund_window_days: deps.config.AFFILIATE_REFUND_WINDOW_DAYS,
+      }),
+    );
     app.get(
       '/affiliation/partners/check',
       {
