@@ -6,6 +6,7 @@ import { agentOnlineSet, notificationsAdded } from '../../app/ui-slice';
 import { clearAuth, readAccessToken } from '../../shared/lib/session-storage';
 import { refreshSession } from '../auth/refresh';
 import { sessionEnded } from '../auth/session-slice';
+import { notificationStored } from '../notifications/api';
 import { inboxApi } from './api';
 import {
   connectionChanged,
@@ -154,9 +155,9 @@ export function startInboxConnection(
         if (message.handoff) {
           dispatch(inboxApi.util.invalidateTags([{ type: 'HelpdeskEvents', id: message.conversation_id }]));
         }
-        // A visitor asks for a person: the bell, and the desktop when the agent allowed it.
+        // A visitor asks for a person: the server stores the bell's notification (its frame follows);
+        // the desktop is told when the agent allowed it.
         if (message.handoff?.to === 'human_requested' && !message.handoff.test) {
-          dispatch(notificationsAdded(1));
           desktopAlert('A visitor asks for a person', message.message);
         }
         refreshLists();
@@ -186,7 +187,10 @@ export function startInboxConnection(
       case 'conversation':
         if (event.deleted) dispatch(conversationRemoved(event.conversationId));
         // A change beyond its messages (a channel refused one): the open thread reads it again.
-        else dispatch(inboxApi.util.invalidateTags([{ type: 'HelpdeskConversation', id: event.conversationId }]));
+        else
+          dispatch(
+            inboxApi.util.invalidateTags([{ type: 'HelpdeskConversation', id: event.conversationId }]),
+          );
         refreshLists();
         break;
       case 'presence':
@@ -195,6 +199,10 @@ export function startInboxConnection(
       case 'notice':
         // Warnings and confirmations add to the bell (section 8 Frames in chat).
         if (event.kind === 'warning' || event.kind === 'confirmation') dispatch(notificationsAdded(1));
+        break;
+      case 'notification':
+        // Section 7: the admin event makes the bell fetch its count (and an open list) again.
+        dispatch(notificationStored());
         break;
       case 'timeout':
         console.warn(MESSAGES.realtime.timeout);
@@ -211,6 +219,8 @@ export function startInboxConnection(
       case 'reconnected':
         toast.dismiss('helpdesk-realtime');
         dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped']));
+        // Notifications stored while the channel was down sent no frame.
+        dispatch(notificationStored());
         void loadUnread();
         break;
       case 'connected':

@@ -12,6 +12,7 @@ import {
 } from '@parley/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
+import { useSearchParams } from 'react-router';
 import { type AppStore, useAppDispatch, useAppSelector } from '../../../app/store';
 import { httpStatus, serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
@@ -264,6 +265,17 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
         () => undefined,
       );
   };
+
+  // A notification's link (/inbox?conversation=1&bot=2) opens that conversation, once.
+  const [params, setParams] = useSearchParams();
+  const linkedId = Number(params.get('conversation')) || null;
+  const linkedBot = Number(params.get('bot')) || undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once per link, not per render of openById
+  useEffect(() => {
+    if (linkedId === null) return;
+    openById(linkedId, linkedBot);
+    setParams({}, { replace: true });
+  }, [linkedId, linkedBot, setParams]);
 
   const changeControl = async (take: boolean) => {
     if (selectedId === null) return;

@@ -1,0 +1,53 @@
+import type { NotificationCount, NotificationList } from '@parley/contracts';
+import { api } from '../../shared/api/base-api';
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['NotificationCount', 'Notifications'] });
+
+/** The user and tenant the count is fetched for (spec section 7: numeric user_id and tenant_id). */
+export type CountArgs = { userId: number; tenantId: number };
+
+/**
+ * The bell (console.md sections 4 and 7; contracts notifications.ts): the count of notifications not
+ * yet seen, fetched on load and again when the admin channel says one was stored; the list, read and
+ * unread. Failures of the count stay silent: the bell keeps what it showed.
+ */
+export const notificationsApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    notificationCount: build.query<NotificationCount, CountArgs>({
+      query: ({ userId, tenantId }) => ({
+        url: '/notification/count',
+        params: { user_id: userId, tenant_id: tenantId },
+      }),
+      extraOptions: { silent: true },
+      providesTags: ['NotificationCount'],
+    }),
+    notifications: build.query<NotificationList, void>({
+      query: () => '/notification/list',
+      providesTags: ['Notifications'],
+    }),
+    markSeen: build.mutation<NotificationCount, void>({
+      query: () => ({ url: '/notification/seen', method: 'POST' }),
+      invalidatesTags: ['NotificationCount', 'Notifications'],
+    }),
+    markNotificationRead: build.mutation<{ message: string }, number>({
+      query: (id) => ({ url: `/notification/${id}/read`, method: 'POST' }),
+      invalidatesTags: ['NotificationCount', 'Notifications'],
+    }),
+    markAllNotificationsRead: build.mutation<{ message: string }, void>({
+      query: () => ({ url: '/notification/read-all', method: 'POST' }),
+      invalidatesTags: ['NotificationCount', 'Notifications'],
+    }),
+  }),
+});
+
+export const {
+  useNotificationCountQuery,
+  useNotificationsQuery,
+  useMarkSeenMutation,
+  useMarkNotificationReadMutation,
+  useMarkAllNotificationsReadMutation,
+} = notificationsApi;
+
+/** The admin channel's event: the count (and an open list) are fetched again. */
+export const notificationStored = () =>
+  notificationsApi.util.invalidateTags(['NotificationCount', 'Notifications']);

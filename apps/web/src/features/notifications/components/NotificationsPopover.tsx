@@ -1,0 +1,88 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Popover from '@mui/material/Popover';
+import Typography from '@mui/material/Typography';
+import type { Notification } from '@parley/contracts';
+import { useNavigate } from 'react-router';
+import {
+  useMarkAllNotificationsReadMutation,
+  useMarkNotificationReadMutation,
+  useNotificationsQuery,
+} from '../api';
+
+/**
+ * The bell's list: newest first, unread in bold with a dot; opening one marks it read and goes to
+ * what it is about (a conversation, a bot's leads, a source, the subscription).
+ */
+export function NotificationsPopover({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
+  const list = useNotificationsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [markRead] = useMarkNotificationReadMutation();
+  const [markAll, marking] = useMarkAllNotificationsReadMutation();
+  const navigate = useNavigate();
+  const items = list.data?.notifications ?? [];
+  const openOne = (notification: Notification) => {
+    if (!notification.read) void markRead(notification.id);
+    onClose();
+    if (notification.link) navigate(notification.link);
+  };
+  return (
+    <Popover
+      open
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      slotProps={{ paper: { sx: { width: 360, maxWidth: '95vw' }, 'aria-label': 'Notifications' } }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1 }}>
+        <Typography variant="subtitle1" sx={{ flexGrow: 1 }}>
+          Notifications
+        </Typography>
+        <Button
+          size="small"
+          onClick={() => void markAll()}
+          disabled={marking.isLoading || (list.data?.unread ?? 0) === 0}
+        >
+          Mark all read
+        </Button>
+      </Box>
+      {list.isLoading ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+          <CircularProgress size={24} />
+        </Box>
+      ) : items.length === 0 ? (
+        <Typography sx={{ px: 2, pb: 2 }} color="text.secondary">
+          No notifications yet
+        </Typography>
+      ) : (
+        <List dense sx={{ maxHeight: 420, overflowY: 'auto', pt: 0 }}>
+          {items.map((n) => (
+            <ListItemButton key={n.id} onClick={() => openOne(n)} data-read={n.read}>
+              <Box
+                aria-hidden
+                sx={{
+                  width: 8,
+                  height: 8,
+                  borderRadius: '50%',
+                  mr: 1.5,
+                  flexShrink: 0,
+                  bgcolor: n.read ? 'transparent' : 'primary.main',
+                }}
+              />
+              <ListItemText
+                primary={n.title}
+                secondary={[n.body, new Date(n.created_at).toLocaleString()].filter(Boolean).join(' · ')}
+                slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
+                aria-label={`${n.read ? '' : 'Unread: '}${n.title}`}
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      )}
+    </Popover>
+  );
+}
