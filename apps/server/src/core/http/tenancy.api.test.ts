@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ADMIN_ROUTE_RULES,
   AFFILIATE_ROUTE_RULES,
+  ANALYTICS_ROUTE_RULES,
   BILLING_ROUTE_RULES,
   BOT_ROUTE_RULES,
   CALENDAR_ROUTE_RULES,
@@ -210,6 +211,7 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [NOTION_ROUTE_RULES, '../../modules/notion/notion.api.test.ts'],
   [CALENDAR_ROUTE_RULES, '../../modules/calendar/calendar.api.test.ts'],
   [LEAD_ROUTE_RULES, '../../modules/leads/leads.api.test.ts'],
+  [ANALYTICS_ROUTE_RULES, '../../modules/analytics/analytics.api.test.ts'],
   [LLM_ROUTE_RULES, '../../modules/llm/llm.api.test.ts'],
   [BOT_ROUTE_RULES, '../../modules/bots/bots.api.test.ts'],
   [CHAT_ROUTE_RULES, '../../modules/chat/chat.api.test.ts'],

@@ -252,6 +252,7 @@ describe('permissions', () => {
       conversations: null,
       usage: null,
       checklist: null,
+      analytics: null,
     });
     // The same as the routes behind each part answer this Member on their own.
     const tenantId = owner.user.tenant_id;
@@ -293,6 +294,21 @@ describe('permissions', () => {
       ['embed_widget', true],
       ['invite_teammate', false],
     ]);
+  });
+
+  it("shows someone who reads Analytics the last 30 days' conversations, answer rate and revenue", async () => {
+    const role = await createRole(server, owner, { Analytics: { read: true } });
+    const analyst = await addTeammate(server, owner, role, readToken);
+    const { analytics } = await summaryOf(analyst);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(analytics).toEqual({
+      period: { from: new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10), to: today },
+      // The playground chat of beforeAll: it found nothing to answer with.
+      conversations: 1,
+      answer_rate: 0,
+      revenue: [],
+    });
+    expect((await summaryOf(owner)).analytics).toEqual(analytics);
   });
 
   it('gives someone who may only invite the checklist with only that step theirs', async () => {

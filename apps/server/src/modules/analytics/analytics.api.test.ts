@@ -1,0 +1,555 @@
+import type {
+  AnalyticsInsights,
+  AnalyticsOverview,
+  AnalyticsRevenue,
+  Bot,
+  HomeSummary,
+  RatingResponse,
+  VisitorIdentity,
+} from '@parley/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createBotViaApi } from '../../test/bots.js';
+import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
+import { outboxText } from '../../test/outbox.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { leads } from '../bots/bots.schema.js';
+import { conversations, messages } from '../chat/chat.schema.js';
+import { storeRecords, stores } from '../stores/stores.schema.js';
+import { analyticsDaily, bookingClicks, messageRatings } from './analytics.schema.js';
+import { attribute, toMinor } from './revenue.js';
+import { rollUpTenant, rollupCutoff } from './rollup.js';
+
+let server: TestServer;
+const as = (account: Account) => ({ token: account.access_token });
+const ORIGIN = { origin: 'https://shop.example.com' };
+const DAY = 86_400_000;
+const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
+
+type Visit = {
+  token: string;
+  visitorId: string;
+  conversationId: number;
+  answerId: number;
+  mode: string | null;
+};
+
+/** A visitor of the bot's widget asks over the chat socket; resolves once the bot's answer is stored. */
+async function visitorAsks(bot: Bot, question: string): Promise<Visit> {
+  const identity = await server.post<VisitorIdentity>(
+    '/api/chat/visitor',
+    { bot_uuid: bot.uuid },
+    { headers: ORIGIN },
+  );
+  expect(identity.status).toBe(200);
+  const socket = new WebSocket(
+    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
+    { headers: ORIGIN },
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(
+    JSON.stringify({
+      content: { bot_id: bot.bot_id, conversation_id: 0, message: question, message_type: 'user' },
+      elements: [],
+    }),
+  );
+  const answered = () =>
+    server.database.db
+      .select({ id: messages.id, conversationId: messages.conversationId, metadata: messages.metadata })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(
+        and(
+          eq(conversations.visitorId, identity.body.visitor_id),
+          eq(messages.messageType, 'bot'),
+          sql`${messages.metadata}->>'answer_mode' IS NOT NULL`,
+        ),
+      );
+  let [row] = await answered();
+  try {
+    for (const started = Date.now(); !row && Date.now() - started < 15_000; [row] = await answered())
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    socket.close();
+  }
+  if (!row) throw new Error(`no answer to "${question}"`);
+  return {
+    token: identity.body.visitor_token,
+    visitorId: identity.body.visitor_id,
+    conversationId: row!.conversationId,
+    answerId: row!.id,
+    mode: (row!.metadata as { answer_mode?: string } | null)?.answer_mode ?? null,
+  };
+}
+
+async function overview(account: Account, query = ''): Promise<AnalyticsOverview> {
+  const reply = await server.get<AnalyticsOverview>(`/api/analytics/overview${query}`, as(account));
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}
+
+async function insights(account: Account, query = ''): Promise<AnalyticsInsights> {
+  const reply = await server.get<AnalyticsInsights>(`/api/analytics/insights${query}`, as(account));
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}
+
+const rate = (
+  body: Record<string, unknown>,
+  options: { token?: string; headers?: Record<string, string> } = {},
+) => server.post<RatingResponse>('/api/analytics/ratings', body, { headers: ORIGIN, ...options });
+
+/** A conversation of `days` ago with a visitor question and a bot answer, written as the chat writes them. */
+async function pastConversation(tenantId: number, bot: Bot, days: number, question: string, mode: string) {
+  const at = daysAgo(days);
+  const [conversation] = await server.database.db
+    .insert(conversations)
+    .values({
+      tenantId,
+      botId: bot.bot_id,
+      visitorId: `v_past_${days}`,
+      name: question,
+      createdAt: at,
+      lastMessageAt: at,
+    })
+    .returning();
+  await server.database.db.insert(messages).values([
+    {
+      tenantId,
+      conversationId: conversation!.id,
+      botId: bot.bot_id,
+      seq: 1,
+      messageType: 'user',
+      message: question,
+      createdAt: at,
+    },
+    {
+      tenantId,
+      conversationId: conversation!.id,
+      botId: bot.bot_id,
+      seq: 2,
+      messageType: 'bot',
+      message: 'From the guide.',
+      sources: [
+        {
+          source_type: 'web',
+          page_url: 'https://docs.example.com/guide',
+          page_title: 'Guide',
+          page_number: null,
+        },
+      ],
+      metadata: { answer_mode: mode },
+      createdAt: at,
+    },
+  ]);
+  return conversation!;
+}
+
+let owner: Account;
+let stranger: Account;
+let helpBot: Bot;
+let trackedBot: Bot;
+let qnaVisit: Visit;
+let lostVisit: Visit;
+let trackedVisit: Visit;
+let playgroundAnswerId: number;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await signupOwner(server);
+  stranger = await signupOwner(server);
+  helpBot = await createBotViaApi(server, owner, { bot_name: 'Help_bot', description: 'Answers' });
+  trackedBot = await createBotViaApi(server, owner, {
+    bot_name: 'Tracked_bot',
+    description: 'Counts',
+    analytics: 'true',
+  });
+  const pair = await server.post(
+    '/api/qna/',
+    { bot_id: helpBot.bot_id, question: 'When do you open?', answer: 'At nine.' },
+    as(owner),
+  );
+  expect(pair.status).toBe(201);
+  qnaVisit = await visitorAsks(helpBot, 'When do you open?');
+  lostVisit = await visitorAsks(helpBot, 'Do you sell submarines?');
+  trackedVisit = await visitorAsks(trackedBot, 'When do you open?');
+  const chat = await server.post<{ bot_message: { id: number } }>(
+    '/api/chat/chats',
+    { bot_id: trackedBot.bot_id, message: 'Hello from the playground' },
+    as(owner),
+  );
+  expect(chat.status).toBe(200);
+  playgroundAnswerId = chat.body.bot_message.id;
+  // The stranger's own workspace has activity too: none of it may show in the owner's figures.
+  const theirs = await createBotViaApi(server, stranger, { bot_name: 'Their_bot', description: 'x' });
+  await visitorAsks(theirs, 'Secret question of theirs');
+}, 90_000);
+afterAll(() => server?.close());
+
+describe('GET /api/analytics/overview', () => {
+  it('needs a session, and read on Analytics', async () => {
+    expect((await server.get('/api/analytics/overview')).status).toBe(401);
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const agent = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    for (const path of ['overview', 'insights', 'revenue', 'export.csv']) {
+      const reply = await server.get(`/api/analytics/${path}`, as(agent));
+      expect(reply.status, path).toBe(403);
+      expect(reply.body).toEqual({ detail: expect.any(String) });
+    }
+  });
+
+  it("counts the period's real conversations, messages and who answered them", async () => {
+    expect(qnaVisit.mode).toBe('qna');
+    expect(lostVisit.mode).toBe('not_found');
+    const figures = await overview(owner);
+    expect(figures.period).toEqual({
+      from: new Date(Date.now() - 29 * DAY).toISOString().slice(0, 10),
+      to: today(),
+    });
+    expect(figures.conversations).toBe(4); // three visitors and the playground
+    expect(figures.visitor_messages).toBe(4);
+    // Only the help bot has the Q&A pair: the tracked bot and the playground find nothing.
+    expect(figures.answers).toEqual({ bot: 0, qna: 1, agents: 0, unanswered: 3 });
+    expect(figures.answer_rate).toBe(0.25);
+    expect(figures.levels).toEqual({ basic: true, advanced: true, dashboard: true });
+    // Each conversation: welcome, question, answer.
+    expect(figures.messages).toBe(12);
+    expect(figures.daily).toEqual([{ day: today(), channel: 'web', conversations: 4, messages: 12 }]);
+  });
+
+  it('narrows to one bot, and answers 404 for a bot of another workspace or none', async () => {
+    const tracked = await overview(owner, `?bot_id=${trackedBot.bot_id}`);
+    expect(tracked.bot_id).toBe(trackedBot.bot_id);
+    expect(tracked.conversations).toBe(2);
+    expect(tracked.answers).toEqual({ bot: 0, qna: 0, agents: 0, unanswered: 2 });
+    const theirBot = await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger));
+    for (const id of [theirBot.body[0]!.bot_id, 99_999_999]) {
+      const reply = await server.get(`/api/analytics/overview?bot_id=${id}`, as(owner));
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ detail: 'Bot not found' });
+    }
+  });
+
+  it('refuses a bad period with a detail', async () => {
+    for (const query of [
+      '?from=2026-13-01',
+      '?from=2026-02-01&to=2026-01-01',
+      '?from=2024-01-01&to=2026-01-01',
+      '?bot_id=abc',
+    ]) {
+      const reply = await server.get(`/api/analytics/overview${query}`, as(owner));
+      expect(reply.status, query).toBe(400);
+      expect(reply.body).toEqual({ detail: expect.any(String) });
+    }
+  });
+
+  it('reads closed days from the rollup with the same figures as counting them live', async () => {
+    const tenantId = owner.user.tenant_id;
+    await pastConversation(tenantId, helpBot, 10, 'How do I reset it?', 'extractive');
+    await pastConversation(tenantId, helpBot, 12, 'How do I reset it', 'extractive');
+    const from = daysAgo(13).toISOString().slice(0, 10);
+    const to = daysAgo(9).toISOString().slice(0, 10);
+    const live = await overview(owner, `?from=${from}&to=${to}`);
+    expect(live).toMatchObject({
+      conversations: 2,
+      messages: 4,
+      answers: { bot: 2, qna: 0, agents: 0, unanswered: 0 },
+    });
+    expect((await overview(owner, `?from=${today()}&to=${today()}`)).conversations).toBe(4);
+
+    await rollUpTenant(server.database.db, tenantId, rollupCutoff(new Date()));
+    const stored = await server.database.db
+      .select()
+      .from(analyticsDaily)
+      .where(and(eq(analyticsDaily.tenantId, tenantId), eq(analyticsDaily.metric, 'conversations')));
+    expect(stored.map((row) => row.value)).toEqual([1, 1]);
+    expect(await overview(owner, `?from=${from}&to=${to}`)).toEqual(live);
+    // Rolling again changes nothing.
+    await rollUpTenant(server.database.db, tenantId, rollupCutoff(new Date()));
+    expect(await overview(owner, `?from=${from}&to=${to}`)).toEqual(live);
+    const questions = await insights(owner, `?from=${from}&to=${to}`);
+    expect(questions.top_questions).toEqual([{ text: 'how do i reset it', count: 2 }]);
+    expect(questions.sources_cited).toEqual([
+      { title: 'Guide', url: 'https://docs.example.com/guide', source_type: 'web', count: 2 },
+    ]);
+  });
+});
+
+describe('ratings', () => {
+  it('keeps one rating per visitor and message, changeable and removable', async () => {
+    const up = await rate({ message_id: qnaVisit.answerId, rating: 'up', visitor_token: qnaVisit.token });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body).toEqual({ message_id: qnaVisit.answerId, rating: 'up' });
+    expect(
+      (await rate({ message_id: qnaVisit.answerId, rating: 'down', visitor_token: qnaVisit.token })).status,
+    ).toBe(200);
+    let rows = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, qnaVisit.answerId));
+    expect(rows.map((row) => row.rating)).toEqual([-1]);
+    expect(
+      (await rate({ message_id: qnaVisit.answerId, rating: null, visitor_token: qnaVisit.token })).body
+        .rating,
+    ).toBeNull();
+    rows = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, qnaVisit.answerId));
+    expect(rows).toEqual([]);
+  });
+
+  it('stores who rated only for bots whose analytics flag collects visitor details', async () => {
+    await rate({ message_id: qnaVisit.answerId, rating: 'up', visitor_token: qnaVisit.token });
+    await rate({ message_id: trackedVisit.answerId, rating: 'up', visitor_token: trackedVisit.token });
+    const [untracked] = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, qnaVisit.answerId));
+    const [tracked] = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, trackedVisit.answerId));
+    expect(untracked!.visitorId).toBeNull();
+    expect(tracked!.visitorId).toBe(trackedVisit.visitorId);
+    expect(untracked!.raterKey).not.toContain(qnaVisit.visitorId);
+    // Distinct visitors are counted only for the bots that collect them.
+    expect((await overview(owner)).visitors).toBe(1);
+  });
+
+  it('lets the owner rate answers of their own playground chat', async () => {
+    const reply = await rate(
+      { message_id: playgroundAnswerId, rating: 'down' },
+      { token: owner.access_token },
+    );
+    expect(reply.status).toBe(200);
+    const satisfaction = (await insights(owner)).satisfaction;
+    expect(satisfaction).toEqual({ up: 2, down: 1, score: 2 / 3 });
+  });
+
+  it("answers 404 for someone else's answer, a question, or another workspace's user", async () => {
+    const cases = [
+      // Another visitor's answer.
+      rate({ message_id: lostVisit.answerId, rating: 'up', visitor_token: qnaVisit.token }),
+      // A visitor's own question is not an answer.
+      rate({ message_id: qnaVisit.answerId - 1, rating: 'up', visitor_token: qnaVisit.token }),
+      rate({ message_id: 99_999_999, rating: 'up', visitor_token: qnaVisit.token }),
+      rate({ message_id: playgroundAnswerId, rating: 'up' }, { token: stranger.access_token }),
+      rate({ message_id: qnaVisit.answerId, rating: 'up' }),
+      rate({ message_id: qnaVisit.answerId, rating: 'up', visitor_token: 'not-a-token' }),
+    ];
+    for (const reply of await Promise.all(cases)) {
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ detail: expect.any(String) });
+    }
+    const before = await server.database.db.select().from(messageRatings);
+    const bad = await rate({ message_id: qnaVisit.answerId, rating: 'meh', visitor_token: qnaVisit.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ detail: expect.any(String) });
+    expect(await server.database.db.select().from(messageRatings)).toEqual(before);
+  });
+});
+
+describe('booking clicks', () => {
+  it("counts clicks reported by the widget, for the visitor's own conversation only", async () => {
+    const before = (await overview(owner)).booking_clicks;
+    const click = await server.post(
+      '/api/analytics/booking-clicks',
+      { visitor_token: trackedVisit.token, conversation_id: trackedVisit.conversationId },
+      { headers: ORIGIN },
+    );
+    expect(click.status, JSON.stringify(click.body)).toBe(201);
+    const foreign = await server.post(
+      '/api/analytics/booking-clicks',
+      { visitor_token: trackedVisit.token, conversation_id: qnaVisit.conversationId },
+      { headers: ORIGIN },
+    );
+    expect(foreign.status).toBe(404);
+    const stored = await server.database.db
+      .select()
+      .from(bookingClicks)
+      .where(eq(bookingClicks.botId, trackedBot.bot_id));
+    expect(stored.map((row) => row.visitorId)).toContain(trackedVisit.visitorId);
+    expect((await overview(owner)).booking_clicks).toBe(before + 1);
+    expect((await overview(owner, `?bot_id=${helpBot.bot_id}`)).booking_clicks).toBe(0);
+  });
+});
+
+describe('insights', () => {
+  it('lists the most asked questions, the unanswered ones and satisfaction', async () => {
+    const result = await insights(owner, `?from=${today()}`);
+    expect(result.top_questions[0]).toEqual({ text: 'when do you open', count: 2 });
+    await expect
+      .poll(async () => (await insights(owner, `?from=${today()}`)).unanswered_questions.map((q) => q.text), {
+        timeout: 10_000,
+      })
+      .toContain('Do you sell submarines?');
+    expect(JSON.stringify(result)).not.toContain('Secret question');
+  });
+});
+
+describe('revenue', () => {
+  it('attributes an order to the last conversation with the same customer within 7 days, as money', async () => {
+    const tenantId = owner.user.tenant_id;
+    const db = server.database.db;
+    await db.insert(leads).values({
+      tenantId,
+      botId: helpBot.bot_id,
+      conversationId: qnaVisit.conversationId,
+      name: 'Jane',
+      email: 'Jane@Example.com',
+      fields: { email: 'Jane@Example.com' },
+    });
+    const [store] = await db
+      .insert(stores)
+      .values({
+        tenantId,
+        platform: 'shopify',
+        domain: `s-${tenantId}.myshopify.com`,
+        name: 'Shop',
+        storefrontUrl: 'https://shop.example.com',
+        credentialsSealed: 'x',
+      })
+      .returning();
+    const order = (id: string, email: string, placedAt: Date, total: string) => ({
+      tenantId,
+      storeId: store!.id,
+      kind: 'order' as const,
+      externalId: id,
+      title: `#${id}`,
+      lookupKey: id,
+      contentHash: id,
+      data: {
+        number: `#${id}`,
+        email,
+        phone: null,
+        total,
+        refunded: '0.00',
+        currency: 'USD',
+        placed_at: placedAt.toISOString(),
+        cancelled_at: null,
+      },
+    });
+    await db
+      .insert(storeRecords)
+      .values([
+        order('1001', 'jane@example.com', new Date(Date.now() + 60_000), '59.98'),
+        order('1002', 'someone@else.com', new Date(Date.now() + 60_000), '10.00'),
+      ]);
+    const reply = await server.get<AnalyticsRevenue>('/api/analytics/revenue', as(owner));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toMatchObject({
+      orders: 1,
+      revenue: [{ currency: 'USD', amount_minor: 5998 }],
+      by_bot: [
+        {
+          bot_id: helpBot.bot_id,
+          bot_name: 'Help_bot',
+          channel: 'web',
+          orders: 1,
+          revenue: [{ currency: 'USD', amount_minor: 5998 }],
+        },
+      ],
+      leads: 1,
+    });
+    expect(reply.body.rule).toContain('7 days');
+    const other = await server.get<AnalyticsRevenue>(
+      `/api/analytics/revenue?bot_id=${trackedBot.bot_id}`,
+      as(owner),
+    );
+    expect(other.body.orders).toBe(0);
+    const theirs = await server.get<AnalyticsRevenue>('/api/analytics/revenue', as(stranger));
+    expect(theirs.body.orders).toBe(0);
+    // Home shows the same money.
+    const home = await server.get<HomeSummary>('/api/home/summary', as(owner));
+    expect(home.body.analytics).toMatchObject({
+      conversations: 6,
+      revenue: [{ currency: 'USD', amount_minor: 5998 }],
+    });
+  });
+
+  it('follows the rule: the last conversation wins, none older than 7 days, phones by their last digits', () => {
+    const placedAt = new Date('2026-03-10T12:00:00Z');
+    const contact = (
+      botId: number,
+      started: string,
+      last: string,
+      email: string | null,
+      phone: string | null,
+    ) => ({
+      botId,
+      channel: 'web',
+      email,
+      phone,
+      startedAt: new Date(started),
+      lastAt: new Date(last),
+    });
+    const order = {
+      email: 'a@x.com',
+      phone: '+1 (415) 555-0100',
+      placedAt,
+      currency: 'USD',
+      amountMinor: 100,
+    };
+    expect(
+      attribute(order, [
+        contact(1, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'a@x.com', null), // 8 days before
+        contact(2, '2026-03-05T00:00:00Z', '2026-03-05T01:00:00Z', 'a@x.com', null),
+        contact(3, '2026-03-08T00:00:00Z', '2026-03-08T01:00:00Z', null, '4155550100'),
+        contact(4, '2026-03-11T00:00:00Z', '2026-03-11T01:00:00Z', 'a@x.com', null), // after the order
+      ])?.botId,
+    ).toBe(3);
+    expect(
+      attribute(order, [contact(1, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'a@x.com', null)]),
+    ).toBeNull();
+    expect(toMinor('59.98', 'USD')).toBe(5998);
+    expect(toMinor('1500', 'JPY')).toBe(1500);
+    expect(toMinor('1.5', 'KWD')).toBe(1500);
+    expect(toMinor('abc', 'USD')).toBeNull();
+  });
+});
+
+describe('GET /api/analytics/export.csv', () => {
+  it("gives the period's counts per day and channel as CSV", async () => {
+    const response = await fetch(`${server.url}/api/analytics/export.csv?from=${today()}`, {
+      headers: { authorization: `Bearer ${owner.access_token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('content-disposition')).toContain(`analytics-${today()}-to-${today()}.csv`);
+    const lines = (await response.text()).trim().split('\n');
+    expect(lines[0]).toBe(
+      'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_by_qna,agent_messages,unanswered,handoff_requests',
+    );
+    expect(lines[1]).toBe(`${today()},web,4,12,4,0,1,0,3,0`);
+  });
+});
+
+describe('plans', () => {
+  it('gates the levels by the plan when plans limit (Free: counts only)', async () => {
+    const limited = await startTestServer({ env: { PLAN_LIMITS: 'on' } });
+    try {
+      const account = await signupOwner(limited);
+      const figures = await limited.get<AnalyticsOverview>('/api/analytics/overview', as(account));
+      expect(figures.status).toBe(200);
+      expect(figures.body.levels).toEqual({ basic: true, advanced: false, dashboard: false });
+      expect(figures.body.daily).toBeNull();
+      for (const path of ['insights', 'revenue', 'export.csv']) {
+        const reply = await limited.get(`/api/analytics/${path}`, as(account));
+        expect(reply.status, path).toBe(402);
+        expect(reply.body).toEqual({ detail: expect.any(String) });
+      }
+      const home = await limited.get<HomeSummary>('/api/home/summary', as(account));
+      expect(home.body.analytics).toMatchObject({ conversations: 0, answer_rate: null, revenue: [] });
+    } finally {
+      await limited.close();
+    }
+  });
+});
