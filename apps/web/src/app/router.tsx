@@ -44,8 +44,8 @@ const blankRoutes: RouteObject[] = [
   page(
     'partner',
     open('Partner'),
-    () => import('../features/public/pages/PartnerLandingPage'),
-    'PartnerLandingPage',
+    () => import('../features/partner/pages/PartnerPage'),
+    'PartnerPage',
   ),
   page('contact', open('Contact'), () => import('../features/public/pages/ContactPage'), 'ContactPage'),
   page(
@@ -167,6 +167,13 @@ const shellRoutes: RouteObject[] = [
     menu('/admin', 'Plans and add-ons'),
     () => import('../features/billing/pages/AdminPlansPage'),
     'AdminPlansPage',
+  ),
+  // Affiliate partners, balances and payouts: platform admins only.
+  page(
+    'admin/partners',
+    menu('/admin', 'Partners'),
+    () => import('../features/partner/pages/AdminPartnersPage'),
+    'AdminPartnersPage',
   ),
   page(
     'capability',

@@ -27,6 +27,9 @@ export function AdminPage() {
             <Button variant="outlined" component={RouterLink} to="/capability">
               Capability Demos
             </Button>
+            <Button variant="outlined" component={RouterLink} to="/admin/partners">
+              Partners
+            </Button>
             <Button variant="contained" component={RouterLink} to="/admin/plans">
               Plans and add-ons
             </Button>
