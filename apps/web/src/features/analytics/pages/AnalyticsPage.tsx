@@ -1,11 +1,138 @@
-import { ComingSoon } from '../../../shared/components/ComingSoon';
+import DownloadIcon from '@mui/icons-material/Download';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { useDispatch } from 'react-redux';
+import { useAppSelector } from '../../../app/store';
+import { serverDetail } from '../../../shared/api/errors';
+import { PageHeader } from '../../../shared/components/PageHeader';
+import { useNotify } from '../../../shared/hooks/useNotify';
+import { useBotsOfUserQuery } from '../../bots/api';
+import { type DownloadOutcome, downloadWithSession, saveBlob } from '../../leads/download';
+import {
+  type PeriodArgs,
+  periodQuery,
+  useAnalyticsInsightsQuery,
+  useAnalyticsOverviewQuery,
+  useAnalyticsRevenueQuery,
+} from '../api';
+import { Charts } from '../components/Charts';
+import { Figures } from '../components/Figures';
+import { Insights } from '../components/Insights';
+import { Revenue } from '../components/Revenue';
+import { lastDays } from '../model';
 
-/** A guarded page; its screen arrives with a later issue. */
+const PERIODS = [7, 30, 90] as const;
+
+function downloadFailure(outcome: Exclude<DownloadOutcome, { ok: true }>): string {
+  const failed = 'The CSV could not be downloaded.';
+  if (outcome.reason === 'timeout') return `${failed} It took too long; try a shorter period.`;
+  if (outcome.reason === 'http' && outcome.detail) return `${failed} ${outcome.detail}`;
+  return failed;
+}
+
+/** The server's reason a panel is not shown (a plan without the level answers 402). */
+const refusalOf = (error: unknown) =>
+  error ? (serverDetail(error) ?? 'This could not be loaded.') : undefined;
+
+/** /analytics: the workspace's (or one bot's) figures for a period, with charts and a CSV export. */
 export function AnalyticsPage() {
+  const user = useAppSelector((state) => state.session.user);
+  const notify = useNotify();
+  const dispatch = useDispatch();
+  const [days, setDays] = useState<number>(30);
+  const [botId, setBotId] = useState<number | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const args: PeriodArgs = { ...lastDays(days), botId };
+  const bots = useBotsOfUserQuery(user?.id ?? 0, { skip: !user });
+  const options = { refetchOnMountOrArgChange: true } as const;
+  const overview = useAnalyticsOverviewQuery(args, options);
+  const insights = useAnalyticsInsightsQuery(args, options);
+  const revenue = useAnalyticsRevenueQuery(args, options);
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const outcome = await downloadWithSession(
+        `/api/analytics/export.csv?${periodQuery(args)}`,
+        `analytics-${args.from}-to-${args.to}.csv`,
+        dispatch,
+      );
+      if (outcome.ok) saveBlob(outcome.blob, outcome.fileName);
+      else notify.error(downloadFailure(outcome));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
   return (
-    <ComingSoon
-      title="Analytics"
-      description="Conversation volume, answer quality and lead capture for your bots will be charted here."
-    />
+    <>
+      <PageHeader
+        title="Analytics"
+        subtitle={`${args.from} to ${args.to} (UTC)`}
+        actions={
+          <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+            <TextField
+              select
+              size="small"
+              label="Period"
+              value={days}
+              onChange={(event) => setDays(Number(event.target.value))}
+              sx={{ minWidth: 140 }}
+            >
+              {PERIODS.map((n) => (
+                <MenuItem key={n} value={n}>
+                  Last {n} days
+                </MenuItem>
+              ))}
+            </TextField>
+            {bots.data && (
+              <TextField
+                select
+                size="small"
+                label="Bot"
+                value={botId ?? ''}
+                onChange={(event) => setBotId(event.target.value ? Number(event.target.value) : null)}
+                sx={{ minWidth: 180 }}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="">All bots</MenuItem>
+                {bots.data.map((bot) => (
+                  <MenuItem key={bot.bot_id} value={bot.bot_id}>
+                    {bot.bot_name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+            <Button
+              variant="outlined"
+              startIcon={downloading ? <CircularProgress size={16} aria-hidden /> : <DownloadIcon />}
+              onClick={download}
+              disabled={downloading || !overview.data?.levels.dashboard}
+            >
+              Export CSV
+            </Button>
+          </Stack>
+        }
+      />
+      {overview.isLoading && <CircularProgress size={24} aria-label="Loading analytics" />}
+      {overview.isError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {refusalOf(overview.error)}
+        </Alert>
+      )}
+      {overview.data && (
+        <>
+          <Figures overview={overview.data} />
+          <Charts overview={overview.data} />
+        </>
+      )}
+      <Insights insights={insights.data} refusal={refusalOf(insights.error)} />
+      <Revenue revenue={revenue.data} refusal={refusalOf(revenue.error)} />
+    </>
   );
 }

@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useHomeSummaryQuery } from '../api';
+import { HomeAnalyticsSummary } from '../components/HomeAnalyticsSummary';
 import { HomeBots } from '../components/HomeBots';
 import { HomeChecklist } from '../components/HomeChecklist';
 import { HomeConversations } from '../components/HomeConversations';
@@ -43,6 +44,13 @@ function Panels({ summary }: { summary: HomeSummary }) {
           <Grid size={{ xs: 12, md: 6 }}>
             <Panel title="Recent conversations">
               <HomeConversations conversations={summary.conversations} />
+            </Panel>
+          </Grid>
+        )}
+        {summary.analytics && (
+          <Grid size={{ xs: 12 }}>
+            <Panel title="Last 30 days">
+              <HomeAnalyticsSummary analytics={summary.analytics} />
             </Panel>
           </Grid>
         )}
