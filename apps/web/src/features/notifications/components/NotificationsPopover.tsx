@@ -61,7 +61,12 @@ export function NotificationsPopover({ anchor, onClose }: { anchor: HTMLElement;
       ) : (
         <List dense sx={{ maxHeight: 420, overflowY: 'auto', pt: 0 }}>
           {items.map((n) => (
-            <ListItemButton key={n.id} onClick={() => openOne(n)} data-read={n.read}>
+            <ListItemButton
+              key={n.id}
+              onClick={() => openOne(n)}
+              data-read={n.read}
+              data-testid="notification-item"
+            >
               <Box
                 aria-hidden
                 sx={{
