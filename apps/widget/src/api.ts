@@ -62,6 +62,27 @@ export function submitLead(
   );
 }
 
+/** The visitor's thumbs on a bot answer (null takes it back); the server keeps one per visitor and answer. */
+export function rateAnswer(
+  apiBase: string,
+  visitorToken: string,
+  messageId: number,
+  rating: 'up' | 'down' | null,
+): Promise<{ message_id: number; rating: 'up' | 'down' | null }> {
+  return call(
+    `${apiBase}/api/analytics/ratings`,
+    json({ message_id: messageId, rating, visitor_token: visitorToken }),
+  );
+}
+
+/** Tells the bot's analytics that the visitor opened its booking page. */
+export function reportBookingClick(apiBase: string, visitorToken: string, conversationId: number | null) {
+  return call(
+    `${apiBase}/api/analytics/booking-clicks`,
+    json({ visitor_token: visitorToken, ...(conversationId ? { conversation_id: conversationId } : {}) }),
+  );
+}
+
 /** A profile image path on the API host as an absolute address; anything not http(s) is dropped. */
 export function imageUrl(apiBase: string, path: string | null): string | null {
   if (!path) return null;

@@ -11,7 +11,7 @@ import {
   type SocketFactory,
 } from '@parley/chat-client';
 import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
-import { ApiError, requestIdentity } from './api';
+import { ApiError, rateAnswer, reportBookingClick, requestIdentity } from './api';
 import type { BotStore } from './storage';
 
 /** A frame shown inline (console.md section 8 Frames in chat): error red, warning orange, others green. */
@@ -162,6 +162,27 @@ export class VisitorSession {
       this.update({ thinking: false });
     }, THINKING_LIMIT_MS);
     return true;
+  }
+
+  /** The visitor's thumbs on an answer, kept per answer for this page's life; null when refused. */
+  async rate(messageId: number, rating: 'up' | 'down' | null): Promise<'up' | 'down' | null | undefined> {
+    if (!this.identity) return undefined;
+    try {
+      const saved = await rateAnswer(this.options.apiBase, this.identity.visitor_token, messageId, rating);
+      return saved.rating;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A click on a booking button, counted for the bot's analytics (a failure changes nothing for the visitor). */
+  bookingClicked(): void {
+    if (!this.identity) return;
+    void reportBookingClick(
+      this.options.apiBase,
+      this.identity.visitor_token,
+      this.state.conversationId,
+    ).catch(() => undefined);
   }
 
   /** "Talk to a person": the answer (a place in line, or the lead form) arrives as a stored notice. */

@@ -51,6 +51,12 @@ button{font:inherit}
 .btn{display:inline-flex;align-items:center;gap:6px;padding:7px 12px;border:0;border-radius:8px;background:var(--brand);color:var(--on-brand);font-weight:600;text-decoration:none;cursor:pointer;box-shadow:inset 0 0 0 1px rgba(0,0,0,.12)}
 .btn.plain{background:transparent;color:#374151;box-shadow:inset 0 0 0 1px #d1d5db}
 .btn:disabled{opacity:.6;cursor:default}
+.rate{display:flex;gap:4px;margin-top:6px}
+.rate-btn{border:0;background:transparent;color:#6b7280;padding:4px;border-radius:6px;cursor:pointer;display:flex}
+.rate-btn:hover{background:rgba(127,127,127,.15)}
+.rate-btn.down svg{transform:rotate(180deg)}
+.rate-btn.on{color:var(--brand)}
+.rate-btn:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .chips{display:flex;flex-wrap:wrap;gap:6px;margin:0;padding:0;border:0;min-width:0}
 .chip{padding:6px 10px;border:1px solid var(--accent);border-radius:999px;background:#fff;color:var(--accent);font-size:13px;text-align:left;cursor:pointer}
 .chip:disabled{opacity:.6;cursor:default}

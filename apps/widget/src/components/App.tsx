@@ -108,6 +108,8 @@ export function App({ config, bot, controls }: Props) {
         }}
         onClose={() => setOpen(false)}
         onRequestHuman={() => session.requestHuman()}
+        onRate={(messageId, rating) => session.rate(messageId, rating)}
+        onBookingClick={() => session.bookingClicked()}
       />
       <button
         ref={launcher}

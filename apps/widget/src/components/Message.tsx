@@ -1,7 +1,8 @@
 import { citationTitle, citesByNumber, linkCitations, safeUrl, syncedLabel } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
-import { CalendarIcon } from './icons';
+import { useState } from 'preact/hooks';
+import { CalendarIcon, ThumbIcon } from './icons';
 import { Markdown } from './Markdown';
 
 function sourceKey(source: MessageSourceRef): string {
@@ -49,14 +50,62 @@ export function Sources({ sources, numbered }: { sources: readonly MessageSource
 }
 
 /** A booking action as a button to the booking page (opens in a new tab). */
-export function BookingButton({ action }: { action: Pick<BookingAction, 'title' | 'url'> }) {
+export function BookingButton({
+  action,
+  onClick,
+}: {
+  action: Pick<BookingAction, 'title' | 'url'>;
+  /** Reports the click to the bot's analytics. */
+  onClick?: () => void;
+}) {
   const url = safeUrl(action.url);
   if (!url || url.startsWith('mailto:')) return null;
   return (
-    <a class="btn" href={url} target="_blank" rel="noopener noreferrer nofollow">
+    <a class="btn" href={url} target="_blank" rel="noopener noreferrer nofollow" onClick={onClick}>
       <CalendarIcon />
       {action.title || 'Book a time'}
     </a>
+  );
+}
+
+export type Rate = (
+  messageId: number,
+  rating: 'up' | 'down' | null,
+) => Promise<'up' | 'down' | null | undefined>;
+
+/** Thumbs up and down under a bot answer; the chosen one pressed again takes the rating back. */
+function RateAnswer({ messageId, onRate }: { messageId: number; onRate: Rate }) {
+  const [rating, setRating] = useState<'up' | 'down' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const choose = async (next: 'up' | 'down') => {
+    setBusy(true);
+    const saved = await onRate(messageId, rating === next ? null : next);
+    setBusy(false);
+    if (saved !== undefined) setRating(saved);
+  };
+  return (
+    <div class="rate" data-testid="rate-answer">
+      <button
+        type="button"
+        class={`rate-btn${rating === 'up' ? ' on' : ''}`}
+        aria-label="Good answer"
+        aria-pressed={rating === 'up'}
+        disabled={busy}
+        onClick={() => choose('up')}
+      >
+        <ThumbIcon />
+      </button>
+      <button
+        type="button"
+        class={`rate-btn down${rating === 'down' ? ' on' : ''}`}
+        aria-label="Bad answer"
+        aria-pressed={rating === 'down'}
+        disabled={busy}
+        onClick={() => choose('down')}
+      >
+        <ThumbIcon />
+      </button>
+    </div>
   );
 }
 
@@ -68,9 +117,14 @@ export function Message({
   message,
   markdown,
   onRequestHuman,
+  onRate,
+  onBookingClick,
 }: {
   message: ChatMessage;
   markdown: MarkdownOptions;
+  /** Thumbs under the bot's answers (absent: not offered). */
+  onRate?: Rate;
+  onBookingClick?: () => void;
   /** Shown as "Talk to a person" under an answer that offers one; absent: not offered now. */
   onRequestHuman?: () => void;
 }) {
@@ -107,7 +161,7 @@ export function Message({
         {bookings.length || person ? (
           <div class="actions">
             {bookings.map((action) => (
-              <BookingButton key={action.url} action={action} />
+              <BookingButton key={action.url} action={action} onClick={onBookingClick} />
             ))}
             {person ? (
               <button class="btn" type="button" onClick={onRequestHuman}>
@@ -116,7 +170,12 @@ export function Message({
             ) : null}
           </div>
         ) : null}
+        {!agent && onRate && rateable(message) ? <RateAnswer messageId={message.id} onRate={onRate} /> : null}
       </div>
     </li>
   );
 }
+
+/** An answer of the bot (not the welcome, a notice past the month's credits, or a consent reply). */
+const rateable = (message: ChatMessage) =>
+  message.id > 0 && message.answer_mode !== null && message.answer_mode !== 'limit';

@@ -9,7 +9,7 @@ import { Composer } from './Composer';
 import { CloseIcon, NewChatIcon } from './icons';
 import { LeadForm } from './LeadForm';
 import { Markdown } from './Markdown';
-import { BookingButton, Message } from './Message';
+import { BookingButton, Message, type Rate } from './Message';
 
 export type LeadState = 'form' | 'sent' | 'dismissed';
 
@@ -29,6 +29,8 @@ type Props = {
   onNewChat: () => void;
   onClose: () => void;
   onRequestHuman: () => void;
+  onRate?: Rate;
+  onBookingClick?: () => void;
 };
 
 /** Escape closes the chat, wherever the focus is inside it. */
@@ -180,7 +182,10 @@ export function Panel(props: Props) {
               <section class="card" aria-label="Book a meeting">
                 <h3>{bot.booking.title}</h3>
                 {bot.booking.message ? <p>{bot.booking.message}</p> : null}
-                <BookingButton action={{ title: 'Book a time', url: bot.booking.url }} />
+                <BookingButton
+                  action={{ title: 'Book a time', url: bot.booking.url }}
+                  onClick={props.onBookingClick}
+                />
               </section>
             </li>
           ) : null}
@@ -188,7 +193,13 @@ export function Panel(props: Props) {
           {leadSentAfter !== null && thanksAfter === null ? thanks : null}
           {shown.map((message) => (
             <Fragment key={`${message.conversation_id}:${message.seq}`}>
-              <Message message={message} markdown={markdown} onRequestHuman={requestHuman} />
+              <Message
+                message={message}
+                markdown={markdown}
+                onRequestHuman={requestHuman}
+                onRate={props.onRate}
+                onBookingClick={props.onBookingClick}
+              />
               {message.seq === thanksAfter ? thanks : null}
             </Fragment>
           ))}

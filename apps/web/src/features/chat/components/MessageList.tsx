@@ -107,12 +107,14 @@ function MessageItem({
   explain,
   onRequestHuman,
   showTime,
+  answerFooter,
 }: {
   message: ChatMessage;
   brandColor: string;
   explain: boolean;
   onRequestHuman?: () => void;
   showTime: boolean;
+  answerFooter?: (message: ChatMessage) => ReactNode;
 }) {
   const time = showTime ? message.timestamp : undefined;
   if (message.message_type === 'system') return <SystemNotice message={message} />;
@@ -141,6 +143,7 @@ function MessageItem({
       </Typography>
       {agent ? null : <MessageSources message={message} />}
       {explain && message.answer_mode === 'extractive' ? <ExtractiveNote /> : null}
+      {agent || !answerFooter ? null : answerFooter(message)}
       {person ? (
         <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>
           {person.title}
@@ -223,6 +226,8 @@ export type MessageListProps = {
   onRequestHuman?: () => void;
   /** Every message's time under it (the inbox). */
   showTimes?: boolean;
+  /** Under each bot answer (the playground's thumbs up and down). */
+  answerFooter?: (message: ChatMessage) => ReactNode;
 };
 
 /**
@@ -241,6 +246,7 @@ export function MessageList({
   explainAnswers = false,
   onRequestHuman,
   showTimes = false,
+  answerFooter,
 }: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
   // The server seeds each conversation with the welcome message as seq 1: it takes the welcome's place.
@@ -280,6 +286,7 @@ export function MessageList({
             explain={explainAnswers}
             onRequestHuman={onRequestHuman}
             showTime={showTimes}
+            answerFooter={answerFooter}
           />
         ))}
         {draft ? (

@@ -16,6 +16,7 @@ import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
 import { httpStatus } from '../../../shared/api/errors';
 import { setChatFullScreen } from '../../../shared/lib/shell-events';
+import { RateAnswer } from '../../analytics/components/RateAnswer';
 import { useBotQuery } from '../../bots/api';
 import { BotAvatar } from '../../bots/components/BotAvatar';
 import { BotNotFound } from '../../bots/components/BotNotFound';
@@ -141,6 +142,7 @@ function Playground({ bot }: { bot: Bot }) {
           frames={chat.frames}
           intro={intro}
           explainAnswers
+          answerFooter={(message) => <RateAnswer message={message} />}
           onSend={chat.send}
           sendDisabled={chat.thinking}
           humanButton={bot.human_button}

@@ -1,0 +1,51 @@
+import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
+import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import type { ChatMessage } from '@parley/contracts';
+import { useState } from 'react';
+import { useRateAnswerMutation } from '../api';
+
+type Rating = 'up' | 'down' | null;
+
+/**
+ * Thumbs up and down under a bot answer: pressing the chosen one again takes the rating back.
+ * The playground rates as the signed-in owner; the widget has its own, with the visitor's token.
+ */
+export function RateAnswer({ message }: { message: ChatMessage }) {
+  const [rating, setRating] = useState<Rating>(null);
+  const [rate, { isLoading }] = useRateAnswerMutation();
+  // The welcome and notices carry no answer mode: nothing to rate.
+  if (!message.answer_mode || message.answer_mode === 'limit' || message.id <= 0) return null;
+  const choose = async (next: 'up' | 'down') => {
+    const value = rating === next ? null : next;
+    const saved = await rate({ message_id: message.id, rating: value })
+      .unwrap()
+      .catch(() => null);
+    if (saved) setRating(saved.rating);
+  };
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }} data-testid="rate-answer">
+      <IconButton
+        size="small"
+        aria-label="Good answer"
+        aria-pressed={rating === 'up'}
+        color={rating === 'up' ? 'primary' : 'default'}
+        disabled={isLoading}
+        onClick={() => choose('up')}
+      >
+        <ThumbUpOutlined fontSize="inherit" />
+      </IconButton>
+      <IconButton
+        size="small"
+        aria-label="Bad answer"
+        aria-pressed={rating === 'down'}
+        color={rating === 'down' ? 'error' : 'default'}
+        disabled={isLoading}
+        onClick={() => choose('down')}
+      >
+        <ThumbDownOutlined fontSize="inherit" />
+      </IconButton>
+    </Stack>
+  );
+}
