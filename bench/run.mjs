@@ -13,6 +13,7 @@ const SMOKE = process.env.BENCH_SMOKE === '1';
 
 /** Each benchmark's own knobs at their smallest useful values; explicit settings still win. */
 const SMOKE_ENV = {
+  analytics: { ANALYTICS_BENCH_MESSAGES: '20000', ANALYTICS_BENCH_RUNS: '3' },
   api: {
     BENCH_DURATION: '1',
     BENCH_WARMUP: '0.5',

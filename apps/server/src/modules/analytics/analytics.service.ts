@@ -42,7 +42,9 @@ import { revenueOf } from './revenue.js';
 
 const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-const NEEDS_ADVANCED = 'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.';
+const NEEDS_BASIC = 'Analytics are not included in your plan. Upgrade your plan to see them.';
+const NEEDS_ADVANCED =
+  'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.';
 const NEEDS_DASHBOARD = 'The CSV export needs the analytics dashboard of a higher plan.';
 
 export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
@@ -161,10 +163,10 @@ export class AnalyticsService {
 
   async overview(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsOverview> {
     const tenantId = auth.tenantId;
-    await this.deps.entitlements.requireFeature(tenantId, 'basic_analytics');
+    const levels = await this.levels(tenantId);
+    if (!levels.basic) throw paymentRequired(NEEDS_BASIC);
     const period = await this.periodOf(tenantId, query);
-    const [levels, rows, events] = await Promise.all([
-      this.levels(tenantId),
+    const [rows, events] = await Promise.all([
       this.span(tenantId, period).then((span) => countRows(this.deps.db, span)),
       eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId),
     ]);
@@ -187,14 +189,20 @@ export class AnalyticsService {
       // Only bots whose `analytics` flag is on collect visitor-level details.
       visitors: events.tracked > 0 ? events.visitors : null,
       daily: levels.dashboard
-        ? dailyOf(rows).map(({ day, channel, conversations, messages }) => ({ day, channel, conversations, messages }))
+        ? dailyOf(rows).map(({ day, channel, conversations, messages }) => ({
+            day,
+            channel,
+            conversations,
+            messages,
+          }))
         : null,
     };
   }
 
   async insights(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsInsights> {
     const tenantId = auth.tenantId;
-    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics'))) throw paymentRequired(NEEDS_ADVANCED);
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics')))
+      throw paymentRequired(NEEDS_ADVANCED);
     const period = await this.periodOf(tenantId, query);
     const span = await this.span(tenantId, period);
     const db = this.deps.db;
@@ -222,7 +230,8 @@ export class AnalyticsService {
 
   async revenue(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsRevenue> {
     const tenantId = auth.tenantId;
-    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics'))) throw paymentRequired(NEEDS_ADVANCED);
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics')))
+      throw paymentRequired(NEEDS_ADVANCED);
     const period = await this.periodOf(tenantId, query);
     const events = await eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId);
     return revenueOf(this.deps.db, tenantId, period.from, period.to, period.botId, events);
@@ -231,7 +240,8 @@ export class AnalyticsService {
   /** The period's figures per day and channel as CSV (the dashboard level). */
   async csv(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<{ filename: string; body: string }> {
     const tenantId = auth.tenantId;
-    if (!(await this.deps.entitlements.hasFeature(tenantId, 'analytics_dashboard'))) throw paymentRequired(NEEDS_DASHBOARD);
+    if (!(await this.deps.entitlements.hasFeature(tenantId, 'analytics_dashboard')))
+      throw paymentRequired(NEEDS_DASHBOARD);
     const period = await this.periodOf(tenantId, query);
     const rows = await countRows(this.deps.db, await this.span(tenantId, period));
     const body = stringify(
@@ -298,7 +308,12 @@ export class AnalyticsService {
   ): Promise<RatingResponse> {
     const rater = await this.raterOf(request.visitor_token, caller);
     const [message] = await this.deps.db
-      .select({ id: messages.id, tenantId: messages.tenantId, botId: messages.botId, conversationId: messages.conversationId })
+      .select({
+        id: messages.id,
+        tenantId: messages.tenantId,
+        botId: messages.botId,
+        conversationId: messages.conversationId,
+      })
       .from(messages)
       .innerJoin(conversations, eq(conversations.id, messages.conversationId))
       .where(
