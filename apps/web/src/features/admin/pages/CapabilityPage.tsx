@@ -91,8 +91,9 @@ function DemoCard({ demo, canWrite, busy, onSetUp }: CardProps) {
   return (
     <Card
       variant="outlined"
-      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+      role="region"
       aria-label={demo.title}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
     >
       <CardContent sx={{ flex: 1 }}>
         <Typography variant="h6" component="h2" gutterBottom>
