@@ -341,8 +341,10 @@ describe('clicks and attribution', () => {
     expect(
       await server.database.db.select().from(referralClicks).where(eq(referralClicks.linkId, link.id)),
     ).toSatisfy((rows: { visitorHash: string }[]) => rows.every((r) => /^[0-9a-f]{64}$/.test(r.visitorHash)));
-    const unknown = await visit('no-such-code');
-    expect(unknown).toMatchObject({ status: 302, location: '/', cookie: undefined });
+    for (const odd of ['no-such-code', '%00', 'a%2Fb', 'x'.repeat(80)]) {
+      const unknown = await visit(odd);
+      expect(unknown, odd).toMatchObject({ status: 302, location: '/', cookie: undefined });
+    }
   });
 
   it('makes a signup within the window a referral shown only by an anonymised name', async () => {

@@ -256,7 +256,7 @@ export const referralRedirect =
     const attribution = new Attribution(deps);
     app.get(
       '/r/:code',
-      { schema: { hide: true, params: z.object({ code: z.string().max(64) }) } },
+      { schema: { hide: true, params: z.object({ code: z.string() }) } },
       async (request, reply) => {
         const to = await attribution.visit(request, reply, request.params.code);
         return reply.header('cache-control', 'no-store').redirect(to, 302);

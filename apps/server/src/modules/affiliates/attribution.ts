@@ -11,6 +11,7 @@ import { dayOf } from './links.service.js';
 export const ATTRIBUTION_COOKIE = 'parley_ref';
 type AttributionClaim = { l: number; t: number };
 const DAY_MS = 86_400_000;
+const CODE = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
  * /r/{code}: counts a click (not a bot's, and one per visitor, link and day), remembers the link in
@@ -30,6 +31,8 @@ export class Attribution {
 
   /** Where the visitor goes: the link's destination, or the home page for a code that is not a link. */
   async visit(request: FastifyRequest, reply: FastifyReply, code: string): Promise<string> {
+    // Only what a code can be reaches the database (a NUL or a 10 kB path is simply not a link).
+    if (!CODE.test(code)) return '/';
     const [link] = await this.deps.db
       .select({ id: referralLinks.id, destination: referralLinks.destination })
       .from(referralLinks)
