@@ -1,0 +1,132 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addTrainedQna,
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+const QUESTION = 'Do you ship abroad?';
+const ANSWER = 'Yes, we ship to 40 countries.';
+
+/** A customer's page on another loopback port (another origin) embedding the bot's widget. */
+async function customerSite(
+  scriptSrc: string,
+  uuid: string,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  const html = `<!doctype html><html><head><title>Acme shop</title></head><body><h1>Acme shop</h1>
+<script src="${scriptSrc}" data-bot="${uuid}" defer></script></body></html>`;
+  const site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
+}
+
+async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<void> {
+  const box = chat.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+describe('analytics', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("draws the figures and charts from a visitor's real conversation and rating", async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'analytics-owner');
+    await signUp(owner, person('analyst'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Acme helper', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+
+    // A visitor on the customer's site: one question the Q&A answers (rated up), one it cannot.
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'analytics-widget');
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Acme helper' });
+      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      await ask(chat, QUESTION);
+      const answers = chat.getByTestId('bot-message');
+      const shipping = answers.filter({ hasText: ANSWER });
+      await shipping.waitFor({ timeout: 30_000 });
+      const good = shipping.getByRole('button', { name: 'Good answer' });
+      await good.click();
+      await expect.poll(() => good.getAttribute('aria-pressed')).toBe('true');
+      await ask(chat, 'What is the capital of Peru?');
+      await expect.poll(() => answers.count(), { timeout: 30_000 }).toBe(2);
+      expect(await answers.nth(1).getAttribute('data-answer-mode')).toBe('not_found');
+      await screenshot(page, 'analytics-widget-rated');
+    } finally {
+      await site.close();
+    }
+
+    // The owner's analytics page: the numbers of that conversation, drawn from the server.
+    await owner.goto('/analytics');
+    await owner.getByRole('heading', { name: 'Analytics' }).waitFor();
+    const figure = (id: string) => owner.getByTestId(`figure-${id}`);
+    await expect.poll(() => figure('conversations').innerText(), { timeout: 15_000 }).toBe('1');
+    expect(await figure('messages').innerText()).toBe('5'); // welcome, two questions, two answers
+    expect(await figure('answer-rate').innerText()).toBe('50%');
+    expect(await figure('unanswered').innerText()).toBe('1');
+    expect(await owner.getByTestId('satisfaction-counts').innerText()).toBe('1 thumbs up, 0 thumbs down');
+    expect(await owner.getByTestId('satisfaction-score').innerText()).toBe('100%');
+    const asked = owner.getByRole('region', { name: 'Most asked questions' });
+    await asked.getByText('do you ship abroad').waitFor();
+    await owner
+      .getByRole('region', { name: 'Unanswered questions' })
+      .getByText('What is the capital of Peru?')
+      .waitFor();
+
+    // The charts: per day by channel (the website), and who answered (one Q&A, one unanswered).
+    const perDay = owner.getByRole('region', { name: 'Conversations per day by channel' });
+    await perDay.locator('svg').first().waitFor();
+    await perDay.getByText('Website').first().waitFor();
+    const line = perDay.locator('path.MuiLineElement-root, .MuiLineElement-root').first();
+    await line.waitFor();
+    const whoAnswered = owner.getByRole('region', { name: 'Who answered' });
+    await whoAnswered.getByText('Q&A').first().waitFor();
+    const bars = whoAnswered.locator('.MuiBarElement-root');
+    // Zero-length bars are drawn too; two carry the visitor's answers.
+    await expect
+      .poll(async () => {
+        const widths = await bars.evaluateAll((nodes) =>
+          nodes.map((node) => (node as SVGGraphicsElement).getBBox().width),
+        );
+        return widths.filter((width) => width > 0).length;
+      })
+      .toBe(2);
+    await owner
+      .getByTestId('attribution-rule')
+      .getByText(/7 days/)
+      .waitFor();
+    await screenshot(owner, 'analytics-page');
+
+    // Home: the last 30 days beside the rest.
+    await owner.goto('/home');
+    await expect
+      .poll(() => owner.getByTestId('home-conversations').innerText(), { timeout: 15_000 })
+      .toBe('1');
+    expect(await owner.getByTestId('home-answer-rate').innerText()).toBe('50%');
+  });
+});
