@@ -94,11 +94,17 @@ export const SendEmailBody = z.object({
   subject: inputText({ error: 'Subject is required' })
     .trim()
     .min(1, 'Subject is required')
-    .max(NOTIFICATION_LIMITS.subjectMax, `Subject must be at most ${NOTIFICATION_LIMITS.subjectMax} characters`),
+    .max(
+      NOTIFICATION_LIMITS.subjectMax,
+      `Subject must be at most ${NOTIFICATION_LIMITS.subjectMax} characters`,
+    ),
   message: inputText({ error: 'Message is required' })
     .trim()
     .min(1, 'Message is required')
-    .max(NOTIFICATION_LIMITS.messageMax, `Message must be at most ${NOTIFICATION_LIMITS.messageMax} characters`),
+    .max(
+      NOTIFICATION_LIMITS.messageMax,
+      `Message must be at most ${NOTIFICATION_LIMITS.messageMax} characters`,
+    ),
   /** The bot the mail is about, for the log's bot filter. */
   bot_id: BodyId('bot_id').optional(),
 });

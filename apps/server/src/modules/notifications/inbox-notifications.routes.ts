@@ -30,7 +30,8 @@ const routes =
       {
         schema: {
           tags,
-          summary: "The bell's count: the caller's notifications not yet seen (user_id and tenant_id are the caller's)",
+          summary:
+            "The bell's count: the caller's notifications not yet seen (user_id and tenant_id are the caller's)",
           querystring: NotificationCountQuery,
           response: { 200: NotificationCount },
         },
@@ -38,7 +39,8 @@ const routes =
       async (request) => {
         const auth = requireAuth(request);
         // The spec's fetch names the user and tenant; anyone else's answers as if it did not exist.
-        if (request.query.user_id !== auth.userId || request.query.tenant_id !== auth.tenantId) throw notFound();
+        if (request.query.user_id !== auth.userId || request.query.tenant_id !== auth.tenantId)
+          throw notFound();
         return { count: await inbox.unseenCount(auth) };
       },
     );
@@ -61,7 +63,13 @@ const routes =
 
     app.post(
       '/notification/seen',
-      { schema: { tags, summary: 'The bell was opened: its count goes to 0', response: { 200: NotificationCount } } },
+      {
+        schema: {
+          tags,
+          summary: 'The bell was opened: its count goes to 0',
+          response: { 200: NotificationCount },
+        },
+      },
       async (request) => {
         await inbox.markSeen(requireAuth(request));
         return { count: 0 };
@@ -79,14 +87,21 @@ const routes =
         },
       },
       async (request) => {
-        if (!(await inbox.markRead(requireAuth(request), request.params.id))) throw notFound('Notification not found');
+        if (!(await inbox.markRead(requireAuth(request), request.params.id)))
+          throw notFound('Notification not found');
         return { message: 'Notification marked as read' };
       },
     );
 
     app.post(
       '/notification/read-all',
-      { schema: { tags, summary: 'Marks all of the caller’s notifications read', response: { 200: MessageResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Marks all of the caller’s notifications read',
+          response: { 200: MessageResponse },
+        },
+      },
       async (request) => {
         await inbox.markAllRead(requireAuth(request));
         return { message: 'All notifications marked as read' };
@@ -114,7 +129,8 @@ const routes =
       {
         schema: {
           tags,
-          summary: 'The mail log of email notifications: dates inclusive (UTC), bot filter; tenant_id for platform admins',
+          summary:
+            'The mail log of email notifications: dates inclusive (UTC), bot filter; tenant_id for platform admins',
           querystring: EmailLogQuery,
           response: { 200: EmailLog },
         },

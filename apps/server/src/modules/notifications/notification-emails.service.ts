@@ -68,7 +68,10 @@ export class NotificationEmailsService {
   private async checkRate(tx: DbOrTx, tenantId: number): Promise<void> {
     const since = new Date(Date.now() - HOUR_MS);
     const [row] = await tx
-      .select({ n: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${notificationEmails.createdAt})` })
+      .select({
+        n: sql<number>`count(*)::int`,
+        oldest: sql<string | null>`min(${notificationEmails.createdAt})`,
+      })
       .from(notificationEmails)
       .where(and(eq(notificationEmails.tenantId, tenantId), gte(notificationEmails.createdAt, since)));
     if ((row?.n ?? 0) < NOTIFICATION_LIMITS.emailsPerHour) return;
@@ -131,7 +134,9 @@ async function requireBot(db: DbOrTx, tenantId: number, botId: number): Promise<
 /** Whole UTC days, both ends included. */
 function period(filters: EmailLogFilters): { from?: Date; to?: Date } {
   const from = filters.start_date ? new Date(`${filters.start_date}T00:00:00Z`) : undefined;
-  const to = filters.end_date ? new Date(new Date(`${filters.end_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
+  const to = filters.end_date
+    ? new Date(new Date(`${filters.end_date}T00:00:00Z`).getTime() + DAY_MS)
+    : undefined;
   if (from && to && from >= to) throw badRequest('start_date must not be after end_date');
   return { from, to };
 }

@@ -34,9 +34,7 @@ export const notifications = pgTable(
     uniqueIndex('notifications_user_dedupe_idx').on(t.userId, t.dedupeKey),
     index('notifications_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     // The bell's count reads only this small partial index.
-    index('notifications_user_unseen_idx')
-      .on(t.userId)
-      .where(sql`${t.seenAt} IS NULL`),
+    index('notifications_user_unseen_idx').on(t.userId).where(sql`${t.seenAt} IS NULL`),
   ],
 );
 
