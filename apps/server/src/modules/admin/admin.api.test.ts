@@ -75,6 +75,21 @@ describe('the admin console', () => {
     expect(await server.database.db.$count(demoBots)).toBe(0);
   });
 
+  it('answers an admin 400 with a detail for malformed ids (the tenancy matrix skips Admin routes)', async () => {
+    for (const bad of ['abc', '0', '-1', '1.5', '%20', '99999999999']) {
+      for (const reply of [
+        await server.get(`/api/admin/workspaces/${bad}`, as(admin)),
+        await server.post(`/api/admin/mail/${bad}/resend`, {}, as(admin)),
+        await server.post(`/api/admin/jobs/${bad}/retry`, {}, as(admin)),
+        await server.post(`/api/admin/demos/${bad}`, {}, as(admin)),
+      ]) {
+        expect(reply.status, bad).toBe(400);
+        expect(reply.body).toEqual({ detail: expect.stringMatching(/\S/) });
+      }
+    }
+    expect(await server.database.db.$count(demoBots)).toBe(0);
+  });
+
   it('lists every workspace with its plan, usage and last activity, paged and searchable', async () => {
     await insertBot(server, owner.user.tenant_id);
     await insertBot(server, owner.user.tenant_id);
