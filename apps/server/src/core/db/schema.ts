@@ -236,7 +236,14 @@ export const jobs = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('jobs_claim_idx').on(t.name, t.status, t.runAfter), index('jobs_tenant_idx').on(t.tenantId)],
+  (t) => [
+    index('jobs_claim_idx').on(t.name, t.status, t.runAfter),
+    index('jobs_tenant_idx').on(t.tenantId),
+    // A mail's delivery jobs by its outbox id: the admin console's outbox shows each mail's last run.
+    index('jobs_mail_outbox_idx')
+      .on(sql`(${t.data}->>'outboxId')`)
+      .where(sql`${t.name} = 'mail.send'`),
+  ],
 );
 
 // Feature modules keep their tables beside their code; migrations are generated from all of them.

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_mail_outbox_idx" ON "jobs" USING btree (("data"->>'outboxId')) WHERE "jobs"."name" = 'mail.send';
