@@ -18,7 +18,7 @@ import { leads } from '../bots/bots.schema.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import { storeRecords, stores } from '../stores/stores.schema.js';
 import { analyticsDaily, bookingClicks, messageRatings } from './analytics.schema.js';
-import { attribute, toMinor } from './revenue.js';
+import { attribute, attributor, toMinor } from './revenue.js';
 import { rollUpTenant, rollupCutoff } from './rollup.js';
 
 let server: TestServer;
@@ -498,14 +498,17 @@ describe('revenue', () => {
       currency: 'USD',
       amountMinor: 100,
     };
-    expect(
-      attribute(order, [
-        contact(1, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'a@x.com', null), // 8 days before
-        contact(2, '2026-03-05T00:00:00Z', '2026-03-05T01:00:00Z', 'a@x.com', null),
-        contact(3, '2026-03-08T00:00:00Z', '2026-03-08T01:00:00Z', null, '4155550100'),
-        contact(4, '2026-03-11T00:00:00Z', '2026-03-11T01:00:00Z', 'a@x.com', null), // after the order
-      ])?.botId,
-    ).toBe(3);
+    const contacts = [
+      contact(1, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'a@x.com', null), // 8 days before
+      contact(2, '2026-03-05T00:00:00Z', '2026-03-05T01:00:00Z', 'a@x.com', null),
+      contact(3, '2026-03-08T00:00:00Z', '2026-03-08T01:00:00Z', null, '4155550100'),
+      contact(4, '2026-03-11T00:00:00Z', '2026-03-11T01:00:00Z', 'a@x.com', null), // after the order
+      contact(5, '2026-03-09T00:00:00Z', '2026-03-09T01:00:00Z', 'b@x.com', '4155550199'), // someone else
+    ];
+    expect(attribute(order, contacts)?.botId).toBe(3);
+    // Indexed by email and phone for many orders: the same winner.
+    expect(attributor(contacts)(order)?.botId).toBe(3);
+    expect(attributor(contacts)({ ...order, email: 'nobody@x.com', phone: null })).toBeNull();
     expect(
       attribute(order, [contact(1, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'a@x.com', null)]),
     ).toBeNull();

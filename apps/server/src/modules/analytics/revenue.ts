@@ -1,4 +1,4 @@
-import { ANALYTICS_LIMITS, ATTRIBUTION_RULE, type AnalyticsRevenue, type Money } from '@parley/contracts';
+import { ANALYTICS_LIMITS, type AnalyticsRevenue, ATTRIBUTION_RULE, type Money } from '@parley/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 
@@ -53,10 +53,43 @@ export function attribute(order: Order, contacts: readonly Contact[]): Contact |
   return winner;
 }
 
+/** The last seven digits of a phone: the key two spellings of one number share. */
+const phoneKey = (phone: string | null) => {
+  const all = digits(phone);
+  return all.length >= 7 ? all.slice(-7) : null;
+};
+
+/**
+ * `attribute` for many orders: contacts indexed by email and by their phone's last digits, so each
+ * order is compared with its own customer's conversations only, not with every contact.
+ */
+export function attributor(contacts: readonly Contact[]): (order: Order) => Contact | null {
+  const byKey = new Map<string, Contact[]>();
+  const add = (key: string | null, contact: Contact) => {
+    if (key) byKey.set(key, [...(byKey.get(key) ?? []), contact]);
+  };
+  for (const contact of contacts) {
+    add(contact.email ? `e:${contact.email}` : null, contact);
+    const phone = phoneKey(contact.phone);
+    add(phone ? `p:${phone}` : null, contact);
+  }
+  return (order) => {
+    const phone = phoneKey(order.phone);
+    const candidates = [
+      ...(order.email ? (byKey.get(`e:${order.email}`) ?? []) : []),
+      ...(phone ? (byKey.get(`p:${phone}`) ?? []) : []),
+    ];
+    return candidates.length ? attribute(order, candidates) : null;
+  };
+}
+
 /** Digits after the decimal point of a currency (2 for USD, 0 for JPY, 3 for KWD). */
 function exponentOf(currency: string): number {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
   } catch {
     return 2;
   }
@@ -160,20 +193,32 @@ export async function revenueOf(
   const [orders, contacts, names, replies] = await Promise.all([
     ordersIn(db, tenantId, from, to),
     contactsFor(db, tenantId, from, to),
-    rowsOf<{ id: number; name: string }>(db, sql`SELECT id, bot_name AS name FROM bots WHERE tenant_id = ${tenantId}`),
+    rowsOf<{ id: number; name: string }>(
+      db,
+      sql`SELECT id, bot_name AS name FROM bots WHERE tenant_id = ${tenantId}`,
+    ),
     campaignReplies(db, tenantId, from, to, botId),
   ]);
   const botName = new Map(names.map((row) => [Number(row.id), row.name]));
   const total = new Map<string, number>();
-  const byBot = new Map<string, { bot_id: number; channel: string; orders: number; sums: Map<string, number> }>();
+  const byBot = new Map<
+    string,
+    { bot_id: number; channel: string; orders: number; sums: Map<string, number> }
+  >();
   let attributed = 0;
+  const winnerOf = attributor(contacts);
   for (const order of orders) {
-    const winner = attribute(order, contacts);
+    const winner = winnerOf(order);
     if (!winner || (botId !== null && winner.botId !== botId)) continue;
     attributed++;
     addMoney(total, order.currency, order.amountMinor);
     const key = `${winner.botId}|${winner.channel}`;
-    const row = byBot.get(key) ?? { bot_id: winner.botId, channel: winner.channel, orders: 0, sums: new Map() };
+    const row = byBot.get(key) ?? {
+      bot_id: winner.botId,
+      channel: winner.channel,
+      orders: 0,
+      sums: new Map(),
+    };
     row.orders++;
     addMoney(row.sums, order.currency, order.amountMinor);
     byBot.set(key, row);
