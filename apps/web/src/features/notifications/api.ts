@@ -27,6 +27,18 @@ export const notificationsApi = tagged.injectEndpoints({
     }),
     markSeen: build.mutation<NotificationCount, void>({
       query: () => ({ url: '/notification/seen', method: 'POST' }),
+      // Opening the bell resets the count at once (spec section 4); the refetch confirms it.
+      onQueryStarted: (_arg, { dispatch, getState }) => {
+        const cached = notificationsApi.util.selectInvalidatedBy(getState(), ['NotificationCount']);
+        for (const { endpointName, originalArgs } of cached) {
+          if (endpointName !== 'notificationCount') continue;
+          dispatch(
+            notificationsApi.util.updateQueryData('notificationCount', originalArgs as CountArgs, (draft) => {
+              draft.count = 0;
+            }),
+          );
+        }
+      },
       invalidatesTags: ['NotificationCount', 'Notifications'],
     }),
     markNotificationRead: build.mutation<{ message: string }, number>({

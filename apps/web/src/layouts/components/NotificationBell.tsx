@@ -2,7 +2,7 @@ import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import { skipToken } from '@reduxjs/toolkit/query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { notificationsReset } from '../../app/ui-slice';
@@ -33,13 +33,15 @@ export function NotificationBell() {
   });
   const [markSeen] = useMarkSeenMutation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = useCallback(() => setAnchor(null), []);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const count = (server.data?.count ?? 0) + live;
   const open = (event: React.MouseEvent<HTMLElement>) => {
     dispatch(notificationsReset());
     if (server.data?.count) void markSeen();
-    setAnchor(event.currentTarget);
+    // The bell toggles the list; the count resets and the inbox opens either way (spec section 4).
+    setAnchor(anchor ? null : event.currentTarget);
     if (agent) navigate('/inbox');
   };
   return (
@@ -51,7 +53,7 @@ export function NotificationBell() {
       </IconButton>
       {anchor ? (
         <Suspense fallback={null}>
-          <NotificationsPopover anchor={anchor} onClose={() => setAnchor(null)} />
+          <NotificationsPopover anchor={anchor} onClose={close} />
         </Suspense>
       ) : null}
     </>
