@@ -223,6 +223,10 @@ describe('the admin console', () => {
       tenant_name: expect.any(String),
     });
 
+    // Its outbox row still says queued; the queued filter leaves it out all the same.
+    const queued = await server.get<AdminMailPage>('/api/admin/mail?status=queued&page_size=100', as(admin));
+    expect(queued.body.items.map((m) => m.id)).not.toContain(mail!.id);
+
     const resent = await server.post<AdminMail>(`/api/admin/mail/${mail!.id}/resend`, {}, as(admin));
     expect(resent.status, JSON.stringify(resent.body)).toBe(200);
     // Without SMTP_URL a delivered mail is kept in the outbox: the new job ran.

@@ -221,8 +221,10 @@ type MailRow = {
 /**
  * The outbox with each mail's delivery: MailService marks a mail sent or kept, but a delivery that
  * gave up shows only on its `mail.send` job, so a queued mail whose latest job failed is `failed`,
- * with that job's error and attempts.
+ * with that job's error and attempts. The job is found through jobs_mail_outbox_idx, whose partial
+ * predicate needs the job's name written in the statement, not bound as a parameter.
  */
+const MAIL_JOB_NAME = sql.raw(`'${MAIL_JOB}'`);
 const mailSelect = sql`
   SELECT m.id, m.tenant_id, t.name AS tenant_name, m.to_address, m.subject,
     CASE WHEN m.status = 'queued' AND j.status = 'failed' THEN 'failed' ELSE m.status END AS status,
@@ -232,8 +234,32 @@ const mailSelect = sql`
   LEFT JOIN tenants t ON t.id = m.tenant_id
   LEFT JOIN LATERAL (
     SELECT jb.status, jb.error, jb.attempts FROM jobs jb
-    WHERE jb.name = ${MAIL_JOB} AND jb.data->>'outboxId' = m.id::text
+    WHERE jb.name = ${MAIL_JOB_NAME} AND jb.data->>'outboxId' = m.id::text
     ORDER BY jb.created_at DESC LIMIT 1) j ON TRUE`;
+
+/**
+ * Outbox ids whose last delivery job failed, read from the failed jobs (jobs_claim_idx) rather than
+ * by looking up every mail's last job: a few hundred failures, not every mail ever sent.
+ */
+const lastRunFailed = sql`(
+  SELECT jb.data->>'outboxId' FROM jobs jb
+  WHERE jb.name = ${MAIL_JOB_NAME} AND jb.status = 'failed' AND jb.data->>'outboxId' IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM jobs nx WHERE nx.name = ${MAIL_JOB_NAME}
+      AND nx.data->>'outboxId' = jb.data->>'outboxId' AND nx.created_at > jb.created_at))`;
+
+/** The status filter, on the outbox row and, for a queued mail, whether its last delivery failed. */
+function mailFilter(status: string | undefined): SQL {
+  switch (status) {
+    case undefined:
+      return sql`TRUE`;
+    case 'failed':
+      return sql`(m.status = 'failed' OR (m.status = 'queued' AND m.id::text IN ${lastRunFailed}))`;
+    case 'queued':
+      return sql`(m.status = 'queued' AND m.id::text NOT IN ${lastRunFailed})`;
+    default:
+      return sql`m.status = ${status}`;
+  }
+}
 
 export const toMail = (r: MailRow): AdminMail => ({
   id: r.id,
@@ -249,10 +275,10 @@ export const toMail = (r: MailRow): AdminMail => ({
 });
 
 export async function listMail(db: DbOrTx, page: Page, status: string | undefined) {
-  const where = status ? sql`WHERE status = ${status}` : sql``;
+  const where = mailFilter(status);
   const [rows, [count]] = await Promise.all([
-    queryRows<MailRow>(db, sql`SELECT * FROM (${mailSelect}) m ${where} ORDER BY id DESC ${window(page)}`),
-    queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${mailSelect}) m ${where}`),
+    queryRows<MailRow>(db, sql`${mailSelect} WHERE ${where} ORDER BY m.id DESC ${window(page)}`),
+    queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mail_outbox m WHERE ${where}`),
   ]);
   return { items: rows.map(toMail), total: Number(count?.n ?? 0) };
 }
