@@ -3,6 +3,7 @@ import {
   type AddonCheckoutResponse,
   type CheckoutResponse,
   type InvoiceHistory,
+  type NotificationList,
   PAYMENT_TEXTS,
   type Subscription,
   type SubscriptionAddon,
@@ -306,6 +307,9 @@ describe('payments with Razorpay', () => {
     expect((await row(sub.id)).status).toBe('pending');
     expect(await mailsTo(owner.user.email)).toBe(mailsBefore + 1);
     expect(await outboxText(server.database, owner.user.email)).toContain('your payment failed');
+    // The bell beside the mail, once: the owner reads Subscriptions.
+    const bell = await server.get<NotificationList>('/api/notification/list', { token: owner.access_token });
+    expect(bell.body.notifications.filter((n) => n.kind === 'payment_failed')).toHaveLength(1);
     const failed = (await history(owner)).body.invoices[0]!;
     expect(failed).toMatchObject({ status: 'failed', pdf_url: null });
     expect(failed.number).toMatch(/^pay_/);
