@@ -202,6 +202,15 @@ describe('HelpdeskSocket', () => {
     ]);
   });
 
+  it('turns the notification frame into an event that makes the bell fetch its count', async () => {
+    const { client, last, events } = setup();
+    client.connect();
+    await settle();
+    last().open();
+    last().receive({ type: 'notification', user_id: 5, tenant_id: 4 });
+    expect(events.at(-1)).toEqual({ type: 'notification' });
+  });
+
   it('after a reconnect resumes only the followed conversations from their last seq, and says so', async () => {
     const { client, last, events, seqs } = setup();
     client.connect();
