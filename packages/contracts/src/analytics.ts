@@ -44,7 +44,16 @@ const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const Day = (label: string) =>
   inputText()
     .regex(isoDay, `${label} must be a date (YYYY-MM-DD)`)
-    .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), `${label} must be a real date`);
+    // A day that exists (no 30 February), in years the database and the period arithmetic both hold.
+    .refine((text) => {
+      const time = Date.parse(`${text}T00:00:00Z`);
+      return (
+        !Number.isNaN(time) &&
+        new Date(time).toISOString().slice(0, 10) === text &&
+        text >= '2000' &&
+        text < '3000'
+      );
+    }, `${label} must be a real date between 2000 and 2999`);
 
 /**
  * The period (UTC days, both included) and an optional bot. Without dates: the last 30 days to today.
@@ -58,15 +67,17 @@ export const AnalyticsPeriodQuery = z
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine(
     (q) =>
-      !q.from ||
-      !q.to ||
-      (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < ANALYTICS_LIMITS.maxDays,
+      !q.from || !q.to || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < ANALYTICS_LIMITS.maxDays,
     { message: `The period may cover at most ${ANALYTICS_LIMITS.maxDays} days`, path: ['to'] },
   );
 export type AnalyticsPeriodQuery = z.infer<typeof AnalyticsPeriodQuery>;
 
 /** Which levels the workspace's plan includes (all of them when plans limit nothing). */
-export const AnalyticsLevels = z.object({ basic: z.boolean(), advanced: z.boolean(), dashboard: z.boolean() });
+export const AnalyticsLevels = z.object({
+  basic: z.boolean(),
+  advanced: z.boolean(),
+  dashboard: z.boolean(),
+});
 export type AnalyticsLevels = z.infer<typeof AnalyticsLevels>;
 
 /** Channels as analytics names them: the widget and the playground are `web`. */

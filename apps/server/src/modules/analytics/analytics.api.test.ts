@@ -240,6 +240,9 @@ describe('GET /api/analytics/overview', () => {
   it('refuses a bad period with a detail', async () => {
     for (const query of [
       '?from=2026-13-01',
+      '?from=2026-02-30',
+      '?to=0000-01-01',
+      '?to=9999-12-31',
       '?from=2026-02-01&to=2026-01-01',
       '?from=2024-01-01&to=2026-01-01',
       '?bot_id=abc',

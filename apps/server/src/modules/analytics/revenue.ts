@@ -83,16 +83,21 @@ export function attributor(contacts: readonly Contact[]): (order: Order) => Cont
   };
 }
 
-/** Digits after the decimal point of a currency (2 for USD, 0 for JPY, 3 for KWD). */
+const exponents = new Map<string, number>();
+
+/** Digits after the decimal point of a currency (2 for USD, 0 for JPY, 3 for KWD); kept, as making a format is slow. */
 function exponentOf(currency: string): number {
-  try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
-  } catch {
-    return 2;
+  let exponent = exponents.get(currency);
+  if (exponent === undefined) {
+    try {
+      const format = new Intl.NumberFormat('en', { style: 'currency', currency });
+      exponent = format.resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      exponent = 2;
+    }
+    if (exponents.size < 500) exponents.set(currency, exponent);
   }
+  return exponent;
 }
 
 /** "59.98" USD as 5998: decimal text to integer minor units, without floating-point rounding. */
