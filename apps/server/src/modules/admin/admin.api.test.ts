@@ -11,7 +11,7 @@ import type {
   DemoList,
   VisitorIdentity,
 } from '@parley/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { jobs, mailOutbox, tenants, users } from '../../core/db/schema.js';
@@ -288,6 +288,15 @@ describe('Capability Demos', () => {
     const ready = await demoOf('store');
     expect(ready.trained).toBe(ready.total);
     expect(ready.total).toBe(6);
+
+    // A product whose training gave up: the demo says so, and setting it up again retrains it.
+    await server.database.db.execute(
+      sql`UPDATE store_records SET training_status = 'failed' WHERE external_id = 'storm-jacket'`,
+    );
+    expect((await demoOf('store')).status).toBe('failed');
+    expect((await server.post<Demo>('/api/admin/demos/store', {}, as(admin))).status).toBe(200);
+    await expect.poll(async () => (await demoOf('store')).status, { timeout: 20_000 }).toBe('ready');
+    expect(await server.database.db.$count(demoBots)).toBe(1);
 
     const reply = await visitorAsks(ready.bot!.uuid, ready.bot!.id, 'How much is the trail backpack?');
     expect(reply.message).toMatch(/89/);

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { bots } from '../bots/bots.schema.js';
 import { upsertBooking } from '../calendar/calendar.queries.js';
-import { QnaService } from '../qna/qna.service.js';
+import { QnaService, TRAIN_QNA_PAIR_JOB } from '../qna/qna.service.js';
 import { createTenantRoles } from '../roles/roles.seed.js';
 import { storeServices } from '../stores/stores.services.js';
 import { demoBots } from './admin.schema.js';
@@ -38,7 +38,10 @@ export class DemosService {
     return { workspace_id: rows[0]?.tenant_id ?? null, demos };
   }
 
-  /** Sets up one demo; a demo already set up is left as it is (idempotent). */
+  /**
+   * Sets up one demo. A demo already set up is left as it is (idempotent), unless its training
+   * failed: then its training is queued again (training a pair or a product twice changes nothing).
+   */
   async setUp(kind: DemoKind): Promise<Demo> {
     const created = await this.deps.db.transaction(async (tx) => {
       await tx.execute(SEED_LOCK);
@@ -52,7 +55,16 @@ export class DemosService {
     });
     // The catalogue's training job marks its records in its own transaction, after they exist.
     if (created && kind === 'store') await this.trainCatalogue(created.tenantId);
+    if (!created) await this.retrainIfFailed(kind);
     return (await this.list()).demos.find((d) => d.kind === kind)!;
+  }
+
+  private async retrainIfFailed(kind: DemoKind): Promise<void> {
+    const row = (await this.rows(this.deps.db)).find((r) => r.kind === kind);
+    if (!row || (await this.progress(kind, row)).failed === 0) return;
+    if (kind === 'store') return this.trainCatalogue(row.tenant_id);
+    const actor = { tenantId: row.tenant_id, userId: 0 } as AuthContext;
+    await new QnaService(this.deps.db, this.deps.jobs).startTraining(actor, row.bot_id);
   }
 
   private rows(db: DbOrTx): Promise<DemoRow[]> {
@@ -132,7 +144,13 @@ export class DemosService {
                 count(*) FILTER (WHERE r.training_status = 'failed')::int AS failed, count(*)::int AS total
               FROM store_records r JOIN bots b ON b.woocommerce_store_id = r.store_id
               WHERE b.id = ${row.bot_id} AND r.kind = 'product'`
-        : sql`SELECT count(*) FILTER (WHERE q.trained)::int AS trained, 0 AS failed, count(*)::int AS total
+        : // A pair failed when it is untrained and a training job of it gave up (jobs_claim_idx
+          // narrows to failed training jobs, a handful, before their data is read).
+          sql`SELECT count(*) FILTER (WHERE q.trained)::int AS trained,
+                count(*) FILTER (WHERE NOT q.trained AND EXISTS (
+                  SELECT 1 FROM jobs j WHERE j.name = ${sql.raw(`'${TRAIN_QNA_PAIR_JOB}'`)} AND j.status = 'failed'
+                    AND j.data->>'qnaId' = q.id::text))::int AS failed,
+                count(*)::int AS total
               FROM qna q WHERE q.tenant_id = ${row.tenant_id} AND q.bot_id = ${row.bot_id}`,
     );
     return {

@@ -134,6 +134,11 @@ function DemoCard({ demo, canWrite, busy, onSetUp }: CardProps) {
             Set up
           </Button>
         ) : null}
+        {canWrite && demo.status === 'failed' ? (
+          <Button onClick={onSetUp} disabled={busy} aria-label={`Train ${demo.title} again`}>
+            Train again
+          </Button>
+        ) : null}
         {demo.bot ? (
           <Button
             href={`/chat/${demo.bot.uuid}`}
