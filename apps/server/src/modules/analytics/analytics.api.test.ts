@@ -286,6 +286,20 @@ describe('GET /api/analytics/overview', () => {
 });
 
 describe('ratings', () => {
+  it("is open to the widget on customers' sites (CORS without credentials)", async () => {
+    for (const path of ['/api/analytics/ratings', '/api/analytics/booking-clicks']) {
+      const preflight = await fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          ...ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(preflight.headers.get('access-control-allow-origin'), path).toBe('*');
+    }
+  });
+
   it('keeps one rating per visitor and message, changeable and removable', async () => {
     const up = await rate({ message_id: qnaVisit.answerId, rating: 'up', visitor_token: qnaVisit.token });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
