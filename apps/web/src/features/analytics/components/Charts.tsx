@@ -60,7 +60,7 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
           <BarChart
             height={220}
             layout="horizontal"
-            yAxis={[{ scaleType: 'band', data: ANSWER_BARS.map((bar) => bar.label) }]}
+            yAxis={[{ scaleType: 'band', data: ANSWER_BARS.map((bar) => bar.label), width: 90 }]}
             series={[
               { id: 'answers', label: 'Answers', data: ANSWER_BARS.map((bar) => overview.answers[bar.key]) },
             ]}
