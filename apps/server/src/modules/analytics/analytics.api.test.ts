@@ -277,6 +277,14 @@ describe('GET /api/analytics/overview', () => {
     // Rolling again changes nothing.
     await rollUpTenant(server.database.db, tenantId, rollupCutoff(new Date()));
     expect(await overview(owner, `?from=${from}&to=${to}`)).toEqual(live);
+    // The scheduled task finds every workspace behind the cutoff: the stranger's, whose first
+    // message is today, is marked rolled up to today (nothing before it to roll).
+    await server.parley.scheduler.tick();
+    const states = (await server.database.db.execute(
+      sql`SELECT rolled_until::text AS day FROM analytics_rollup_state WHERE tenant_id = ${stranger.user.tenant_id}`,
+    )) as unknown as { rows: Array<{ day: string }> };
+    expect(states.rows).toEqual([{ day: today() }]);
+    expect((await overview(stranger)).conversations).toBe(1);
     const questions = await insights(owner, `?from=${from}&to=${to}`);
     expect(questions.top_questions).toEqual([{ text: 'how do i reset it', count: 2 }]);
     expect(questions.sources_cited).toEqual([
