@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, sql } from '../../apps/server/dist/core/db/database.js';
+import { spanRows } from '../../apps/server/dist/modules/analytics/analytics.queries.js';
 import { AnalyticsService } from '../../apps/server/dist/modules/analytics/analytics.service.js';
 import { rollUpTenant, rollupCutoff } from '../../apps/server/dist/modules/analytics/rollup.js';
 import { Entitlements } from '../../apps/server/dist/modules/billing/entitlements.js';
@@ -145,6 +146,31 @@ const period = (days) => ({
   to: isoDay(new Date()),
 });
 
+/** The plan of the overview's rows over 30 days (ANALYTICS_BENCH_EXPLAIN=1), for analytics.queries.ts. */
+async function explain(database, tenantId) {
+  const { from, to } = period(30);
+  const rolledUntil =
+    (
+      await run(
+        database,
+        `SELECT rolled_until::text AS d FROM analytics_rollup_state WHERE tenant_id = ${tenantId}`,
+      )
+    ).rows[0]?.d ?? null;
+  const span = spanRows({
+    tenantId,
+    from: new Date(`${from}T00:00:00Z`),
+    to: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+    botId: null,
+    rolledUntil,
+  });
+  const plan = await database.db.execute(
+    sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT metric, sum(value) FROM (${span}) r GROUP BY 1`,
+  );
+  console.log('\nEXPLAIN ANALYZE of the overview rows, 30 days:\n');
+  for (const row of plan.rows) console.log(`  ${Object.values(row)[0]}`);
+  console.log('');
+}
+
 async function benchOn(kind, database) {
   console.log(`\n## ${kind}: ${fmt(MESSAGES)} messages in the measured workspace (and as many in another)\n`);
   const seedStarted = performance.now();
@@ -218,6 +244,7 @@ async function benchOn(kind, database) {
       all.p95 <= TARGET_MS ? 'within target' : 'OVER TARGET',
     ]);
   }
+  if (process.env.ANALYTICS_BENCH_EXPLAIN === '1') await explain(database, tenantId);
   // Without the rollup: every figure counted live from the raw rows.
   await run(
     database,

@@ -21,6 +21,17 @@ import { LIVE_JOIN } from '../knowledge/knowledge.schema.js';
  * - Without the rollup the same counts need a bitmap heap scan of every message of the period and
  *   the jsonb `metadata` of each (its answer mode): about the bare count(*) and then some, which the
  *   benchmark prints beside these queries.
+ *
+ * EXPLAIN ANALYZE of the overview's rows over 30 days, 1,000,000 messages (ANALYTICS_BENCH_EXPLAIN=1):
+ *   Append (13,894 rows)
+ *     Index Scan using analytics_daily_..._pk: tenant_id = 1 AND day in [10-28, 11-25)   13,026 rows
+ *     HashAggregate <- Index Scan using messages_tenant_month_idx (2 live days)           19,102 rows
+ *     cited: Index Scan using messages_tenant_month_idx, Filter message_type, sources;
+ *            Memoize over jsonb_array_elements (hits 2,476, misses 40)
+ *     Index Scan using conversations_tenant_created_idx (conversations, questions)       1,909 rows
+ *     Bitmap Index Scan on conversation_events_tenant_created_idx                            96 rows
+ *       -> Index Scan using messages_conversation_seq_key per request (first agent reply)
+ *   Execution Time: 43 ms (the bare count(*) over the period's 330,212 messages: 41 ms)
  */
 
 export type MetricRow = {
@@ -101,7 +112,13 @@ function storedRows(tenantId: number, fromDay: string, untilDay: string, botId: 
      WHERE tenant_id = ${tenantId} AND day >= ${fromDay}::date AND day < ${untilDay}::date ${bot}`;
 }
 
-export type Span = { tenantId: number; from: Date; to: Date; botId: number | null; rolledUntil: string | null };
+export type Span = {
+  tenantId: number;
+  from: Date;
+  to: Date;
+  botId: number | null;
+  rolledUntil: string | null;
+};
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
@@ -111,7 +128,8 @@ export function spanRows({ tenantId, from, to, botId, rolledUntil }: Span): SQL 
   const fromDay = isoDay(from);
   const split = rolledUntil && rolledUntil > fromDay ? dayStart(rolledUntil) : from;
   if (split >= to) return storedRows(tenantId, fromDay, isoDay(to), botId);
-  if (split <= from) return sql`SELECT day::text AS day, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, from, to, botId)}) live`;
+  if (split <= from)
+    return sql`SELECT day::text AS day, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, from, to, botId)}) live`;
   return sql`${storedRows(tenantId, fromDay, rolledUntil!, botId)}
     UNION ALL
     SELECT day::text, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, split, to, botId)}) live`;
@@ -172,7 +190,14 @@ export async function eventCounts(
   from: Date,
   to: Date,
   botId: number | null,
-): Promise<{ leads: number; booking_clicks: number; up: number; down: number; visitors: number; tracked: number }> {
+): Promise<{
+  leads: number;
+  booking_clicks: number;
+  up: number;
+  down: number;
+  visitors: number;
+  tracked: number;
+}> {
   const bot = (column: SQL) => (botId === null ? sql`` : sql`AND ${column} = ${botId}`);
   const range = (column: SQL) =>
     sql`${column} >= ${from.toISOString()}::timestamptz AND ${column} < ${to.toISOString()}::timestamptz`;
