@@ -89,7 +89,8 @@ const routes =
       {
         schema: {
           tags,
-          summary: 'Most asked and unanswered questions, sources cited most and never, satisfaction (advanced level)',
+          summary:
+            'Most asked and unanswered questions, sources cited most and never, satisfaction (advanced level)',
           querystring: AnalyticsPeriodQuery,
           response: { 200: AnalyticsInsights, ...errors },
         },
@@ -139,15 +140,14 @@ const routes =
         schema: {
           tags,
           summary:
-            "A thumbs up or down on a bot answer (null takes it back): a visitor with their visitor_token, or a signed-in user on their playground chat",
+            'A thumbs up or down on a bot answer (null takes it back): a visitor with their visitor_token, or a signed-in user on their playground chat',
           security: [],
           body: RatingRequest,
           response: { 200: RatingResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
         },
         preHandler: limit,
       },
-      async (request) =>
-        analytics.rate(request.body, { auth: request.auth, origin: request.headers.origin }),
+      async (request) => analytics.rate(request.body, { auth: request.auth, origin: request.headers.origin }),
     );
     app.post(
       '/analytics/booking-clicks',

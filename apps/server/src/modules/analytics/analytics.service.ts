@@ -352,7 +352,7 @@ export class AnalyticsService {
     return { message_id: message.id, rating: request.rating };
   }
 
-  /** The visitor's (or the playground user's) own rating of each of the messages, for showing them again. */
+  /** Who rates: the visitor of a valid token (from a site the bot allows), else the signed-in user. */
   private async raterOf(
     token: string | undefined,
     caller: { auth: AuthContext | null; origin: string | undefined },
