@@ -1,6 +1,6 @@
+export * from './admin.js';
 export * from './affiliates.js';
 export * from './analytics.js';
-export * from './admin.js';
 export * from './auth.js';
 export * from './billing.js';
 export * from './bots.js';

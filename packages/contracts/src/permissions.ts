@@ -1,6 +1,7 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
-import { AFFILIATE_ROUTE_RULES } from './affiliates.js';
 import { ADMIN_ROUTE_RULES } from './admin.js';
+import { AFFILIATE_ROUTE_RULES } from './affiliates.js';
+import { ANALYTICS_ROUTE_RULES } from './analytics.js';
 import { BILLING_ROUTE_RULES } from './billing.js';
 import { BOT_ROUTE_RULES } from './bots.js';
 import { CALENDAR_ROUTE_RULES } from './calendar.js';
@@ -10,7 +11,6 @@ import { FILE_ROUTE_RULES } from './files.js';
 import { HANDOFF_ROUTE_RULES } from './handoff.js';
 import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
 import { HOME_ROUTE_RULES } from './home.js';
-import { ANALYTICS_ROUTE_RULES } from './analytics.js';
 import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';

@@ -41,12 +41,7 @@ const blankRoutes: RouteObject[] = [
     () => import('../features/auth/pages/ResetPasswordPage'),
     'ResetPasswordPage',
   ),
-  page(
-    'partner',
-    open('Partner'),
-    () => import('../features/partner/pages/PartnerPage'),
-    'PartnerPage',
-  ),
+  page('partner', open('Partner'), () => import('../features/partner/pages/PartnerPage'), 'PartnerPage'),
   page('contact', open('Contact'), () => import('../features/public/pages/ContactPage'), 'ContactPage'),
   page(
     'privacy',

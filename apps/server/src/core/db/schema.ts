@@ -240,16 +240,14 @@ export const jobs = pgTable(
     index('jobs_claim_idx').on(t.name, t.status, t.runAfter),
     index('jobs_tenant_idx').on(t.tenantId),
     // A mail's delivery jobs by its outbox id: the admin console's outbox shows each mail's last run.
-    index('jobs_mail_outbox_idx')
-      .on(sql`(${t.data}->>'outboxId')`)
-      .where(sql`${t.name} = 'mail.send'`),
+    index('jobs_mail_outbox_idx').on(sql`(${t.data}->>'outboxId')`).where(sql`${t.name} = 'mail.send'`),
   ],
 );
 
 // Feature modules keep their tables beside their code; migrations are generated from all of them.
 export * from '../../modules/admin/admin.schema.js';
-export * from '../../modules/analytics/analytics.schema.js';
 export * from '../../modules/affiliates/affiliates.schema.js';
+export * from '../../modules/analytics/analytics.schema.js';
 export * from '../../modules/billing/billing.schema.js';
 export * from '../../modules/bots/bots.schema.js';
 export * from '../../modules/chat/chat.schema.js';

@@ -139,7 +139,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   }
 
   /** The person "logs in" and grants the pages set with grantNext: back to the app with a code. */
-  function dialog(res: ServerResponse, query: Record<string, string>): void {
+  function dialog(res: ServerResponse, query: Record<string, string>) {
     if (query.client_id !== app.appId) return graphError(res, { code: 101, message: 'Invalid App ID' });
     const code = token('code-');
     fake.addLogin({ code, pages: granting });
@@ -150,7 +150,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     res.end();
   }
 
-  function exchange(res: ServerResponse, query: Record<string, string>): void {
+  function exchange(res: ServerResponse, query: Record<string, string>) {
     if (query.client_id !== app.appId || query.client_secret !== app.appSecret)
       return graphError(res, { code: 1, message: 'Error validating client secret.' });
     if (query.grant_type === 'fb_exchange_token') {
@@ -173,7 +173,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     return json(res, 200, { access_token: short, token_type: 'bearer', expires_in: 3600 });
   }
 
-  function listPages(res: ServerResponse, access: string): void {
+  function listPages(res: ServerResponse, access: string) {
     const granted = userTokens.get(access);
     if (!granted) return graphError(res, { code: 190, message: 'Invalid OAuth access token.' });
     const data = granted.map((page) => ({
@@ -205,7 +205,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     pageId: string,
     access: string,
     query: Record<string, string>,
-  ): void {
+  ) {
     if (!pageOf(res, access, pageId)) return;
     if (method === 'DELETE') fake.subscriptions.delete(pageId);
     else fake.subscriptions.set(pageId, (query.subscribed_fields ?? '').split(',').filter(Boolean));
@@ -234,7 +234,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   }
 
   /** A page read with its own token, or a user's profile read with a page token. */
-  function read(res: ServerResponse, id: string, access: string, query: Record<string, string>): void {
+  function read(res: ServerResponse, id: string, access: string, query: Record<string, string>) {
     if (!pageOf(res, access, pages.has(id) ? id : undefined)) return;
     const page = pages.get(id);
     if (page)
@@ -264,12 +264,12 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   return fake;
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 
-function graphError(res: ServerResponse, error: GraphErrorSpec): void {
+function graphError(res: ServerResponse, error: GraphErrorSpec) {
   json(res, error.status ?? 400, {
     error: {
       message: error.message ?? 'An error occurred',

@@ -238,7 +238,7 @@ export async function startWhatsAppCloudFake(app: {
     return graphError(res, { code: 100, message: `Unsupported request: ${req.method} ${url.pathname}` });
   }
 
-  function dialog(res: ServerResponse, query: Record<string, string>): void {
+  function dialog(res: ServerResponse, query: Record<string, string>) {
     const grant = granting;
     if (!grant || !query.redirect_uri)
       return json(res, 400, { error: { message: 'nothing to grant', code: 100 } });
@@ -258,7 +258,7 @@ export async function startWhatsAppCloudFake(app: {
 </script>`);
   }
 
-  function exchange(res: ServerResponse, query: Record<string, string>): void {
+  function exchange(res: ServerResponse, query: Record<string, string>) {
     if (query.client_id !== app.appId || query.client_secret !== app.appSecret)
       return graphError(res, { code: 101, message: 'Error validating application' });
     const number = codes.get(query.code ?? '');
@@ -274,7 +274,7 @@ export async function startWhatsAppCloudFake(app: {
     number: FakeNumber,
     body: Record<string, unknown>,
     query: Record<string, string>,
-  ): void {
+  ) {
     if (req.method === 'GET') {
       const data = [...fake.templates.values()].filter((t) => t.wabaId === number.wabaId);
       return json(res, 200, { data: data.map(({ wabaId: _, ...t }) => t), paging: {} });
@@ -355,13 +355,13 @@ export async function startWhatsAppCloudFake(app: {
   return fake;
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+function json(res: ServerResponse, status: number, body: unknown) {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 
-function graphError(res: ServerResponse, error: CloudErrorSpec): void {
+function graphError(res: ServerResponse, error: CloudErrorSpec) {
   json(res, error.status ?? 400, {
     error: {
       message: error.message ?? `(#${error.code}) error`,
