@@ -102,6 +102,10 @@ describe('Affiliate programme', () => {
       .click();
     await page.getByText(AFFILIATE_TEXTS.becamePartner).first().waitFor();
     await page.getByRole('heading', { name: 'Partner dashboard' }).waitFor();
+    // Home, where sign-in lands, is not a partner's: it forwards to the partner area.
+    await page.goto('/home');
+    await page.waitForURL('**/partner');
+    await page.getByRole('heading', { name: 'Partner dashboard' }).waitFor();
 
     // A link with its own code.
     const code = `paula-${Date.now().toString(36)}`;

@@ -8,6 +8,7 @@ import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import type { HomeSummary } from '@parley/contracts';
 import type { ReactNode } from 'react';
+import { Navigate } from 'react-router';
 import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useHomeSummaryQuery } from '../api';
@@ -69,12 +70,15 @@ function Panels({ summary }: { summary: HomeSummary }) {
 /** /home: the landing page after login: one summary call, as far as the person's permissions reach. */
 export function HomePage() {
   const user = useAppSelector((state) => state.session.user);
+  // Partners have only the partner area (spec section 6): /home, where login lands, forwards them there.
+  const isPartner = user?.user_type.toLowerCase() === 'partner';
   // Fresh on every visit: the checklist and lists change with what was done elsewhere.
   const { data, isLoading, isError } = useHomeSummaryQuery(undefined, {
-    skip: !user,
+    skip: !user || isPartner,
     refetchOnMountOrArgChange: true,
   });
   if (!user) return null;
+  if (isPartner) return <Navigate to="/partner" replace />;
   return (
     <>
       <PageHeader
