@@ -9,13 +9,13 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ADMIN_JOB_STATES, ADMIN_PAGE_SIZES, type AdminJob } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
+import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useAdminJobsQuery, useRetryJobMutation } from '../api';
 import { formatDate } from '../format';
@@ -132,24 +132,18 @@ export function JobsPanel({ canWrite }: { canWrite: boolean }) {
                     </TableCell>
                   </TableRow>
                 ))}
-                {jobs.data.items.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={7}>No jobs.</TableCell>
-                  </TableRow>
-                ) : null}
+                {jobs.data.items.length === 0 ? <EmptyRow columns={7}>No jobs.</EmptyRow> : null}
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={jobs.data.total}
+          <TablePager
+            total={jobs.data.total}
             page={page}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...ADMIN_PAGE_SIZES]}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
+            size={pageSize}
+            sizes={ADMIN_PAGE_SIZES}
+            onChange={(next, size) => {
+              setPage(next);
+              setPageSize(size);
             }}
           />
         </>

@@ -9,13 +9,13 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ADMIN_MAIL_STATES, ADMIN_PAGE_SIZES, type AdminMail } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
+import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useAdminMailQuery, useResendMailMutation } from '../api';
 import { formatDate } from '../format';
@@ -102,24 +102,18 @@ export function MailPanel({ canWrite }: { canWrite: boolean }) {
                     </TableCell>
                   </TableRow>
                 ))}
-                {mail.data.items.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={7}>No mail.</TableCell>
-                  </TableRow>
-                ) : null}
+                {mail.data.items.length === 0 ? <EmptyRow columns={7}>No mail.</EmptyRow> : null}
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={mail.data.total}
+          <TablePager
+            total={mail.data.total}
             page={page}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...ADMIN_PAGE_SIZES]}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
+            size={pageSize}
+            sizes={ADMIN_PAGE_SIZES}
+            onChange={(next, size) => {
+              setPage(next);
+              setPageSize(size);
             }}
           />
         </>

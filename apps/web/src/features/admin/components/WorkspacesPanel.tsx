@@ -8,11 +8,11 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { ADMIN_PAGE_SIZES } from '@parley/contracts';
 import { useEffect, useState } from 'react';
+import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
 import { useAdminWorkspacesQuery } from '../api';
 import { formatDate, formatNumber } from '../format';
 import { WorkspaceDialog } from './WorkspaceDialog';
@@ -87,24 +87,18 @@ export function WorkspacesPanel() {
                     </TableCell>
                   </TableRow>
                 ))}
-                {list.data.items.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={7}>No workspace matches.</TableCell>
-                  </TableRow>
-                ) : null}
+                {list.data.items.length === 0 ? <EmptyRow columns={7}>No workspace matches.</EmptyRow> : null}
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={list.data.total}
+          <TablePager
+            total={list.data.total}
             page={page}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...ADMIN_PAGE_SIZES]}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
+            size={pageSize}
+            sizes={ADMIN_PAGE_SIZES}
+            onChange={(next, size) => {
+              setPage(next);
+              setPageSize(size);
             }}
           />
         </>
