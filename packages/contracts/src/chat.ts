@@ -165,6 +165,12 @@ export const ChatMessage = z.object({
   /** A message sent to a channel: queued, sent, or failed with its reason. */
   delivery: Delivery.nullable().optional(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
+  /**
+   * On a bot message read back as history (a conversation's messages, the socket's resume): the
+   * reader's own thumbs on it (the visitor's, or the signed-in user's), null when they gave none.
+   * Absent on messages as they are sent live.
+   */
+  rating: z.enum(['up', 'down']).nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import {
   ANALYTICS_LIMITS,
   type AnalyticsInsights,
@@ -16,7 +15,6 @@ import {
 import { stringify } from 'csv-stringify/sync';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
-import { deriveKey } from '../../core/crypto.js';
 import type { Db } from '../../core/db/database.js';
 import { notFound, paymentRequired } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -38,6 +36,7 @@ import {
   unansweredTop,
 } from './analytics.queries.js';
 import { bookingClicks, messageRatings } from './analytics.schema.js';
+import { RaterKeys } from './rater.js';
 import { revenueOf } from './revenue.js';
 
 const DAY_MS = 86_400_000;
@@ -112,7 +111,7 @@ function dailyOf(rows: readonly MetricRow[]): DailyFull[] {
  * levels decide what a plan sees (docs/analytics.md); with PLAN_LIMITS off everything is allowed.
  */
 export class AnalyticsService {
-  private readonly raterSecret: Buffer;
+  private readonly raterKeys: RaterKeys;
 
   constructor(
     private readonly deps: {
@@ -125,7 +124,7 @@ export class AnalyticsService {
       ownOrigin: string;
     },
   ) {
-    this.raterSecret = deriveKey(deps.appSecret, 'analytics-rater');
+    this.raterKeys = new RaterKeys(deps.appSecret);
   }
 
   /** The period of a query: UTC days, both included; the last 30 days by default. */
@@ -327,7 +326,7 @@ export class AnalyticsService {
         ),
       );
     if (!message) throw notFound('Message not found');
-    const raterKey = createHmac('sha256', this.raterSecret).update(rater.identity).digest('base64url');
+    const raterKey = this.raterKeys.keyOf(rater);
     const where = and(eq(messageRatings.messageId, message.id), eq(messageRatings.raterKey, raterKey));
     if (request.rating === null) {
       await this.deps.db.delete(messageRatings).where(where);
@@ -359,14 +358,13 @@ export class AnalyticsService {
   ) {
     if (token) {
       const visitor = await this.visitorOf(token, caller.origin);
-      return { kind: 'visitor' as const, ...visitor, identity: `v:${visitor.botId}:${visitor.visitorId}` };
+      return { kind: 'visitor' as const, ...visitor };
     }
     if (caller.auth)
       return {
         kind: 'user' as const,
         tenantId: caller.auth.tenantId,
         userId: caller.auth.userId,
-        identity: `u:${caller.auth.userId}`,
       };
     throw notFound('Message not found');
   }

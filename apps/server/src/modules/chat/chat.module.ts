@@ -24,6 +24,7 @@ import { AppError, notFound } from '../../core/errors.js';
 import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { RaterKeys } from '../analytics/rater.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { usageNotices } from '../billing/usage-notices.js';
 import { botCacheOf } from '../bots/bot-cache.js';
@@ -98,6 +99,7 @@ function makeServices(deps: ModuleDeps): ChatServices {
     historyTurns: deps.config.CHAT_HISTORY_TURNS,
     agentOnline,
     onUnanswered,
+    raterKeys: new RaterKeys(deps.config.appSecret),
   });
   const guard = new SocketGuard(
     deps.events,

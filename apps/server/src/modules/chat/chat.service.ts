@@ -9,6 +9,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import type { RaterKeys } from '../analytics/rater.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { BotRow } from '../bots/bots.queries.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
@@ -26,7 +27,6 @@ import {
   appendTo,
   botMessagesThisMonth,
   type ConversationRow,
-  messagesAfter,
   messagesBefore,
   type NewMessage,
   requireConversation,
@@ -36,6 +36,7 @@ import {
   toMessage,
 } from './chat.queries.js';
 import { conversations } from './chat.schema.js';
+import { messagesRatedBy } from './rated-history.js';
 
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
 export type Actor =
@@ -108,6 +109,8 @@ export class ChatService {
       agentOnline: (tenantId: number) => Promise<boolean>;
       /** A visitor's question the bot found nothing for: the owner's queue of unanswered questions. */
       onUnanswered?: (input: UnansweredInput) => Promise<unknown>;
+      /** How ratings are keyed: a history read shows the reader's own thumbs on each answer. */
+      raterKeys: RaterKeys;
     },
   ) {}
 
@@ -207,20 +210,23 @@ export class ChatService {
   async get(auth: AuthContext, id: number): Promise<ConversationWithMessages> {
     const row = await requireConversation(this.db, auth.tenantId, id);
     const [stored, window] = await Promise.all([
-      messagesAfter(this.db, id),
+      messagesRatedBy(this.db, id, 0, this.options.raterKeys.keyOf({ kind: 'user', userId: auth.userId })),
       replyWindowOf(this.db, row, new Date()),
     ]);
-    return {
-      ...toConversation(row),
-      ...(window ? { reply_window: window } : {}),
-      messages: stored.map(toMessage),
-    };
+    return { ...toConversation(row), ...(window ? { reply_window: window } : {}), messages: stored };
   }
 
-  /** Messages after a sequence number: what a client that reconnects missed. */
+  /**
+   * Messages after a sequence number: what a client that reconnects missed (after 0: the history a
+   * reload shows), each answer with the actor's own rating.
+   */
   async history(actor: Actor, conversationId: number, afterSeq: number): Promise<ChatMessage[]> {
     const conversation = await this.conversationFor(actor, conversationId);
-    return (await messagesAfter(this.db, conversation.id, afterSeq)).map(toMessage);
+    const rater =
+      actor.kind === 'user'
+        ? { kind: 'user' as const, userId: actor.userId }
+        : { kind: 'visitor' as const, botId: actor.botId, visitorId: actor.visitorId };
+    return messagesRatedBy(this.db, conversation.id, afterSeq, this.options.raterKeys.keyOf(rater));
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
