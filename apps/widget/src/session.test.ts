@@ -150,6 +150,34 @@ describe('VisitorSession', () => {
     expect(last().sent[1]).toEqual({ type: 'resume', conversation_id: 42, after_seq: 2 });
   });
 
+  it("keeps the visitor's saved rating from the history, and a new one once the server saved it", async () => {
+    const { session, last } = setup(memoryStore({ conversation: '42' }));
+    session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    last().handlers.onOpen();
+    last().receive({
+      conversation_id: 42,
+      final_result_object: message(3, { answer_mode: 'qna', rating: 'up' }),
+    });
+    // The same answer again, live, says nothing of ratings: the saved one stays.
+    last().receive({ conversation_id: 42, final_result_object: message(3, { answer_mode: 'qna' }) });
+    expect(session.getState().messages[0]!.rating).toBe('up');
+
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as { message_id: number; rating: string | null };
+      expect(body).toEqual({ message_id: 3, rating: 'down', visitor_token: 'token-1' });
+      return new Response(JSON.stringify({ message_id: 3, rating: 'down' }), { status: 200 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      expect(await session.rate(3, 'down')).toBe('down');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(session.getState().messages[0]!.rating).toBe('down');
+  });
+
   it('forgets a kept conversation the server no longer knows', async () => {
     const store = memoryStore({ conversation: '42' });
     const { session, last } = setup(store);

@@ -164,11 +164,17 @@ export class VisitorSession {
     return true;
   }
 
-  /** The visitor's thumbs on an answer, kept per answer for this page's life; null when refused. */
+  /**
+   * The visitor's thumbs on an answer, saved by the server (which gives them back with the history
+   * after a reload) and kept on the message; undefined when refused.
+   */
   async rate(messageId: number, rating: 'up' | 'down' | null): Promise<'up' | 'down' | null | undefined> {
     if (!this.identity) return undefined;
     try {
       const saved = await rateAnswer(this.options.apiBase, this.identity.visitor_token, messageId, rating);
+      this.update({
+        messages: this.state.messages.map((m) => (m.id === messageId ? { ...m, rating: saved.rating } : m)),
+      });
       return saved.rating;
     } catch {
       return undefined;

@@ -16,6 +16,14 @@ describe('mergeMessages', () => {
     expect(mergeMessages(merged, merged)).toHaveLength(3);
   });
 
+  it("keeps the reader's rating from the history when a live copy without one arrives", () => {
+    const rated = { ...m(1, 2), rating: 'up' } as ChatMessage;
+    expect(mergeMessages([rated], [m(1, 2, 'live')])[0]).toMatchObject({ message: 'live', rating: 'up' });
+    // A copy that does say (a later history read, the reader's own change) wins.
+    const changed = { ...m(1, 2), rating: null } as ChatMessage;
+    expect(mergeMessages([rated], [changed])[0]!.rating).toBeNull();
+  });
+
   it('returns the same list when nothing arrives, and finds the last seq', () => {
     const list = [m(1, 1), m(2, 5)];
     expect(mergeMessages(list, [])).toBe(list);

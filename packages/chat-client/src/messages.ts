@@ -3,6 +3,8 @@ import type { ChatMessage } from '@parley/contracts';
 /**
  * The messages of a chat: each (conversation, seq) once, in seq order. Messages arrive from the
  * stream, the socket and a resume replay; merging is idempotent so a replay never doubles a bubble.
+ * A live copy knows nothing of the reader's rating (only history reads carry it): the rating already
+ * held stays.
  */
 export function mergeMessages(
   current: readonly ChatMessage[],
@@ -11,7 +13,14 @@ export function mergeMessages(
   if (incoming.length === 0) return current as ChatMessage[];
   const byKey = new Map<string, ChatMessage>();
   for (const message of current) byKey.set(messageKey(message), message);
-  for (const message of incoming) byKey.set(messageKey(message), message);
+  for (const message of incoming) {
+    const key = messageKey(message);
+    const held = byKey.get(key)?.rating;
+    byKey.set(
+      key,
+      message.rating === undefined && held !== undefined ? { ...message, rating: held } : message,
+    );
+  }
   return [...byKey.values()].sort((a, b) => a.conversation_id - b.conversation_id || a.seq - b.seq);
 }
 

@@ -1,7 +1,7 @@
 import { citationTitle, citesByNumber, linkCitations, safeUrl, syncedLabel } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { CalendarIcon, ThumbIcon } from './icons';
 import { Markdown } from './Markdown';
 
@@ -73,9 +73,24 @@ export type Rate = (
   rating: 'up' | 'down' | null,
 ) => Promise<'up' | 'down' | null | undefined>;
 
-/** Thumbs up and down under a bot answer; the chosen one pressed again takes the rating back. */
-function RateAnswer({ messageId, onRate }: { messageId: number; onRate: Rate }) {
-  const [rating, setRating] = useState<'up' | 'down' | null>(null);
+/**
+ * Thumbs up and down under a bot answer; the chosen one pressed again takes the rating back. It
+ * starts from the rating the history brought (`saved`, the visitor's own), so a reload shows it.
+ */
+function RateAnswer({
+  messageId,
+  saved: savedRating,
+  onRate,
+}: {
+  messageId: number;
+  saved: ChatMessage['rating'];
+  onRate: Rate;
+}) {
+  const [rating, setRating] = useState<'up' | 'down' | null>(savedRating ?? null);
+  // The history's copy of the message can arrive after a live copy that knew no rating.
+  useEffect(() => {
+    if (savedRating !== undefined) setRating(savedRating);
+  }, [savedRating]);
   const [busy, setBusy] = useState(false);
   const choose = async (next: 'up' | 'down') => {
     setBusy(true);
@@ -170,7 +185,9 @@ export function Message({
             ) : null}
           </div>
         ) : null}
-        {!agent && onRate && rateable(message) ? <RateAnswer messageId={message.id} onRate={onRate} /> : null}
+        {!agent && onRate && rateable(message) ? (
+          <RateAnswer messageId={message.id} saved={message.rating} onRate={onRate} />
+        ) : null}
       </div>
     </li>
   );

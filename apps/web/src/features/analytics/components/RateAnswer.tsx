@@ -3,7 +3,7 @@ import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import type { ChatMessage } from '@parley/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useRateAnswerMutation } from '../api';
 
 type Rating = 'up' | 'down' | null;
@@ -11,9 +11,15 @@ type Rating = 'up' | 'down' | null;
 /**
  * Thumbs up and down under a bot answer: pressing the chosen one again takes the rating back.
  * The playground rates as the signed-in owner; the widget has its own, with the visitor's token.
+ * It starts from the rating the conversation's history brought (the owner's own), so a reload shows it.
  */
 export function RateAnswer({ message }: { message: ChatMessage }) {
-  const [rating, setRating] = useState<Rating>(null);
+  const saved = message.rating;
+  const [rating, setRating] = useState<Rating>(saved ?? null);
+  // A message first shown from the stream (no rating known) may be replaced by the history's copy.
+  useEffect(() => {
+    if (saved !== undefined) setRating(saved);
+  }, [saved]);
   const [rate, { isLoading }] = useRateAnswerMutation();
   // The welcome and notices carry no answer mode: nothing to rate.
   if (!message.answer_mode || message.answer_mode === 'limit' || message.id <= 0) return null;
