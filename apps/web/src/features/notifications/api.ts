@@ -1,7 +1,16 @@
-import type { NotificationCount, NotificationList } from '@parley/contracts';
+import type {
+  EmailLog,
+  EmailLogQuery,
+  NotificationCount,
+  NotificationList,
+  SendEmailBody,
+  SendEmailResponse,
+} from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['NotificationCount', 'Notifications'] });
+const tagged = api.enhanceEndpoints({
+  addTagTypes: ['NotificationCount', 'Notifications', 'NotificationEmails'],
+});
 
 /** The user and tenant the count is fetched for (spec section 7: numeric user_id and tenant_id). */
 export type CountArgs = { userId: number; tenantId: number };
@@ -49,6 +58,16 @@ export const notificationsApi = tagged.injectEndpoints({
       query: () => ({ url: '/notification/read-all', method: 'POST' }),
       invalidatesTags: ['NotificationCount', 'Notifications'],
     }),
+    /** Mails teammates (Inbox write); a failure's detail (the hourly limit's 429 too) is toasted. */
+    sendEmailNotification: build.mutation<SendEmailResponse, SendEmailBody>({
+      query: (body) => ({ url: '/notification/send-email', method: 'POST', body }),
+      invalidatesTags: ['NotificationEmails'],
+    }),
+    /** The mail log (Inbox read), newest first; the server answers at most 500 and does not page. */
+    emailLog: build.query<EmailLog, EmailLogQuery>({
+      query: (params) => ({ url: '/notification/emails/', params }),
+      providesTags: ['NotificationEmails'],
+    }),
   }),
 });
 
@@ -58,6 +77,8 @@ export const {
   useMarkSeenMutation,
   useMarkNotificationReadMutation,
   useMarkAllNotificationsReadMutation,
+  useSendEmailNotificationMutation,
+  useEmailLogQuery,
 } = notificationsApi;
 
 /** The admin channel's event: the count (and an open list) are fetched again. */

@@ -1,3 +1,4 @@
+import MailOutline from '@mui/icons-material/MailOutline';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,6 +18,8 @@ import type {
 } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
+import { EmailTeammateDialog } from '../../notifications/components/EmailTeammateDialog';
+import { useAbility } from '../../permissions/hooks/useAbility';
 import { useTenantUsersQuery } from '../../roles/api';
 import {
   useAddNoteMutation,
@@ -75,6 +78,10 @@ export function ConversationDetails({ conversation, listed: given, tenantId, onL
   const [history, setHistory] = useState(false);
   const events = useHandoffEventsQuery(conversation.id, { skip: !history });
   const teammates = useTenantUsersQuery(tenantId);
+  // Mailing teammates about the conversation is for those who work the inbox (POST /notification/send-email).
+  const canEmail = useAbility().can('write', 'Inbox');
+  const [emailing, setEmailing] = useState(false);
+  const visitor = listed?.visitor_name ?? listed?.visitor_email ?? 'Anonymous visitor';
   const closed = conversation.handoff_state === 'closed';
   // Messages that arrived live are newer than the loaded conversation's own time.
   const newest = conversation.messages.at(-1)?.timestamp;
@@ -90,7 +97,7 @@ export function ConversationDetails({ conversation, listed: given, tenantId, onL
     <Box sx={{ px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }} data-testid="conversation-details">
       <Stack direction="row" spacing={1.5} useFlexGap alignItems="center" sx={{ flexWrap: 'wrap' }}>
         <Typography variant="body2" fontWeight={600} data-testid="visitor-name">
-          {listed?.visitor_name ?? listed?.visitor_email ?? 'Anonymous visitor'}
+          {visitor}
         </Typography>
         {listed?.visitor_name && listed.visitor_email ? (
           <Typography variant="body2">{listed.visitor_email}</Typography>
@@ -151,7 +158,19 @@ export function ConversationDetails({ conversation, listed: given, tenantId, onL
         >
           {closed ? 'Reopen' : 'Close'}
         </Button>
+        {canEmail ? (
+          <Button size="small" startIcon={<MailOutline />} onClick={() => setEmailing(true)}>
+            Email a teammate
+          </Button>
+        ) : null}
       </Stack>
+      {canEmail && emailing ? (
+        <EmailTeammateDialog
+          conversation={{ id: conversation.id, botId: conversation.bot_id, visitor }}
+          tenantId={tenantId}
+          onClose={() => setEmailing(false)}
+        />
+      ) : null}
       {failure ? (
         <Alert severity="warning" sx={{ mt: 1 }}>
           {failure}

@@ -20,6 +20,7 @@ import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useBotsOfUserQuery } from '../../bots/api';
 import { type ChatFrame, makeFrame } from '../../chat/frames';
+import { EmailLogButton } from '../../notifications/components/EmailLogDialog';
 import {
   type GroupedArgs,
   inboxApi,
@@ -359,6 +360,7 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
       <PageHeader
         title="Support Inbox"
         subtitle="Conversations of your bots, live. Take one over to answer it yourself."
+        actions={<EmailLogButton tenantId={tenantId} userId={userId} bots={inboxBots} />}
       />
       {failed ? (
         <Alert severity="error" sx={{ mb: 2 }}>
