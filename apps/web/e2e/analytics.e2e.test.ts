@@ -77,6 +77,23 @@ describe('analytics', () => {
       await expect.poll(() => answers.count(), { timeout: 30_000 }).toBe(2);
       expect(await answers.nth(1).getAttribute('data-answer-mode')).toBe('not_found');
       await screenshot(page, 'analytics-widget-rated');
+
+      // A reload resumes the conversation (left open) with the visitor's thumb as they left it.
+      await page.reload();
+      const reopened = page.getByRole('dialog', { name: 'Chat with Acme helper' });
+      const shippingAgain = reopened.getByTestId('bot-message').filter({ hasText: ANSWER });
+      await shippingAgain.waitFor({ timeout: 20_000 });
+      await expect
+        .poll(() => shippingAgain.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed'))
+        .toBe('true');
+      expect(
+        await shippingAgain.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed'),
+      ).toBe('false');
+      const unrated = reopened.locator('[data-testid="bot-message"][data-answer-mode="not_found"]');
+      expect(await unrated.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed')).toBe(
+        'false',
+      );
+      await screenshot(page, 'analytics-widget-reloaded');
     } finally {
       await site.close();
     }
@@ -128,5 +145,26 @@ describe('analytics', () => {
       .poll(() => owner.getByTestId('home-conversations').innerText(), { timeout: 15_000 })
       .toBe('1');
     expect(await owner.getByTestId('home-answer-rate').innerText()).toBe('50%');
+
+    // The playground: the owner's own thumb comes back with the conversation after a reload.
+    await owner.goto(`/bot/${bot.bot_id}/playground`);
+    const box = owner.getByRole('textbox', { name: 'Message' });
+    await box.fill(QUESTION);
+    await box.press('Enter');
+    const tried = owner.getByTestId('bot-message').filter({ hasText: ANSWER });
+    await tried.waitFor({ timeout: 30_000 });
+    await tried.getByRole('button', { name: 'Bad answer' }).click();
+    await expect
+      .poll(() => tried.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    await owner.reload();
+    const triedAgain = owner.getByTestId('bot-message').filter({ hasText: ANSWER });
+    await triedAgain.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => triedAgain.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    expect(await triedAgain.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
   });
 });

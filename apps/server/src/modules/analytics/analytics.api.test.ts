@@ -3,21 +3,24 @@ import type {
   AnalyticsOverview,
   AnalyticsRevenue,
   Bot,
+  ConversationWithMessages,
   HomeSummary,
   RatingResponse,
   VisitorIdentity,
 } from '@parley/contracts';
+import { ChatMessage } from '@parley/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
-import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { type Account, startTestServer, TEST_SECRET, type TestServer } from '../../test/server.js';
 import { leads } from '../bots/bots.schema.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import { storeRecords, stores } from '../stores/stores.schema.js';
 import { analyticsDaily, bookingClicks, messageRatings } from './analytics.schema.js';
+import { RaterKeys } from './rater.js';
 import { attribute, attributor, toMinor } from './revenue.js';
 import { rollUpTenant, rollupCutoff } from './rollup.js';
 
@@ -379,6 +382,167 @@ describe('ratings', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ detail: expect.any(String) });
     expect(await server.database.db.select().from(messageRatings)).toEqual(before);
+  });
+});
+
+/**
+ * What a reload of the widget shows: the chat socket's resume after seq 0 with the visitor's token.
+ * Resolves with every message of the conversation (each checked against the contract), or rejects
+ * with the socket's error frame.
+ */
+async function widgetHistory(token: string, conversationId: number): Promise<ChatMessage[]> {
+  const [conversation] = await server.database.db
+    .select({ lastSeq: conversations.lastSeq })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${token}`, {
+    headers: ORIGIN,
+  });
+  const received = new Map<number, ChatMessage>();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the history did not come')), 10_000);
+      socket.on('message', (raw) => {
+        const frame = JSON.parse(raw.toString()) as { error?: string; final_result_object?: unknown };
+        if (frame.error) reject(new Error(frame.error));
+        if (!frame.final_result_object) return;
+        const message = ChatMessage.parse(frame.final_result_object);
+        if (message.conversation_id === conversationId) received.set(message.seq, message);
+        if (received.size === conversation!.lastSeq) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      socket.once('open', () =>
+        socket.send(JSON.stringify({ type: 'resume', conversation_id: conversationId, after_seq: 0 })),
+      );
+      socket.once('error', reject);
+    });
+  } finally {
+    socket.close();
+  }
+  return [...received.values()].sort((a, b) => a.seq - b.seq);
+}
+
+const ratingOf = (history: ChatMessage[], messageId: number) => {
+  const copies = history.filter((message) => message.id === messageId);
+  expect(copies).toHaveLength(1);
+  return copies[0]!.rating;
+};
+
+describe('ratings in the history a reload shows', () => {
+  // A workspace of its own: its visits must not move the figures the other tests count.
+  let shop: Account;
+  let plainBot: Bot;
+  let countingBot: Bot;
+  let first: Visit;
+  let second: Visit;
+  let counted: Visit;
+  beforeAll(async () => {
+    shop = await signupOwner(server);
+    plainBot = await createBotViaApi(server, shop, { bot_name: 'Plain_bot', description: 'x' });
+    countingBot = await createBotViaApi(server, shop, {
+      bot_name: 'Counting_bot',
+      description: 'x',
+      analytics: 'true',
+    });
+    [first, second, counted] = await Promise.all([
+      visitorAsks(plainBot, 'Is the shop open on Sunday?'),
+      visitorAsks(plainBot, 'Do you deliver on Sunday?'),
+      visitorAsks(countingBot, 'Is parking free?'),
+    ]);
+  }, 60_000);
+
+  it("brings back the visitor's own rating after a reload, with the analytics flag off (a keyed hash only)", async () => {
+    let history = await widgetHistory(first.token, first.conversationId);
+    expect(ratingOf(history, first.answerId)).toBeNull();
+    await rate({ message_id: first.answerId, rating: 'up', visitor_token: first.token });
+    history = await widgetHistory(first.token, first.conversationId);
+    expect(ratingOf(history, first.answerId)).toBe('up');
+    // Bot messages carry it (the welcome: null); the visitor's own question does not.
+    expect(history[0]).toMatchObject({ message_type: 'bot', rating: null });
+    const question = history.find((message) => message.message_type === 'user');
+    expect(question).toBeDefined();
+    expect(question).not.toHaveProperty('rating');
+    const [stored] = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, first.answerId));
+    expect(stored!.visitorId).toBeNull();
+
+    await rate({ message_id: first.answerId, rating: 'down', visitor_token: first.token });
+    expect(ratingOf(await widgetHistory(first.token, first.conversationId), first.answerId)).toBe('down');
+    await rate({ message_id: first.answerId, rating: null, visitor_token: first.token });
+    expect(ratingOf(await widgetHistory(first.token, first.conversationId), first.answerId)).toBeNull();
+  });
+
+  it('brings it back with the analytics flag on (the visitor id kept)', async () => {
+    await rate({ message_id: counted.answerId, rating: 'down', visitor_token: counted.token });
+    const [stored] = await server.database.db
+      .select()
+      .from(messageRatings)
+      .where(eq(messageRatings.messageId, counted.answerId));
+    expect(stored!.visitorId).toBe(counted.visitorId);
+    expect(ratingOf(await widgetHistory(counted.token, counted.conversationId), counted.answerId)).toBe(
+      'down',
+    );
+  });
+
+  it("never shows another person's rating of the same answer", async () => {
+    await rate({ message_id: first.answerId, rating: 'up', visitor_token: first.token });
+    // Another visitor's thumbs on the same answer, keyed as the server keys them.
+    await server.database.db.insert(messageRatings).values({
+      tenantId: shop.user.tenant_id,
+      botId: plainBot.bot_id,
+      conversationId: first.conversationId,
+      messageId: first.answerId,
+      raterKey: new RaterKeys(TEST_SECRET).keyOf({
+        kind: 'visitor',
+        botId: plainBot.bot_id,
+        visitorId: second.visitorId,
+      }),
+      rating: -1,
+    });
+    expect(ratingOf(await widgetHistory(first.token, first.conversationId), first.answerId)).toBe('up');
+    // The second visitor sees their own answer unrated, and cannot read the first one's conversation.
+    expect(ratingOf(await widgetHistory(second.token, second.conversationId), second.answerId)).toBeNull();
+    await expect(widgetHistory(second.token, first.conversationId)).rejects.toThrow('Conversation not found');
+    // The owner reading the visitor's conversation in the console rated nothing: null, not the visitor's.
+    const read = await server.get<ConversationWithMessages>(
+      `/api/chat/chats/${first.conversationId}`,
+      as(shop),
+    );
+    expect(read.status).toBe(200);
+    expect(ratingOf(read.body.messages, first.answerId)).toBeNull();
+  });
+
+  it("brings back the owner's rating in the playground's history, and only theirs", async () => {
+    const chat = await server.post<{ conversation_id: number; bot_message: { id: number } }>(
+      '/api/chat/chats',
+      { bot_id: plainBot.bot_id, message: 'Trying the bot' },
+      as(shop),
+    );
+    expect(chat.status).toBe(200);
+    const { conversation_id: conversationId, bot_message: answer } = chat.body;
+    expect((await rate({ message_id: answer.id, rating: 'up' }, { token: shop.access_token })).status).toBe(
+      200,
+    );
+    const reload = await server.get<ConversationWithMessages>(`/api/chat/chats/${conversationId}`, as(shop));
+    expect(reload.status).toBe(200);
+    expect(ratingOf(reload.body.messages, answer.id)).toBe('up');
+    const after = await server.get<ChatMessage[]>(`/api/chat/chats/conversation/${conversationId}`, as(shop));
+    expect(ratingOf(after.body, answer.id)).toBe('up');
+    // A teammate who may read the bots sees the conversation, not the owner's thumbs.
+    const role = await createRole(server, shop, { 'Create Bot': { read: true } });
+    const teammate = await addTeammate(server, shop, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const theirs = await server.get<ConversationWithMessages>(
+      `/api/chat/chats/${conversationId}`,
+      as(teammate),
+    );
+    expect(theirs.status).toBe(200);
+    expect(ratingOf(theirs.body.messages, answer.id)).toBeNull();
   });
 });
 
