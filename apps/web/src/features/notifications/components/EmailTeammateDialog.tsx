@@ -39,7 +39,7 @@ function draftOf(conversation: EmailedConversation) {
   return {
     user_ids: [] as number[],
     subject: `A conversation needs a look: ${conversation.visitor}`.slice(0, NOTIFICATION_LIMITS.subjectMax),
-    message: `Could you have a look at this conversation with ${conversation.visitor}?\n\n${conversationLink(conversation)}`,
+    message: `Could you have a look at this conversation?\n\nVisitor: ${conversation.visitor}\n${conversationLink(conversation)}`,
     bot_id: conversation.botId,
   };
 }
