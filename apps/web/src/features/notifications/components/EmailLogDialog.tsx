@@ -130,6 +130,8 @@ function EmailLog({ tenantId, userId, bots }: Props) {
           label="Bot"
           value={filters.botId}
           onChange={(event) => change({ botId: event.target.value === '' ? '' : Number(event.target.value) })}
+          // "All bots" shows while no bot is chosen.
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           sx={{ minWidth: 200 }}
         >
           <MenuItem value="">All bots</MenuItem>
