@@ -108,6 +108,12 @@ describe('email notifications', () => {
       'You',
       expect.stringMatching(/^(queued|sent)$/),
     ]);
+    // The bot filter keeps it: it was sent about this conversation's bot.
+    await log.getByRole('combobox', { name: 'Bot' }).click();
+    const filtered = owner.waitForResponse((r) => r.url().includes(`bot_id=${bot.bot_id}`) && r.ok());
+    await owner.getByRole('option', { name: 'Mail helper' }).click();
+    await filtered;
+    await expect.poll(() => row.count()).toBe(1);
     await screenshot(owner, 'email-notifications-log');
   });
 });
