@@ -178,6 +178,14 @@ beforeAll(async () => {
     as(owner),
   );
   expect(pair.status).toBe(201);
+  // The pair answers once its training job ran: asked before, the answer would be "not found".
+  const trained = async () =>
+    (await server.get<{ trained: boolean }[]>(`/api/qna/?bot_id=${helpBot.bot_id}`, as(owner))).body[0]
+      ?.trained === true;
+  for (const started = Date.now(); !(await trained()); ) {
+    if (Date.now() - started > 15_000) throw new Error('the Q&A pair was not trained');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   qnaVisit = await visitorAsks(helpBot, 'When do you open?');
   lostVisit = await visitorAsks(helpBot, 'Do you sell submarines?');
   trackedVisit = await visitorAsks(trackedBot, 'When do you open?');
