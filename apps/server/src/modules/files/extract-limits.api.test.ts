@@ -66,7 +66,8 @@ async function settledFile(server: TestServer, owner: Account, upload: FileGroup
       const job = await server.get<{ status: string }>(`/api/jobs/${upload.job_id}`, {
         token: owner.access_token,
       });
-      return { file, job: job.body };
+      // The file's row is written inside the job, which settles just after: wait for both.
+      if (job.body.status !== 'active') return { file, job: job.body };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
