@@ -35,12 +35,14 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
       showMark: days.length <= 31,
     }));
   const xAxis = [{ scaleType: 'point' as const, data: days.map((day) => day.slice(5)) }];
+  // Counts are whole numbers: no tick between 0 and 1.
+  const countAxis = [{ tickMinStep: 1 }];
   return (
     <Grid container spacing={2} sx={{ mb: 2 }}>
       <Grid size={{ xs: 12, md: 6 }}>
         <ChartCard title="Conversations per day" label="Conversations per day by channel">
           {overview.daily ? (
-            <LineChart height={260} xAxis={xAxis} series={line('conversations')} />
+            <LineChart height={260} xAxis={xAxis} yAxis={countAxis} series={line('conversations')} />
           ) : (
             <Alert severity="info">Daily charts are part of the analytics dashboard of a higher plan.</Alert>
           )}
@@ -49,7 +51,7 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
       <Grid size={{ xs: 12, md: 6 }}>
         <ChartCard title="Messages per day" label="Messages per day by channel">
           {overview.daily ? (
-            <LineChart height={260} xAxis={xAxis} series={line('messages')} />
+            <LineChart height={260} xAxis={xAxis} yAxis={countAxis} series={line('messages')} />
           ) : (
             <Alert severity="info">Daily charts are part of the analytics dashboard of a higher plan.</Alert>
           )}
@@ -60,6 +62,7 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
           <BarChart
             height={220}
             layout="horizontal"
+            xAxis={countAxis}
             yAxis={[{ scaleType: 'band', data: ANSWER_BARS.map((bar) => bar.label), width: 90 }]}
             series={[
               { id: 'answers', label: 'Answers', data: ANSWER_BARS.map((bar) => overview.answers[bar.key]) },
