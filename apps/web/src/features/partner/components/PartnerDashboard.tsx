@@ -92,6 +92,7 @@ function ActivityChart() {
         <LineChart
           height={240}
           xAxis={[{ scaleType: 'point', data: analytics.data.days.map((d) => d.day.slice(5)) }]}
+          yAxis={[{ tickMinStep: 1 }]}
           series={[
             { id: 'clicks', label: 'Clicks', data: analytics.data.days.map((d) => d.clicks) },
             { id: 'conversions', label: 'Conversions', data: analytics.data.days.map((d) => d.conversions) },
