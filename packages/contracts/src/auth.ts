@@ -25,6 +25,11 @@ export type User = z.infer<typeof User>;
 /** A user as listed to teammates: same shape, so the web needs one type. */
 export const UserList = z.array(User);
 
+/** A teammate as the inbox lists them (to assign or mail): no roles, nothing Roles readers alone may see. */
+export const Teammate = User.pick({ id: true, first_name: true, last_name: true, email: true });
+export type Teammate = z.infer<typeof Teammate>;
+export const TeammateList = z.array(Teammate);
+
 export const AuthResponse = z.object({
   access_token: z.string(),
   token_type: z.literal('bearer'),

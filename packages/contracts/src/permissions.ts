@@ -77,6 +77,7 @@ const CORE_ROUTE_RULES = {
   'POST /auth/invitations/:id/resend': need('Roles', 'create'),
   'DELETE /auth/invitations/:id': need('Roles', 'write'),
   'GET /auth/user/all/:tenantId': need('Roles', 'read'),
+  'GET /auth/user/teammates/:tenantId': need('Inbox', 'read'),
   'PUT /auth/user/profile/:id': signedIn,
   'PUT /auth/user/password/:id': signedIn,
   'DELETE /auth/user/:id': need('Roles', 'write'),

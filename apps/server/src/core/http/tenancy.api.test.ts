@@ -105,6 +105,9 @@ const grant = (featureId: number) => ({
  */
 const CROSS_TENANT: Partial<Record<RouteKey, Array<(t: Ids, own: Ids) => Call>>> = {
   'GET /auth/user/all/:tenantId': [(t) => ({ method: 'GET', path: `/api/auth/user/all/${t.tenantId}` })],
+  'GET /auth/user/teammates/:tenantId': [
+    (t) => ({ method: 'GET', path: `/api/auth/user/teammates/${t.tenantId}` }),
+  ],
   'PUT /auth/user/profile/:id': [
     (t) => ({ method: 'PUT', path: `/api/auth/user/profile/${t.userId}`, body: { first_name: 'Hijacked' } }),
     (t) => ({ method: 'PUT', path: `/api/auth/user/profile/${t.ownerId}`, body: { last_name: 'Hijacked' } }),
@@ -251,6 +254,10 @@ const VALID: Partial<Record<RouteKey, (own: Ids) => Call>> = {
     body: { email: ghostEmail(), role_id: own.roleId },
   }),
   'GET /auth/user/all/:tenantId': (own) => ({ method: 'GET', path: `/api/auth/user/all/${own.tenantId}` }),
+  'GET /auth/user/teammates/:tenantId': (own) => ({
+    method: 'GET',
+    path: `/api/auth/user/teammates/${own.tenantId}`,
+  }),
   'DELETE /auth/user/:id': (own) => ({ method: 'DELETE', path: `/api/auth/user/${own.userId}` }),
   'GET /role/roles/:tenantId': (own) => ({ method: 'GET', path: `/api/role/roles/${own.tenantId}` }),
   'GET /role/features': () => ({ method: 'GET', path: '/api/role/features' }),
@@ -491,7 +498,11 @@ describe("another workspace's ids", () => {
   });
 
   it("answer 404 to a teammate too, whatever their permissions (B's teammate, Roles write)", async () => {
-    const writer = await createRole(server, b.owner, { Roles: { create: true, read: true, write: true } });
+    // Inbox read as well: the inbox's teammates list is one of these routes.
+    const writer = await createRole(server, b.owner, {
+      Roles: { create: true, read: true, write: true },
+      Inbox: { read: true },
+    });
     const teammate = await addTeammate(server, b.owner, writer, readToken);
     const before = await everything();
     for (const [key, cases] of Object.entries(CROSS_TENANT) as Array<

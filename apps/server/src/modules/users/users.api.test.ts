@@ -1,4 +1,4 @@
-import { type AuthResponse, MESSAGES, type Role, type User } from '@parley/contracts';
+import { type AuthResponse, MESSAGES, type Role, type Teammate, type User } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeammate, createRole, PASSWORD, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -81,6 +81,28 @@ describe('listing users', () => {
     const reply = await server.get(usersPath(), as(teammate));
     expect(reply.status).toBe(403);
     expect(reply.body).toEqual({ detail: MESSAGES.auth.forbidden });
+  });
+});
+
+describe('teammates for the inbox', () => {
+  it('lists names and emails to someone who reads the Inbox without Roles; another workspace is 404', async () => {
+    const agentRole = await createRole(server, owner, { Inbox: { read: true, write: true } });
+    const agent = await addTeammate(server, owner, agentRole, readToken);
+    const stranger = await signupOwner(server);
+    const path = (tenantId: number) => `/api/auth/user/teammates/${tenantId}`;
+
+    expect((await server.get(usersPath(), as(agent))).status).toBe(403);
+    const reply = await server.get<Teammate[]>(path(owner.user.tenant_id), as(agent));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const ids = reply.body.map((t) => t.id);
+    expect(ids).toEqual(expect.arrayContaining([owner.user.id, agent.user.id]));
+    expect(ids).not.toContain(stranger.user.id);
+    for (const teammate of reply.body)
+      expect(Object.keys(teammate).sort()).toEqual(['email', 'first_name', 'id', 'last_name']);
+
+    expect((await server.get(path(stranger.user.tenant_id), as(agent))).status).toBe(404);
+    const noInbox = await addTeammate(server, owner, await createRole(server, owner, {}), readToken);
+    expect((await server.get(path(owner.user.tenant_id), as(noInbox))).status).toBe(403);
   });
 });
 

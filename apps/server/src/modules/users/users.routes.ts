@@ -3,6 +3,7 @@ import {
   IdParams,
   MESSAGES,
   MessageResponse,
+  TeammateList,
   TenantIdParams,
   UpdateProfileBody,
   User,
@@ -30,6 +31,18 @@ export const usersRoutes =
         },
       },
       async (request) => users.list(sameTenant(requireAuth(request), request.params.tenantId)),
+    );
+    app.get(
+      '/auth/user/teammates/:tenantId',
+      {
+        schema: {
+          tags,
+          summary: 'Teammates an agent may assign a conversation to or mail about it',
+          params: TenantIdParams,
+          response: { 200: TeammateList },
+        },
+      },
+      async (request) => users.teammates(sameTenant(requireAuth(request), request.params.tenantId)),
     );
     app.put(
       '/auth/user/profile/:id',

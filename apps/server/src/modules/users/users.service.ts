@@ -1,5 +1,11 @@
-import { type ChangePasswordBody, MESSAGES, type UpdateProfileBody, type User } from '@parley/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import {
+  type ChangePasswordBody,
+  MESSAGES,
+  type Teammate,
+  type UpdateProfileBody,
+  type User,
+} from '@parley/contracts';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
 import { users } from '../../core/db/schema.js';
@@ -22,6 +28,15 @@ export class UsersService {
 
   list(auth: AuthContext): Promise<User[]> {
     return loadUsers(this.db, auth.tenantId);
+  }
+
+  /** The workspace's people by name, for the inbox: partners are no one's teammates. */
+  teammates(auth: AuthContext): Promise<Teammate[]> {
+    return this.db
+      .select({ id: users.id, first_name: users.firstName, last_name: users.lastName, email: users.email })
+      .from(users)
+      .where(and(eq(users.tenantId, auth.tenantId), ne(users.userType, 'partner')))
+      .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
   }
 
   /** Anyone edits their own profile; editing a teammate's needs write on Roles. */

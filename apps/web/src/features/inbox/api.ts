@@ -11,6 +11,7 @@ import type {
   InboxFilter,
   InboxList,
   MessageResponse,
+  Teammate,
   UnreadConversations,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
@@ -55,6 +56,11 @@ export const inboxApi = tagged.injectEndpoints({
     grouped: build.query<GroupedChat[], GroupedArgs>({
       query: (args) => ({ url: `/chat/helpdesk/grouped/${args.tenantId}`, params: groupedParams(args) }),
       providesTags: ['HelpdeskGrouped'],
+    }),
+    /** People an agent may assign a conversation to or mail about it (Inbox read; no Roles needed). */
+    teammates: build.query<Teammate[], number>({
+      query: (tenantId) => `/auth/user/teammates/${tenantId}`,
+      providesTags: ['Users'],
     }),
     unread: build.query<UnreadConversations, number>({
       query: (tenantId) => `/chat/helpdesk/unread-conversations/${tenantId}`,
@@ -170,6 +176,7 @@ export const {
   useNotesQuery,
   useAddNoteMutation,
   useHandoffEventsQuery,
+  useTeammatesQuery,
 } = inboxApi;
 
 /** The conversation id of a new-chat answer, whichever way the server names it. */

@@ -20,7 +20,6 @@ import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { EmailTeammateDialog } from '../../notifications/components/EmailTeammateDialog';
 import { useAbility } from '../../permissions/hooks/useAbility';
-import { useTenantUsersQuery } from '../../roles/api';
 import {
   useAddNoteMutation,
   useAssignMutation,
@@ -28,6 +27,7 @@ import {
   useHandoffEventsQuery,
   useInboxQuery,
   useNotesQuery,
+  useTeammatesQuery,
 } from '../api';
 import { CHANNEL_LABELS } from './ChannelIcon';
 import { eventLine } from './handoff-texts';
@@ -77,7 +77,7 @@ export function ConversationDetails({ conversation, listed: given, tenantId, onL
   const notes = useNotesQuery(conversation.id);
   const [history, setHistory] = useState(false);
   const events = useHandoffEventsQuery(conversation.id, { skip: !history });
-  const teammates = useTenantUsersQuery(tenantId);
+  const teammates = useTeammatesQuery(tenantId);
   // Mailing teammates about the conversation is for those who work the inbox (POST /notification/send-email).
   const canEmail = useAbility().can('write', 'Inbox');
   const [emailing, setEmailing] = useState(false);

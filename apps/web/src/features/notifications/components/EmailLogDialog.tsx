@@ -20,8 +20,7 @@ import Typography from '@mui/material/Typography';
 import type { EmailLogEntry, EmailLogQuery } from '@parley/contracts';
 import { useState } from 'react';
 import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
-import { useAbility } from '../../permissions/hooks/useAbility';
-import { useTenantUsersQuery } from '../../roles/api';
+import { useTeammatesQuery } from '../../inbox/api';
 import { useEmailLogQuery } from '../api';
 
 /** The server answers the newest 500 at most and does not page: this screen pages what it got. */
@@ -211,12 +210,11 @@ function EmailRow({ email, bot, sender }: { email: EmailLogEntry; bot: string; s
 }
 
 /**
- * Who sent each mail. The workspace's users come from GET /auth/user/all (Roles read); without that
- * permission the log names senders by id. A sender whose account was deleted has none.
+ * Who sent each mail, by name from the workspace's teammates (GET /auth/user/teammates, Inbox read).
+ * A sender whose account was deleted is named by id.
  */
 function useSenderNames(tenantId: number, userId: number): (id: number | null) => string {
-  const canListUsers = useAbility().can('read', 'Roles');
-  const users = useTenantUsersQuery(tenantId, { skip: !canListUsers });
+  const users = useTeammatesQuery(tenantId);
   return (id) => {
     if (id === null) return '—';
     if (id === userId) return 'You';

@@ -1,16 +1,14 @@
-import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { MESSAGES, NOTIFICATION_LIMITS, SendEmailBody, type User } from '@parley/contracts';
+import { MESSAGES, NOTIFICATION_LIMITS, SendEmailBody, type Teammate } from '@parley/contracts';
 import { Controller } from 'react-hook-form';
 import { useAppSelector } from '../../../app/store';
 import { serverDetail } from '../../../shared/api/errors';
 import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { fieldProps, useZodForm } from '../../../shared/lib/form';
-import { useAbility } from '../../permissions/hooks/useAbility';
-import { useTenantUsersQuery } from '../../roles/api';
+import { useTeammatesQuery } from '../../inbox/api';
 import { FormDialog } from '../../roles/components/FormDialog';
 import { useSendEmailNotificationMutation } from '../api';
 
@@ -44,7 +42,7 @@ function draftOf(conversation: EmailedConversation) {
   };
 }
 
-const nameOf = (user: User) => `${user.first_name} ${user.last_name}`.trim() || user.email;
+const nameOf = (user: Teammate) => `${user.first_name} ${user.last_name}`.trim() || user.email;
 
 /**
  * "Email a teammate" from an open conversation (POST /notification/send-email): teammates of the
@@ -57,8 +55,7 @@ export function EmailTeammateDialog({ conversation, tenantId, onClose }: Props) 
   // The sender is left out of the teammates to pick.
   const userId = useAppSelector((state) => state.session.user?.id);
   // The workspace's users are behind Roles read (GET /auth/user/all): without it there is no one to pick.
-  const canListUsers = useAbility().can('read', 'Roles');
-  const users = useTenantUsersQuery(tenantId, { skip: !canListUsers });
+  const users = useTeammatesQuery(tenantId);
   const teammates = (users.data ?? []).filter((user) => user.id !== userId);
   const [send, { error, isLoading, reset }] = useSendEmailNotificationMutation();
   const form = useZodForm(SendEmailBody, { defaultValues: draftOf(conversation) });
@@ -86,9 +83,6 @@ export function EmailTeammateDialog({ conversation, tenantId, onClose }: Props) 
       onSubmit={onSubmit}
       onClose={close}
     >
-      {canListUsers ? null : (
-        <Alert severity="info">Choosing teammates needs read access to Roles: ask a workspace owner.</Alert>
-      )}
       <Controller
         control={form.control}
         name="user_ids"
@@ -117,7 +111,7 @@ export function EmailTeammateDialog({ conversation, tenantId, onClose }: Props) 
                 </span>
               </li>
             )}
-            noOptionsText={canListUsers ? 'No teammates yet: invite one in Roles' : 'No teammates to show'}
+            noOptionsText="No teammates yet: an owner invites them in Users"
             renderInput={(params) => (
               <TextField
                 {...params}
