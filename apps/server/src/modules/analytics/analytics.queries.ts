@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/database.js';
+import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { LIVE_JOIN } from '../knowledge/knowledge.schema.js';
 
 /**
@@ -135,14 +135,9 @@ export function spanRows({ tenantId, from, to, botId, rolledUntil }: Span): SQL 
     SELECT day::text, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, split, to, botId)}) live`;
 }
 
-type Rows<T> = { rows: T[] };
-async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as Rows<T>).rows;
-}
-
 /** The counts per day, channel, metric and key (every metric but the per-question and per-source ones). */
 export async function countRows(db: DbOrTx, span: Span): Promise<MetricRow[]> {
-  const rows = await rowsOf<MetricRow>(
+  const rows = await queryRows<MetricRow>(
     db,
     sql`SELECT day, channel, metric, key, sum(value)::bigint AS value FROM (${spanRows(span)}) r
          WHERE metric NOT IN ('question', 'cited')
@@ -158,7 +153,7 @@ export async function topKeys(
   metric: 'question' | 'cited',
   limit: number,
 ): Promise<Array<{ key: string; value: number }>> {
-  const rows = await rowsOf<{ key: string; value: string }>(
+  const rows = await queryRows<{ key: string; value: string }>(
     db,
     sql`SELECT key, sum(value)::bigint AS value FROM (${spanRows(span)}) r
          WHERE metric = ${metric} GROUP BY key ORDER BY 2 DESC, 1 LIMIT ${limit}`,
@@ -168,7 +163,7 @@ export async function topKeys(
 
 /** Every cited key of the span (for "never cited": the bot's documents not among them). */
 export async function citedKeys(db: DbOrTx, span: Span): Promise<Set<string>> {
-  const rows = await rowsOf<{ key: string }>(
+  const rows = await queryRows<{ key: string }>(
     db,
     sql`SELECT DISTINCT key FROM (${spanRows(span)}) r WHERE metric = 'cited'`,
   );
@@ -176,7 +171,7 @@ export async function citedKeys(db: DbOrTx, span: Span): Promise<Set<string>> {
 }
 
 export async function rolledUntilOf(db: DbOrTx, tenantId: number): Promise<string | null> {
-  const [row] = await rowsOf<{ rolled_until: string }>(
+  const [row] = await queryRows<{ rolled_until: string }>(
     db,
     sql`SELECT rolled_until::text AS rolled_until FROM analytics_rollup_state WHERE tenant_id = ${tenantId}`,
   );
@@ -201,7 +196,7 @@ export async function eventCounts(
   const bot = (column: SQL) => (botId === null ? sql`` : sql`AND ${column} = ${botId}`);
   const range = (column: SQL) =>
     sql`${column} >= ${from.toISOString()}::timestamptz AND ${column} < ${to.toISOString()}::timestamptz`;
-  const [row] = await rowsOf<Record<string, string>>(
+  const [row] = await queryRows<Record<string, string>>(
     db,
     sql`SELECT
       (SELECT count(*) FROM leads l WHERE l.tenant_id = ${tenantId} AND ${range(sql`l.created_at`)} ${bot(sql`l.bot_id`)}) AS leads,
@@ -233,7 +228,7 @@ export async function unansweredTop(
   limit: number,
 ): Promise<Array<{ text: string; count: number }>> {
   const bot = botId === null ? sql`` : sql`AND g.bot_id = ${botId}`;
-  const rows = await rowsOf<{ text: string; count: string }>(
+  const rows = await queryRows<{ text: string; count: string }>(
     db,
     sql`SELECT g.question AS text, count(*) AS count
           FROM unanswered_questions q JOIN unanswered_groups g ON g.id = q.group_id
@@ -253,7 +248,7 @@ export async function knownSources(
   tenantId: number,
   limit: number,
 ): Promise<Array<{ key: string; title: string; url: string | null; source_type: string }>> {
-  const rows = await rowsOf<{ url: string | null; title: string | null; source_type: string }>(
+  const rows = await queryRows<{ url: string | null; title: string | null; source_type: string }>(
     db,
     sql`SELECT DISTINCT c.page_url AS url, c.page_title AS title, c.source_type
           FROM chunks c ${LIVE_JOIN} WHERE c.tenant_id = ${tenantId}

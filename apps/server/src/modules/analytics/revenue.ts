@@ -1,6 +1,6 @@
 import { ANALYTICS_LIMITS, type AnalyticsRevenue, ATTRIBUTION_RULE, type Money } from '@parley/contracts';
-import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/database.js';
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows } from '../../core/db/database.js';
 
 const DAY_MS = 86_400_000;
 /** Most orders one period reads; past it the figures say so through `orders` alone. */
@@ -110,12 +110,9 @@ export function toMinor(amount: string, currency: string): number | null {
   return match[1] ? -value : value;
 }
 
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(db: DbOrTx, query: SQL) => ((await db.execute(query)) as unknown as Rows<T>).rows;
-
 /** The store orders placed in [from, to): store webhooks and syncs keep them as store records. */
 async function ordersIn(db: DbOrTx, tenantId: number, from: Date, to: Date): Promise<Order[]> {
-  const rows = await rowsOf<{ data: Record<string, unknown> }>(
+  const rows = await queryRows<{ data: Record<string, unknown> }>(
     db,
     sql`SELECT data FROM store_records
          WHERE tenant_id = ${tenantId} AND kind = 'order'
@@ -145,7 +142,7 @@ async function ordersIn(db: DbOrTx, tenantId: number, from: Date, to: Date): Pro
 /** Leads and WhatsApp customers whose conversations could have brought an order of [from, to). */
 async function contactsFor(db: DbOrTx, tenantId: number, from: Date, to: Date): Promise<Contact[]> {
   const since = new Date(from.getTime() - ANALYTICS_LIMITS.attributionDays * DAY_MS).toISOString();
-  const rows = await rowsOf<{
+  const rows = await queryRows<{
     bot_id: number;
     channel: string;
     email: string | null;
@@ -198,7 +195,7 @@ export async function revenueOf(
   const [orders, contacts, names, replies] = await Promise.all([
     ordersIn(db, tenantId, from, to),
     contactsFor(db, tenantId, from, to),
-    rowsOf<{ id: number; name: string }>(
+    queryRows<{ id: number; name: string }>(
       db,
       sql`SELECT id, bot_name AS name FROM bots WHERE tenant_id = ${tenantId}`,
     ),
@@ -250,7 +247,7 @@ export async function revenueOf(
 /** Recipients of WhatsApp campaigns who replied in the period, for the number's bot. */
 async function campaignReplies(db: DbOrTx, tenantId: number, from: Date, to: Date, botId: number | null) {
   const bot = botId === null ? sql`` : sql`AND coalesce(a.bot_id, a.last_bot_id) = ${botId}`;
-  const [row] = await rowsOf<{ count: string }>(
+  const [row] = await queryRows<{ count: string }>(
     db,
     sql`SELECT count(*) AS count FROM whatsapp_campaign_recipients r
           JOIN whatsapp_campaigns w ON w.id = r.campaign_id

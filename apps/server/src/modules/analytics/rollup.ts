@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { type Db, queryRows } from '../../core/db/database.js';
 import { liveRows } from './analytics.queries.js';
 
 /** Workspaces rolled up per scheduler tick; the rest wait for the next tick. */
@@ -16,8 +16,6 @@ export function rollupCutoff(now: Date): string {
   return isoDay(new Date(Date.parse(`${isoDay(now)}T00:00:00Z`) - DAY_MS));
 }
 
-type Rows<T> = { rows: T[] };
-
 /**
  * Rolls one workspace's closed days into analytics_daily, from where it stopped up to `cutoff`.
  * The state row is locked for the transaction, so two workers cannot roll the same days; rows are
@@ -31,10 +29,11 @@ export async function rollUpTenant(db: Db, tenantId: number, cutoff: string): Pr
         (SELECT ((min(created_at)) AT TIME ZONE 'UTC')::date FROM messages WHERE tenant_id = ${tenantId}),
         ${cutoff}::date)
       ON CONFLICT (tenant_id) DO NOTHING`);
-    const state = (await tx.execute(
+    const [state] = await queryRows<{ rolled_until: string }>(
+      tx,
       sql`SELECT rolled_until::text AS rolled_until FROM analytics_rollup_state WHERE tenant_id = ${tenantId} FOR UPDATE`,
-    )) as unknown as Rows<{ rolled_until: string }>;
-    const from = state.rows[0]?.rolled_until;
+    );
+    const from = state?.rolled_until;
     if (!from || from >= cutoff) return;
     const rows = liveRows(tenantId, new Date(`${from}T00:00:00Z`), new Date(`${cutoff}T00:00:00Z`), null);
     await tx.execute(sql`
@@ -50,10 +49,13 @@ export async function rollUpTenant(db: Db, tenantId: number, cutoff: string): Pr
 /** The scheduled task: workspaces whose rollup is behind the cutoff (or never ran), a batch per tick. */
 export async function rollUpDue(db: Db, now: Date): Promise<number> {
   const cutoff = rollupCutoff(now);
-  const due = (await db.execute(sql`
+  const due = await queryRows<{ id: number }>(
+    db,
+    sql`
     SELECT t.id FROM tenants t LEFT JOIN analytics_rollup_state s ON s.tenant_id = t.id
      WHERE s.tenant_id IS NULL OR s.rolled_until < ${cutoff}::date
-     ORDER BY t.id LIMIT ${TENANTS_PER_TICK}`)) as unknown as Rows<{ id: number }>;
-  for (const { id } of due.rows) await rollUpTenant(db, Number(id), cutoff);
-  return due.rows.length;
+     ORDER BY t.id LIMIT ${TENANTS_PER_TICK}`,
+  );
+  for (const { id } of due) await rollUpTenant(db, Number(id), cutoff);
+  return due.length;
 }
