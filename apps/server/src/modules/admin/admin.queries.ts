@@ -1,6 +1,7 @@
 import type { AdminJob, AdminMail } from '@parley/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { monthOf } from '../chat/chat.queries.js';
 import { MAIL_JOB } from '../mail/mail.service.js';
 
 /**
@@ -33,10 +34,6 @@ export type WorkspaceRow = {
   is_demo: boolean;
 };
 
-/** First day of the current month in UTC, as message_usage keys it. */
-const monthKey = (now: Date) =>
-  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
-
 /**
  * A workspace with its usage, each figure from its own indexed lookup: the newest message through
  * conversations_tenant_idx (tenant, last_message_at), this month's answers from message_usage.
@@ -47,7 +44,7 @@ const workspaceSelect = (now: Date) => sql`
     (SELECT count(*) FROM bots b WHERE b.tenant_id = t.id)::int AS bots,
     (SELECT count(*) FROM users u WHERE u.tenant_id = t.id)::int AS members,
     coalesce((SELECT mu.bot_messages FROM message_usage mu
-              WHERE mu.tenant_id = t.id AND mu.month = ${monthKey(now)}), 0)::int AS messages_this_month,
+              WHERE mu.tenant_id = t.id AND mu.month = ${monthOf(now)}), 0)::int AS messages_this_month,
     coalesce((SELECT sum(d.character_count) FROM documents d WHERE d.tenant_id = t.id), 0)::float8
       AS trained_characters,
     (SELECT max(c.last_message_at) FROM conversations c WHERE c.tenant_id = t.id) AS last_activity_at,

@@ -354,7 +354,8 @@ async function seedConversation(
   return { conversation: seeded.conversation, welcome: seeded };
 }
 
-const monthOf = (now: Date) =>
+/** First day of the month in UTC, as message_usage keys it. */
+export const monthOf = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
 
 /** Bot answers of the tenant this calendar month (UTC): what the plan's credits count. */

@@ -10,7 +10,7 @@ import type { Db, DbOrTx } from '../../core/db/database.js';
 import { mailOutbox, tenants, users } from '../../core/db/schema.js';
 import { badRequest, notFound, tooManyRequests } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { bots } from '../bots/bots.schema.js';
+import { requireBot } from '../bots/bots.queries.js';
 import type { MailService } from '../mail/mail.service.js';
 import { notificationEmails } from './notifications.schema.js';
 
@@ -121,14 +121,6 @@ export class NotificationEmailsService {
     if (!tenant) throw notFound();
     return tenant.id;
   }
-}
-
-async function requireBot(db: DbOrTx, tenantId: number, botId: number): Promise<void> {
-  const [bot] = await db
-    .select({ id: bots.id })
-    .from(bots)
-    .where(and(eq(bots.id, botId), eq(bots.tenantId, tenantId)));
-  if (!bot) throw notFound('Bot not found');
 }
 
 /** Whole UTC days, both ends included. */
