@@ -120,8 +120,9 @@ export type Span = {
   rolledUntil: string | null;
 };
 
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
+/** A UTC day as `YYYY-MM-DD`, and back to its first instant. */
+export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+export const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** Every row of the span: stored rows for the days rolled up, live rows for the rest. */
 export function spanRows({ tenantId, from, to, botId, rolledUntil }: Span): SQL {

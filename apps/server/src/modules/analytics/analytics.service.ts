@@ -27,7 +27,9 @@ import { requireOrigin } from '../chat/widget-origins.js';
 import {
   citedKeys,
   countRows,
+  dayStart,
   eventCounts,
+  isoDay,
   knownSources,
   type MetricRow,
   rolledUntilOf,
@@ -40,7 +42,6 @@ import { RaterKeys } from './rater.js';
 import { revenueOf } from './revenue.js';
 
 const DAY_MS = 86_400_000;
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const NEEDS_BASIC = 'Analytics are not included in your plan. Upgrade your plan to see them.';
 const NEEDS_ADVANCED =
   'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.';
@@ -132,12 +133,11 @@ export class AnalyticsService {
     const today = isoDay(this.deps.clock.now());
     const toDay = query.to ?? today;
     const fromDay =
-      query.from ??
-      isoDay(new Date(Date.parse(`${toDay}T00:00:00Z`) - (ANALYTICS_LIMITS.defaultDays - 1) * DAY_MS));
+      query.from ?? isoDay(new Date(dayStart(toDay).getTime() - (ANALYTICS_LIMITS.defaultDays - 1) * DAY_MS));
     if (query.bot_id !== undefined) await requireBot(this.deps.db, tenantId, query.bot_id);
     return {
-      from: new Date(`${fromDay}T00:00:00Z`),
-      to: new Date(Date.parse(`${toDay}T00:00:00Z`) + DAY_MS),
+      from: dayStart(fromDay),
+      to: new Date(dayStart(toDay).getTime() + DAY_MS),
       fromDay,
       toDay,
       botId: query.bot_id ?? null,

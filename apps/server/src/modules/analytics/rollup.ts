@@ -1,19 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../core/db/database.js';
-import { liveRows } from './analytics.queries.js';
+import { dayStart, isoDay, liveRows } from './analytics.queries.js';
 
 /** Workspaces rolled up per scheduler tick; the rest wait for the next tick. */
 const TENANTS_PER_TICK = 50;
 const DAY_MS = 86_400_000;
-
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * Days before yesterday (UTC) are closed: yesterday stays live a day longer, so a hand-off request
  * made just before midnight and answered after it still gets its reply time.
  */
 export function rollupCutoff(now: Date): string {
-  return isoDay(new Date(Date.parse(`${isoDay(now)}T00:00:00Z`) - DAY_MS));
+  return isoDay(new Date(dayStart(isoDay(now)).getTime() - DAY_MS));
 }
 
 /**
@@ -35,7 +33,7 @@ export async function rollUpTenant(db: Db, tenantId: number, cutoff: string): Pr
     );
     const from = state?.rolled_until;
     if (!from || from >= cutoff) return;
-    const rows = liveRows(tenantId, new Date(`${from}T00:00:00Z`), new Date(`${cutoff}T00:00:00Z`), null);
+    const rows = liveRows(tenantId, dayStart(from), dayStart(cutoff), null);
     await tx.execute(sql`
       INSERT INTO analytics_daily (day, bot_id, channel, metric, key, value, tenant_id)
       SELECT day, bot_id, channel, metric, key, value, ${tenantId} FROM (${rows}) r
