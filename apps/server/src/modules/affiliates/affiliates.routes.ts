@@ -29,7 +29,7 @@ import type { ModuleDeps } from '../../core/module.js';
 import { Attribution } from './attribution.js';
 import { CommissionsService } from './commissions.service.js';
 import { LinksService } from './links.service.js';
-import { PartnersService } from './partners.service.js';
+import { type PartnerRow, PartnersService } from './partners.service.js';
 
 const tags = ['Affiliation'];
 
@@ -40,6 +40,26 @@ export const affiliateRoutes =
     const partners = new PartnersService(deps);
     const links = new LinksService(deps);
     const money = new CommissionsService(deps);
+    /** A partner's own paged list: the caller must be a partner; `page` and `size` from the query.
+     *  `S` ties each list to its response schema; Fastify itself sees a plain schema. */
+    const partnerPage = <S extends z.ZodTypeAny>(
+      path: string,
+      summary: string,
+      response: S,
+      list: (partner: PartnerRow, query: { page: number; size: number }) => Promise<z.infer<S>>,
+    ) =>
+      app.get(
+        path,
+        {
+          schema: {
+            tags,
+            summary,
+            querystring: AffiliatePageQuery,
+            response: { 200: response as z.ZodTypeAny },
+          },
+        },
+        async (request) => list(await partners.require(requireAuth(request)), request.query),
+      );
 
     app.get(
       '/affiliation/partners/terms',
@@ -131,17 +151,11 @@ export const affiliateRoutes =
         return reply.code(201).send({ message: AFFILIATE_TEXTS.linkCreated, link });
       },
     );
-    app.get(
+    partnerPage(
       '/affiliation/partners/links',
-      {
-        schema: {
-          tags,
-          summary: 'The referral links with clicks and conversions (page, size)',
-          querystring: AffiliatePageQuery,
-          response: { 200: ReferralLinkPage },
-        },
-      },
-      async (request) => links.list(await partners.require(requireAuth(request)), request.query),
+      'The referral links with clicks and conversions (page, size)',
+      ReferralLinkPage,
+      (partner, query) => links.list(partner, query),
     );
     app.put(
       '/affiliation/partners/links/:id',
@@ -175,29 +189,17 @@ export const affiliateRoutes =
         return { message: AFFILIATE_TEXTS.linkDeleted };
       },
     );
-    app.get(
+    partnerPage(
       '/affiliation/partners/referrals',
-      {
-        schema: {
-          tags,
-          summary: 'Workspaces referred, by anonymised name (page, size)',
-          querystring: AffiliatePageQuery,
-          response: { 200: ReferralPage },
-        },
-      },
-      async (request) => links.referrals(await partners.require(requireAuth(request)), request.query),
+      'Workspaces referred, by anonymised name (page, size)',
+      ReferralPage,
+      (partner, query) => links.referrals(partner, query),
     );
-    app.get(
+    partnerPage(
       '/affiliation/partners/commissions',
-      {
-        schema: {
-          tags,
-          summary: 'Commissions with their payout status (page, size)',
-          querystring: AffiliatePageQuery,
-          response: { 200: CommissionPage },
-        },
-      },
-      async (request) => money.forPartner(await partners.require(requireAuth(request)), request.query),
+      'Commissions with their payout status (page, size)',
+      CommissionPage,
+      (partner, query) => money.forPartner(partner, query),
     );
 
     app.get(
