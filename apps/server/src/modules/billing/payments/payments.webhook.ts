@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@parley/contracts';
 import { and, eq, like, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { safeEqual } from '../../../core/crypto.js';
 import type { Tx } from '../../../core/db/database.js';
 import type { ModuleDeps } from '../../../core/module.js';
 import { recordCommission, reverseCommission } from '../../affiliates/commissions.service.js';
@@ -27,9 +28,8 @@ import type { PaymentsService } from './payments.service.js';
 
 /** X-Razorpay-Signature: hex HMAC-SHA256 of the raw body with the webhook secret, compared in constant time. */
 export function verifySignature(raw: Buffer, header: string | undefined, secret: string): boolean {
-  if (!header || !/^[0-9a-f]{64}$/i.test(header)) return false;
-  const expected = createHmac('sha256', secret).update(raw).digest();
-  return timingSafeEqual(expected, Buffer.from(header, 'hex'));
+  if (!header) return false;
+  return safeEqual(header.toLowerCase(), createHmac('sha256', secret).update(raw).digest('hex'));
 }
 
 const Stamp = z.number().int().nullish();
