@@ -6,11 +6,11 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { AFFILIATE_LIMITS, AFFILIATE_TEXTS } from '@parley/contracts';
 import { useState } from 'react';
+import { TablePager } from '../../../shared/components/TablePager';
 import { formatMoney } from '../../billing/model';
 import { type Paging, useCommissionsQuery, useReferralsQuery } from '../api';
 import { formatDay, PAYOUT_STATUS_COLOURS } from '../model';
@@ -28,16 +28,15 @@ type PagerProps = {
   onSize: (size: number) => void;
 };
 
+/** The shared TablePager, counting pages from 1 as the affiliate API does. */
 export function Pager({ total, paging, onPage, onSize }: PagerProps) {
   return (
-    <TablePagination
-      component="div"
-      count={total}
+    <TablePager
+      total={total}
       page={paging.page - 1}
-      rowsPerPage={paging.size}
-      rowsPerPageOptions={[10, 25, 50]}
-      onPageChange={(_, page) => onPage(page + 1)}
-      onRowsPerPageChange={(event) => onSize(Number(event.target.value))}
+      size={paging.size}
+      sizes={[10, 25, 50]}
+      onChange={(page, size) => (size === paging.size ? onPage(page + 1) : onSize(size))}
     />
   );
 }
