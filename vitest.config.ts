@@ -33,6 +33,7 @@ export default defineConfig({
           ],
           exclude: [...apiTests, '**/node_modules/**', '**/dist/**'],
           environment: 'node',
+          setupFiles: ['apps/web/src/test/setup-dom.ts'],
         },
       },
       {
