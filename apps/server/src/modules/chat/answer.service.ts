@@ -327,34 +327,42 @@ function relevant(found: SearchResult): SearchHit[] {
 
 /**
  * The answer without a model: the few sentences of the best pages that share the most words with
- * the question, in reading order, whole sentences only (no navigation line, no half sentence), with
- * the pages they came from as its sources. Never a word about models or setup: the console's
- * playground shows the owner which mode answered (answer_mode).
+ * the question, in reading order, whole sentences only (no navigation line, no half sentence, no
+ * code), with the pages they came from as its sources. Every passage found of those pages is read,
+ * not only each page's best: the sentence that answers is often in the page's second passage.
+ * Never a word about models or setup: the console's playground shows the owner which mode answered
+ * (answer_mode).
  */
 export function extractive(passages: SearchHit[], question: string, maxSources: number): Answer {
   const pages = distinctPages(passages, maxSources);
+  const pageOf = new Map(pages.map((hit, page) => [hit.document_id, page]));
   const terms = wordsOf(question);
-  const candidates = pages.flatMap((hit, page) =>
-    sentencesOf(hit.content).map((text, position) => ({
-      text,
-      page,
-      position,
-      score: overlapWith(terms, text),
-    })),
-  );
-  let chosen = [...candidates]
+  const seen = new Set<string>();
+  const candidates = passages.flatMap((hit, passage) => {
+    const page = pageOf.get(hit.document_id);
+    if (page === undefined) return [];
+    return sentencesOf(hit.content).flatMap((text, position) => {
+      // Chunks overlap: a sentence carried into the next chunk is one sentence.
+      if (seen.has(text)) return [];
+      seen.add(text);
+      return [{ text, page, passage, position, score: overlapWith(terms, text) }];
+    });
+  });
+  const readingOrder = (a: Sentence, b: Sentence) =>
+    a.page - b.page || a.passage - b.passage || a.position - b.position;
+  let chosen = candidates
     .filter((sentence) => sentence.score > 0)
-    .sort((a, b) => b.score - a.score || a.page - b.page || a.position - b.position)
+    .sort((a, b) => b.score - a.score || readingOrder(a, b))
     .slice(0, EXTRACT_SENTENCES);
   // Matched by its headings alone: the best page's opening sentences.
   if (chosen.length === 0) chosen = candidates.filter((c) => c.page === 0).slice(0, 2);
   // The page ranked first is always quoted and cited: retrieval trusts it most (issue 14).
   const fromBest = candidates
     .filter((c) => c.page === 0)
-    .sort((a, b) => b.score - a.score || a.position - b.position);
+    .sort((a, b) => b.score - a.score || readingOrder(a, b));
   if (fromBest[0] && !chosen.some((c) => c.page === 0))
     chosen = [...chosen.slice(0, EXTRACT_SENTENCES - 1), fromBest[0]];
-  chosen.sort((a, b) => a.page - b.page || a.position - b.position);
+  chosen.sort(readingOrder);
   const used = pages.filter((_, index) => chosen.some((c) => c.page === index));
   const text = chosen.map((c) => c.text).join(' ') || firstWords(pages[0]?.content ?? '');
   return {
@@ -366,6 +374,9 @@ export function extractive(passages: SearchHit[], question: string, maxSources: 
     actions: [],
   };
 }
+
+/** A sentence an extractive answer may quote: its page's rank, and where it stands in that page's passages. */
+type Sentence = { text: string; page: number; passage: number; position: number; score: number };
 
 /** The best passage of each page (document), in rank order, at most `max` pages. */
 export function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
@@ -381,21 +392,100 @@ export function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** A line that starts a block of its own even without a blank line before it: a list item, a quote, a table row. */
+const BLOCK_START = /^\s*([-*+>|#]|\d+[.)])\s/;
 
 /**
- * A passage's whole sentences: a line of a list, table or menu with no sentence end, or a fragment
- * of fewer than four words, is navigation or a label, not an answer.
+ * A passage's whole sentences. Code is not prose; a paragraph's lines are one text (Markdown wraps
+ * its lines, a page's source may too), so a sentence broken over two lines is read whole; then a
+ * line of a list, table or menu with no sentence end, or a fragment of fewer than four words, is
+ * navigation or a label, not an answer.
  */
-function sentencesOf(content: string): string[] {
+export function sentencesOf(content: string): string[] {
   const sentences: string[] = [];
-  for (const block of content.split(/\n+/)) {
-    for (const { segment } of segmenter.segment(block)) {
-      const sentence = segment.replace(/\s+/g, ' ').trim();
-      if (/[.!?…)]$/.test(sentence) && sentence.split(' ').length >= 4 && !sentence.includes(' | '))
-        sentences.push(sentence);
+  for (const paragraph of withoutCode(content).split(/\n\s*\n/)) {
+    for (const block of unwrap(paragraph)) {
+      for (const sentence of segment(block)) {
+        if (
+          /[.!?…)]$/.test(sentence) &&
+          sentence.split(' ').length >= 4 &&
+          !sentence.includes(' | ') &&
+          linkShare(sentence) < LINK_LIST_SHARE
+        )
+          sentences.push(sentence);
+      }
     }
   }
   return sentences;
+}
+
+/** Abbreviations the segmenter takes for a sentence's end ("e.g. Use a string"). */
+const ABBREVIATION_END = /(\b(e\.g|i\.e|cf|vs|etc|approx)\.|\(e\.g\.|\(i\.e\.)$/i;
+/** A Markdown link's target, which may hold dots ("(../Reference/Plugins.md)") the segmenter would split at. */
+const LINK_TARGET = /\]\(([^)\s]+)\)/g;
+
+/** A block's sentences, whitespace collapsed, with link targets and abbreviations kept inside them. */
+function segment(block: string): string[] {
+  const targets: string[] = [];
+  const masked = block.replace(
+    LINK_TARGET,
+    (_, target: string) => `](\uE000${targets.push(target) - 1}\uE001)`,
+  );
+  const sentences: string[] = [];
+  let pending = '';
+  for (const { segment: piece } of segmenter.segment(masked)) {
+    pending += piece;
+    if (!ABBREVIATION_END.test(pending.trim())) {
+      sentences.push(pending);
+      pending = '';
+    }
+  }
+  if (pending) sentences.push(pending);
+  return sentences.map((sentence) =>
+    sentence
+      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => targets[Number(i)]!)
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
+
+/** Above this share of its characters in Markdown links, a line is a list of links (a table of contents), not prose. */
+const LINK_LIST_SHARE = 0.5;
+
+const linkShare = (sentence: string) =>
+  [...sentence.matchAll(/\[[^\]]*\]\([^)]*\)/g)].reduce((n, m) => n + m[0].length, 0) / sentence.length;
+
+const FENCE = /^\s*(```|~~~)/;
+
+/**
+ * The text with its fenced code blocks blanked. A chunk may begin inside a block the chunker cut:
+ * with an odd number of fences, the first is taken for a closing one unless it names a language.
+ */
+function withoutCode(content: string): string {
+  const lines = content.split('\n');
+  const fences = lines.filter((line) => FENCE.test(line));
+  let inCode = fences.length % 2 === 1 && /^\s*(```|~~~)\s*$/.test(fences[0]!);
+  return lines
+    .map((line) => {
+      if (FENCE.test(line)) {
+        inCode = !inCode;
+        return '';
+      }
+      return inCode ? '' : line;
+    })
+    .join('\n');
+}
+
+/** A paragraph's blocks: its lines joined, except where a line ends a sentence or the next starts a block. */
+function unwrap(paragraph: string): string[] {
+  const blocks: string[] = [];
+  for (const line of paragraph.split('\n')) {
+    const previous = blocks.at(-1);
+    if (previous !== undefined && !/[.!?:;]\s*$/.test(previous) && !BLOCK_START.test(line))
+      blocks[blocks.length - 1] = `${previous} ${line.trim()}`;
+    else blocks.push(line.replace(BLOCK_START, '').trim());
+  }
+  return blocks.filter(Boolean);
 }
 
 const STOP_WORDS = new Set(

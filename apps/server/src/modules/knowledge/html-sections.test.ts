@@ -65,6 +65,15 @@ describe('readBlocks and sectionsOf', () => {
     ]);
   });
 
+  it("reads a paragraph the page's source wraps over lines as one line", () => {
+    const blocks = blocksOf(`<body><main><p>Suspend execution of the calling thread for the given
+      number of seconds.
+      The argument may be a float.</p></main></body>`);
+    expect(blocks.map((b) => b.text)).toEqual([
+      'Suspend execution of the calling thread for the given number of seconds. The argument may be a float.',
+    ]);
+  });
+
   it('drops cookie banners, hidden text, permalink signs and scripts, keeps a section-header wrapper', () => {
     const sections = sectionsFrom(
       `<body><main>

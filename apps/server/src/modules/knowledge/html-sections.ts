@@ -138,7 +138,9 @@ class BlockWalker {
       const length = data.replace(/\s+/g, '').length;
       this.chars += length;
       if (this.linkDepth > 0) this.linkedChars += length;
-      this.line.push(data);
+      // A line break in the page's source is a space (only <br> breaks a line), so a sentence the
+      // source wraps stays one sentence.
+      this.line.push(data.replace(/[ \t\r\n\f]+/g, ' '));
       return;
     }
     if (node.nodeType !== 1) return;
