@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type EvalApi, sleep } from './eval-api.js';
+import { sphinxMainText } from './eval-baseline.js';
 import { REPO } from './eval-release.js';
 import type { StaticSite } from './eval-static.js';
 
@@ -28,6 +29,8 @@ export type Corpus = {
   name: string;
   questions: Question[];
   train(api: EvalApi, userId: number): Promise<Trained>;
+  /** The text of these pages, read from disk and cleanly extracted, for the plain-BM25 reference. */
+  texts(pages: Set<string>): Map<string, string>;
 };
 
 /**
@@ -48,6 +51,7 @@ export function fastifyCorpus(): Corpus {
   return {
     name: 'Fastify docs (41 pages, uploaded)',
     questions,
+    texts: (known) => new Map([...known].map((page) => [page, readFileSync(path.join(dir, page), 'utf8')])),
     async train(api, userId) {
       const form = new FormData();
       form.set('group_name', 'fastify_docs');
@@ -82,12 +86,14 @@ async function trainedFiles(api: EvalApi, userId: number, groupId: number, expec
  * loopback by `site` and crawled from its index: every page the crawler reaches, at most 1,000 and
  * four links deep (about 525 of its 530 pages). Pages are named by their path under the site.
  */
-export function pythonCorpus(site: StaticSite): Corpus {
+export function pythonCorpus(site: StaticSite, dir: string): Corpus {
   const pageOf = (ref: PageRef) =>
     ref.page_url?.startsWith(`${site.url}/`) ? ref.page_url.slice(site.url.length + 1).split('#')[0]! : null;
   return {
     name: 'python3.11-doc (crawled)',
     questions: readJson<Question[]>('python-docs/questions.json'),
+    texts: (known) =>
+      new Map([...known].map((page) => [page, sphinxMainText(readFileSync(path.join(dir, page), 'utf8'))])),
     async train(api) {
       const sourceId = await crawl(api, `${site.url}/index.html`);
       const known = new Set<string>();

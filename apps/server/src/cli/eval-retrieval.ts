@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EvalApi, sleep } from './eval-api.js';
+import { baselineRanks } from './eval-baseline.js';
 import {
   type Corpus,
   EVAL_DIR,
@@ -10,7 +11,7 @@ import {
   type Trained,
 } from './eval-corpora.js';
 import { currentRelease, previousRelease, type Release } from './eval-release.js';
-import { type Figures, score } from './eval-score.js';
+import { type Figures, score, summariseRanks } from './eval-score.js';
 import { type EvalDatabase, freshDatabase, startServer } from './eval-server.js';
 import { serveHtml } from './eval-static.js';
 
@@ -35,6 +36,8 @@ const WARM_UP_MS = 15_000;
 const CACHE = path.join(EVAL_DIR, '.cache');
 
 type Row = { corpus: string; database: string; release: string; figures: Figures; sqlPath: Figures };
+/** Per corpus, the pages the first trained bot holds: the plain-BM25 reference ranks the same pages. */
+const trainedPages = new Map<string, Set<string>>();
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -45,8 +48,12 @@ async function main(): Promise<void> {
   const releases = args.includes('--no-previous')
     ? [currentRelease()]
     : [previousRelease(option('previous') ?? PREVIOUS), currentRelease()];
-  const site = only === 'fastify' ? null : await serveHtml(pythonDocsDir());
-  const corpora = [...(only === 'python' ? [] : [fastifyCorpus()]), ...(site ? [pythonCorpus(site)] : [])];
+  const docs = only === 'fastify' ? null : pythonDocsDir();
+  const site = docs ? await serveHtml(docs) : null;
+  const corpora = [
+    ...(only === 'python' ? [] : [fastifyCorpus()]),
+    ...(site && docs ? [pythonCorpus(site, docs)] : []),
+  ];
   const rows: Row[] = [];
   try {
     for (const database of pgUrl ? [null, pgUrl] : [null])
@@ -111,6 +118,7 @@ async function trainAll(api: EvalApi, userId: number, corpora: Corpus[]): Promis
     const bot = await corpus.train(api, userId);
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     process.stderr.write(`  ${corpus.name}: ${bot.known.size} pages trained in ${seconds} s\n`);
+    if (!trainedPages.has(corpus.name)) trainedPages.set(corpus.name, bot.known);
     trained.push(bot);
   }
   return trained;
@@ -142,12 +150,43 @@ function report(rows: Row[], corpora: Corpus[]): void {
   console.log('|---|---|---|---:|---:|---:|');
   for (const { corpus, database, release, sqlPath: s } of sorted)
     console.log(`| ${corpus} | ${database} | ${release} | ${f(s.hit1)} | ${f(s.hit3)} | ${f(s.mrr)} |`);
+  printReference(corpora, sorted);
   printMisses(sorted);
   mkdirSync(CACHE, { recursive: true });
   const file = path.join(CACHE, 'last-run.json');
   writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
   console.log(`\nevery question's rank, first page and citations: ${file}`);
 }
+
+/**
+ * The plain-BM25 reference over the same pages (eval-baseline.ts), beside this release's full-text
+ * search on each database: what lexical ranking reaches on the corpus with clean extraction.
+ */
+function printReference(corpora: Corpus[], rows: Row[]): void {
+  const f = (n: number) => n.toFixed(3);
+  console.log(
+    '\nplain BM25 over the same pages, cleanly extracted into ~800-character chunks (the reference):',
+  );
+  console.log('| corpus | ranked by | hit@1 | hit@3 | MRR | questions both miss at 3 |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  const current = currentRelease().label;
+  for (const corpus of corpora) {
+    const pages = trainedPages.get(corpus.name);
+    if (!pages) continue;
+    const reference = baselineRanks(corpus.texts(pages), corpus.questions);
+    const s = summariseRanks(reference);
+    console.log(`| ${corpus.name} | plain BM25 | ${f(s.hit1)} | ${f(s.hit3)} | ${f(s.mrr)} | |`);
+    for (const row of rows.filter((r) => r.corpus === corpus.name && r.release === current)) {
+      const r = row.figures;
+      const both = r.results.filter((q, i) => missed(q.rank) && missed(reference[i]!.rank)).length;
+      console.log(
+        `| ${corpus.name} | Parley on ${row.database} | ${f(r.hit1)} | ${f(r.hit3)} | ${f(r.mrr)} | ${both} |`,
+      );
+    }
+  }
+}
+
+const missed = (rank: number | null) => rank === null || rank > 3;
 
 /** This release's questions answered below rank 3, with the previous release's rank beside. */
 function printMisses(rows: Row[]): void {

@@ -75,14 +75,17 @@ async function citations(api: EvalApi, bot: Trained, message: string) {
   return (reply.bot_message?.sources ?? []).map((source) => bot.pageOf(source));
 }
 
+/** hit@1, hit@3 and MRR of questions' ranks. */
+export function summariseRanks(results: Array<{ rank: number | null }>) {
+  const hitAt = (k: number) => results.filter((r) => r.rank !== null && r.rank <= k).length / results.length;
+  const mrr = results.reduce((sum, r) => sum + (r.rank === null ? 0 : 1 / r.rank), 0) / results.length;
+  return { hit1: hitAt(1), hit3: hitAt(3), mrr };
+}
+
 function summarise(results: QuestionResult[], known: Set<string>) {
   const share = (test: (r: QuestionResult) => boolean) => results.filter(test).length / results.length;
-  const hitAt = (k: number) => share((r) => r.rank !== null && r.rank <= k);
-  const mrr = results.reduce((sum, r) => sum + (r.rank === null ? 0 : 1 / r.rank), 0) / results.length;
   return {
-    hit1: hitAt(1),
-    hit3: hitAt(3),
-    mrr,
+    ...summariseRanks(results),
     distinct: share((r) => new Set(r.cited).size === r.cited.length),
     invented: results.reduce(
       (n, r) => n + r.cited.filter((page) => page === null || !known.has(page)).length,
