@@ -61,7 +61,7 @@ describe('readBlocks and sectionsOf', () => {
       'two',
       'line\nbreak',
       'Name | Default\nport | 5432',
-      'initdb -D /data\n  --locale C',
+      '```\ninitdb -D /data\n  --locale C\n```',
     ]);
   });
 

@@ -184,11 +184,14 @@ class BlockWalker {
     if (text) this.blocks.push({ kind: 'heading', level, text, anchor: anchorOf(element) });
   }
 
-  /** Code keeps its lines and indentation. */
+  /**
+   * Code keeps its lines and indentation, fenced as Markdown writes it, so an answer can tell code
+   * from prose (an extractive answer quotes no code) and a model or the widget shows it as code.
+   */
   private code(element: Element): void {
     this.flush();
     const text = (element.textContent ?? '').replace(/\s+$/, '').replace(/^\n+/, '');
-    if (text.trim()) this.blocks.push({ kind: 'text', text });
+    if (text.trim()) this.blocks.push({ kind: 'text', text: `\`\`\`\n${text}\n\`\`\`` });
   }
 
   /** A table reads as rows, its cells separated by " | ". */
