@@ -167,4 +167,36 @@ describe('analytics', () => {
       'false',
     );
   });
+
+  it("rates an answer on a bot's full-page chat as its visitor, and the thumb survives a reload", async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'analytics-fullpage-owner');
+    await signUp(owner, person('fullpage'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Acme page', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+
+    const { page } = await h.newPage({ width: 900, height: 800 });
+    screenshotOnFailure(page, 'analytics-fullpage');
+    await page.goto(`${h.baseUrl}/chat/${bot.uuid}`);
+    await ask(page.locator('body'), QUESTION);
+    const answer = page.getByTestId('bot-message').filter({ hasText: ANSWER });
+    await answer.waitFor({ timeout: 30_000 });
+    const good = answer.getByRole('button', { name: 'Good answer' });
+    await good.click();
+    await expect.poll(() => good.getAttribute('aria-pressed')).toBe('true');
+
+    await page.reload();
+    const again = page.getByTestId('bot-message').filter({ hasText: ANSWER });
+    await again.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => again.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    await screenshot(page, 'analytics-fullpage-rated');
+
+    await owner.goto('/analytics');
+    await expect
+      .poll(() => owner.getByTestId('satisfaction-counts').innerText(), { timeout: 15_000 })
+      .toBe('1 thumbs up, 0 thumbs down');
+  });
 });

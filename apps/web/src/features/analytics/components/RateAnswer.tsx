@@ -10,10 +10,17 @@ type Rating = 'up' | 'down' | null;
 
 /**
  * Thumbs up and down under a bot answer: pressing the chosen one again takes the rating back.
- * The playground rates as the signed-in owner; the widget has its own, with the visitor's token.
- * It starts from the rating the conversation's history brought (the owner's own), so a reload shows it.
+ * The playground rates as the signed-in owner; the full-page chat as its visitor, with the visitor's
+ * token (the embeddable widget has its own). It starts from the rating the conversation's history
+ * brought (the reader's own), so a reload shows it.
  */
-export function RateAnswer({ message }: { message: ChatMessage }) {
+export function RateAnswer({
+  message,
+  visitorToken,
+}: {
+  message: ChatMessage;
+  visitorToken?: string | null;
+}) {
   const saved = message.rating;
   const [rating, setRating] = useState<Rating>(saved ?? null);
   // A message first shown from the stream (no rating known) may be replaced by the history's copy.
@@ -25,7 +32,11 @@ export function RateAnswer({ message }: { message: ChatMessage }) {
   if (!message.answer_mode || message.answer_mode === 'limit' || message.id <= 0) return null;
   const choose = async (next: 'up' | 'down') => {
     const value = rating === next ? null : next;
-    const saved = await rate({ message_id: message.id, rating: value })
+    const saved = await rate({
+      message_id: message.id,
+      rating: value,
+      ...(visitorToken ? { visitor_token: visitorToken } : {}),
+    })
       .unwrap()
       .catch(() => null);
     if (saved) setRating(saved.rating);

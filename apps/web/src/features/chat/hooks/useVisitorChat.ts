@@ -29,6 +29,9 @@ function readIdentity(uuid: string): VisitorIdentity | null {
   }
 }
 
+/** The visitor's signed identity token for this bot, once the chat has asked for one. */
+export const visitorTokenOf = (uuid: string): string | null => readIdentity(uuid)?.visitor_token ?? null;
+
 /** Asks for (or renews) the visitor's signed identity for this bot, and keeps it. */
 async function renewIdentity(uuid: string): Promise<VisitorIdentity> {
   const previous = readIdentity(uuid);

@@ -10,13 +10,14 @@ import { readableOn } from '@parley/chat-client';
 import { BOT, type PublicBot } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { RateAnswer } from '../../analytics/components/RateAnswer';
 import { BotAvatar } from '../../bots/components/BotAvatar';
 import { usePublicBotQuery } from '../../chat/api';
 import { BookingCard } from '../../chat/components/BookingCard';
 import { ChatPanel } from '../../chat/components/ChatPanel';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
-import { useVisitorChat } from '../../chat/hooks/useVisitorChat';
+import { useVisitorChat, visitorTokenOf } from '../../chat/hooks/useVisitorChat';
 
 /** The whole viewport: covers the blank layout's footer. */
 function Frame({ children }: { children: ReactNode }) {
@@ -151,6 +152,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         humanButton={bot.human_button}
         onRequestHuman={canSend ? chat.requestHuman : undefined}
         footer={<ConnectionLine status={chat.status} />}
+        answerFooter={(message) => <RateAnswer message={message} visitorToken={visitorTokenOf(bot.uuid)} />}
       />
     </Frame>
   );
