@@ -543,5 +543,47 @@ describe('clicks and attribution', () => {
       ]);
       expect((await me(partner)).body.total_earned).toEqual([{ currency: 'INR', amount: 0 }]);
     });
+
+    it('takes back the refunded share of a commission for each partial refund, and the rest for the whole', async () => {
+      // A renewal inside the commission months again: the fake's clock and cycle set back to day 40.
+      fake.now = Math.floor((T0 + 39 * DAY) / 1000);
+      fake.subscriptions.get(rzId)!.current_end = Math.floor((T0 + 40 * DAY) / 1000);
+      await fake.charge(rzId);
+      const charged = fake.invoices.at(-1)!;
+      const pending = async () => (await me(partner)).body;
+      expect(await pending()).toMatchObject({
+        pending_commissions: [{ currency: 'INR', amount: 2000 }],
+        pending_count: 1,
+      });
+      const quarter = charged.amount / 4;
+      const first = await fake.refund(charged.payment_id, { amount: quarter });
+      await fake.resend(...first);
+      expect(await pending()).toMatchObject({
+        pending_commissions: [{ currency: 'INR', amount: 1500 }],
+        pending_count: 1,
+      });
+      const second = await fake.refund(charged.payment_id, { amount: quarter });
+      // The first refund's events arriving again after the second change nothing.
+      await fake.resend(...first);
+      expect((await pending()).pending_commissions).toEqual([{ currency: 'INR', amount: 1000 }]);
+      await fake.resend(...second);
+      const lines = (await commissionsOf(partner)).body.items
+        .filter((c) => c.payout_status === 'pending')
+        .map((c) => c.commission_amount);
+      expect(lines.sort((a, b) => a - b)).toEqual([-500, -500, 2000]);
+
+      await fake.refund(charged.payment_id); // what is left: the whole payment is back
+      expect(await pending()).toMatchObject({ pending_commissions: [], pending_count: 0 });
+      const rows = await server.database.db
+        .select({ status: commissions.status, amount: commissions.amount })
+        .from(commissions)
+        .where(eq(commissions.paymentId, charged.payment_id));
+      expect(rows.map((r) => `${r.status} ${r.amount}`).sort()).toEqual([
+        'reversed -500',
+        'reversed -500',
+        'reversed 2000',
+      ]);
+      expect((await me(partner)).body.total_earned).toEqual([{ currency: 'INR', amount: 0 }]);
+    });
   });
 });

@@ -98,8 +98,9 @@ export const partnerPayouts = pgTable(
 
 /**
  * A commission on one payment of a referred workspace, in minor units of the payment's currency.
- * `effectKey` is unique per effect: `charge:{payment id}` for a commission, `clawback:{payment id}`
- * for taking back one already paid, so a redelivered webhook never counts twice.
+ * `effectKey` is unique per effect: `charge:{payment id}` for a commission, `refund:{payment id}:{amount
+ * refunded so far}` for the share a partial refund takes back, `clawback:{payment id}` for the rest
+ * of one already paid when the whole payment is refunded, so a redelivered webhook never counts twice.
  */
 export const commissions = pgTable(
   'commissions',

@@ -63,37 +63,65 @@ export async function recordCommission(tx: Tx, config: Config, payment: Captured
     .onConflictDoNothing();
 }
 
+/** How much of a payment has been refunded so far, and what was paid (null: unknown), in minor units. */
+export type RefundedPayment = { paymentId: string; refunded: number; paid: number | null; at: Date };
+
 /**
- * Billing's hook for a refunded payment: a commission not yet paid is reversed; one already paid
- * out is taken back from the next payout (an approved negative line, once per payment).
+ * Billing's hook for a refunded payment. A whole refund reverses a commission not yet paid, with
+ * any share already taken back; a partial one takes back the refunded share of the commission, as a
+ * negative line that approves with it (or, once it is approved or paid, from the next payout).
+ * `refunded` is cumulative (Razorpay's `amount_refunded`), so each refund takes back only what the
+ * lines before it did not, a redelivery takes nothing, and an older event arriving late is a no-op.
  */
-export async function reverseCommission(tx: Tx, paymentId: string, at: Date): Promise<void> {
-  const chargeKey = `charge:${paymentId}`;
-  const reversed = await tx
-    .update(commissions)
-    .set({ status: 'reversed', reversedAt: at })
-    .where(and(eq(commissions.effectKey, chargeKey), inArray(commissions.status, ['pending', 'approved'])))
-    .returning({ id: commissions.id });
-  if (reversed.length > 0) return;
-  const [paid] = await tx
+export async function reverseCommission(tx: Tx, refund: RefundedPayment): Promise<void> {
+  // Locked, so two refunds of one payment handled at once take back their shares one after the other.
+  const [charge] = await tx
     .select()
     .from(commissions)
-    .where(and(eq(commissions.effectKey, chargeKey), eq(commissions.status, 'paid')));
-  if (!paid) return;
+    .where(eq(commissions.effectKey, `charge:${refund.paymentId}`))
+    .for('update');
+  if (!charge || charge.status === 'reversed') return;
+  const whole = refund.paid === null || refund.refunded >= refund.paid;
+  if (whole && charge.status !== 'paid') {
+    await tx
+      .update(commissions)
+      .set({ status: 'reversed', reversedAt: refund.at })
+      .where(
+        and(
+          eq(commissions.paymentId, refund.paymentId),
+          inArray(commissions.status, ['pending', 'approved']),
+        ),
+      );
+    return;
+  }
+  const kept = whole ? 0 : Math.floor((charge.amount * (refund.paid! - refund.refunded)) / refund.paid!);
+  const [taken] = await tx
+    .select({ amount: sql<string>`coalesce(-sum(${commissions.amount}), 0)` })
+    .from(commissions)
+    .where(
+      and(
+        eq(commissions.paymentId, refund.paymentId),
+        sql`${commissions.amount} < 0`,
+        inArray(commissions.status, ['pending', 'approved', 'paid']),
+      ),
+    );
+  const more = charge.amount - kept - Number(taken?.amount ?? 0);
+  if (more <= 0) return;
+  const settled = charge.status !== 'pending';
   await tx
     .insert(commissions)
     .values({
-      partnerId: paid.partnerId,
-      referralId: paid.referralId,
-      effectKey: `clawback:${paymentId}`,
-      paymentId,
-      baseAmount: -paid.baseAmount,
-      amount: -paid.amount,
-      currency: paid.currency,
-      status: 'approved',
-      earnedAt: at,
-      approvesAt: at,
-      approvedAt: at,
+      partnerId: charge.partnerId,
+      referralId: charge.referralId,
+      effectKey: whole ? `clawback:${refund.paymentId}` : `refund:${refund.paymentId}:${refund.refunded}`,
+      paymentId: refund.paymentId,
+      baseAmount: -Math.round((charge.baseAmount * more) / charge.amount),
+      amount: -more,
+      currency: charge.currency,
+      status: settled ? 'approved' : 'pending',
+      earnedAt: refund.at,
+      approvesAt: settled ? refund.at : charge.approvesAt,
+      approvedAt: settled ? refund.at : null,
     })
     .onConflictDoNothing();
 }

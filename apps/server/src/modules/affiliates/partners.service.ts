@@ -127,7 +127,8 @@ async function moneyOf(db: Db, partnerId: number) {
       status: commissions.status,
       currency: commissions.currency,
       amount: sql<string>`sum(${commissions.amount})`,
-      n: count(),
+      // Commissions, not the negative lines that take a refunded share back.
+      n: sql<number>`count(*) filter (where ${commissions.amount} > 0)`.mapWith(Number),
     })
     .from(commissions)
     .where(

@@ -46,6 +46,8 @@ export type FakeInvoice = {
   currency: string;
   status: 'paid';
   paid_at: number;
+  /** What refunds have given back so far. */
+  amount_refunded: number;
 };
 
 /** One webhook delivery: the exact bytes and headers Razorpay would send, kept so tests can resend or reorder it. */
@@ -84,8 +86,9 @@ export type RazorpayFake = {
   /** Retries exhausted: subscription.halted. */
   halt(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
   /**
-   * The merchant refunds a captured payment (all of it unless `amount` says less): refund.processed
-   * then payment.refunded, as Razorpay sends them.
+   * The merchant refunds a captured payment (what is left of it unless `amount` says less):
+   * refund.processed then payment.refunded, as Razorpay sends them, the payment carrying the total
+   * refunded so far.
    */
   refund(paymentId: string, options?: SendOptions & { amount?: number }): Promise<FakeEvent[]>;
   /** The last cycle was charged: subscription.completed. */
@@ -241,6 +244,7 @@ export async function startRazorpayFake(
         currency,
         status: 'paid',
         paid_at: fake.now,
+        amount_refunded: 0,
       });
     }
     return {
@@ -304,7 +308,9 @@ export async function startRazorpayFake(
     const charged = fake.invoices.find((i) => i.payment_id === paymentId);
     if (!charged) throw new Error(`no fake payment ${paymentId}`);
     tick();
-    const back = amount ?? charged.amount;
+    const back = amount ?? charged.amount - charged.amount_refunded;
+    charged.amount_refunded += back;
+    const whole = charged.amount_refunded >= charged.amount;
     const refundJson = {
       id: ids('rfnd'),
       entity: 'refund',
@@ -323,11 +329,11 @@ export async function startRazorpayFake(
       entity: 'payment',
       amount: charged.amount,
       currency: charged.currency,
-      status: back >= charged.amount ? 'refunded' : 'captured',
+      status: whole ? 'refunded' : 'captured',
       invoice_id: charged.id,
       method: 'card',
-      amount_refunded: back,
-      refund_status: back >= charged.amount ? 'full' : 'partial',
+      amount_refunded: charged.amount_refunded,
+      refund_status: whole ? 'full' : 'partial',
       captured: true,
       notes: s?.notes ?? [],
       created_at: charged.paid_at,

@@ -380,7 +380,7 @@ const link = (target: Target) =>
 
 /**
  * A refunded charge: its invoice reads refunded once the whole amount is back, and the affiliate
- * commission it earned is reversed. Keyed by Razorpay's payment id, so either event, or both, is one effect.
+ * commission it earned gives back the refunded share (all of it for a whole refund). Keyed by Razorpay's payment id, so either event, or both, is one effect.
  */
 async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
   const refund = event.payload.refund?.entity;
@@ -392,10 +392,12 @@ async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
     .from(invoices)
     .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.status, 'paid')));
   const payment = event.payload.payment?.entity;
+  // amount_refunded is the payment's total so far; a refund entity alone says only its own amount.
   const back = Math.max(refund?.amount ?? 0, Number(payment?.amount_refunded ?? 0));
   if (invoice && back >= invoice.amount)
     await tx.update(invoices).set({ status: 'refunded' }).where(eq(invoices.id, invoice.id));
-  await reverseCommission(tx, paymentId, at);
+  const paid = invoice?.amount ?? (payment?.amount === undefined ? null : Number(payment.amount));
+  await reverseCommission(tx, { paymentId, refunded: back, paid, at });
 }
 
 /** PAR-YYYY-NNNNNN: the next of the year, under NUMBER_LOCK (six digits keep text order numeric). */
