@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import { ADMIN_JOB_STATES, ADMIN_PAGE_SIZES, type AdminJob } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
-import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
+import { EmptyRow, TablePager, usePaging } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useAdminJobsQuery, useRetryJobMutation } from '../api';
 import { formatDate } from '../format';
@@ -29,10 +29,9 @@ export function JobsPanel({ canWrite }: { canWrite: boolean }) {
   const notify = useNotify();
   const [status, setStatus] = useState<State | ''>('');
   const [name, setName] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging(ADMIN_PAGE_SIZES, 20);
   const jobs = useAdminJobsQuery(
-    { page: page + 1, page_size: pageSize, status: status || undefined, name: name || undefined },
+    { page: paging.page + 1, page_size: paging.size, status: status || undefined, name: name || undefined },
     { pollingInterval: 5000 },
   );
   const [retry, retrying] = useRetryJobMutation();
@@ -54,7 +53,7 @@ export function JobsPanel({ canWrite }: { canWrite: boolean }) {
           value={status}
           onChange={(event) => {
             setStatus(event.target.value as State | '');
-            setPage(0);
+            paging.reset();
           }}
           sx={{ minWidth: 160 }}
         >
@@ -72,7 +71,7 @@ export function JobsPanel({ canWrite }: { canWrite: boolean }) {
           value={name}
           onChange={(event) => {
             setName(event.target.value);
-            setPage(0);
+            paging.reset();
           }}
           sx={{ minWidth: 220 }}
         >
@@ -136,16 +135,7 @@ export function JobsPanel({ canWrite }: { canWrite: boolean }) {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePager
-            total={jobs.data.total}
-            page={page}
-            size={pageSize}
-            sizes={ADMIN_PAGE_SIZES}
-            onChange={(next, size) => {
-              setPage(next);
-              setPageSize(size);
-            }}
-          />
+          <TablePager {...paging.pagerProps(jobs.data.total)} />
         </>
       ) : null}
     </Stack>

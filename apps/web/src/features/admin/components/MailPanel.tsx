@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import { ADMIN_MAIL_STATES, ADMIN_PAGE_SIZES, type AdminMail } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
-import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
+import { EmptyRow, TablePager, usePaging } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useAdminMailQuery, useResendMailMutation } from '../api';
 import { formatDate } from '../format';
@@ -27,9 +27,12 @@ const STATE_COLOR = { queued: 'info', sent: 'success', kept: 'default', failed: 
 export function MailPanel({ canWrite }: { canWrite: boolean }) {
   const notify = useNotify();
   const [status, setStatus] = useState<State | ''>('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(20);
-  const mail = useAdminMailQuery({ page: page + 1, page_size: pageSize, status: status || undefined });
+  const paging = usePaging(ADMIN_PAGE_SIZES, 20);
+  const mail = useAdminMailQuery({
+    page: paging.page + 1,
+    page_size: paging.size,
+    status: status || undefined,
+  });
   const [resend, resending] = useResendMailMutation();
 
   const resendMail = async (item: AdminMail) => {
@@ -50,7 +53,7 @@ export function MailPanel({ canWrite }: { canWrite: boolean }) {
         value={status}
         onChange={(event) => {
           setStatus(event.target.value as State | '');
-          setPage(0);
+          paging.reset();
         }}
         sx={{ maxWidth: 200 }}
       >
@@ -106,16 +109,7 @@ export function MailPanel({ canWrite }: { canWrite: boolean }) {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePager
-            total={mail.data.total}
-            page={page}
-            size={pageSize}
-            sizes={ADMIN_PAGE_SIZES}
-            onChange={(next, size) => {
-              setPage(next);
-              setPageSize(size);
-            }}
-          />
+          <TablePager {...paging.pagerProps(mail.data.total)} />
         </>
       ) : null}
     </Stack>

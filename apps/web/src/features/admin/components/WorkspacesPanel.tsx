@@ -12,7 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { ADMIN_PAGE_SIZES } from '@parley/contracts';
 import { useEffect, useState } from 'react';
-import { EmptyRow, TablePager } from '../../../shared/components/TablePager';
+import { EmptyRow, TablePager, usePaging } from '../../../shared/components/TablePager';
 import { useAdminWorkspacesQuery } from '../api';
 import { formatDate, formatNumber } from '../format';
 import { WorkspaceDialog } from './WorkspaceDialog';
@@ -21,18 +21,22 @@ import { WorkspaceDialog } from './WorkspaceDialog';
 export function WorkspacesPanel() {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging(ADMIN_PAGE_SIZES, 20);
+  const resetPage = paging.reset;
   const [open, setOpen] = useState<number | null>(null);
   // Ask the server once the typing pauses, not on every key.
   useEffect(() => {
     const timer = setTimeout(() => {
       setSearch(typed.trim());
-      setPage(0);
+      resetPage();
     }, 300);
     return () => clearTimeout(timer);
-  }, [typed]);
-  const list = useAdminWorkspacesQuery({ page: page + 1, page_size: pageSize, search: search || undefined });
+  }, [typed, resetPage]);
+  const list = useAdminWorkspacesQuery({
+    page: paging.page + 1,
+    page_size: paging.size,
+    search: search || undefined,
+  });
 
   return (
     <Stack spacing={2}>
@@ -91,16 +95,7 @@ export function WorkspacesPanel() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePager
-            total={list.data.total}
-            page={page}
-            size={pageSize}
-            sizes={ADMIN_PAGE_SIZES}
-            onChange={(next, size) => {
-              setPage(next);
-              setPageSize(size);
-            }}
-          />
+          <TablePager {...paging.pagerProps(list.data.total)} />
         </>
       ) : null}
       {open !== null ? <WorkspaceDialog id={open} onClose={() => setOpen(null)} /> : null}

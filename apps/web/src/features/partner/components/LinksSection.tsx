@@ -24,6 +24,7 @@ import { AFFILIATE_TEXTS, type ReferralLink } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
+import { TablePager } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import {
   useCreateLinkMutation,
@@ -32,14 +33,14 @@ import {
   useUpdateLinkMutation,
 } from '../api';
 import { formatRate } from '../model';
-import { Pager, usePaging } from './PartnerTables';
+import { useAffiliatePaging } from './PartnerTables';
 
 type Draft = { code: string; destination: string; campaign: string };
 
 /** The partner's referral links: create, edit, delete, copy, with their clicks and conversions. */
 export function LinksSection() {
   const notify = useNotify();
-  const [paging, onPage, onSize] = usePaging();
+  const { paging, pagerProps } = useAffiliatePaging();
   const links = useReferralLinksQuery(paging);
   const [createLink, creating] = useCreateLinkMutation();
   const [updateLink, updating] = useUpdateLinkMutation();
@@ -142,7 +143,7 @@ export function LinksSection() {
               No links yet: create one and share it.
             </Typography>
           ) : null}
-          <Pager total={links.data.total} paging={paging} onPage={onPage} onSize={onSize} />
+          <TablePager {...pagerProps(links.data.total)} />
         </>
       ) : null}
       {editing ? (

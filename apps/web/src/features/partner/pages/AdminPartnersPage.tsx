@@ -15,12 +15,13 @@ import { useAppDispatch } from '../../../app/store';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
+import { TablePager } from '../../../shared/components/TablePager';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { formatMoney } from '../../billing/model';
 import { downloadWithSession, saveBlob } from '../../leads/download';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { useAdminPartnersQuery, useMarkPayoutMutation } from '../api';
-import { Pager, usePaging } from '../components/PartnerTables';
+import { useAffiliatePaging } from '../components/PartnerTables';
 
 type Due = { partner: AdminPartner; currency: string; amount: number };
 
@@ -29,7 +30,7 @@ export function AdminPartnersPage() {
   const canWrite = useAbility().can('write', 'Admin');
   const notify = useNotify();
   const dispatch = useAppDispatch();
-  const [paging, onPage, onSize] = usePaging();
+  const { paging, pagerProps } = useAffiliatePaging();
   const partners = useAdminPartnersQuery(paging);
   const [markPayout, marking] = useMarkPayoutMutation();
   const [due, setDue] = useState<Due | null>(null);
@@ -117,7 +118,7 @@ export function AdminPartnersPage() {
               </TableBody>
             </Table>
           </TableContainer>
-          <Pager total={partners.data.total} paging={paging} onPage={onPage} onSize={onSize} />
+          <TablePager {...pagerProps(partners.data.total)} />
         </>
       ) : null}
       <ConfirmDialog
