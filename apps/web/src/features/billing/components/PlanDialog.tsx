@@ -1,19 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { PLAN_FEATURES, type Plan, type PlanFeature, type PlanInput } from '@parley/contracts';
-import { type FormEvent, useState } from 'react';
-import { serverDetail } from '../../../shared/api/errors';
-import { TextInput } from '../../../shared/components/TextInput';
 import { useSavePlanMutation } from '../api';
 import {
   FEATURE_LABELS,
@@ -25,6 +16,7 @@ import {
   parseCount,
   parseMoney,
 } from '../model';
+import { BillingFormDialog, type FieldErrors, useBillingForm } from './BillingFormDialog';
 
 type Fields = {
   name: string;
@@ -61,11 +53,9 @@ function fieldsOf(plan: Plan | null): Fields {
   };
 }
 
-type Errors = Partial<Record<string, string>>;
-
 /** The body to send, or the errors of the fields (prices parsed as text into minor units). */
-function toBody(f: Fields): { body: PlanInput } | { errors: Errors } {
-  const errors: Errors = {};
+function toBody(f: Fields): { body: PlanInput } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
   const currency = f.currency.trim().toUpperCase();
   if (!f.name.trim()) errors.name = 'Name is required';
   if (!/^[A-Z]{3}$/.test(currency)) errors.currency = 'A three-letter code like USD';
@@ -101,112 +91,80 @@ function toBody(f: Fields): { body: PlanInput } | { errors: Errors } {
 
 /** Create or edit a plan: prices as decimal text, limits, features, default and active. */
 export function PlanDialog({ plan, onClose }: { plan: Plan | null; onClose: () => void }) {
-  const [fields, setFields] = useState<Fields>(() => fieldsOf(plan));
-  const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [save, state] = useSavePlanMutation();
-  const set = <K extends keyof Fields>(key: K, value: Fields[K]) =>
-    setFields((f) => ({ ...f, [key]: value }));
-  const title = plan ? `Edit ${plan.name}` : 'New plan';
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = toBody(fields);
-    if ('errors' in parsed) return setErrors(parsed.errors);
-    setErrors({});
-    setFailure(null);
-    const result = await save({ id: plan?.id, body: parsed.body });
-    if ('error' in result) return setFailure(serverDetail(result.error) ?? 'The plan could not be saved.');
-    onClose();
-  };
-
-  const text = (
-    key: Exclude<keyof Fields, 'features' | 'is_default' | 'is_active'>,
-    label: string,
-    extra = {},
-  ) => (
-    <TextInput
-      id={`plan-${key}`}
-      label={label}
-      value={fields[key]}
-      onChange={(e) => set(key, e.target.value)}
-      error={Boolean(errors[key])}
-      helperText={errors[key]}
-      {...extra}
-    />
-  );
+  const { fields, set, errors, failure, submit, text } = useBillingForm({
+    idPrefix: 'plan',
+    initial: () => fieldsOf(plan),
+    toBody,
+    save: (body: PlanInput) => save({ id: plan?.id, body }),
+    failureText: 'The plan could not be saved.',
+    onClose,
+  });
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby="plan-dialog-title" maxWidth="md" fullWidth>
-      <Box component="form" onSubmit={submit} noValidate aria-labelledby="plan-dialog-title">
-        <DialogTitle id="plan-dialog-title">{title}</DialogTitle>
-        <DialogContent>
-          {failure ? (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {failure}
-            </Alert>
-          ) : null}
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, pt: 1 }}>
-            {text('name', 'Name')}
-            {text('currency', 'Currency')}
-            <Box sx={{ gridColumn: '1 / -1' }}>
-              {text('description', 'Description', { multiline: true, minRows: 2 })}
+    <BillingFormDialog
+      idPrefix="plan"
+      title={plan ? `Edit ${plan.name}` : 'New plan'}
+      maxWidth="md"
+      failure={failure}
+      saving={state.isLoading}
+      saveLabel="Save plan"
+      onSubmit={submit}
+      onClose={onClose}
+      grid={
+        <>
+          {text('name', 'Name')}
+          {text('currency', 'Currency')}
+          <Box sx={{ gridColumn: '1 / -1' }}>
+            {text('description', 'Description', { multiline: true, minRows: 2 })}
+          </Box>
+          {text('price_monthly', 'Monthly price', { inputProps: { inputMode: 'decimal' } })}
+          {text('price_yearly', 'Yearly price', { inputProps: { inputMode: 'decimal' } })}
+          {LIMIT_KEYS.map((key) => (
+            <Box key={key}>
+              {text(key, LIMIT_LABELS[key], {
+                inputProps: { inputMode: 'numeric' },
+                ...(key === 'chat_history_retention' && !errors[key]
+                  ? { helperText: 'Days; 0 keeps it for ever' }
+                  : {}),
+              })}
             </Box>
-            {text('price_monthly', 'Monthly price', { inputProps: { inputMode: 'decimal' } })}
-            {text('price_yearly', 'Yearly price', { inputProps: { inputMode: 'decimal' } })}
-            {LIMIT_KEYS.map((key) => (
-              <Box key={key}>
-                {text(key, LIMIT_LABELS[key], {
-                  inputProps: { inputMode: 'numeric' },
-                  ...(key === 'chat_history_retention' && !errors[key]
-                    ? { helperText: 'Days; 0 keeps it for ever' }
-                    : {}),
-                })}
-              </Box>
-            ))}
-            {text('sort_order', 'Sort order', { inputProps: { inputMode: 'numeric' } })}
-          </Box>
-          <Typography variant="subtitle2" component="h3" sx={{ mt: 3, mb: 1 }}>
-            Features
-          </Typography>
-          <FormGroup
-            sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}
-          >
-            {PLAN_FEATURES.map((feature) => (
-              <FormControlLabel
-                key={feature}
-                control={
-                  <Checkbox
-                    checked={fields.features[feature]}
-                    onChange={(e) => set('features', { ...fields.features, [feature]: e.target.checked })}
-                  />
-                }
-                label={FEATURE_LABELS[feature]}
+          ))}
+          {text('sort_order', 'Sort order', { inputProps: { inputMode: 'numeric' } })}
+        </>
+      }
+    >
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 3, mb: 1 }}>
+        Features
+      </Typography>
+      <FormGroup
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}
+      >
+        {PLAN_FEATURES.map((feature) => (
+          <FormControlLabel
+            key={feature}
+            control={
+              <Checkbox
+                checked={fields.features[feature]}
+                onChange={(e) => set('features', { ...fields.features, [feature]: e.target.checked })}
               />
-            ))}
-          </FormGroup>
-          <Box sx={{ display: 'flex', gap: 3, mt: 2, flexWrap: 'wrap' }}>
-            <FormControlLabel
-              control={
-                <Switch checked={fields.is_default} onChange={(e) => set('is_default', e.target.checked)} />
-              }
-              label="Default plan (new workspaces)"
-            />
-            <FormControlLabel
-              control={
-                <Switch checked={fields.is_active} onChange={(e) => set('is_active', e.target.checked)} />
-              }
-              label="Active (offered)"
-            />
-          </Box>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={state.isLoading}>
-            Save plan
-          </Button>
-        </DialogActions>
+            }
+            label={FEATURE_LABELS[feature]}
+          />
+        ))}
+      </FormGroup>
+      <Box sx={{ display: 'flex', gap: 3, mt: 2, flexWrap: 'wrap' }}>
+        <FormControlLabel
+          control={
+            <Switch checked={fields.is_default} onChange={(e) => set('is_default', e.target.checked)} />
+          }
+          label="Default plan (new workspaces)"
+        />
+        <FormControlLabel
+          control={<Switch checked={fields.is_active} onChange={(e) => set('is_active', e.target.checked)} />}
+          label="Active (offered)"
+        />
       </Box>
-    </Dialog>
+    </BillingFormDialog>
   );
 }
