@@ -102,29 +102,19 @@ export function AdminPlansPage() {
                     <TableCell align="right">{formatCount(plan.messages_credits_per_month)}</TableCell>
                     <TableCell align="right">{formatCount(plan.trained_characters_per_chatbot)}</TableCell>
                     <TableCell>{retentionText(plan.chat_history_retention)}</TableCell>
-                    <TableCell>
-                      <Switch
-                        checked={plan.is_default}
-                        disabled={!canWrite || plan.is_default}
-                        onChange={(e) => void flipPlan(plan, 'is_default', e.target.checked)}
-                        slotProps={{ input: { 'aria-label': `Default plan: ${plan.name}` } }}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <Switch
-                        checked={plan.is_active}
-                        disabled={!canWrite}
-                        onChange={(e) => void flipPlan(plan, 'is_active', e.target.checked)}
-                        slotProps={{ input: { 'aria-label': `Active: ${plan.name}` } }}
-                      />
-                    </TableCell>
-                    <TableCell align="right">
-                      {canWrite ? (
-                        <IconButton aria-label={`Edit ${plan.name}`} onClick={() => setEditingPlan(plan)}>
-                          <Edit fontSize="small" />
-                        </IconButton>
-                      ) : null}
-                    </TableCell>
+                    <SwitchCell
+                      label={`Default plan: ${plan.name}`}
+                      checked={plan.is_default}
+                      disabled={!canWrite || plan.is_default}
+                      onChange={(value) => void flipPlan(plan, 'is_default', value)}
+                    />
+                    <SwitchCell
+                      label={`Active: ${plan.name}`}
+                      checked={plan.is_active}
+                      disabled={!canWrite}
+                      onChange={(value) => void flipPlan(plan, 'is_active', value)}
+                    />
+                    <EditCell name={plan.name} canWrite={canWrite} onEdit={() => setEditingPlan(plan)} />
                   </TableRow>
                 ))}
               </TableBody>
@@ -167,21 +157,13 @@ export function AdminPlansPage() {
                     <TableCell>{ADDON_KIND_NAMES[addon.kind]}</TableCell>
                     <TableCell align="right">{formatCount(addon.units)}</TableCell>
                     <TableCell align="right">{formatMoney(addon.price_monthly, addon.currency)}</TableCell>
-                    <TableCell>
-                      <Switch
-                        checked={addon.is_active}
-                        disabled={!canWrite}
-                        onChange={(e) => void flipAddon(addon, e.target.checked)}
-                        slotProps={{ input: { 'aria-label': `Active: ${addon.name}` } }}
-                      />
-                    </TableCell>
-                    <TableCell align="right">
-                      {canWrite ? (
-                        <IconButton aria-label={`Edit ${addon.name}`} onClick={() => setEditingAddon(addon)}>
-                          <Edit fontSize="small" />
-                        </IconButton>
-                      ) : null}
-                    </TableCell>
+                    <SwitchCell
+                      label={`Active: ${addon.name}`}
+                      checked={addon.is_active}
+                      disabled={!canWrite}
+                      onChange={(value) => void flipAddon(addon, value)}
+                    />
+                    <EditCell name={addon.name} canWrite={canWrite} onEdit={() => setEditingAddon(addon)} />
                   </TableRow>
                 ))}
               </TableBody>
@@ -200,5 +182,38 @@ export function AdminPlansPage() {
         />
       ) : null}
     </>
+  );
+}
+
+type SwitchCellProps = {
+  /** Names the row as well: the column header alone would give every switch the same name. */
+  label: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+};
+
+function SwitchCell({ label, checked, disabled, onChange }: SwitchCellProps) {
+  return (
+    <TableCell>
+      <Switch
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        slotProps={{ input: { 'aria-label': label } }}
+      />
+    </TableCell>
+  );
+}
+
+function EditCell({ name, canWrite, onEdit }: { name: string; canWrite: boolean; onEdit: () => void }) {
+  return (
+    <TableCell align="right">
+      {canWrite ? (
+        <IconButton aria-label={`Edit ${name}`} onClick={onEdit}>
+          <Edit fontSize="small" />
+        </IconButton>
+      ) : null}
+    </TableCell>
   );
 }
