@@ -59,7 +59,7 @@ function toBody(f: Fields): { body: AddonInput } | { errors: FieldErrors } {
 /** Create or edit an add-on: what it adds per unit, its monthly price as decimal text, active. */
 export function AddonDialog({ addon, onClose }: { addon: Addon | null; onClose: () => void }) {
   const [save, state] = useSaveAddonMutation();
-  const { fields, set, failure, submit, text } = useBillingForm({
+  const { fields, set, text, dialogProps } = useBillingForm({
     idPrefix: 'addon',
     initial: () => fieldsOf(addon),
     toBody,
@@ -70,14 +70,11 @@ export function AddonDialog({ addon, onClose }: { addon: Addon | null; onClose: 
 
   return (
     <BillingFormDialog
-      idPrefix="addon"
+      {...dialogProps}
       title={addon ? `Edit ${addon.name}` : 'New add-on'}
       maxWidth="sm"
-      failure={failure}
       saving={state.isLoading}
       saveLabel="Save add-on"
-      onSubmit={submit}
-      onClose={onClose}
       grid={
         <>
           {text('name', 'Name')}

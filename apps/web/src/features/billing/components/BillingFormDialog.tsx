@@ -27,7 +27,8 @@ type BillingFormOptions<Fields, Body> = {
 
 /**
  * The fields of a plan or add-on form, checked in the browser before the save; the server's
- * refusal stays in the dialog, and a save that goes through closes it.
+ * refusal stays in the dialog, and a save that goes through closes it. Spread `dialogProps` on
+ * a BillingFormDialog.
  */
 export function useBillingForm<Fields extends object, Body>({
   idPrefix,
@@ -66,7 +67,8 @@ export function useBillingForm<Fields extends object, Body>({
     />
   );
 
-  return { fields, set, errors, failure, submit, text };
+  const dialogProps = { idPrefix, failure, onSubmit: submit, onClose };
+  return { fields, set, errors, text, dialogProps };
 }
 
 type BillingFormDialogProps = {

@@ -92,7 +92,7 @@ function toBody(f: Fields): { body: PlanInput } | { errors: FieldErrors } {
 /** Create or edit a plan: prices as decimal text, limits, features, default and active. */
 export function PlanDialog({ plan, onClose }: { plan: Plan | null; onClose: () => void }) {
   const [save, state] = useSavePlanMutation();
-  const { fields, set, errors, failure, submit, text } = useBillingForm({
+  const { fields, set, errors, text, dialogProps } = useBillingForm({
     idPrefix: 'plan',
     initial: () => fieldsOf(plan),
     toBody,
@@ -103,14 +103,11 @@ export function PlanDialog({ plan, onClose }: { plan: Plan | null; onClose: () =
 
   return (
     <BillingFormDialog
-      idPrefix="plan"
+      {...dialogProps}
       title={plan ? `Edit ${plan.name}` : 'New plan'}
       maxWidth="md"
-      failure={failure}
       saving={state.isLoading}
       saveLabel="Save plan"
-      onSubmit={submit}
-      onClose={onClose}
       grid={
         <>
           {text('name', 'Name')}
