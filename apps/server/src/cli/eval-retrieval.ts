@@ -36,7 +36,11 @@ const WARM_UP_MS = 15_000;
 const CACHE = path.join(EVAL_DIR, '.cache');
 
 type Row = { corpus: string; database: string; release: string; figures: Figures; sqlPath: Figures };
-/** Per corpus, the pages the first trained bot holds: the plain-BM25 reference ranks the same pages. */
+/**
+ * Per corpus, the pages this release's bot holds (the last one trained: releases run in order, this
+ * one last): the plain-BM25 reference ranks the same pages. A crawl stores a few pages more or fewer
+ * from run to run.
+ */
 const trainedPages = new Map<string, Set<string>>();
 
 async function main(): Promise<void> {
@@ -118,7 +122,7 @@ async function trainAll(api: EvalApi, userId: number, corpora: Corpus[]): Promis
     const bot = await corpus.train(api, userId);
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     process.stderr.write(`  ${corpus.name}: ${bot.known.size} pages trained in ${seconds} s\n`);
-    if (!trainedPages.has(corpus.name)) trainedPages.set(corpus.name, bot.known);
+    trainedPages.set(corpus.name, bot.known);
     trained.push(bot);
   }
   return trained;
