@@ -128,6 +128,8 @@ export const commissions = pgTable(
   },
   (t) => [
     uniqueIndex('commissions_effect_key').on(t.effectKey),
+    // A refund finds every line of its payment (the commission and the shares taken back).
+    index('commissions_payment_idx').on(t.paymentId),
     index('commissions_partner_idx').on(t.partnerId, t.earnedAt),
     index('commissions_due_idx').on(t.status, t.approvesAt),
   ],

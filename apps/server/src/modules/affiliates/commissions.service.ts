@@ -7,7 +7,7 @@ import {
   type PayoutResponse,
 } from '@parley/contracts';
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { decryptSecret } from '../../core/crypto.js';
 import type { Db, Tx } from '../../core/db/database.js';
@@ -95,17 +95,12 @@ export async function reverseCommission(tx: Tx, refund: RefundedPayment): Promis
     return;
   }
   const kept = whole ? 0 : Math.floor((charge.amount * (refund.paid! - refund.refunded)) / refund.paid!);
-  const [taken] = await tx
-    .select({ amount: sql<string>`coalesce(-sum(${commissions.amount}), 0)` })
+  // What the payment's lines still earn: the commission less every share taken back so far.
+  const [net] = await tx
+    .select({ amount: sql<string>`coalesce(sum(${commissions.amount}), 0)` })
     .from(commissions)
-    .where(
-      and(
-        eq(commissions.paymentId, refund.paymentId),
-        sql`${commissions.amount} < 0`,
-        inArray(commissions.status, ['pending', 'approved', 'paid']),
-      ),
-    );
-  const more = charge.amount - kept - Number(taken?.amount ?? 0);
+    .where(and(eq(commissions.paymentId, refund.paymentId), ne(commissions.status, 'reversed')));
+  const more = Number(net?.amount ?? 0) - kept;
   if (more <= 0) return;
   const settled = charge.status !== 'pending';
   await tx

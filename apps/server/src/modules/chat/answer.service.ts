@@ -9,6 +9,7 @@ import {
 } from '@parley/contracts';
 import { APICallError, type LanguageModel } from 'ai';
 import type { BotRow } from '../bots/bots.queries.js';
+import { CODE_FENCE } from '../knowledge/markdown.js';
 import type { RetrievalService } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
@@ -401,7 +402,7 @@ const BLOCK_START = /^\s*([-*+>|#]|\d+[.)])\s/;
  * line of a list, table or menu with no sentence end, or a fragment of fewer than four words, is
  * navigation or a label, not an answer.
  */
-export function sentencesOf(content: string): string[] {
+function sentencesOf(content: string): string[] {
   const sentences: string[] = [];
   for (const paragraph of withoutCode(content).split(/\n\s*\n/)) {
     for (const block of unwrap(paragraph)) {
@@ -455,19 +456,17 @@ const LINK_LIST_SHARE = 0.5;
 const linkShare = (sentence: string) =>
   [...sentence.matchAll(/\[[^\]]*\]\([^)]*\)/g)].reduce((n, m) => n + m[0].length, 0) / sentence.length;
 
-const FENCE = /^\s*(```|~~~)/;
-
 /**
  * The text with its fenced code blocks blanked. A chunk may begin inside a block the chunker cut:
  * with an odd number of fences, the first is taken for a closing one unless it names a language.
  */
 function withoutCode(content: string): string {
   const lines = content.split('\n');
-  const fences = lines.filter((line) => FENCE.test(line));
+  const fences = lines.filter((line) => CODE_FENCE.test(line));
   let inCode = fences.length % 2 === 1 && /^\s*(```|~~~)\s*$/.test(fences[0]!);
   return lines
     .map((line) => {
-      if (FENCE.test(line)) {
+      if (CODE_FENCE.test(line)) {
         inCode = !inCode;
         return '';
       }

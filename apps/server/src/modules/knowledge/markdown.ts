@@ -1,6 +1,8 @@
 import type { Section } from './chunker.js';
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+/** A line that opens or closes a fenced code block. */
+export const CODE_FENCE = /^\s*(```|~~~)/;
 
 /**
  * Markdown as sections, one per heading, each carrying the path of headings above it
@@ -17,7 +19,7 @@ export function markdownSections(markdown: string): Section[] {
     lines = [];
   };
   for (const line of markdown.split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (CODE_FENCE.test(line)) inFence = !inFence;
     const heading = inFence ? null : HEADING.exec(line);
     if (!heading) {
       lines.push(line);

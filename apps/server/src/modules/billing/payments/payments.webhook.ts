@@ -380,7 +380,8 @@ const link = (target: Target) =>
 
 /**
  * A refunded charge: its invoice reads refunded once the whole amount is back, and the affiliate
- * commission it earned gives back the refunded share (all of it for a whole refund). Keyed by Razorpay's payment id, so either event, or both, is one effect.
+ * commission it earned gives back the refunded share (all of it for a whole refund). Keyed by
+ * Razorpay's payment id, so either event, or both, is one effect.
  */
 async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
   const refund = event.payload.refund?.entity;

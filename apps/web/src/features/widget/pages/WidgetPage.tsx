@@ -99,6 +99,8 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
   const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
   const started = chat.messages.some((m) => m.message_type === 'user');
   const canSend = chat.status === 'open' && !chat.thinking;
+  // Kept by the chat once it has asked for an identity: read per render, as it arrives after the first.
+  const visitorToken = visitorTokenOf(bot.uuid);
 
   const intro = (
     <Stack spacing={1.5}>
@@ -152,7 +154,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         humanButton={bot.human_button}
         onRequestHuman={canSend ? chat.requestHuman : undefined}
         footer={<ConnectionLine status={chat.status} />}
-        answerFooter={(message) => <RateAnswer message={message} visitorToken={visitorTokenOf(bot.uuid)} />}
+        answerFooter={(message) => <RateAnswer message={message} visitorToken={visitorToken} />}
       />
     </Frame>
   );

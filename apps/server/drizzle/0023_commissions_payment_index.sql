@@ -1,0 +1,1 @@
+CREATE INDEX "commissions_payment_idx" ON "commissions" USING btree ("payment_id");
