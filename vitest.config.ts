@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * - unit: logic beside the code (contracts, server units, web units under jsdom);
  * - api-pglite: API tests over real HTTP on embedded PGlite;
  * - api-pg: the same API tests on a PostgreSQL server, when TEST_DATABASE_URL is set (CI sets it);
- * - browser: Playwright driving Debian's Chromium against the built app;
+ * - browser: Playwright driving Debian's Chromium against the built app (each file its own server);
  * - bench-smoke: every benchmark of bench/ in its smoke mode (tiny, no targets), so none rots unseen.
  */
 const apiTests = ['apps/server/src/**/*.api.test.ts'];
@@ -63,16 +63,20 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['apps/web/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['apps/web/e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // No fileParallelism: false here: Vitest runs a one-worker project after every other one,
+          // alone, with a CPU idle (18 of 46 minutes of a CI run); in the shared pool its files run
+          // beside the API tests. Each file has its own server, data directory and browser.
         },
       },
       {
         test: {
           name: 'bench-smoke',
           include: ['bench/smoke.test.mjs'],
-          testTimeout: 600_000,
+          // Every benchmark one after another, beside the other projects' files.
+          testTimeout: 1_200_000,
         },
       },
     ],

@@ -50,10 +50,15 @@ export async function startBuiltServer({ label, env = {} }) {
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
-  const deadline = Date.now() + 60_000;
+  // A first start migrates a new database: seconds alone, over a minute on a loaded CI machine.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('server did not answer /api/health within 60 s');
+    if (Date.now() > deadline) {
+      // Not left running (and writing into a data directory its caller removes).
+      child.kill('SIGKILL');
+      throw new Error('server did not answer /api/health within 180 s');
+    }
     const ok = await fetch(`${baseUrl}/api/health`).then(
       (r) => r.ok,
       () => false,

@@ -1,17 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MESSAGES } from '@parley/contracts';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { onTestFailed } from 'vitest';
+import { inject, onTestFailed } from 'vitest';
 import { MailCapture } from './mail';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
-const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
+export const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
 const WEB_INDEX = path.join(REPO_ROOT, 'apps/web/dist/index.html');
 
 export const CHROMIUM_ARGS = [
@@ -53,11 +54,25 @@ async function waitForHealth(baseUrl: string, server: ChildProcess, logs: () => 
   throw new Error(`server did not become healthy in 60 s:\n${logs()}`);
 }
 
-export type ServerHandle = { baseUrl: string; mail: MailCapture; stop: () => Promise<void> };
+export type ServerHandle = {
+  baseUrl: string;
+  mail: MailCapture;
+  /** Stops the server; its data directory goes too, unless it was given (env.DATA_DIR). */
+  stop: () => Promise<void>;
+};
+
+/** The browser project's migrated data directory (global-setup.ts), copied for each server. */
+function freshDataDir(): string {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
+  const template = inject('e2eDataTemplate');
+  if (template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
 
 /**
- * The built server on a free port with a fresh embedded database (a temp DATA_DIR) and an SMTP
- * server on loopback that captures its mail. Needs `npm run build` first.
+ * The built server on a free port with a fresh embedded database (a temp DATA_DIR, a copy of the
+ * run's migrated template) and an SMTP server on loopback that captures its mail. Needs
+ * `npm run build` first.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerHandle> {
   for (const file of [SERVER_ENTRY, WEB_INDEX]) {
@@ -66,7 +81,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const [port, smtpPort] = await Promise.all([freePort(), freePort()]);
   const mail = new MailCapture();
   await mail.listen(smtpPort);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
+  const ownDataDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? freshDataDir();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   const server = spawn(process.execPath, [SERVER_ENTRY], {
@@ -105,7 +121,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
         if (server.exitCode === null) server.kill('SIGKILL');
       }
       await mail.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -320,4 +336,29 @@ export async function sendInvitation(page: Page, email: string, role: string): P
   await page.getByRole('option', { name: role }).click();
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteSent }).first().waitFor();
+}
+
+/**
+ * A customer's web page on loopback embedding the widget of bot `uuid` from `scriptSrc`, with
+ * hostile page styles (the widget must not inherit them).
+ */
+export async function customerSite(
+  scriptSrc: string,
+  uuid: string,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  const html = `<!doctype html>
+<html><head><title>Acme shop</title>
+<style>button { display: none !important; } * { color: rgb(255, 0, 0) !important; font-size: 40px !important; }</style>
+</head><body><h1>Acme shop</h1><p>Our products.</p>
+<script src="${scriptSrc}" data-bot="${uuid}" defer></script>
+</body></html>`;
+  const site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
 }

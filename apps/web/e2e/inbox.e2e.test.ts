@@ -94,7 +94,10 @@ describe('support inbox', () => {
 
     // The visitor writes; the bot answers; the agent sees a new, unread conversation live.
     await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor.getByText('Online', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await visitor
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
     await say(visitor, 'Hello, I have a question about my order');
     await visitor.getByTestId('bot-message').first().waitFor({ timeout: 30_000 });
     const item = conversationItem();
@@ -168,15 +171,31 @@ describe('support inbox', () => {
 
   it('counts new messages on the bell while the agent is on another page; the bell goes to /inbox', async () => {
     screenshotOnFailure(agent, 'inbox-bell');
+    screenshotOnFailure(visitor, 'inbox-bell-visitor');
     // Another page of the console, reached inside the app (the channel stays open).
     await agent.getByRole('link', { name: 'Manage Bots' }).first().click();
     await agent.waitForURL('**/bot');
+    expect(await agent.getByTestId('agent-indicator').textContent()).toBe('Helpdesk Online');
     const bell = agent.getByRole('button', { name: /^Notifications/ });
     const count = async () => Number((await bell.getAttribute('aria-label'))?.match(/\((\d+)\)/)?.[1] ?? 0);
     const start = await count();
     await say(visitor, 'Are you still there?');
-    await expect.poll(count, { timeout: 15_000 }).toBeGreaterThan(start);
-    expect(await agent.getByTestId('agent-indicator').textContent()).toBe('Helpdesk Online');
+    // Stored on the server first (a failure here is the visitor's send, not the bell).
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiCall<{ messages: { message: string }[] }>(
+              h,
+              token,
+              'GET',
+              `/chat/helpdesk/conversations/${conversationId}`,
+            )
+          ).messages.some((m) => m.message === 'Are you still there?'),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await expect.poll(count, { timeout: 30_000 }).toBeGreaterThan(start);
     await bell.click();
     await agent.waitForURL('**/inbox');
     expect(await count()).toBe(0);
@@ -185,6 +204,7 @@ describe('support inbox', () => {
 
   it('after the agent loses the network, each message the visitor sent meanwhile appears once', async () => {
     screenshotOnFailure(agent, 'inbox-reconnect');
+    await agent.getByTestId('inbox-bot').first().waitFor();
     const item = agent.locator(
       `[data-testid="inbox-conversation"][data-conversation-id="${conversationId}"]`,
     );

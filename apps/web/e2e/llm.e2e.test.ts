@@ -40,7 +40,9 @@ describe('LLM settings', () => {
     await page.getByText(MESSAGES.llm.saved).first().waitFor();
     await dialog.waitFor({ state: 'detached' });
 
+    // Saving tested it: it answered, so it is active and its state says so.
     const row = page.getByRole('row').filter({ hasText: 'Local Llama' });
+    await row.getByText(/^Working · \d+ ms$/).waitFor();
     await row.getByText('••••••••1234').waitFor();
     await row.getByText('llama3.2').waitFor();
     expect(await page.content()).not.toContain(KEY);
@@ -55,16 +57,32 @@ describe('LLM settings', () => {
     fake.failNext(401, 'Invalid API key for this server');
     await page.getByRole('button', { name: 'Test connection: Local Llama' }).click();
     await page.getByText('Local Llama: connection failed').waitFor();
-    await page.getByText(LLM_TEST_MESSAGES.keyRefused(401), { exact: false }).waitFor();
+    await page
+      .getByRole('status', { name: 'Connection test result' })
+      .getByText(LLM_TEST_MESSAGES.keyRefused(401), { exact: false })
+      .waitFor();
     expect(await page.content()).not.toContain('Invalid API key for this server');
+
+    // The failed test is the model's state now.
+    await row.getByText('Test failed').waitFor();
+    await row.getByText(LLM_TEST_MESSAGES.keyRefused(401)).waitFor();
 
     const active = page.getByLabel('Active: Local Llama');
     expect(await active.isChecked()).toBe(true);
     await active.click();
     await page.getByText(MESSAGES.llm.updated).first().waitFor();
     await expect.poll(() => active.isChecked()).toBe(false);
+    // Switching on tests it first: refused while it fails, with the reason.
+    fake.failNext(401, 'Invalid API key for this server');
+    await active.click();
+    await page
+      .getByText(LLM_MESSAGES.notActivated(LLM_TEST_MESSAGES.keyRefused(401)))
+      .first()
+      .waitFor();
+    expect(await active.isChecked()).toBe(false);
     await active.click();
     await expect.poll(() => active.isChecked()).toBe(true);
+    await row.getByText(/^Working · \d+ ms$/).waitFor();
 
     await page.getByRole('button', { name: 'Edit: Local Llama' }).click();
     const edit = page.getByRole('dialog');
@@ -88,5 +106,26 @@ describe('LLM settings', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText(LLM_MESSAGES.deleted).first().waitFor();
     await page.getByText('No models yet', { exact: false }).waitFor();
+    // The toasts sit over the page's top-right button for their 2 s (spec: top-right), and a
+    // pointer resting on one pauses it: let them go, as a person would, before clicking there.
+    await page.mouse.move(10, 10);
+    await page.getByText(LLM_MESSAGES.deleted).first().waitFor({ state: 'detached', timeout: 30_000 });
+
+    // A model that does not answer is saved, but not active, and the page says why.
+    await page.getByRole('button', { name: 'Add model' }).click();
+    const broken = page.getByRole('dialog');
+    await broken.getByLabel('Name', { exact: true }).fill('Wrong key');
+    await broken.getByLabel('Base URL', { exact: true }).fill(fake.url);
+    await broken.getByLabel('Model', { exact: true }).fill('llama3.2');
+    fake.failNext(401, 'Invalid API key for this server');
+    await broken.getByRole('button', { name: 'Add model' }).click();
+    await page
+      .getByText(LLM_MESSAGES.savedInactive(LLM_TEST_MESSAGES.keyRefused(401)))
+      .first()
+      .waitFor();
+    const wrong = page.getByRole('row').filter({ hasText: 'Wrong key' });
+    await wrong.getByText('Test failed').waitFor();
+    expect(await page.getByLabel('Active: Wrong key').isChecked()).toBe(false);
+    await screenshot(page, 'llm-saved-inactive');
   });
 });
