@@ -1,9 +1,10 @@
 // bench/chat: a minimal OpenAI-compatible chat model on loopback (the logic of
-// apps/server/src/test/fakes/openai.ts, streaming only). POST /v1/chat/completions with stream: true
+// apps/server/src/test/fakes/openai.ts). POST /v1/chat/completions with stream: true
 // answers Server-Sent Events in OpenAI's format after a fixed first-token delay, one word per chunk
 // a few milliseconds apart, a chunk with finish_reason "stop" (and usage), then `data: [DONE]`.
 // It runs in the bench's main process, beside the visitors, so its clock is theirs: it records when
-// each request arrives and when it writes its first token (performance.now()).
+// each request arrives and when it writes its first token (performance.now()). A request without
+// stream (the model's test when its setting is saved) gets a short JSON completion and is not counted.
 import { createServer } from 'node:http';
 
 const REPLY =
@@ -19,8 +20,6 @@ export async function startFakeModel({ firstTokenMs, tokenMs, onRequest = () => 
   const stats = { requests: 0, failures: 0 };
   const server = createServer((req, res) => {
     const record = { arrivedAt: performance.now(), firstTokenAt: null };
-    stats.requests += 1;
-    onRequest(record);
     void handle(req, res, record).catch(() => {
       stats.failures += 1;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -34,15 +33,28 @@ export async function startFakeModel({ firstTokenMs, tokenMs, onRequest = () => 
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : {};
-    if (req.method !== 'POST' || !req.url.startsWith('/v1/chat/completions') || body.stream !== true) {
+    if (req.method !== 'POST' || !req.url.startsWith('/v1/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'chat completions only', type: 'invalid_request_error' } }));
+      return;
+    }
+    // A plain completion is the settings' test of the model on save, not a measured answer.
+    if (body.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
-          error: { message: 'streaming chat completions only', type: 'invalid_request_error' },
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: body.model ?? 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'OK' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       );
       return;
     }
+    stats.requests += 1;
+    onRequest(record);
     const model = body.model ?? 'm';
     const event = (choices, extra = {}) =>
       res.write(

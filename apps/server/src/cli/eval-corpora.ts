@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type EvalApi, sleep } from './eval-api.js';
-import { sphinxMainText } from './eval-baseline.js';
+import { docbookMainText, sphinxMainText, tocLinks } from './eval-baseline.js';
 import { REPO } from './eval-release.js';
 import type { StaticSite } from './eval-static.js';
 
@@ -87,22 +87,12 @@ async function trainedFiles(api: EvalApi, userId: number, groupId: number, expec
  * four links deep (about 525 of its 530 pages). Pages are named by their path under the site.
  */
 export function pythonCorpus(site: StaticSite, dir: string): Corpus {
-  const pageOf = (ref: PageRef) =>
-    ref.page_url?.startsWith(`${site.url}/`) ? ref.page_url.slice(site.url.length + 1).split('#')[0]! : null;
-  return {
+  return crawledCorpus(site, dir, {
     name: 'python3.11-doc (crawled)',
-    questions: readJson<Question[]>('python-docs/questions.json'),
-    texts: (known) =>
-      new Map([...known].map((page) => [page, sphinxMainText(readFileSync(path.join(dir, page), 'utf8'))])),
-    async train(api) {
-      const sourceId = await crawl(api, `${site.url}/index.html`);
-      const known = new Set<string>();
-      for (const url of await crawledPages(api, sourceId))
-        known.add(pageOf({ page_url: url, page_title: null })!);
-      const botId = await api.createBot('Python_manual', { web_source_ids: [sourceId] });
-      return { botId, known, pageOf };
-    },
-  };
+    questions: 'python-docs/questions.json',
+    mainText: sphinxMainText,
+    crawl: { name: 'Python manual', maxPages: 1000, maxDepth: 4 },
+  });
 }
 
 /** The folder fetch.sh extracts the manual's HTML into (fetching it first if needed). */
@@ -111,13 +101,85 @@ export function pythonDocsDir(): string {
   return path.join(EVAL_DIR, '.cache/python3.11-doc/usr/share/doc/python3.11/html');
 }
 
-/** Starts a crawl and waits for it: the crawl job stores and trains each page before it completes. */
-async function crawl(api: EvalApi, url: string): Promise<number> {
+/** The parts of the PostgreSQL manual served: the tutorial, the SQL language, server administration. */
+const POSTGRES_PARTS = ['tutorial.html', 'sql.html', 'admin.html'];
+
+/**
+ * The PostgreSQL 15 manual's parts I to III (Debian's postgresql-doc-15, fetched by
+ * postgres-docs/fetch.sh; DocBook XSL output), served on loopback by `site` with its index page, and
+ * crawled from that index: the other parts answer 404. Pages are named by their file name.
+ */
+export function postgresCorpus(site: StaticSite, dir: string): Corpus {
+  return crawledCorpus(site, dir, {
+    name: 'postgresql-doc-15, parts I-III (crawled)',
+    questions: 'postgres-docs/questions.json',
+    mainText: docbookMainText,
+    crawl: { name: 'PostgreSQL manual', maxPages: 1000, maxDepth: 10 },
+  });
+}
+
+/** The folder fetch.sh extracts the PostgreSQL manual's HTML into (fetching it first if needed). */
+export function postgresDocsDir(): string {
+  execFileSync('bash', [path.join(EVAL_DIR, 'postgres-docs/fetch.sh')], { stdio: 'inherit' });
+  return path.join(EVAL_DIR, '.cache/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html');
+}
+
+/** The pages served of the PostgreSQL manual: index.html and POSTGRES_PARTS with every page their contents list, down. */
+export function postgresPages(dir: string): Set<string> {
+  const pages = new Set(['index.html']);
+  const queue = [...POSTGRES_PARTS];
+  for (let page = queue.shift(); page !== undefined; page = queue.shift()) {
+    if (pages.has(page)) continue;
+    pages.add(page);
+    queue.push(...tocLinks(readFileSync(path.join(dir, page), 'utf8')));
+  }
+  return pages;
+}
+
+type CrawledCorpusOptions = {
+  name: string;
+  /** The questions' file under eval/retrieval. */
+  questions: string;
+  /** The page's text as the plain-BM25 reference reads it. */
+  mainText: (html: string) => string;
+  crawl: CrawlRequest;
+};
+
+/** A folder of HTML pages served by `site` and crawled from its index.html. */
+function crawledCorpus(site: StaticSite, dir: string, options: CrawledCorpusOptions): Corpus {
+  const pageOf = (ref: PageRef) =>
+    ref.page_url?.startsWith(`${site.url}/`) ? ref.page_url.slice(site.url.length + 1).split('#')[0]! : null;
+  return {
+    name: options.name,
+    questions: readJson<Question[]>(options.questions),
+    texts: (known) =>
+      new Map([...known].map((page) => [page, options.mainText(readFileSync(path.join(dir, page), 'utf8'))])),
+    async train(api) {
+      const sourceId = await crawl(api, `${site.url}/index.html`, options.crawl);
+      const known = new Set<string>();
+      for (const url of await crawledPages(api, sourceId))
+        known.add(pageOf({ page_url: url, page_title: null })!);
+      const botId = await api.createBot(options.crawl.name.replaceAll(' ', '_'), {
+        web_source_ids: [sourceId],
+      });
+      return { botId, known, pageOf };
+    },
+  };
+}
+
+/** How a crawl is asked for: the web source's name, and the API's limits (at most 1,000 pages, depth 10). */
+export type CrawlRequest = { name: string; maxPages: number; maxDepth: number };
+
+/**
+ * Starts a crawl (`POST /crawler/crawl`) and waits for it: the crawl job stores and trains each page
+ * before it completes. Answers the web source's id.
+ */
+export async function crawl(api: EvalApi, url: string, request: CrawlRequest): Promise<number> {
   const started = await api.call<{ task_id: string; web_source_id: number }>('POST', '/crawler/crawl', {
     url,
-    name: 'Python manual',
-    max_pages: 1000,
-    max_depth: 4,
+    name: request.name,
+    max_pages: request.maxPages,
+    max_depth: request.maxDepth,
   });
   let reported = Date.now();
   for (;;) {
@@ -136,7 +198,7 @@ async function crawl(api: EvalApi, url: string): Promise<number> {
 }
 
 /** The addresses of the pages the crawl stored. */
-async function crawledPages(api: EvalApi, sourceId: number): Promise<string[]> {
+export async function crawledPages(api: EvalApi, sourceId: number): Promise<string[]> {
   const urls: string[] = [];
   for (let skip = 0; ; skip += 200) {
     const { pages } = await api.call<{ pages: Array<{ url: string }> }>(

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EvalApi, sleep } from './eval-api.js';
 import { baselineRanks } from './eval-baseline.js';
@@ -6,27 +6,30 @@ import {
   type Corpus,
   EVAL_DIR,
   fastifyCorpus,
+  postgresCorpus,
+  postgresDocsDir,
+  postgresPages,
   pythonCorpus,
   pythonDocsDir,
   type Trained,
 } from './eval-corpora.js';
-import { currentRelease, previousRelease, type Release } from './eval-release.js';
+import { evalOptions } from './eval-options.js';
+import { currentRelease, type Release } from './eval-release.js';
 import { type Figures, score, summariseRanks } from './eval-score.js';
-import { type EvalDatabase, freshDatabase, startServer } from './eval-server.js';
-import { serveHtml } from './eval-static.js';
+import { freshDatabase, serverLog, withServer } from './eval-server.js';
+import { type StaticSite, serveHtml } from './eval-static.js';
 
 /**
  * npm run eval:retrieval — retrieval and answer quality of this release beside an earlier one,
  * measured in the same run (eval/retrieval/README.md). For each database (PGlite; PostgreSQL too
  * with EVAL_DATABASE_URL or --pg) and each release, a server is started on a fresh database, each
- * corpus is given to a bot through the API (Fastify's docs uploaded, the Python manual crawled on
- * loopback), and every question is searched and asked. The server is then restarted with the
+ * corpus is given to a bot through the API (Fastify's docs uploaded, the Python manual and parts of
+ * the PostgreSQL manual crawled on loopback), and every question is searched and asked. The server is then restarted with the
  * in-memory index off (RETRIEVAL_INDEX_MB=0) to score the SQL path alone.
  *
- * Options: --pg, --previous=<commit> (default 806643d), --no-previous, --corpus=fastify|python.
+ * Options: --pg, --previous=<commit> (default 806643d), --no-previous, --corpus=fastify|python|postgres.
  */
 const PREVIOUS = '806643d';
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 /**
  * The first search of a bot starts building its in-memory index in the background and is answered
  * by SQL meanwhile; questions are asked once it is built, as a server in steady use answers them.
@@ -44,26 +47,30 @@ type Row = { corpus: string; database: string; release: string; figures: Figures
 const trainedPages = new Map<string, Set<string>>();
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const pgUrl = process.env.EVAL_DATABASE_URL || (args.includes('--pg') ? DEFAULT_PG : null);
+  const { databases, releases, option } = evalOptions(process.argv.slice(2), PREVIOUS);
   const only = option('corpus');
-  if (only && only !== 'fastify' && only !== 'python') throw new Error(`--corpus=${only}: fastify or python`);
-  const releases = args.includes('--no-previous')
-    ? [currentRelease()]
-    : [previousRelease(option('previous') ?? PREVIOUS), currentRelease()];
-  const docs = only === 'fastify' ? null : pythonDocsDir();
-  const site = docs ? await serveHtml(docs) : null;
-  const corpora = [
-    ...(only === 'python' ? [] : [fastifyCorpus()]),
-    ...(site && docs ? [pythonCorpus(site, docs)] : []),
-  ];
+  const names = ['fastify', 'python', 'postgres'];
+  if (only && !names.includes(only)) throw new Error(`--corpus=${only}: ${names.join(', ')}`);
+  const wanted = (name: string) => !only || only === name;
+  const sites: StaticSite[] = [];
+  const corpora: Corpus[] = [];
+  if (wanted('fastify')) corpora.push(fastifyCorpus());
+  if (wanted('python')) {
+    const docs = pythonDocsDir();
+    sites.push(await serveHtml(docs));
+    corpora.push(pythonCorpus(sites.at(-1)!, docs));
+  }
+  if (wanted('postgres')) {
+    const docs = postgresDocsDir();
+    sites.push(await serveHtml(docs, postgresPages(docs)));
+    corpora.push(postgresCorpus(sites.at(-1)!, docs));
+  }
   const rows: Row[] = [];
   try {
-    for (const database of pgUrl ? [null, pgUrl] : [null])
+    for (const database of databases)
       for (const release of releases) rows.push(...(await runRelease(release, database, corpora)));
   } finally {
-    await site?.close();
+    for (const site of sites) await site.close();
   }
   report(rows, corpora);
 }
@@ -71,10 +78,7 @@ async function main(): Promise<void> {
 /** One release on one fresh database: every corpus trained and scored, then scored on the SQL path. */
 async function runRelease(release: Release, pgUrl: string | null, corpora: Corpus[]): Promise<Row[]> {
   const database = await freshDatabase(pgUrl);
-  const slug = release.label.replace(/\W+/g, '-').replace(/-$/, '');
-  const log = path.join(CACHE, 'logs', `${slug}-${database.label}.log`);
-  rmSync(log, { force: true });
-  process.stderr.write(`eval: ${release.label} on ${database.label} (server log: ${log})\n`);
+  const log = serverLog(CACHE, release, database);
   try {
     const { trained, figures } = await withServer(release, database, log, {}, async (url) => {
       const { api, userId } = await EvalApi.signUp(url);
@@ -97,21 +101,6 @@ async function runRelease(release: Release, pgUrl: string | null, corpora: Corpu
     }));
   } finally {
     await database.drop();
-  }
-}
-
-async function withServer<T>(
-  release: Release,
-  database: EvalDatabase,
-  log: string,
-  env: Record<string, string>,
-  use: (url: string) => Promise<T>,
-): Promise<T> {
-  const server = await startServer(release, database, log, env);
-  try {
-    return await use(server.url);
-  } finally {
-    await server.stop();
   }
 }
 

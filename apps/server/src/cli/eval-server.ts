@@ -117,6 +117,34 @@ async function untilHealthy(url: string, child: ChildProcess, log: string): Prom
   throw new Error(`the server did not answer /api/health within a minute; see ${log}`);
 }
 
+/** Runs `use` against the release's server on the database, and stops the server afterwards. */
+export async function withServer<T>(
+  release: Release,
+  database: EvalDatabase,
+  log: string,
+  env: Record<string, string>,
+  use: (url: string) => Promise<T>,
+): Promise<T> {
+  const server = await startServer(release, database, log, env);
+  try {
+    return await use(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The file the release's server writes to on this database, `<cache>/logs/<release>-<database>.log`,
+ * emptied; the run says which it is.
+ */
+export function serverLog(cacheDir: string, release: Release, database: EvalDatabase): string {
+  const slug = release.label.replace(/\W+/g, '-').replace(/-$/, '');
+  const log = path.join(cacheDir, 'logs', `${slug}-${database.label}.log`);
+  rmSync(log, { force: true });
+  process.stderr.write(`eval: ${release.label} on ${database.label} (server log: ${log})\n`);
+  return log;
+}
+
 /** SIGTERM (the server closes its workers and database), SIGKILL if it has not exited in 20 s. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;

@@ -8,14 +8,16 @@ export type StaticSite = { url: string; close(): Promise<void> };
 /**
  * A folder of HTML pages served on a loopback port, for the crawler to crawl as it would a site.
  * Only .html files are served (the crawler fetches no assets; robots.txt and sitemaps answer 404,
- * so it follows links); `/` is index.html.
+ * so it follows links); `/` is index.html. With `only` (paths under the folder), every other page
+ * answers 404 too: a part of a large manual is served as a site of its own.
  */
-export async function serveHtml(dir: string): Promise<StaticSite> {
+export async function serveHtml(dir: string, only?: Set<string>): Promise<StaticSite> {
   const root = path.resolve(dir);
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://site').pathname);
     const file = path.join(root, path.normalize(pathname === '/' ? '/index.html' : pathname));
-    if (!file.startsWith(`${root}${path.sep}`) || !file.endsWith('.html')) {
+    const served = !only || only.has(path.relative(root, file).split(path.sep).join('/'));
+    if (!file.startsWith(`${root}${path.sep}`) || !file.endsWith('.html') || !served) {
       res.writeHead(404).end();
       return;
     }
