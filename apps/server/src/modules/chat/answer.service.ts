@@ -1,16 +1,25 @@
 import {
-  type BookingAction,
   HANDOFF_TEXTS,
   type MessageAction,
   type MessageSourceRef,
   type OfferAction,
   type SearchHit,
-  type SearchResult,
 } from '@parley/contracts';
 import { APICallError, type LanguageModel } from 'ai';
 import type { BotRow } from '../bots/bots.queries.js';
-import { CODE_FENCE } from '../knowledge/markdown.js';
-import type { RetrievalService } from '../knowledge/retrieval.service.js';
+import {
+  ANSWER_PASSAGES,
+  asksIntent,
+  contentWords,
+  decide,
+  type QnaPair,
+  relevantHits,
+  type ScoredUnit,
+  stemsOf,
+  type Verdict,
+  withoutCode,
+} from '../knowledge/evidence.js';
+import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 
@@ -31,7 +40,7 @@ export type Answer = {
 /** The bot's calendar booking configuration, when it has one. */
 export type Booking = { title: string; message: string; url: string; provider: string };
 
-export type Prepared = { model: ResolvedModel | null; found: SearchResult; booking: Booking | null };
+export type Prepared = { model: ResolvedModel | null; found: Retrieved; booking: Booking | null };
 
 export type AnswerInput = {
   bot: BotRow;
@@ -47,25 +56,24 @@ export type AnswerInput = {
 
 /** Passages handed to the model. */
 const PASSAGES_FOR_MODEL = 5;
-/** Passages searched: enough for the model, and for a bot citing 5 pages to find 5 distinct ones. */
-const PASSAGES_SEARCHED = 10;
-/** Sentences an extractive answer takes from the best pages. */
-const EXTRACT_SENTENCES = 3;
-/** A vector neighbour this far or nearer counts as relevant on its own (cosine distance). */
-const RELEVANT_DISTANCE = 0.45;
+/** The one short model call that turns a follow-up into a standalone question must be quick. */
+const CONDENSE_TIMEOUT_MS = 4000;
 
 export const TEXTS = {
-  notFound: "I couldn't find anything about that in my sources.",
-  offerHuman: ' A member of our team is online: ask for a human and they will take over.',
+  notFound: "Sorry, I don't know the answer to that.",
+  offerHuman: ' Would you like to talk to a person from our team?',
+  offerHumanLater: ' You can ask to talk to a person from our team.',
   offerLead: ' Leave your details in the form and our team will get back to you.',
-  offerRephrase: ' Try rephrasing your question, or contact the team directly.',
+  offerRephrase: ' Please contact our team directly.',
 } as const;
 
 /**
- * Answers a question from a bot's sources (console.md section 3 Chat message; issue 5 item 4): a
- * matching Q&A pair directly; otherwise the retrieved passages through the bot's language model,
- * or quoted as they are when it has none. When nothing relevant is found it says so and never
- * invents a source.
+ * Answers a question from a bot's sources (console.md section 3 Chat message; issues 5 and 30): a
+ * Q&A pair whose question means the visitor's, with its answer alone; otherwise, when the passages
+ * show the evidence (knowledge/evidence.ts), their best sentences through the bot's language model,
+ * or quoted as they are when it has none. Without that evidence it says so in one honest line and
+ * offers a person or the lead form, and never invents a source. The same question gets the same
+ * answer whoever asks it and wherever: the playground, the widget, the full-page chat, a channel.
  */
 export class AnswerService {
   constructor(
@@ -93,7 +101,7 @@ export class AnswerService {
   ): Promise<Prepared> {
     const [resolved, found, bookingRow] = await Promise.all([
       model,
-      this.retrieval.search(bot.tenantId, bot.id, question, PASSAGES_SEARCHED),
+      this.retrieval.search(bot.tenantId, bot.id, question, ANSWER_PASSAGES),
       booking,
     ]);
     return { model: resolved, found, booking: bookingRow };
@@ -105,7 +113,7 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
-    const { model, found, booking } = prepared;
+    const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
     if (order)
       return this.say(input, {
@@ -120,24 +128,69 @@ export class AnswerService {
     if (booking && !model && BOOKING_INTENT.test(input.question)) {
       return this.say(input, bookingAnswer(booking, ''));
     }
-    if (found.qna_match) return this.say(input, qnaAnswer(found.qna_match));
-    const passages = relevant(found);
-    if (passages.length === 0) {
+    const asked = await this.standalone(input, model);
+    const found = asked.query === input.question ? prepared.found : await this.search(input.bot, asked.query);
+    const passages = relevantHits(found.hits);
+    const { pair, verdict } = decide(
+      { ...found, hits: passages },
+      asked.question,
+      input.bot.handoffConfidence,
+      asked.context,
+    );
+    if (pair) return this.say(input, qnaAnswer(pair));
+    if (!verdict.answers) {
       if (booking && BOOKING_INTENT.test(input.question)) return this.say(input, bookingAnswer(booking, ''));
-      return this.say(input, notFound(input, await input.agentOnline()));
+      return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0));
     }
-    const { bot } = input;
-    if (offersPerson(bot) && confidenceOf(input.question, passages) < bot.handoffConfidence)
-      return this.say(input, unsure());
-
-    if (!model) return this.say(input, extractive(passages, input.question, input.bot.maxCitations));
+    if (!model) return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
     try {
-      return await this.generate(input, model.model, passages.slice(0, PASSAGES_FOR_MODEL), booking);
+      const ordered = byEvidence(verdict, passages).slice(0, PASSAGES_FOR_MODEL);
+      return await this.generate(
+        input,
+        model.model,
+        ordered,
+        booking,
+        citable(verdict, ordered, input.bot.maxCitations),
+      );
     } catch (error) {
       if (input.signal?.aborted) throw error;
       // The visitor is not told about models: they get the sentences of the sources that answer best.
       this.options.log?.(error, 'language model failed; answering with sentences from the sources');
-      return this.say(input, extractive(passages, input.question, input.bot.maxCitations));
+      return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
+    }
+  }
+
+  private search(bot: BotRow, query: string) {
+    return this.retrieval.search(bot.tenantId, bot.id, query, ANSWER_PASSAGES);
+  }
+
+  /**
+   * The question as retrieval should read it (issue 30 item 6). A follow-up ("and on Sundays?",
+   * "how much is it?") means nothing alone: with a model, one short call condenses the last turns
+   * and it into a standalone question (the raw question when the call fails or is slow); without
+   * one, the previous visitor turn's words are added to the search, and count half in the evidence.
+   */
+  private async standalone(
+    input: AnswerInput,
+    model: ResolvedModel | null,
+  ): Promise<{ query: string; question: string; context: string }> {
+    const raw = { query: input.question, question: input.question, context: '' };
+    const previous = input.history.filter((m) => m.messageType === 'user').at(-1)?.message;
+    if (!previous || !isFollowUp(input.question)) return raw;
+    if (!model)
+      return { query: `${previous} ${input.question}`, question: input.question, context: previous };
+    try {
+      const condensed = await condense(
+        providerModel(model.model),
+        input.history,
+        input.question,
+        input.signal,
+      );
+      return condensed ? { query: condensed, question: condensed, context: '' } : raw;
+    } catch (error) {
+      if (input.signal?.aborted) throw error;
+      this.options.log?.(error, 'condensing a follow-up failed; searching the question as it is');
+      return raw;
     }
   }
 
@@ -152,6 +205,7 @@ export class AnswerService {
     model: LanguageModel,
     passages: SearchHit[],
     booking: Booking | null,
+    fallbackSources: MessageSourceRef[],
   ) {
     const provider = providerModel(model);
     const tools = [
@@ -195,7 +249,7 @@ export class AnswerService {
       if (!text.trim()) input.onChunk(answer.text);
       return { ...answer, usage };
     }
-    const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations);
+    const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
     return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
   }
 
@@ -266,121 +320,150 @@ function bookingAnswer(booking: Booking, text: string): Answer {
   };
 }
 
-function qnaAnswer(match: NonNullable<SearchResult['qna_match']>): Answer {
+function qnaAnswer(pair: QnaPair): Answer {
   return {
-    text: match.answer,
+    text: pair.answer,
     mode: 'qna',
-    sources: [{ source_type: 'qna', page_title: match.question, page_url: null, page_number: null }],
-    qnaId: match.qna_id,
+    sources: [{ source_type: 'qna', page_title: pair.question, page_url: null, page_number: null }],
+    qnaId: pair.qna_id,
     usage: null,
     actions: [],
   };
 }
 
-function notFound(input: AnswerInput, agentOnline: boolean): Answer {
+/**
+ * The bot does not know: one honest line, and what the visitor can do next: a person when one is
+ * online (or may be asked for), else the lead form, else the team directly. `lowConfidence` tells
+ * the unanswered queue that the sources held something, just not the answer.
+ */
+function abstain(input: AnswerInput, agentOnline: boolean, foundSomething: boolean): Answer {
+  const person = offersPerson(input.bot);
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
-  const offer = agentOnline ? TEXTS.offerHuman : lead ? TEXTS.offerLead : TEXTS.offerRephrase;
+  const offer =
+    person && agentOnline
+      ? TEXTS.offerHuman
+      : lead
+        ? TEXTS.offerLead
+        : person
+          ? TEXTS.offerHumanLater
+          : TEXTS.offerRephrase;
   return {
     text: TEXTS.notFound + offer,
     mode: 'not_found',
     sources: [],
     qnaId: null,
     usage: null,
-    actions: offersPerson(input.bot) ? [PERSON] : [],
+    actions: person ? [PERSON] : [],
+    lowConfidence: foundSomething,
   };
 }
 
 const PERSON: OfferAction = { type: 'human', title: HANDOFF_TEXTS.button };
 const offersPerson = (bot: BotRow) => bot.humanButton !== 'never';
 
+/** Sentences an extractive answer quotes at most, and pages it quotes them from. */
+const EXTRACT_UNITS = 3;
+const EXTRACT_PAGES = 2;
+/** A further page is cited, or a further unit quoted when it adds a term, within this share of the best's coverage. */
+const RELATIVE_DISTANCE = 0.75;
+/** A further unit that adds no term of the question is quoted only this close to the best. */
+const SAME_STRENGTH = 0.9;
+/** Units sharing this share of their stems say the same thing (a pair's answer and the page's sentence). */
+const DUPLICATE_SHARE = 0.6;
+/** Sibling list items or table rows quoted together at most ("Monday: 9–5", "Tuesday: 9–5"...). */
+const LIST_ITEMS = 8;
+
 /**
- * How sure the bot can be of an answer from these passages: the share of the question's meaningful
- * words the best passage (its text, title and section) holds.
+ * The answer without a model (issue 30 item 4): the best unit the evidence found, then at most two
+ * more that hold as much of the question (within RELATIVE_DISTANCE of the best), from at most two
+ * pages, none a near-duplicate of one already taken; when the best is one line of a list that many
+ * lines answer alike ("What are your opening hours?"), the list. Nothing from a passage that does
+ * not match, never a pair's question, and exactly the pages quoted are cited.
  */
-export function confidenceOf(question: string, passages: SearchHit[]): number {
-  const terms = wordsOf(question);
-  const best = passages[0];
-  if (terms.size === 0 || !best) return best ? 1 : 0;
-  const held = wordsOf(`${best.page_title ?? ''} ${best.heading_path ?? ''} ${best.content}`);
-  return [...terms].filter((term) => held.has(term)).length / terms.size;
-}
-
-/** Below the bot's confidence threshold: a person is offered instead of a guess. */
-function unsure(): Answer {
-  return {
-    text: HANDOFF_TEXTS.offerHuman,
-    mode: 'not_found',
-    sources: [],
-    qnaId: null,
-    usage: null,
-    actions: [PERSON],
-    lowConfidence: true,
-  };
-}
-
-/** Full-text hits matched words of the question; vector hits count only when near enough. */
-function relevant(found: SearchResult): SearchHit[] {
-  return found.hits.filter(
-    (hit) =>
-      hit.text_rank !== null || (hit.vector_distance !== null && hit.vector_distance <= RELEVANT_DISTANCE),
+export function extractive(verdict: Verdict, passages: SearchHit[], maxSources: number): Answer {
+  const best = verdict.best;
+  // Only a bot set never to hold back answers with no unit holding the question: its best passage's opening.
+  if (!best)
+    return { ...EXTRACTIVE, text: openingOf(passages[0]!.content), sources: [sourceOf(passages[0]!)] };
+  const bar = Math.max(best.coverage * RELATIVE_DISTANCE, Number.MIN_VALUE);
+  const siblings = verdict.units.filter(
+    (u) =>
+      u.kind !== 'sentence' && u.group === best.group && u.hit === best.hit && u.coverage >= best.coverage,
   );
-}
-
-/**
- * The answer without a model: the few sentences of the best pages that share the most words with
- * the question, in reading order, whole sentences only (no navigation line, no half sentence, no
- * code), with the pages they came from as its sources. Every passage found of those pages is read,
- * not only each page's best: the sentence that answers is often in the page's second passage.
- * Never a word about models or setup: the console's playground shows the owner which mode answered
- * (answer_mode).
- */
-export function extractive(passages: SearchHit[], question: string, maxSources: number): Answer {
-  const pages = distinctPages(passages, maxSources);
-  const pageOf = new Map(pages.map((hit, page) => [hit.document_id, page]));
-  const terms = wordsOf(question);
-  const seen = new Set<string>();
-  const candidates = passages.flatMap((hit, passage) => {
-    const page = pageOf.get(hit.document_id);
-    if (page === undefined) return [];
-    return sentencesOf(hit.content).flatMap((text, position) => {
-      // Chunks overlap: a sentence carried into the next chunk is one sentence.
-      if (seen.has(text)) return [];
-      seen.add(text);
-      return [{ text, page, passage, position, score: overlapWith(terms, text) }];
-    });
-  });
-  const readingOrder = (a: Sentence, b: Sentence) =>
-    a.page - b.page || a.passage - b.passage || a.position - b.position;
-  let chosen = candidates
-    .filter((sentence) => sentence.score > 0)
-    .sort((a, b) => b.score - a.score || readingOrder(a, b))
-    .slice(0, EXTRACT_SENTENCES);
-  // Matched by its headings alone: the best page's opening sentences.
-  if (chosen.length === 0) chosen = candidates.filter((c) => c.page === 0).slice(0, 2);
-  // The page ranked first is always quoted and cited: retrieval trusts it most (issue 14).
-  const fromBest = candidates
-    .filter((c) => c.page === 0)
-    .sort((a, b) => b.score - a.score || readingOrder(a, b));
-  if (fromBest[0] && !chosen.some((c) => c.page === 0))
-    chosen = [...chosen.slice(0, EXTRACT_SENTENCES - 1), fromBest[0]];
-  chosen.sort(readingOrder);
-  const used = pages.filter((_, index) => chosen.some((c) => c.page === index));
-  const text = chosen.map((c) => c.text).join(' ') || firstWords(pages[0]?.content ?? '');
+  let chosen: ScoredUnit[];
+  if (best.kind !== 'sentence' && siblings.length >= 3) {
+    chosen = siblings.sort((a, b) => a.position - b.position).slice(0, LIST_ITEMS);
+  } else {
+    chosen = [best];
+    const pages = new Set([best.document]);
+    for (const unit of verdict.units) {
+      if (chosen.length >= EXTRACT_UNITS) break;
+      if (unit === best || unit.coverage < bar) continue;
+      const adds = unit.covered.some((term) => !chosen.some((c) => c.covered.includes(term)));
+      if (!adds && unit.coverage < best.coverage * SAME_STRENGTH) continue;
+      if (!pages.has(unit.document) && pages.size >= Math.min(EXTRACT_PAGES, maxSources)) continue;
+      if (chosen.some((c) => nearDuplicate(c.text, unit.text))) continue;
+      chosen.push(unit);
+      pages.add(unit.document);
+    }
+    chosen.sort((a, b) => a.hit - b.hit || a.position - b.position);
+  }
+  const list = chosen.length > 1 && chosen.every((u) => u.kind !== 'sentence');
+  const text = list
+    ? chosen.map((u) => `- ${u.text}`).join('\n')
+    : chosen.map((u) => endSentence(u.text)).join(' ');
+  const documents = [...new Set(chosen.map((u) => u.document))];
   return {
+    ...EXTRACTIVE,
     text,
-    mode: 'extractive',
-    sources: (used.length > 0 ? used : pages.slice(0, 1)).map(sourceOf),
-    qnaId: null,
-    usage: null,
-    actions: [],
+    sources: documents.map((id) => sourceOf(passages.find((p) => p.document_id === id)!)),
   };
 }
 
-/** A sentence an extractive answer may quote: its page's rank, and where it stands in that page's passages. */
-type Sentence = { text: string; page: number; passage: number; position: number; score: number };
+const EXTRACTIVE = { mode: 'extractive' as const, qnaId: null, usage: null, actions: [] };
+
+/** The first forty words of a passage, code left out. */
+function openingOf(content: string): string {
+  const words = withoutCode(content).replace(/\s+/g, ' ').trim().split(' ');
+  return words.length > 40 ? `${words.slice(0, 40).join(' ')}…` : words.join(' ');
+}
+
+/** A line of data quoted among sentences reads as one: "Saturday: 8 am – 4 pm." */
+const endSentence = (text: string) => (/[.!?…:)]$/.test(text) ? text : `${text}.`);
+
+function nearDuplicate(a: string, b: string): boolean {
+  const x = stemsOf(a);
+  const y = stemsOf(b);
+  const shared = [...x].filter((stem) => y.has(stem)).length;
+  return shared >= DUPLICATE_SHARE * Math.min(x.size, y.size);
+}
+
+/** The passages in the order their evidence ranks them (the best unit's passage first), then the rest. */
+function byEvidence(verdict: Verdict, passages: SearchHit[]): SearchHit[] {
+  const order = [...new Set(verdict.units.map((u) => u.hit))];
+  return [...order.map((i) => passages[i]!), ...passages.filter((_, i) => !order.includes(i))];
+}
+
+/**
+ * The pages a model's answer cites when it marks none (issue 30 item 5): every page whose best unit
+ * is within RELATIVE_DISTANCE of the best, up to three (and the bot's sources per answer).
+ */
+function citable(verdict: Verdict, passages: SearchHit[], maxSources: number): MessageSourceRef[] {
+  const best = verdict.best;
+  if (!best) return [];
+  const documents: number[] = [];
+  for (const unit of verdict.units) {
+    if (unit.coverage < best.coverage * RELATIVE_DISTANCE) break;
+    if (!documents.includes(unit.document)) documents.push(unit.document);
+  }
+  return documents.slice(0, Math.min(3, maxSources)).flatMap((id) => {
+    const hit = passages.find((p) => p.document_id === id);
+    return hit ? [sourceOf(hit)] : [];
+  });
+}
 
 /** The best passage of each page (document), in rank order, at most `max` pages. */
-export function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
+function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
   const seen = new Set<number>();
   const pages: SearchHit[] = [];
   for (const hit of passages) {
@@ -392,125 +475,52 @@ export function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
   return pages;
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-/** A line that starts a block of its own even without a blank line before it: a list item, a quote, a table row. */
-const BLOCK_START = /^\s*([-*+>|#]|\d+[.)])\s/;
+/** Words that point back at the conversation: "it", "that one", "and on Sundays?". */
+const REFERS_BACK =
+  /^\s*(and|also|but|or|so|plus|what about|how about)\b|\b(it|its|that|this|those|them|they|there|one|ones)\b/i;
 
 /**
- * A passage's whole sentences. Code is not prose; a paragraph's lines are one text (Markdown wraps
- * its lines, a page's source may too), so a sentence broken over two lines is read whole; then a
- * line of a list, table or menu with no sentence end, or a fragment of fewer than four words, is
- * navigation or a label, not an answer.
+ * A question that leans on the one before: short, and with words that point back, or with at most
+ * one word of its own and no ask of its own ("Sunday?"; not "What time do you open on Saturday?").
  */
-function sentencesOf(content: string): string[] {
-  const sentences: string[] = [];
-  for (const paragraph of withoutCode(content).split(/\n\s*\n/)) {
-    for (const block of unwrap(paragraph)) {
-      for (const sentence of segment(block)) {
-        if (
-          /[.!?…)]$/.test(sentence) &&
-          sentence.split(' ').length >= 4 &&
-          !sentence.includes(' | ') &&
-          linkShare(sentence) < LINK_LIST_SHARE
-        )
-          sentences.push(sentence);
-      }
-    }
-  }
-  return sentences;
+export function isFollowUp(question: string): boolean {
+  const words = question.trim().split(/\s+/).length;
+  if (words > 8) return false;
+  return REFERS_BACK.test(question) || (contentWords(question).length <= 1 && !asksIntent(question));
 }
 
-/** Abbreviations the segmenter takes for a sentence's end ("e.g. Use a string"). */
-const ABBREVIATION_END = /(\b(e\.g|i\.e|cf|vs|etc|approx)\.|\(e\.g\.|\(i\.e\.)$/i;
-/** A Markdown link's target, which may hold dots ("(../Reference/Plugins.md)") the segmenter would split at. */
-const LINK_TARGET = /\]\(([^)\s]+)\)/g;
+const CONDENSE_PROMPT =
+  'Rewrite the last visitor message as one standalone question that can be understood without the conversation, keeping its meaning and language. Answer with the question only.';
 
-/** A block's sentences, whitespace collapsed, with link targets and abbreviations kept inside them. */
-function segment(block: string): string[] {
-  const targets: string[] = [];
-  const masked = block.replace(
-    LINK_TARGET,
-    (_, target: string) => `](\uE000${targets.push(target) - 1}\uE001)`,
-  );
-  const sentences: string[] = [];
-  let pending = '';
-  for (const { segment: piece } of segmenter.segment(masked)) {
-    pending += piece;
-    if (!ABBREVIATION_END.test(pending.trim())) {
-      sentences.push(pending);
-      pending = '';
-    }
-  }
-  if (pending) sentences.push(pending);
-  return sentences.map((sentence) =>
-    sentence
-      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => targets[Number(i)]!)
-      .replace(/\s+/g, ' ')
-      .trim(),
-  );
-}
-
-/** Above this share of its characters in Markdown links, a line is a list of links (a table of contents), not prose. */
-const LINK_LIST_SHARE = 0.5;
-
-const linkShare = (sentence: string) =>
-  [...sentence.matchAll(/\[[^\]]*\]\([^)]*\)/g)].reduce((n, m) => n + m[0].length, 0) / sentence.length;
-
-/**
- * The text with its fenced code blocks blanked. A chunk may begin inside a block the chunker cut:
- * with an odd number of fences, the first is taken for a closing one unless it names a language.
- */
-function withoutCode(content: string): string {
-  const lines = content.split('\n');
-  const fences = lines.filter((line) => CODE_FENCE.test(line));
-  let inCode = fences.length % 2 === 1 && /^\s*(```|~~~)\s*$/.test(fences[0]!);
-  return lines
-    .map((line) => {
-      if (CODE_FENCE.test(line)) {
-        inCode = !inCode;
-        return '';
-      }
-      return inCode ? '' : line;
-    })
+/** One short model call: the last turns and the follow-up as one standalone question; null when it gives nothing. */
+async function condense(
+  provider: ProviderModel,
+  history: MessageRow[],
+  question: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const transcript = history
+    .slice(-4)
+    .map((m) => `${m.messageType === 'user' ? 'Visitor' : 'Assistant'}: ${m.message}`)
     .join('\n');
+  const timeout = AbortSignal.timeout(CONDENSE_TIMEOUT_MS);
+  const { content } = await provider.doGenerate({
+    prompt: [
+      { role: 'system', content: CONDENSE_PROMPT },
+      { role: 'user', content: [{ type: 'text', text: `${transcript}\nVisitor: ${question}` }] },
+    ],
+    temperature: 0,
+    maxOutputTokens: 80,
+    abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
+  const text = content
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('')
+    .trim()
+    .split('\n')[0]!
+    .slice(0, 300);
+  return text || null;
 }
-
-/** A paragraph's blocks: its lines joined, except where a line ends a sentence or the next starts a block. */
-function unwrap(paragraph: string): string[] {
-  const blocks: string[] = [];
-  for (const line of paragraph.split('\n')) {
-    const previous = blocks.at(-1);
-    if (previous !== undefined && !/[.!?:;]\s*$/.test(previous) && !BLOCK_START.test(line))
-      blocks[blocks.length - 1] = `${previous} ${line.trim()}`;
-    else blocks.push(line.replace(BLOCK_START, '').trim());
-  }
-  return blocks.filter(Boolean);
-}
-
-const STOP_WORDS = new Set(
-  (
-    'the a an and or but of to in on at for with by from is are was were be been do does did can could how ' +
-    'what when where which who why will would i you we they it my your our their this that these those there ' +
-    'here about into as if not no yes me us them have has had any some'
-  ).split(' '),
-);
-
-/** Meaningful words, cut to their first five letters (a cheap stem: ship, shipping). */
-function wordsOf(text: string): Set<string> {
-  return new Set(
-    (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])
-      .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
-      .map((word) => word.slice(0, 5)),
-  );
-}
-
-const overlapWith = (terms: Set<string>, sentence: string) =>
-  [...wordsOf(sentence)].filter((word) => terms.has(word)).length;
-
-const firstWords = (content: string) => {
-  const words = content.replace(/\s+/g, ' ').trim().split(' ');
-  return words.length > 40 ? `${words.slice(0, 40).join(' ')}…` : words.join(' ');
-};
 
 const label = (hit: SearchHit) =>
   [hit.page_title ?? hit.page_url ?? 'Untitled', hit.page_number ? `page ${hit.page_number}` : null]
@@ -530,12 +540,13 @@ const sourceOf = (hit: SearchHit): MessageSourceRef => ({
  * The pages the model's answer cites as [n], each once and in the order first cited, at most
  * `max` (the bot's sources per answer); the markers renumbered to match that list ([2] and [4] become [1] and [2]), and a
  * marker for no passage given removed, so no source is ever invented. An answer citing none lists
- * the best pages of what it was given.
+ * `fallback`: the pages the evidence ranks near the best.
  */
 export function cited(
   text: string,
   passages: SearchHit[],
   max: number,
+  fallback: MessageSourceRef[] = distinctPages(passages, max).map(sourceOf),
 ): { text: string; sources: MessageSourceRef[] } {
   const order: number[] = [];
   const numberOf = new Map<number, number>();
@@ -547,7 +558,7 @@ export function cited(
   }
   const best = distinctPages(passages, passages.length);
   if (order.length === 0)
-    return { text: text.replace(/\s?\[\d{1,2}\]/g, ''), sources: best.slice(0, max).map(sourceOf) };
+    return { text: text.replace(/\s?\[\d{1,2}\]/g, ''), sources: fallback.slice(0, max) };
   const renumbered = text.replace(/\s?\[(\d{1,2})\]/g, (marker, n: string) => {
     const number = numberOf.get(passages[Number(n) - 1]?.document_id ?? -1);
     return number ? marker.replace(/\d+/, String(number)) : '';

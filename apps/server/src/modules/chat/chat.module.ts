@@ -39,7 +39,7 @@ import { type UnansweredInput, UnansweredService } from '../unanswered/unanswere
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
 import { ChatHub } from './chat.hub.js';
-import { ChatService } from './chat.service.js';
+import { type Actor, ChatService } from './chat.service.js';
 import { chatSocketHandler } from './chat.socket.js';
 import { SocketGuard } from './socket-guard.js';
 import { VisitorTokens } from './visitor.js';
@@ -52,6 +52,8 @@ export type ChatServices = {
   chat: ChatService;
   handoff: HandoffService;
   visitors: VisitorTokens;
+  /** A widget visitor as the chat's actor, from their token and the page's Origin (null: not a valid token). */
+  visitorActor: (token: string, origin: string | undefined) => Promise<Actor | null>;
   guard: SocketGuard;
 };
 const made = new WeakMap<ModuleDeps, ChatServices>();
@@ -82,14 +84,18 @@ function makeServices(deps: ModuleDeps): ChatServices {
     new UnansweredService(deps.db, new QnaService(deps.db, deps.jobs, null, entitlementsOf(deps)))
       .record(input)
       .catch((error) => deps.log.error({ err: error }, 'chat: could not record an unanswered question'));
-  const handoff = new HandoffService(deps.db, hub, {
+  const handoff: HandoffService = new HandoffService(deps.db, hub, {
     agentsOnline: async (tx, tenantId) => (await presenceOf(tx, tenantId)).agents_online,
     waitSeconds: deps.config.HANDOFF_WAIT_SECONDS,
     idleSeconds: deps.config.CONVERSATION_IDLE_SECONDS,
     clock: deps.clock,
     onUnanswered,
+    // The chat below answers what was left unanswered when a person hands back (it needs the hand-off too).
+    onBotBack: (conversation): Promise<void> => chat.answerLeftOver(conversation),
+    mail: { service: deps.mail, publicUrl: deps.config.publicUrl },
+    log: (error, message) => deps.log.warn({ err: error }, message),
   });
-  const chat = new ChatService(deps.db, hub, botCacheOf(deps), answers, handoff, {
+  const chat: ChatService = new ChatService(deps.db, hub, botCacheOf(deps), answers, handoff, {
     monthlyLimit: (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId),
     onUsage: (tenantId, used, limit) => {
       usageNotices(deps)
@@ -112,7 +118,16 @@ function makeServices(deps: ModuleDeps): ChatServices {
     },
     deps.log,
   );
-  return { hub, chat, handoff, visitors: new VisitorTokens(deps.config.appSecret), guard };
+  const visitors = new VisitorTokens(deps.config.appSecret);
+  const ownOrigin = new URL(deps.config.publicUrl).origin;
+  const visitorActor = async (token: string, origin: string | undefined): Promise<Actor | null> => {
+    const claims = visitors.check(token);
+    const bot = claims ? await botCacheOf(deps).byUuid(claims.botUuid) : null;
+    if (!claims || !bot) return null;
+    requireOrigin(bot.allowedOrigins, origin, ownOrigin);
+    return { kind: 'visitor', tenantId: bot.tenantId, visitorId: claims.visitorId, botId: bot.id };
+  };
+  return { hub, chat, handoff, visitors, visitorActor, guard };
 }
 
 const routes =

@@ -309,7 +309,8 @@ type Started = { conversation: ConversationRow; welcome: Appended };
 export async function startConversation(
   db: DbOrTx,
   values: NewConversation,
-  welcome: string | null,
+  /** The bot's greeting (welcomeOf in the contracts). */
+  welcome: string,
   announce?: StartAnnouncements,
 ): Promise<Started> {
   return db.transaction((tx) => seedConversation(tx, values, welcome, announce));
@@ -322,7 +323,8 @@ export async function startConversation(
 export async function startConversationWith(
   db: DbOrTx,
   values: NewConversation,
-  welcome: string | null,
+  /** The bot's greeting (welcomeOf in the contracts). */
+  welcome: string,
   announce: StartAnnouncements | undefined,
   question: NewMessage,
   options: Omit<AppendOptions, 'guard'>,
@@ -336,7 +338,8 @@ export async function startConversationWith(
 async function seedConversation(
   tx: DbOrTx,
   values: NewConversation,
-  welcome: string | null,
+  /** The bot's greeting (welcomeOf in the contracts). */
+  welcome: string,
   announce?: StartAnnouncements,
 ): Promise<Started> {
   const [conversation] = await tx
@@ -348,7 +351,7 @@ async function seedConversation(
   const seeded = await appendTo(
     tx,
     conversation!.id,
-    { messageType: 'bot', message: welcome?.trim() || BOT.welcomeMessage, metadata: { welcome: true } },
+    { messageType: 'bot', message: welcome, metadata: { welcome: true } },
     { announce: announce?.message },
   );
   return { conversation: seeded.conversation, welcome: seeded };

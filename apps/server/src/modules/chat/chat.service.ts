@@ -5,7 +5,8 @@ import type {
   ConversationWithMessages,
   MessageLimit,
 } from '@parley/contracts';
-import { and, desc, eq } from 'drizzle-orm';
+import { welcomeOf } from '@parley/contracts';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -13,7 +14,7 @@ import type { RaterKeys } from '../analytics/rater.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { BotRow } from '../bots/bots.queries.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
-import type { HandoffService } from '../handoff/handoff.service.js';
+import type { HandoffService, LeftContact } from '../handoff/handoff.service.js';
 import { asksForHuman } from '../handoff/intent.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
@@ -27,6 +28,7 @@ import {
   appendTo,
   botMessagesThisMonth,
   type ConversationRow,
+  type MessageRow,
   messagesBefore,
   type NewMessage,
   requireConversation,
@@ -35,7 +37,7 @@ import {
   toConversation,
   toMessage,
 } from './chat.queries.js';
-import { conversations } from './chat.schema.js';
+import { conversations, messages } from './chat.schema.js';
 import { messagesRatedBy } from './rated-history.js';
 
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
@@ -168,6 +170,34 @@ export class ChatService {
   }
 
   /**
+   * At hand-back (issue 31 item 7): the visitor's last message, when nobody (bot or agent) answered
+   * it and it did not ask for a person, gets the bot's answer, on the channel it came from.
+   */
+  async answerLeftOver(conversation: ConversationRow): Promise<void> {
+    const [last] = await this.db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversation.id),
+          inArray(messages.messageType, ['user', 'bot', 'helpdesk']),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(1);
+    if (last?.messageType !== 'user' || asksForHuman(last.message)) return;
+    const bot = await this.bots.require(conversation.tenantId, conversation.botId);
+    const actor = actorOf(conversation, last);
+    await this.reply(
+      actor,
+      bot,
+      { message: last, conversation, raw: {}, context: null },
+      {},
+      this.prepare(bot, last.message),
+    );
+  }
+
+  /**
    * The "Talk to a person" button (a visitor's socket frame, the playground's request): in the given
    * conversation, or in a new one seeded with the welcome message when there is none yet.
    */
@@ -181,7 +211,7 @@ export class ChatService {
       const started = await startConversation(
         this.db,
         newConversationOf(actor, bot),
-        bot.welcomeMessage,
+        welcomeOf(bot.welcomeMessage, bot.botName),
         this.hub.startAnnouncements,
       );
       this.hub.startedHere(started.conversation);
@@ -189,6 +219,17 @@ export class ChatService {
       conversation = started.conversation;
     }
     return this.handoff.requestHuman(conversation, 'visitor_asked');
+  }
+
+  /**
+   * The contact form (issue 31 item 5), sent by the conversation's own person: its widget visitor,
+   * or the signed-in user of a playground or chat-page conversation. Anyone else: "not found".
+   */
+  async leaveContact(actor: Actor, conversationId: number, details: LeftContact): Promise<ChatMessage> {
+    const conversation = await this.conversationFor(actor, conversationId);
+    if (actor.kind === 'user' && conversation.userId !== actor.userId)
+      throw notFound('Conversation not found');
+    return this.handoff.leaveContact(conversation, details);
   }
 
   async list(auth: AuthContext, filter: { botId?: number; userId?: number; skip: number; limit: number }) {
@@ -312,7 +353,7 @@ export class ChatService {
     const { welcome, question } = await startConversationWith(
       this.db,
       newConversationOf(actor, bot),
-      bot.welcomeMessage,
+      welcomeOf(bot.welcomeMessage, bot.botName),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
       { nameFromQuestion: true, announce: this.hub.storedNotification, answerContext },
@@ -404,8 +445,8 @@ export class ChatService {
       },
       { announce: this.hub.storedNotification, countsAnswer: true },
     );
-    this.hub.storedHere(stored);
-    // Visitors' questions only: the owner's own tests in the playground teach nothing.
+    // Visitors' questions only: the owner's own tests in the playground teach nothing. Queued before
+    // the answer is shown here, so whoever reads the queue after seeing the answer finds it.
     if (answer.mode === 'not_found' && actor.kind === 'visitor')
       await this.options.onUnanswered?.({
         tenantId: bot.tenantId,
@@ -414,6 +455,7 @@ export class ChatService {
         conversationId: conversation.id,
         reason: answer.lowConfidence ? 'low_confidence' : 'not_found',
       });
+    this.hub.storedHere(stored);
     return { stored: stored.message, wantsPerson: answer.wantsPerson === true };
   }
 }
@@ -448,6 +490,25 @@ function newConversationOf(actor: Actor, bot: BotRow) {
     channel: 'bot',
     isTest: actor.kind === 'user',
     pageUrl: actor.kind === 'visitor' ? (actor.pageUrl ?? null) : null,
+  };
+}
+
+const CHANNELS = ['instagram', 'messenger', 'whatsapp'] as const;
+
+/** Who wrote a stored visitor message, as the chat's actor: the playground's user, a widget visitor or a channel user. */
+function actorOf(conversation: ConversationRow, message: MessageRow): Actor {
+  if (conversation.userId !== null && !conversation.visitorId)
+    return { kind: 'user', tenantId: conversation.tenantId, userId: conversation.userId };
+  const channel = CHANNELS.find((c) => c === message.messageSource);
+  const origin: ChannelOrigin | undefined = channel
+    ? { channel, accountId: message.recipientId ?? '', profile: null, metadata: {}, agentsOnly: false }
+    : undefined;
+  return {
+    kind: 'visitor',
+    tenantId: conversation.tenantId,
+    visitorId: conversation.visitorId ?? message.senderId ?? '',
+    botId: conversation.botId,
+    ...(origin ? { origin } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { forbidden } from '../../core/errors.js';
  * (CORS `*`); which sites may embed a bot is checked per bot where a visitor gets an identity.
  */
 export const WIDGET_PUBLIC_PATHS =
-  /^\/api\/(chat\/visitor$|auth\/bot\/uuid\/[^/]+(\/lead)?$|auth\/public-bots$|chat\/bots\/images\/|chat\/attachments\/|analytics\/(ratings|booking-clicks)$)/;
+  /^\/api\/(chat\/visitor$|auth\/bot\/uuid\/[^/]+(\/lead)?$|auth\/public-bots$|chat\/bots\/images\/|chat\/attachments\/|chat\/conversations\/\d+\/contact$|analytics\/(ratings|booking-clicks)$)/;
 
 export const NOT_ALLOWED = 'This site is not allowed to embed this bot';
 

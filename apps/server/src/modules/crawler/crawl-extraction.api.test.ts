@@ -6,6 +6,7 @@ import type { CrawledPageList, CrawlStarted, CrawlStatus, SearchResult } from '@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBot } from '../../test/bots.js';
+import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { botWebSources } from '../bots/bots.schema.js';
@@ -157,24 +158,7 @@ afterAll(async () => {
 
 const as = (account: Account) => ({ token: account.access_token });
 
-async function crawl(): Promise<number> {
-  const started = await server.post<CrawlStarted>(
-    '/api/crawler/crawl',
-    { url: `${site.url}/`, name: 'Manual' },
-    as(owner),
-  );
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const reply = await server.get<CrawlStatus>(
-      `/api/crawler/crawl/${started.body.task_id}/status`,
-      as(owner),
-    );
-    if (reply.body.status === 'completed') return started.body.web_source_id;
-    if (reply.body.status === 'failed' || Date.now() > deadline) throw new Error(JSON.stringify(reply.body));
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const crawl = () => crawlSite(server, owner, `${site.url}/`, 'Manual');
 
 describe('extraction of crawled pages', () => {
   let sourceId: number;

@@ -26,7 +26,8 @@ const prose = (topic: string) =>
 type Site = {
   url: string;
   host: string;
-  hits: { path: string; at: number; ua: string }[];
+  /** Each request: its path, arrival time, user agent, and how many requests were open then (itself included). */
+  hits: { path: string; at: number; ua: string; open: number }[];
   close(): Promise<void>;
 };
 const state = { version: 1, vanished: false };
@@ -40,8 +41,13 @@ const page = (title: string, body: string, head = '') =>
 async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse, origin: string) => void) {
   const hits: Site['hits'] = [];
   let origin = '';
+  let open = 0;
   const server = http.createServer((req, res) => {
-    hits.push({ path: req.url ?? '', at: Date.now(), ua: String(req.headers['user-agent'] ?? '') });
+    open += 1;
+    res.on('close', () => {
+      open -= 1;
+    });
+    hits.push({ path: req.url ?? '', at: Date.now(), ua: String(req.headers['user-agent'] ?? ''), open });
     handler(req, res, origin);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -222,12 +228,12 @@ describe('crawling a website', () => {
     const paths = site.hits.map((h) => h.path);
     expect(paths).not.toContain('/private/secret');
     expect(site.hits.every((h) => h.ua.startsWith('ParleyBot'))).toBe(true);
-    // Spacing is measured on arrival, where a busy machine can delay one request into the next one's
-    // gap; so: requests never come together, and on average they keep the 100 ms Crawl-delay.
+    // Arrival times move with the machine's load, so no gap between two of them is asserted: requests
+    // never overlap (each comes once the one before it was answered), and the whole crawl takes at
+    // least the 100 ms Crawl-delay per request (load only makes it longer).
+    expect(site.hits.map((h) => h.open)).toEqual(site.hits.map(() => 1));
     const times = site.hits.map((h) => h.at);
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25);
-    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(90);
+    expect((times.at(-1)! - times[0]!) / (times.length - 1)).toBeGreaterThanOrEqual(90);
     // the external link was not followed, the JSON file not stored
     expect(external.hits).toHaveLength(0);
     expect(paths).toContain('/data');

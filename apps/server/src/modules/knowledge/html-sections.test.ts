@@ -33,7 +33,7 @@ describe('readBlocks and sectionsOf', () => {
     expect(sections[6]).toMatchObject({
       headingPath: 'Server Configuration > Section 6 Settings',
       anchor: 'section-6',
-      text: 'setting_6\n\nControls behaviour number 6 of the server.',
+      text: 'setting_6: Controls behaviour number 6 of the server.',
     });
     const all = sections.map((s) => s.text).join('\n');
     expect(all).not.toMatch(/Prev|Next|Home/);
@@ -62,6 +62,21 @@ describe('readBlocks and sectionsOf', () => {
       'line\nbreak',
       'Name | Default\nport | 5432',
       '```\ninitdb -D /data\n  --locale C\n```',
+    ]);
+  });
+
+  it('reads a definition list term and its definition as one line, a question term with a space', () => {
+    const blocks = blocksOf(`<body><main><dl>
+      <dt>Vinho Verde (white)</dt><dd>$10 glass · $38 bottle</dd>
+      <dt>Fall term:</dt><dd>Monday, September 14</dd>
+      <dt>Can I park nearby?</dt><dd>Yes, on Alder Street.</dd><dd>Or behind the bakery.</dd>
+    </dl><p>After the list.</p></main></body>`);
+    expect(blocks.map((b) => b.text)).toEqual([
+      'Vinho Verde (white): $10 glass · $38 bottle',
+      'Fall term: Monday, September 14',
+      'Can I park nearby? Yes, on Alder Street.',
+      'Or behind the bakery.',
+      'After the list.',
     ]);
   });
 
@@ -98,6 +113,86 @@ describe('navigation inside the main content', () => {
       'Use time.sleep() to pause the program for a number of seconds before going on.',
       'Next: Data types',
     ]);
+  });
+});
+
+describe('sections of DocBook pages', () => {
+  /** As DocBook XSL writes them: ids on the section divs, titles wrapped in div.titlepage, notes as h3. */
+  const section = (id: string, title: string, body: string) =>
+    `<div class="sect2" id="${id}"><div class="titlepage"><div><div><h3 class="title">${title}</h3></div></div></div>${body}</div>`;
+  const PAGE = `<html><body><div class="navheader"><a href="prev.html">Prev</a></div>
+    <div class="sect1" id="RUNTIME-CONFIG-REPLICATION"><div class="titlepage"><div><div><h2 class="title">20.6. Replication</h2></div></div></div>
+    <p>These settings control streaming replication.</p>
+    ${section(
+      'RUNTIME-CONFIG-REPLICATION-SENDER',
+      '20.6.1. Sending Servers',
+      `<p>These parameters are set on the sending server.</p>
+      <div class="note"><h3 class="title">Note</h3><p>Restart the server after changing them.</p></div>
+      <dl class="variablelist"><dt>max_wal_senders</dt><dd>Sets the maximum number of walsender processes.</dd></dl>`,
+    )}
+    ${section('RUNTIME-CONFIG-REPLICATION-PRIMARY', '20.6.2. Primary Server', '<p>These are set on the primary.</p>')}
+    </div></body></html>`;
+
+  it("keeps the text after a note under its section's heading, the note under it too, each with the section's anchor", () => {
+    expect(sectionsFrom(PAGE, '20.6. Replication')).toEqual([
+      {
+        headingPath: '20.6. Replication',
+        anchor: 'RUNTIME-CONFIG-REPLICATION',
+        text: 'These settings control streaming replication.',
+      },
+      {
+        headingPath: '20.6. Replication > 20.6.1. Sending Servers',
+        anchor: 'RUNTIME-CONFIG-REPLICATION-SENDER',
+        text: 'These parameters are set on the sending server.',
+      },
+      {
+        headingPath: '20.6. Replication > 20.6.1. Sending Servers > Note',
+        anchor: 'RUNTIME-CONFIG-REPLICATION-SENDER',
+        text: 'Restart the server after changing them.',
+      },
+      {
+        headingPath: '20.6. Replication > 20.6.1. Sending Servers',
+        anchor: 'RUNTIME-CONFIG-REPLICATION-SENDER',
+        text: 'max_wal_senders: Sets the maximum number of walsender processes.',
+      },
+      {
+        headingPath: '20.6. Replication > 20.6.2. Primary Server',
+        anchor: 'RUNTIME-CONFIG-REPLICATION-PRIMARY',
+        text: 'These are set on the primary.',
+      },
+    ]);
+  });
+
+  it('reads headings written flat between paragraphs by their levels, as before', () => {
+    const sections = sectionsFrom(
+      '<main><h2 id="a">A</h2><p>one</p><h3>A1</h3><p>two</p><h2 id="b">B</h2><p>three</p></main>',
+      'Page',
+    );
+    expect(sections.map((s) => [s.headingPath, s.anchor, s.text])).toEqual([
+      ['Page > A', 'a', 'one'],
+      ['Page > A > A1', 'a', 'two'],
+      ['Page > B', 'b', 'three'],
+    ]);
+  });
+});
+
+describe('furniture named like a sidebar, a menu or share buttons', () => {
+  it("keeps a DocBook sidebar (a boxed aside in prose) and a section whose id names it, drops a site's link sidebar", () => {
+    const sections = sectionsFrom(
+      `<body><div class="navheader"><a href="/prev">Prev</a> <a href="/next">Next</a></div>
+      <div class="section"><h2 id="shells">Shell Environment</h2><p>${REFUND}</p>
+      <div class="sidebar"><div class="titlepage"><p class="title"><strong>BACK TO BASICS</strong> Automatic completion</p></div>
+        <div class="para">Most shells complete a command or file name when you press the <a href="#tab">Tab</a> key twice.</div></div>
+      <div class="refsect2" id="SQL-FOR-UPDATE-SHARE"><h3>The Locking Clause</h3><p>FOR UPDATE locks the rows read against concurrent updates.</p></div>
+      <div class="sidebar"><a href="/a">Installing</a> <a href="/b">Upgrading</a> <a href="/c">Backups</a></div>
+      <ul class="share-menu"><li><a href="/tw">Share on Twitter</a></li></ul></div></body>`,
+      'Shells',
+    );
+    const text = sections.map((s) => s.text).join('\n');
+    expect(text).toContain('BACK TO BASICS Automatic completion');
+    expect(text).toContain('press the Tab key twice');
+    expect(sections.at(-1)).toMatchObject({ headingPath: 'Shells > Shell Environment > The Locking Clause' });
+    expect(text).not.toMatch(/Installing|Upgrading|Twitter|Prev|Next/);
   });
 });
 

@@ -7,9 +7,12 @@ import type { Section } from './chunker.js';
  * Settingslisten_addresses"), and every sibling section of the content is kept in order (Readability
  * keeps one "article" and dropped reference pages' later `<div class="sect2">`s).
  */
-export type Block =
-  | { kind: 'heading'; level: number; text: string; anchor: string | null }
-  | { kind: 'text'; text: string };
+export type Block = HeadingBlock | { kind: 'text'; text: string; headings?: HeadingBlock[] };
+/**
+ * A heading. A text block's `headings` are those it sits under, outermost first (see
+ * BlockWalker.heading: a heading's section is the element that holds it and its content).
+ */
+export type HeadingBlock = { kind: 'heading'; level: number; text: string; anchor: string | null };
 
 /** Never content: scripts, forms' controls, media and what the page hides. */
 const SKIPPED = new Set([
@@ -45,11 +48,20 @@ const CHROME_SELECTOR = [
   'a.headerlink',
 ].join(', ');
 
-/** Class or id words that name furniture: navigation bars, breadcrumbs, menus, cookie banners, sidebars. */
+/** Class or id words that name furniture: navigation bars, breadcrumbs, cookie banners, tables of contents. */
 const CHROME_NAME =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|navheader|navfooter|breadcrumbs?|menu|sidebar|sphinxsidebar|toc|cookies?|consent|gdpr|skip-?link|masthead|social|share)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navigation|navheader|navfooter|breadcrumbs?|sphinxsidebar|toc|cookies?|consent|gdpr|skip-?link|masthead)(?:$|[\s_-])/i;
+/**
+ * Words that name furniture made of links (a menu, a site's sidebar, share buttons, related
+ * articles) only when links are most of the element's text: DocBook writes its boxed asides
+ * ("BACK TO BASICS", "CULTURE") as `div.sidebar`, prose with hardly a link, and an id such as
+ * "SQL-FOR-UPDATE-SHARE" names a section of a reference page.
+ */
+const LINK_CHROME_NAME = /(?:^|[\s_-])(?:menu|sidebar|social|share|related)(?:$|[\s_-])/i;
+/** The share of an element's text in links from which LINK_CHROME_NAME makes it furniture. */
+const LINK_CHROME_SHARE = 0.5;
 /** Words that name furniture only when no heading is inside ("section-header" wraps a heading). */
-const WEAK_CHROME_NAME = /(?:^|[\s_-])(?:header|footer|banner|related)(?:$|[\s_-])/i;
+const WEAK_CHROME_NAME = /(?:^|[\s_-])(?:header|footer|banner)(?:$|[\s_-])/i;
 
 const BLOCK_TAGS = new Set([
   'ADDRESS',
@@ -84,7 +96,8 @@ const HEADING = /^H([1-6])$/;
  * The blocks of a document's main content: `main` (or `[role=main]`, or the one `article`) when the
  * page marks it, else the body, after removing navigation, banners, sidebars, footers, cookie notices
  * and hidden elements. Furniture named only by class or id is removed when it holds less than a
- * third of the text, so a wrapper that happens to be called "nav-content" keeps the page.
+ * third of the text, so a wrapper that happens to be called "nav-content" keeps the page; a name
+ * for furniture made of links (a sidebar, a menu) needs links to be most of its text.
  */
 export function readBlocks(document: Document): Block[] {
   const root = mainRoot(document);
@@ -97,7 +110,8 @@ export function readBlocks(document: Document): Block[] {
     if (element.closest('h1, h2, h3, h4, h5, h6')) continue;
     const name = `${element.getAttribute('class') ?? ''} ${element.id}`;
     const weak = WEAK_CHROME_NAME.test(name) && !element.querySelector('h1, h2, h3, h4, h5, h6');
-    if (CHROME_NAME.test(name) || weak) element.remove();
+    const links = LINK_CHROME_NAME.test(name) && linkShare(element) >= LINK_CHROME_SHARE;
+    if (CHROME_NAME.test(name) || weak || links) element.remove();
   }
   // Outside a marked main element, the page's header and footer are furniture too.
   if (root.tagName === 'BODY')
@@ -117,6 +131,16 @@ function mainRoot(document: Document): Element | null {
 
 const textLength = (element: Element) => (element.textContent ?? '').replace(/\s+/g, '').length;
 
+/** The share of an element's non-space text that sits inside links (0 when it has no text). */
+function linkShare(element: Element): number {
+  const total = textLength(element);
+  if (total === 0) return 0;
+  const linked = [...element.querySelectorAll('a[href]')]
+    .filter((a) => !a.parentElement?.closest('a[href]'))
+    .reduce((n, a) => n + textLength(a), 0);
+  return linked / total;
+}
+
 /**
  * A block whose text is nearly all link text is navigation (a table of contents entry, a generated
  * index line, "Next: …"), not content: the share of non-space characters inside links above which
@@ -126,11 +150,15 @@ const NAVIGATION_LINK_SHARE = 0.9;
 
 class BlockWalker {
   private readonly blocks: Block[] = [];
+  /** The headings open where the walk is, outermost first, each with its section's element. */
+  private open: Array<{ heading: HeadingBlock; section: Element }> = [];
   private line: string[] = [];
   /** Non-space characters of the current line, and how many of them are inside links. */
   private chars = 0;
   private linkedChars = 0;
   private linkDepth = 0;
+  /** A <dt> was read and its <dd> should continue its line. */
+  private termOpen = false;
 
   visit(node: Node): void {
     if (node.nodeType === 3) {
@@ -164,13 +192,22 @@ class BlockWalker {
       this.line.push('\n');
       return;
     }
+    if (tag === 'DT') {
+      this.term(element);
+      return;
+    }
     const block = BLOCK_TAGS.has(tag);
     const link = tag === 'A' && element.hasAttribute('href');
-    if (block) this.flush();
+    // A definition continues its term's line ("Vinho Verde: $10 glass"), which the term left open.
+    if (block && !(tag === 'DD' && this.termOpen)) this.flush();
+    this.termOpen = false;
     if (link) this.linkDepth += 1;
     for (const child of element.childNodes) this.visit(child);
     if (link) this.linkDepth -= 1;
     if (block) this.flush();
+    // A section's end closes its heading: what follows is under the headings open before it.
+    if (this.open.some((o) => o.section === element))
+      this.open = this.open.filter((o) => o.section !== element);
   }
 
   finish(): Block[] {
@@ -178,10 +215,37 @@ class BlockWalker {
     return this.blocks;
   }
 
+  /**
+   * A definition list's term starts a line that its definition ends: "Fall term 2026: Monday,
+   * September 14 to December 18", one line, as a reader takes them, not a label and a value apart.
+   */
+  private term(element: Element): void {
+    this.flush();
+    for (const child of element.childNodes) this.visit(child);
+    const text = collapse(this.line.join(''));
+    if (!text) return;
+    this.line.push(/[?!.:]$/.test(text) ? ' ' : ': ');
+    this.termOpen = true;
+  }
+
   private heading(element: Element, level: number): void {
     this.flush();
     const text = collapse(element.textContent ?? '');
-    if (text) this.blocks.push({ kind: 'heading', level, text, anchor: anchorOf(element) });
+    if (!text) return;
+    const heading: HeadingBlock = { kind: 'heading', level, text, anchor: anchorOf(element) };
+    this.blocks.push(heading);
+    // A heading closes those of its level or deeper, except the headings of sections it sits in:
+    // DocBook's "Note" is an h3 inside a div.sect2 whose title is an h3 too, and belongs under it.
+    const section = sectionOf(element);
+    const enclosing = (open: Element) => open !== section && open.contains(section);
+    this.open = [
+      ...this.open.filter((o) => o.heading.level < level || enclosing(o.section)),
+      { heading, section },
+    ];
+  }
+
+  private text(text: string): void {
+    this.blocks.push({ kind: 'text', text, headings: this.open.map((o) => o.heading) });
   }
 
   /**
@@ -191,7 +255,7 @@ class BlockWalker {
   private code(element: Element): void {
     this.flush();
     const text = (element.textContent ?? '').replace(/\s+$/, '').replace(/^\n+/, '');
-    if (text.trim()) this.blocks.push({ kind: 'text', text: `\`\`\`\n${text}\n\`\`\`` });
+    if (text.trim()) this.text(`\`\`\`\n${text}\n\`\`\``);
   }
 
   /** A table reads as rows, its cells separated by " | ". */
@@ -204,7 +268,7 @@ class BlockWalker {
       const cells = [...row.cells].map((cell) => collapse(cellText(cell))).filter(Boolean);
       if (cells.length > 0) rows.push(cells.join(' | '));
     }
-    if (rows.length > 0) this.blocks.push({ kind: 'text', text: rows.join('\n') });
+    if (rows.length > 0) this.text(rows.join('\n'));
   }
 
   private flush(): void {
@@ -213,8 +277,29 @@ class BlockWalker {
     this.line = [];
     this.chars = 0;
     this.linkedChars = 0;
-    if (text && !navigation) this.blocks.push({ kind: 'text', text });
+    if (text && !navigation) this.text(text);
   }
+}
+
+/**
+ * The element a heading opens the section of: its nearest ancestor holding anything besides it, so
+ * a DocBook `div.sect2` (the h3 wrapped in `div.titlepage`s), an HTML `section`, a note box, or the
+ * page's main element for headings written flat between paragraphs.
+ */
+function sectionOf(heading: Element): Element {
+  let node = heading;
+  for (let parent = node.parentElement; parent; node = parent, parent = parent.parentElement) {
+    const child = node;
+    const other = [...parent.childNodes].some((n) =>
+      n === child
+        ? false
+        : n.nodeType === 3
+          ? (n as Text).data.trim() !== ''
+          : n.nodeType === 1 && !SKIPPED.has((n as Element).tagName.toUpperCase()) && !!n.textContent?.trim(),
+    );
+    if (other) return parent;
+  }
+  return node;
 }
 
 /** A cell's text with its line breaks and block children spaced, not glued. */
@@ -238,15 +323,21 @@ const collapse = (text: string) => text.replace(/[\s\u00a0]+/g, ' ').trim();
 
 /**
  * The id a link to this heading would use: its own, one inside it (`<h2><a id="x">`), the section it
- * opens (`<section id="x"><h2>`, as Sphinx and DocBook write), or its permalink's target.
+ * opens (`<section id="x"><h2>`, as Sphinx and DocBook write, the heading maybe wrapped), or its
+ * permalink's target.
  */
 function anchorOf(heading: Element): string | null {
   if (heading.id) return heading.id;
   const inner = heading.querySelector('[id], a[name]');
   if (inner) return inner.id || inner.getAttribute('name');
-  // A page's h1 opens the whole content, not a section: a link to the page is enough.
-  const parent = heading.parentElement;
-  if (heading.tagName !== 'H1' && parent?.id && parent.firstElementChild === heading) return parent.id;
+  // A page's h1 opens the whole content, not a section: a link to the page is enough. Else the
+  // nearest element the heading opens, through the wrappers DocBook puts around it
+  // (`div.sect2#x > div.titlepage > div > div > h3`).
+  if (heading.tagName !== 'H1')
+    for (let node = heading; node.parentElement?.firstElementChild === node; node = node.parentElement) {
+      if (node.parentElement.id) return node.parentElement.id;
+      if (node.parentElement === sectionOf(heading)) break;
+    }
   const permalink = heading.querySelector('a[href^="#"]')?.getAttribute('href');
   return permalink && permalink.length > 1 ? permalink.slice(1) : null;
 }
@@ -266,7 +357,7 @@ export function sectionsOf(
   skip: (text: string) => boolean = () => false,
 ): PageSection[] {
   const sections: PageSection[] = [];
-  const stack: Extract<Block, { kind: 'heading' }>[] = [];
+  let stack: HeadingBlock[] = [];
   let parts: string[] = [];
   const close = () => {
     if (parts.length === 0) return;
@@ -283,7 +374,15 @@ export function sectionsOf(
       close();
       while (stack.length > 0 && stack.at(-1)!.level >= block.level) stack.pop();
       stack.push(block);
-    } else parts.push(block.text);
+      continue;
+    }
+    // The walk knows which headings a block sits under (a section's scope ends with its element).
+    const under = block.headings?.filter((h) => !skip(h.text));
+    if (under && (under.length !== stack.length || under.some((h, i) => h !== stack[i]))) {
+      close();
+      stack = under;
+    }
+    parts.push(block.text);
   }
   close();
   return sections;

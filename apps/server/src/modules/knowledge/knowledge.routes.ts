@@ -6,6 +6,7 @@ import { notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { ANSWER_PASSAGES, decide, relevantHits } from './evidence.js';
 import type { RetrievalService } from './retrieval.service.js';
 
 const STATUS = { queued: 'queued', active: 'in_progress', completed: 'completed', failed: 'failed' } as const;
@@ -43,8 +44,21 @@ export const knowledgeRoutes =
       },
       async (request) => {
         const auth = requireAuth(request);
-        await requireBot(db, auth.tenantId, request.params.botId);
-        return retrieval.search(auth.tenantId, request.params.botId, request.body.query, request.body.limit);
+        const bot = await requireBot(db, auth.tenantId, request.params.botId);
+        const { query, limit } = request.body;
+        // Searched as an answer searches, so the decision shown is the one the bot makes.
+        const { stats, ...found } = await retrieval.search(
+          auth.tenantId,
+          bot.id,
+          query,
+          Math.max(limit, ANSWER_PASSAGES),
+        );
+        const { decision } = decide(
+          { ...found, stats, hits: relevantHits(found.hits) },
+          query,
+          bot.handoffConfidence,
+        );
+        return { ...found, hits: found.hits.slice(0, limit), decision };
       },
     );
   };

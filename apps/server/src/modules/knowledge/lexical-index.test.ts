@@ -182,8 +182,11 @@ describe('LexicalIndexCache', () => {
     cache.lookup([file(1, 1)]);
     await cache.idle();
     // 100 chunks first, then batches doubling while the reads stay quick, up to 1000: 100 + 200 +
-    // 400 + 800 + 1000, and a last read that finds nothing more.
-    expect(reads).toHaveLength(6);
+    // 400 + 800 + 1000, and a last read that finds nothing more. A slow read (a busy machine) keeps
+    // a batch from doubling (or shrinks it, to 10 at least), so only the bounds are certain: 6 reads
+    // at best, 251 at 10 each.
+    expect(reads.length).toBeGreaterThanOrEqual(6);
+    expect(reads.length).toBeLessThanOrEqual(251);
     expect(cache.lookup([file(1, 1)])![0]!.index.size).toBe(2500);
 
     const warnings: string[] = [];

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type DbOrTx, queryRows, sql } from '../../core/db/database.js';
+import { typoOf } from './evidence.js';
 import { LIVE_JOIN, type SourceType } from './knowledge.schema.js';
 import { loadQuestions, type QnaQuestions } from './qna-questions.js';
 
@@ -70,6 +71,17 @@ export class CollectionIndex {
       this.lengths.byteLength +
       this.terms.size * LEXEME_BYTES
     );
+  }
+
+  /** The most frequent lexeme the typed one is likely a typo of, with its count; null when none is. */
+  closest(typed: string): { lexeme: string; df: number } | null {
+    let best: { lexeme: string; df: number } | null = null;
+    for (const lexeme of this.terms.keys()) {
+      if (!typoOf(typed, lexeme)) continue;
+      const df = this.df(lexeme);
+      if (!best || df > best.df) best = { lexeme, df };
+    }
+    return best;
   }
 
   /** The number of chunks holding the lexeme. */

@@ -67,7 +67,7 @@ async function trainQna(server: TestServer, account: Account, botId: number): Pr
 const searchApi = (server: TestServer, account: Account, botId: number, query: string) =>
   server.post<SearchResult>(`/api/knowledge/search/${botId}`, { query }, as(account));
 
-const titles = (result: SearchResult) => result.hits.map((h) => h.page_title);
+const titles = (result: Pick<SearchResult, 'hits'>) => result.hits.map((h) => h.page_title);
 
 describe('in-memory retrieval stage', () => {
   let server: TestServer;

@@ -3,8 +3,15 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, queryRows } from '../../core/db/database.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
+import { type CorpusStats, contentWords } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
-import { bm25Top, type Candidate, LexicalIndexCache, type VersionedCollection } from './lexical-index.js';
+import {
+  bm25Top,
+  type Candidate,
+  type IndexLookup,
+  LexicalIndexCache,
+  type VersionedCollection,
+} from './lexical-index.js';
 import { bestPair, type PairTerms } from './qna-questions.js';
 import { embedderOf } from './vectors.js';
 
@@ -39,6 +46,9 @@ type Warn = (details: object, message: string) => void;
 
 type QnaRow = { id: number; question: string; answer: string };
 
+/** What a search finds, with the corpus figures an answer's evidence is judged by (evidence.ts). */
+export type Retrieved = Omit<SearchResult, 'decision'> & { stats: CorpusStats };
+
 /**
  * What a bot knows about a question: its attached sources (file groups, web sources, Notion
  * workspaces and its own Q&A), searched by full text. Matching is OR-style over stemmed terms
@@ -56,17 +66,77 @@ export class RetrievalService {
     private readonly lexical: LexicalIndexCache | null = null,
   ) {}
 
-  async search(tenantId: number, botId: number, query: string, limit = 8): Promise<SearchResult> {
+  async search(tenantId: number, botId: number, query: string, limit = 8): Promise<Retrieved> {
     // The bot's collections first (one small query), so the chunk queries filter on plain id
     // lists the planner can match to the scope index, instead of an OR of subqueries per row.
-    const scope = await this.scope(tenantId, botId, query);
-    const [lists, nearest, qnaMatch] = await Promise.all([
-      this.fullText(tenantId, scope, query, limit),
+    const found = await this.scope(tenantId, botId, query);
+    const indexes = this.lexical?.lookup(found.collections) ?? null;
+    // With the indexes in memory the corpus figures cost one small query, and tell which words the
+    // corpus never holds: a likely typo's correction is searched beside it ("pasport": "passport").
+    const known = indexes ? await this.corpusStats(tenantId, found, indexes, query) : null;
+    const corrections = known?.corrections ?? [];
+    const scope = corrections.length > 0 ? { ...found, lexemes: [...found.lexemes, ...corrections] } : found;
+    const asked = corrections.length > 0 ? `${query} ${corrections.join(' ')}` : query;
+    const [lists, nearest, qnaMatch, stats] = await Promise.all([
+      this.fullText(tenantId, scope, indexes, asked, limit),
       this.nearest(tenantId, scope, query, limit),
-      this.qnaMatch(tenantId, botId, scope, query),
+      this.qnaMatch(tenantId, botId, scope, asked),
+      known ?? this.corpusStats(tenantId, scope, indexes, query),
     ]);
-    if (!nearest) return { qna_match: qnaMatch, hits: fuse(lists).slice(0, limit), mode: 'full-text' };
-    return { qna_match: qnaMatch, hits: fuse([...lists, nearest]).slice(0, limit), mode: 'hybrid' };
+    if (!nearest) return { qna_match: qnaMatch, hits: fuse(lists).slice(0, limit), mode: 'full-text', stats };
+    return { qna_match: qnaMatch, hits: fuse([...lists, nearest]).slice(0, limit), mode: 'hybrid', stats };
+  }
+
+  /**
+   * How many chunks the bot's scope holds and, for each content word of the question, how many hold
+   * it (by PostgreSQL's stems, as the search matches): from the in-memory indexes when every
+   * collection has one, else counted by SQL on the search index. A word PostgreSQL drops as a stop
+   * word gets df -1 (no weight).
+   */
+  private async corpusStats(
+    tenantId: number,
+    { scope }: ScopeInfo,
+    indexes: IndexLookup[] | null,
+    query: string,
+  ): Promise<CorpusStats> {
+    const words = contentWords(query);
+    if (indexes) {
+      const chunks = indexes.reduce((n, { index }) => n + index.size, 0);
+      if (words.length === 0) return { chunks, terms: [] };
+      const lexemes = await this.lexemesOf(words);
+      const df = (lexeme: string) => indexes.reduce((n, { index }) => n + index.df(lexeme), 0);
+      const terms = lexemes.map(({ word, lexemes: stems }) => ({
+        word,
+        df: stems.length === 0 ? -1 : Math.max(...stems.map(df)),
+      }));
+      const unknown = lexemes.filter((l, i) => terms[i]!.df === 0 && l.word.length >= 4);
+      return { chunks, terms, corrections: unknown.flatMap((l) => correctionOf(l.lexemes[0]!, indexes)) };
+    }
+    const rows = await queryRows<{ word: string | null; df: number }>(
+      this.db,
+      sql`WITH w AS (SELECT word, tsvector_to_array(to_tsvector('english', word)) AS lexemes
+                     FROM unnest(${arrayLiteral(words)}::text[]) AS word)
+        SELECT w.word, CASE WHEN cardinality(w.lexemes) = 0 THEN -1 ELSE (
+          SELECT count(*) FROM chunks c ${LIVE_JOIN}
+          WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}
+            AND c.search @@ (SELECT string_agg(quote_literal(l), ' | ')::tsquery FROM unnest(w.lexemes) l)) END::int AS df
+        FROM w
+        UNION ALL
+        SELECT NULL, count(*)::int FROM chunks c ${LIVE_JOIN} WHERE c.tenant_id = ${tenantId} AND ${inScope(scope)}`,
+    );
+    return {
+      chunks: rows.find((r) => r.word === null)?.df ?? 0,
+      terms: rows.flatMap((r) => (r.word === null ? [] : [{ word: r.word, df: Number(r.df) }])),
+    };
+  }
+
+  /** Each word's stems as PostgreSQL's English configuration makes them (none for its stop words). */
+  private lexemesOf(words: string[]) {
+    return queryRows<{ word: string; lexemes: string[] }>(
+      this.db,
+      sql`SELECT word, tsvector_to_array(to_tsvector('english', word)) AS lexemes
+        FROM unnest(${arrayLiteral(words)}::text[]) AS word`,
+    );
   }
 
   /**
@@ -141,10 +211,10 @@ export class RetrievalService {
   private async fullText(
     tenantId: number,
     info: ScopeInfo,
+    found: IndexLookup[] | null,
     query: string,
     limit: number,
   ): Promise<ChunkRow[][]> {
-    const found = this.lexical?.lookup(info.collections);
     if (!found) return [await this.rankAll(tenantId, inScope(info.scope), query, limit)];
     const best = bm25Top(
       found.map((f) => f.index),
@@ -278,6 +348,17 @@ const CHUNK_FIELDS =
 const CHUNK_COLUMNS = sql.raw(CHUNK_FIELDS);
 /** A hit's columns: the chunk's, and when its document was last synced (`d` is documents). */
 const HIT_COLUMNS = sql.raw(`${CHUNK_FIELDS}, d.synced_at`);
+
+/** The corpus's most frequent stem that a stem it does not hold is likely a typo of, if any. */
+function correctionOf(typed: string, indexes: IndexLookup[]): string[] {
+  const best = indexes
+    .map(({ index }) => index.closest(typed))
+    .reduce<{ lexeme: string; df: number } | null>((a, b) => (b && (!a || b.df > a.df) ? b : a), null);
+  return best ? [best.lexeme] : [];
+}
+
+/** A text[] parameter's literal; the words hold letters, digits, hyphens and apostrophes only. */
+const arrayLiteral = (words: string[]) => `{${words.map((w) => `"${w.replace(/["\\]/g, '')}"`).join(',')}}`;
 
 /** A tsquery that matches any of the question's stemmed terms (plainto_tsquery ANDs them). */
 const orQuery = (query: string) =>

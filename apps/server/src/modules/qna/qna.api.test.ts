@@ -159,7 +159,12 @@ describe('Q&A pairs', () => {
       { query: 'refund policy' },
       as(owner),
     );
-    expect(result.body).toEqual({ qna_match: null, hits: [], mode: 'full-text' });
+    expect(result.body).toMatchObject({
+      qna_match: null,
+      hits: [],
+      mode: 'full-text',
+      decision: { answers: false },
+    });
     const stop = await server.post<SearchResult>(
       `/api/knowledge/search/${other}`,
       { query: 'what is the' },

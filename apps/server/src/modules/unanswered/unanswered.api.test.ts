@@ -61,6 +61,43 @@ async function visitorConversation(
   return { answer: answers.at(-1)!, conversationId };
 }
 
+/** A visitor's conversation over one socket: each question waits for the next bot or system reply. */
+async function visitorTalk(target: Bot, questions: string[]): Promise<number> {
+  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: target.uuid });
+  const socket = new WebSocket(
+    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
+  );
+  let replies = 0;
+  let conversationId = 0;
+  socket.on('message', (raw) => {
+    const frame = JSON.parse(raw.toString()) as {
+      final_result_object?: { message_type: string; conversation_id: number };
+    };
+    const type = frame.final_result_object?.message_type;
+    if (type === 'bot' || type === 'system') {
+      replies += 1;
+      conversationId = frame.final_result_object!.conversation_id;
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  for (const message of questions) {
+    const before = replies;
+    socket.send(
+      JSON.stringify({
+        content: { bot_id: target.bot_id, conversation_id: conversationId, message, message_type: 'user' },
+        elements: [],
+      }),
+    );
+    // The first question also gets the welcome message.
+    await expect.poll(() => replies, { timeout: 10_000 }).toBeGreaterThan(before + (before === 0 ? 1 : 0));
+  }
+  socket.close();
+  return conversationId;
+}
+
 const queue = async (account: Account, botId: number) => {
   const reply = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(account));
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -150,6 +187,56 @@ describe('the queue of unanswered questions', () => {
       as(owner),
     );
     expect(accepted.status).toBe(201);
+  });
+
+  it("never queues a question the bot answered before the visitor asked for a person, so an agent's reply is not credited to it", async () => {
+    const bakery = await createBotViaApi(server, owner, { bot_name: 'Bakery' });
+    await server.post(
+      '/api/qna/',
+      {
+        bot_id: bakery.bot_id,
+        question: 'Is the almond croissant vegan?',
+        answer: 'No, it is made with butter.',
+      },
+      as(owner),
+    );
+    await expect
+      .poll(
+        async () =>
+          (await server.get<QnA[]>(`/api/qna/?bot_id=${bakery.bot_id}`, as(owner))).body[0]?.trained,
+      )
+      .toBe(true);
+    const conversationId = await visitorTalk(bakery, [
+      'Is the almond croissant vegan?',
+      'Can I talk to a person?',
+    ]);
+    await appendMessage(server.database.db, conversationId, {
+      messageType: 'helpdesk',
+      message: 'Hi, this is Maya. We do not deliver on Sundays.',
+      senderId: String(owner.user.id),
+    });
+    const groups = await queue(owner, bakery.bot_id);
+    expect(groups.map((g) => g.question)).not.toContain('Is the almond croissant vegan?');
+    expect(groups.every((g) => g.suggestion === null)).toBe(true);
+  });
+
+  it("credits an agent's reply to the last question before it that the bot could not answer", async () => {
+    const shop = await createBotViaApi(server, owner, { bot_name: 'Corner shop' });
+    const conversationId = await visitorTalk(shop, [
+      'Do you deliver on Sundays?',
+      'Do you have a loyalty card?',
+    ]);
+    await appendMessage(server.database.db, conversationId, {
+      messageType: 'helpdesk',
+      message: 'Yes, ask for a loyalty card at the till.',
+      senderId: String(owner.user.id),
+    });
+    const groups = await queue(owner, shop.bot_id);
+    const loyalty = groups.find((g) => g.question === 'Do you have a loyalty card?');
+    const sundays = groups.find((g) => g.question === 'Do you deliver on Sundays?');
+    expect(loyalty?.suggestion?.answer).toBe('Yes, ask for a loyalty card at the till.');
+    expect(sundays).toBeDefined();
+    expect(sundays!.suggestion).toBeNull();
   });
 
   it('dismisses a group, refuses a blank answer, and hides every group from other workspaces and members without Bots', async () => {

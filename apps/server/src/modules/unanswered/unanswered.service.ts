@@ -113,7 +113,9 @@ export class UnansweredService {
 
   /**
    * Per group, the latest reply an agent wrote right after one of its questions, in the same
-   * conversation (one they took over): what a person answered is the likeliest right answer.
+   * conversation (one they took over): what a person answered is the likeliest right answer. A
+   * reply answers the last question before it that the bot did not answer: when another such
+   * question of the conversation came between, the reply is that one's, not this one's.
    */
   private async suggestionsFor(groupIds: number[]): Promise<Map<number, UnansweredGroup['suggestion']>> {
     const byGroup = new Map<number, UnansweredGroup['suggestion']>();
@@ -134,10 +136,14 @@ export class UnansweredService {
             AND m.message_type = 'helpdesk' AND m.created_at >= q.asked_at
           ORDER BY m.seq LIMIT 1) r
         LEFT JOIN users u ON u.tenant_id = q.tenant_id AND u.id::text = r.sender_id
-        WHERE q.group_id IN (${sql.join(
-          groupIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})
+        WHERE NOT EXISTS (
+            SELECT 1 FROM unanswered_questions later
+            WHERE later.tenant_id = q.tenant_id AND later.conversation_id = q.conversation_id
+              AND later.asked_at > q.asked_at AND later.asked_at <= r.created_at)
+          AND q.group_id IN (${sql.join(
+            groupIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
         ORDER BY q.group_id, q.asked_at DESC`,
     );
     for (const row of rows)

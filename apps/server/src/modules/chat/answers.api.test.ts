@@ -1,0 +1,250 @@
+import type { ChatExchange, SearchResult, StreamEvent } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBotViaApi } from '../../test/bots.js';
+import { crawlSite } from '../../test/crawl.js';
+import { signupOwner } from '../../test/factories.js';
+import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
+import { TEXTS } from './answer.service.js';
+
+/**
+ * Answers a small business can put in front of its customers (issue 30): a bakery's six-page site
+ * crawled on loopback and five Q&A pairs, asked what its customers ask, with no model and with one.
+ */
+let server: TestServer;
+let site: { url: string; close(): Promise<void> };
+let llm: OpenAiFake;
+let owner: Account;
+let botId: number;
+let sourceId: number;
+
+const as = (account: Account) => ({ token: account.access_token });
+const ask = (message: string, conversationId?: number, bot = botId) =>
+  server.post<ChatExchange>(
+    '/api/chat/chats',
+    { bot_id: bot, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
+    as(owner),
+  );
+const search = (query: string, bot = botId) =>
+  server.post<SearchResult>(`/api/knowledge/search/${bot}`, { query }, as(owner));
+const pathsOf = (reply: { body: ChatExchange }) =>
+  reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
+
+async function addPairs(bot: number): Promise<void> {
+  for (const pair of BAKERY_QNA) {
+    const added = await server.post('/api/qna/', { bot_id: bot, ...pair }, as(owner));
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+  }
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const pairs = await server.get<Array<{ trained: boolean }>>(`/api/qna/?bot_id=${bot}`, as(owner));
+    if (pairs.status === 200 && pairs.body.length === BAKERY_QNA.length && pairs.body.every((p) => p.trained))
+      return;
+    if (Date.now() > deadline) throw new Error(`pairs not trained: ${JSON.stringify(pairs.body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  site = await serveBakery();
+  llm = await startOpenAiFake();
+  server = await startTestServer({ env: { CRAWLER_ALLOW_PRIVATE: 'true', LLM_TIMEOUT_MS: '5000' } });
+  owner = await signupOwner(server);
+  sourceId = await crawlSite(server, owner, `${site.url}/`, 'Blue Fern');
+  const bot = await createBotViaApi(server, owner, {
+    bot_name: 'Blue Fern',
+    web_source_ids: JSON.stringify([sourceId]),
+  });
+  botId = bot.bot_id;
+  await addPairs(botId);
+});
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+  await llm?.close();
+});
+
+describe('answers without a model', () => {
+  it("quotes the page's sentence that answers, and cites that page alone", async () => {
+    const reply = await ask('How much does delivery cost?');
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
+    expect(reply.body.bot_message!.message).toContain('Delivery costs $6');
+    expect(pathsOf(reply)).toEqual(['/delivery']);
+  });
+
+  it('quotes a line of a list under a matching heading (the hours are not sentences)', async () => {
+    const reply = await ask('What time do you open on Saturday?');
+    expect(reply.body.bot_message!.message).toContain('Saturday: 8 am – 4 pm');
+    expect(reply.body.bot_message!.message).not.toContain('Sunday');
+    expect(pathsOf(reply)).toEqual(['/hours']);
+  });
+
+  it('quotes the whole list when every line of it answers', async () => {
+    const reply = await ask('What are your opening hours?');
+    const text = reply.body.bot_message!.message;
+    for (const day of ['Monday: closed', 'Saturday: 8 am – 4 pm', 'Sunday: 9 am – 1 pm'])
+      expect(text).toContain(day);
+    expect(pathsOf(reply)).toEqual(['/hours']);
+  });
+
+  it('abstains honestly on what the site never says, offers a person, and never quotes a pair', async () => {
+    for (const question of ['Do you sell pizza?', 'Do you deliver on Christmas day?']) {
+      const reply = await ask(question);
+      const message = reply.body.bot_message!;
+      expect(message, question).toMatchObject({ answer_mode: 'not_found', sources: [] });
+      expect(message.message).toBe(TEXTS.notFound + TEXTS.offerHumanLater);
+      expect(message.actions).toEqual([expect.objectContaining({ type: 'human' })]);
+      for (const pair of BAKERY_QNA) expect(message.message).not.toContain(pair.question);
+    }
+  });
+
+  it("answers a paraphrase of a pair with the pair's answer alone, and not a pair that only shares a word", async () => {
+    const paraphrase = await ask('can I get a cake for my birthday?');
+    expect(paraphrase.body.bot_message).toMatchObject({
+      answer_mode: 'qna',
+      message: BAKERY_QNA[0]!.answer,
+    });
+    // "sell" is the birthday pair's word too, but the visitor asks about bread.
+    const bread = await ask('Do you sell rye bread?');
+    expect(bread.body.bot_message!.answer_mode).not.toBe('qna');
+    expect(bread.body.bot_message!.message).toContain('Seeded rye: $9');
+  });
+
+  it('never quotes a near-duplicate: the pair and the page saying the same thing give one sentence', async () => {
+    const reply = await ask('Is there free parking near the bakery?');
+    const text = reply.body.bot_message!.message;
+    expect(text.match(/street parking/g)).toHaveLength(1);
+    expect(text).not.toContain('Is there parking?');
+  });
+
+  it('reads a follow-up with the question before it', async () => {
+    const first = await ask('When do you open on Saturday?');
+    expect(first.body.bot_message!.message).toContain('8 am');
+    const next = await ask('and on Sunday?', first.body.conversation_id);
+    expect(next.body.bot_message!.message).toContain('Sunday: 9 am – 1 pm');
+    expect(next.body.bot_message!.message).not.toContain('Saturday');
+  });
+
+  it('cites at most two pages, each once, and only the pages it quotes', async () => {
+    for (const question of [
+      'Is the almond croissant vegan?',
+      'How much is the gluten-free loaf?',
+      'Can I pay by card?',
+    ]) {
+      const reply = await ask(question);
+      const message = reply.body.bot_message!;
+      expect(message.sources.length, question).toBeLessThanOrEqual(2);
+      expect(new Set(pathsOf(reply)).size).toBe(message.sources.length);
+    }
+  });
+});
+
+describe('what the bot finds (the playground)', () => {
+  it('shows the decision the bot makes and why', async () => {
+    const delivery = await search('How much does delivery cost?');
+    expect(delivery.body.decision).toMatchObject({ answers: true, source: 'Delivery | Blue Fern Bakery' });
+    expect(delivery.body.decision.summary).toMatch(
+      /^Would answer from Delivery \| Blue Fern Bakery: covers /,
+    );
+    expect(delivery.body.decision.covered).toContain('delivery');
+
+    const pizza = await search('Do you sell pizza?');
+    expect(pizza.body.decision).toMatchObject({ answers: false });
+    expect(pizza.body.decision.missing).toContain('pizza');
+    expect(pizza.body.decision.summary).toContain('pizza');
+
+    const pair = await search('do you make birthday cakes');
+    expect(pair.body.decision.summary).toBe('Would answer with the Q&A pair “Do you sell birthday cakes?”');
+  });
+
+  it('decides as the chat answers, whatever the number of passages shown', async () => {
+    const few = await server.post<SearchResult>(
+      `/api/knowledge/search/${botId}`,
+      { query: 'What time do you open on Saturday?', limit: 1 },
+      as(owner),
+    );
+    expect(few.body.hits).toHaveLength(1);
+    expect(few.body.decision).toMatchObject({ answers: true, source: 'Opening hours | Blue Fern Bakery' });
+  });
+});
+
+describe('answers with a model', () => {
+  let modelBot: number;
+  beforeAll(async () => {
+    const setting = await server.post<{ id: number }>(
+      '/api/settings/llm',
+      {
+        name: 'Local',
+        provider: 'openai-compatible',
+        base_url: llm.url,
+        model: 'tiny',
+        api_key: 'sk-test-1234',
+      },
+      as(owner),
+    );
+    expect(setting.status, JSON.stringify(setting.body)).toBe(201);
+    const bot = await createBotViaApi(server, owner, {
+      bot_name: 'Blue Fern model',
+      llm_model: String(setting.body.id),
+      web_source_ids: JSON.stringify([sourceId]),
+    });
+    modelBot = bot.bot_id;
+  });
+
+  it('condenses a follow-up into a standalone question before searching', async () => {
+    llm.reply((body) =>
+      body.stream ? 'We open at 9 am on Sundays [1].' : 'What are your opening hours on Sunday?',
+    );
+    const first = await ask('What time do you open on Saturday?', undefined, modelBot);
+    const seen = llm.requests.length;
+    await ask('and on Sunday?', first.body.conversation_id, modelBot);
+    const [condense, answer] = llm.requests.slice(seen);
+    expect(condense!.body.stream).toBeFalsy();
+    expect(JSON.stringify(condense!.body.messages)).toContain('Saturday');
+    expect(String(answer!.body.messages![0]!.content)).toContain('Sunday: 9 am – 1 pm');
+  });
+
+  it('searches the question as it is when condensing fails', async () => {
+    llm.reply('Delivery is $6 [1].');
+    const first = await ask('Do you deliver?', undefined, modelBot);
+    llm.failNext(500, 'overloaded');
+    const next = await ask('how much is it?', first.body.conversation_id, modelBot);
+    expect(next.status).toBe(200);
+    expect(next.body.bot_message).toBeTruthy();
+  });
+
+  it('cites the pages near the best when the model marks none, never more than three', async () => {
+    llm.reply('Delivery is $6, free over $50.');
+    const reply = await ask('How much does delivery cost?', undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
+    expect(pathsOf(reply)[0]).toBe('/delivery');
+    expect(reply.body.bot_message!.sources.length).toBeLessThanOrEqual(3);
+  });
+
+  it('sends the passage that holds the fact to the model', async () => {
+    llm.reply('It is $6.');
+    const seen = llm.requests.length;
+    await ask('How much does delivery cost?', undefined, modelBot);
+    const system = String(llm.requests.slice(seen).at(-1)!.body.messages![0]!.content);
+    expect(system).toContain('Delivery costs $6');
+  });
+});
+
+// The stream route answers as the chat route does (the widget and the playground use both).
+describe('the same answer everywhere', () => {
+  it('gives the streamed and the plain request the same answer', async () => {
+    const plain = await ask('How much does delivery cost?');
+    const response = await fetch(`${server.url}/api/chat/chats/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bot_id: botId, message: 'How much does delivery cost?' }),
+    });
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: '))
+      .map((block) => JSON.parse(block.slice(6)) as StreamEvent);
+    const final = events.at(-1) as Extract<StreamEvent, { type: 'final' }>;
+    expect(final.final_result_object!.message).toBe(plain.body.bot_message!.message);
+  });
+});

@@ -1,0 +1,169 @@
+import type { SearchHit } from '@parley/contracts';
+import { describe, expect, it } from 'vitest';
+import { contentWords, decide, type QnaPair, questionTerms, typoOf, unitsOf } from './evidence.js';
+
+const hit = (
+  id: number,
+  title: string,
+  content: string,
+  sourceType: SearchHit['source_type'] = 'web',
+): SearchHit => ({
+  chunk_id: id,
+  document_id: id,
+  source_type: sourceType,
+  page_title: title,
+  page_url: `https://bakery.example/${id}`,
+  page_number: null,
+  heading_path: title,
+  content,
+  synced_at: null,
+  score: 1,
+  text_rank: 1,
+  vector_distance: null,
+});
+
+const HITS = [
+  hit(1, 'Opening hours', 'Monday: closed\n\nSaturday: 8 am – 4 pm\n\nSunday: 9 am – 1 pm'),
+  hit(
+    2,
+    'Delivery',
+    'We deliver from Tuesday to Saturday, between 9 am and 1 pm.\n\nDelivery costs $6, and is free on orders over $50.',
+  ),
+  hit(3, 'Menu', 'Bread | Price\nCountry sourdough | $8\nSeeded rye | $9'),
+  hit(
+    4,
+    'Do you sell birthday cakes?',
+    'Do you sell birthday cakes?\n\nYes! Custom celebration cakes start at $45.',
+    'qna',
+  ),
+];
+
+/** The corpus figures as the search gives them: each word's count among these passages. */
+function judged(question: string, pair: QnaPair | null = null, context = '') {
+  const words = contentWords(`${question} ${context}`);
+  const stats = {
+    chunks: 40,
+    terms: words.map((word) => ({
+      word,
+      df: HITS.filter((h) => `${h.page_title} ${h.content}`.toLowerCase().includes(word)).length,
+    })),
+  };
+  return decide({ qna_match: pair, hits: HITS, stats }, question, 0.34, context);
+}
+
+describe('evidence', () => {
+  it('answers from the unit that holds the question, a figure answering "how much"', () => {
+    const { verdict, decision } = judged('How much does delivery cost?');
+    expect(verdict.best!.text).toBe('Delivery costs $6, and is free on orders over $50.');
+    expect(decision).toMatchObject({
+      answers: true,
+      source: 'Delivery',
+      covered: expect.arrayContaining(['delivery']),
+    });
+  });
+
+  it('refuses a question whose subject no page holds, and says which word', () => {
+    const { decision } = judged('Do you sell pizza?');
+    expect(decision).toMatchObject({ answers: false, missing: ['pizza'] });
+    expect(decision.summary).toBe('Would not answer: nothing covers pizza');
+  });
+
+  it('reads a list line under its heading, and a table row with its column names', () => {
+    expect(judged('When do you open on Sunday?').verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
+    const rye = judged('how much is the seeded rye').verdict.best!;
+    expect(rye.text).toBe('Seeded rye: Price $9');
+    expect(rye.kind).toBe('row');
+  });
+
+  it('answers "how many" with a line that holds a number, its heading naming the subject', () => {
+    const rooms = hit(6, 'Private events', '## The room\n\n- Seated dinner: up to 24 guests\n- Its own bar');
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'people', df: 1 },
+        { word: 'room', df: 3 },
+      ],
+    };
+    const { verdict } = decide(
+      { qna_match: null, hits: [rooms], stats },
+      'how many people fit in the room?',
+      0.34,
+    );
+    expect(verdict.best!.text).toBe('Seated dinner: up to 24 guests');
+  });
+
+  it('leaves out an adverb the bot never heard of: it says how, not what is asked', () => {
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'book', df: 3 },
+        { word: 'family', df: 0 },
+      ],
+    };
+    const labels = (q: string) => questionTerms(q, stats).map((t) => t.label);
+    expect(labels('do i have to buy the book separately')).toEqual(['book']);
+    // A noun ending in "ly" is still a word the bot may lack: it keeps its weight.
+    expect(labels('do you have family rooms')).toContain('family');
+  });
+
+  it("puts a table's caption over its rows: their cells alone do not say what the figures are", () => {
+    const table = hit(5, 'Rooms', 'Rates per room per night\nRoom | Sleeps | From\nFamily Suite | 4 | €245');
+    const [caption, row] = unitsOf(table, 0);
+    expect(caption!.text).toBe('Rates per room per night');
+    expect(row).toMatchObject({
+      text: 'Family Suite: Sleeps 4, From €245',
+      heading: 'Rooms > Rates per room per night > Room Sleeps From',
+      kind: 'row',
+    });
+  });
+
+  it("never makes a pair's question a unit: it is the heading of the pair's answer, one unit read whole", () => {
+    const units = unitsOf(HITS[3]!, 3);
+    expect(units.map((u) => u.text)).toEqual(['Yes! Custom celebration cakes start at $45.']);
+    expect(units.every((u) => u.heading === 'Do you sell birthday cakes?')).toBe(true);
+  });
+
+  it("answers with an FAQ entry's answer, never its question: the question heads the paragraph after it", () => {
+    const faq = hit(
+      7,
+      'FAQ',
+      'Can I bring my dog?\n\nYes, well-behaved pets stay for €10 a night.\n\nDo you have a lift?\n\nNo, our stairs are narrow.',
+    );
+    const units = unitsOf(faq, 0);
+    expect(units.map((u) => u.text)).toEqual([
+      'Yes, well-behaved pets stay for €10 a night.',
+      'No, our stairs are narrow.',
+    ]);
+    expect(units[0]).toMatchObject({ asks: 'Can I bring my dog?', heading: 'FAQ > Can I bring my dog?' });
+    const stats = { chunks: 40, terms: [{ word: 'dog', df: 1 }] };
+    const { verdict } = decide({ qna_match: null, hits: [faq], stats }, 'are dogs allowed?', 0.34);
+    expect(verdict.best!.text).toBe('Yes, well-behaved pets stay for €10 a night.');
+    // A question inside a paragraph is prose: "Heading out walking? We'll pack you a lunch."
+    const prose = hit(8, 'Dining', 'Heading out walking? We will pack you a lunch for €12.');
+    expect(unitsOf(prose, 0).map((u) => u.asks)).toEqual([undefined, undefined]);
+  });
+
+  it('takes a pair only when it means the question', () => {
+    const pair = {
+      qna_id: 4,
+      question: 'Do you sell birthday cakes?',
+      answer: 'Yes! Custom celebration cakes start at $45.',
+      overlap: 1,
+    };
+    expect(judged('can I get a cake for my birthday?', pair).pair).toBe(pair);
+    expect(judged('Do you sell pizza?', pair).pair).toBeNull();
+    expect(judged('how much is the seeded rye', pair).pair).toBeNull();
+  });
+
+  it('reads a follow-up with the question before it, its own words first', () => {
+    const { verdict } = judged('and on Sunday?', null, 'What time do you open on Saturday?');
+    expect(verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
+  });
+
+  it('takes a word the corpus does not hold for a typo of one it holds', () => {
+    expect(typoOf('delivry', 'delivery')).toBe(true);
+    expect(typoOf('pasport', 'passport')).toBe(true);
+    expect(typoOf('pizza', 'plaza')).toBe(false);
+    expect(judged('how much is delivry?').verdict.best!.text).toContain('Delivery costs $6');
+  });
+});

@@ -1,0 +1,808 @@
+import type { SearchHit } from '@parley/contracts';
+import { stemmer } from 'stemmer';
+import { CODE_FENCE } from './markdown.js';
+
+/**
+ * Whether a bot's sources answer a question, judged on what the passages show rather than on a
+ * score (issue 30 item 2): a six-page site's BM25 scores are not on a 500-page manual's scale, so
+ * a fixed score threshold both refuses good answers and accepts bad ones.
+ *
+ * The question becomes terms, each weighted by how rare it is in this bot's corpus (a word every
+ * page holds tells nothing; a word no page holds, such as "pizza" on a bakery's site, weighs most).
+ * The passages become units a visitor could be given: sentences, list items, table rows, each
+ * under its heading. A unit's coverage is the weighted share of the terms it holds itself or
+ * under its heading; the best unit decides, and the extractive answer quotes the best units.
+ */
+
+/** Passages an answer is chosen from: enough for the model, and for a bot citing 5 pages to find 5 distinct ones. */
+export const ANSWER_PASSAGES = 10;
+/** A vector neighbour this far or nearer counts as relevant on its own (cosine distance). */
+const RELEVANT_DISTANCE = 0.45;
+
+/** Full-text hits matched words of the question; vector hits count only when near enough. */
+export const relevantHits = (hits: SearchHit[]) =>
+  hits.filter(
+    (hit) =>
+      hit.text_rank !== null || (hit.vector_distance !== null && hit.vector_distance <= RELEVANT_DISTANCE),
+  );
+
+/** A question word's document frequency in the bot's corpus (by PostgreSQL's English stems). */
+export type TermStat = { word: string; df: number };
+/** The corpus figures a verdict needs: how many chunks the bot's scope holds, and each word's df. */
+export type CorpusStats = {
+  chunks: number;
+  terms: TermStat[];
+  /** Stems of the corpus a word it does not hold was likely a typo of ("pasport": "passport"), searched too. */
+  corrections?: string[];
+};
+
+/** What a question asks for beyond its words: a price, a time, a duration, a place, a way to reach someone. */
+type Intent = 'price' | 'time' | 'duration' | 'place' | 'contact' | 'quantity';
+
+export type QuestionTerm = {
+  /** The word as the visitor wrote it (or the intent's name), shown to the owner. */
+  label: string;
+  /** Stems that count as this term in a unit (the word's, and its everyday synonyms'). */
+  keys: string[];
+  /** The raw word, for typo-tolerant matching of words the corpus never holds. */
+  word: string | null;
+  intent: Intent | null;
+  weight: number;
+  /** No chunk of the bot holds it. */
+  unknown: boolean;
+  /** It comes from the previous turn of a follow-up, not the question itself. */
+  context: boolean;
+};
+
+export type Unit = {
+  text: string;
+  /** The passage (search hit) it came from, by rank. */
+  hit: number;
+  document: number;
+  position: number;
+  kind: 'sentence' | 'item' | 'row';
+  /** The heading it stands under (chunk heading path, a Markdown heading in the chunk, a pair's question). */
+  heading: string;
+  /** Could be quoted as it is: a whole sentence, or a short line of data (a list item, a table row). */
+  quotable: boolean;
+  /** Same-list siblings share a group: "Saturday: 8–4" and "Sunday: closed" under "Opening hours". */
+  group: string;
+  /** The question a page's FAQ entry answers here ("Do you allow dogs?" over "Yes, for €10 a night."). */
+  asks?: string;
+};
+
+export type ScoredUnit = Unit & {
+  /** Weighted share of the question's own terms (not a follow-up's previous turn) it holds. */
+  fresh: number;
+  /** The share of its own words that are the question's: a line that says only the answer beats a sentence about more. */
+  density: number;
+  /** The question's word pairs it says as they are ("check in", not "check out"): a tie-breaker. */
+  phrases: number;
+  /** Weighted share of the question's terms held by the unit or its heading. */
+  coverage: number;
+  /** Weighted share held by the unit's own text. */
+  own: number;
+  covered: QuestionTerm[];
+};
+
+export type Verdict = {
+  answers: boolean;
+  /** The best unit's coverage, 0 to 1. */
+  coverage: number;
+  best: ScoredUnit | null;
+  /** Quotable units that hold some of the question, best first. */
+  units: ScoredUnit[];
+  covered: string[];
+  missing: string[];
+  summary: string;
+};
+
+/**
+ * Words that carry no subject: function words, question words, what people type around a question
+ * in a chat ("hi", "please", "guys"), and the verbs that wrap what is asked about. The intent
+ * words are read before these are removed.
+ */
+const STOP_WORDS = new Set(
+  (
+    'a an the and or but of to in on at for with by from into onto as if than then so too very ' +
+    'is am are was were be been being do does did doing done can could will would shall should may might must ' +
+    'i me my mine you your yours u ur we us our ours they them their theirs he him his she her it its this that these those ' +
+    'there here what which who whom whose why how when where whats hows wheres ' +
+    'have has had having get gets got getting any some all each every no not nor yes ok okay ' +
+    'hi hello hey dear thanks thank pls please plz guys folks just also still really actually ever ' +
+    'wondering wonder question know tell like want wanted need looking let s t d ll m re ve about ' +
+    'much many more most one thing things anything something someone anyone somewhere anywhere ' +
+    // the verbs of "do you sell/make/offer/take X": X is what the visitor asks about
+    'make made sell sold offer offered provide provided buy bring give take use find see come go serve accept allow ' +
+    // words of any question about anything ("how does the warranty work?")
+    'work works working happen happens mean means way ways info information detail details stuff kind sort'
+  ).split(' '),
+);
+
+/** Everyday synonyms in customer questions, as stem groups: a term is held when any member is. */
+const SYNONYMS: string[][] = [
+  ['deliver', 'delivery', 'ship', 'shipping', 'postage', 'dispatch', 'courier'],
+  ['return', 'refund', 'exchange'],
+  ['book', 'booking', 'reserve', 'reservation', 'appointment'],
+  ['cancel', 'cancellation', 'cancelling'],
+  ['pay', 'payment', 'paying'],
+  ['child', 'children', 'kid', 'kids', 'son', 'daughter', 'toddler'],
+  ['people', 'person', 'persons', 'guest', 'guests', 'pax'],
+  ['pet', 'pets', 'dog', 'dogs', 'cat', 'cats'],
+  ['wifi', 'internet'],
+  ['park', 'parking', 'car park'],
+  ['vegan', 'plant-based'],
+  ['discount', 'offer', 'deal', 'promotion', 'coupon'],
+  ['cost', 'price', 'fee', 'charge', 'rate', 'tariff'],
+  ['open', 'opening', 'hour', 'hours', 'close', 'closing'],
+  // British and American words for one thing, and what people call it in a chat.
+  ['lift', 'elevator'],
+  ['luggage', 'baggage', 'bag', 'bags', 'suitcase'],
+  ['takeaway', 'takeout', 'carryout'],
+  ['clean', 'tidy'],
+  ['toilet', 'restroom', 'washroom', 'loo'],
+  ['gluten-free', 'coeliac', 'celiac'],
+  ['vegetarian', 'veggie'],
+  ['wheelchair', 'accessible', 'accessibility', 'step-free'],
+  ['pram', 'pushchair', 'stroller', 'buggy'],
+  ['holiday', 'vacation'],
+  ['cot', 'crib'],
+  ['rubbish', 'trash', 'garbage'],
+  ['tap', 'faucet'],
+  ['mobile', 'cellphone'],
+  ['invoice', 'receipt', 'bill'],
+].map((group) => group.map(keyOf));
+/** Words that stand for several others, one way: "weekend" is held by "Saturday", not the reverse. */
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'];
+const COVERS: Record<string, string[]> = {
+  weekend: ['saturday', 'sunday'],
+  weekends: ['saturday', 'sunday'],
+  weekday: WEEKDAYS,
+  weekdays: WEEKDAYS,
+};
+const synonymsOf = new Map<string, string[]>(
+  SYNONYMS.flatMap((group) => group.map((key) => [key, group] as const)),
+);
+for (const [word, words] of Object.entries(COVERS))
+  synonymsOf.set(keyOf(word), [keyOf(word), ...words.map(keyOf)]);
+
+/**
+ * Intents: the words that ask for one (removed as terms: "cost" is answered by "$6" as well as by
+ * "costs"), and what in a unit answers it.
+ */
+const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: RegExp }> = [
+  {
+    intent: 'price',
+    asks: /\b(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(est)?)\b/i,
+    words: /^(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(est)?)$/i,
+    answers:
+      /([$£€¥₹]\s?\d)|(\d\s?(€|eur|usd|gbp|dollars?|euros?|pounds?)\b)|(?<![\w-])free\b|\b(costs?|prices?|fees?|charges?|rates?)\b/i,
+  },
+  {
+    intent: 'time',
+    asks: /\b(what time|when|opening|open|opens|close|closes|closing|hours?)\b/i,
+    words: /^(time|times|opening|open|opens|close|closes|closing|hours?)$/i,
+    answers:
+      /\b\d{1,2}([:.]\d{2})?\s?(am|pm|a\.m\.|p\.m\.|h)\b|\b\d{1,2}[:.]\d{2}\b|\b(closed|noon|midnight|open|opens|opening|hours)\b|\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,2}\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i,
+  },
+  {
+    intent: 'duration',
+    asks: /\bhow long\b/i,
+    words: /^how long$/i,
+    answers: /\b\d+(\s?(-|–|to)\s?\d+)?\s?(min(ute)?s?|hours?|hrs?|days?|nights?|weeks?|months?|years?)\b/i,
+  },
+  {
+    intent: 'place',
+    asks: /\b(where|address|located|location|directions|find you|near|nearby)\b/i,
+    words: /^(address|located|location|directions|near|nearby)$/i,
+    answers:
+      /\b\d+\s+[\p{L}' ]+\s(street|st|road|rd|avenue|ave|lane|ln|way|square|sq|place|pl|drive|dr|boulevard|blvd|strasse|straße)\b|\b(address|located|find us|walk|opposite|next to|around the corner|nearby)\b/iu,
+  },
+  {
+    intent: 'contact',
+    asks: /\b(phone|telephone|call|ring|email|e-mail|contact|reach)\b/i,
+    words: /^(phone|telephone|call|ring|email|e-mail|contact|reach)$/i,
+    answers: /(\+?\d[\d ()-]{7,}\d)|([\w.+-]+@[\w-]+\.[\w.]+)|\b(phone|call|email|contact)\b/i,
+  },
+  {
+    // "How many people fit in the private room?": a number answers ("up to 24 guests").
+    intent: 'quantity',
+    asks: /\bhow many\b/i,
+    words: /^how many$/i,
+    answers: /\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred)\b/i,
+  },
+];
+
+/** Adverbs by their usual endings ("separately", "quickly", "usually"); not "family", "supply", "early". */
+const ADVERB = /^[a-z]{2,}(ately|ently|antly|ously|ively|fully|ally|ably|ibly|ckly|ssly|tely|sely)$/;
+
+/** A word no chunk holds weighs this much more than the rarest word the corpus does hold. */
+const UNKNOWN_BOOST = 1.5;
+
+/** The stem a word is compared by (Porter): "deliveries" and "delivery" meet, so do "opening" and "opens". */
+export function keyOf(word: string): string {
+  return stemmer(word.toLowerCase());
+}
+
+/** Two stems mean the same word: equal, or long and alike in their first five letters ("deliveri", "deliv"). */
+const sameKey = (a: string, b: string) =>
+  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+
+const wordsIn = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+
+/** The content words of a question: what the corpus statistics are asked for. */
+export function contentWords(question: string): string[] {
+  return [
+    ...new Set(wordsIn(question).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !isIntentWord(w))),
+  ];
+}
+
+const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(word));
+
+/**
+ * The question's terms, weighted by rarity in the corpus (BM25's idf). `context` is the previous
+ * visitor turn of a follow-up ("and on Sundays?" after "When do you open on Saturday?"): its terms
+ * count half, so the new question's own words decide.
+ */
+export function questionTerms(question: string, stats: CorpusStats, context = ''): QuestionTerm[] {
+  const n = Math.max(stats.chunks, 1);
+  const dfOf = new Map(stats.terms.map((t) => [t.word, t.df]));
+  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const rarest = idf(1);
+  const terms: QuestionTerm[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, share: number, context = false) => {
+    for (const word of contentWords(text)) {
+      const key = keyOf(word);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const df = dfOf.get(word) ?? 0;
+      // PostgreSQL's stop words ("under", "over") are in no chunk's index: they carry nothing.
+      if (df < 0) continue;
+      // An adverb no chunk holds ("separately", "quickly") says how, not what is asked: left out.
+      if (df === 0 && ADVERB.test(word)) continue;
+      const unknown = df === 0;
+      terms.push({
+        label: word,
+        keys: synonymsOf.get(key) ?? [key],
+        word,
+        intent: null,
+        unknown,
+        weight: share * (unknown ? rarest * UNKNOWN_BOOST : idf(df)),
+        context,
+      });
+    }
+  };
+  add(question, 1);
+  const intents = intentsOf(question, context);
+  // An intent weighs as a typical word the corpus holds; beside only words it never holds ("is
+  // there a happy hour?"), as half the rarest, so the unknown word still decides.
+  const known = terms.filter((t) => !t.unknown).map((t) => t.weight);
+  const typical = known.length > 0 ? median(known) : rarest / 2;
+  // An intent only the previous turn asked counts half, as its words do.
+  const ownIntents = INTENTS.some(({ asks }) => asks.test(question));
+  for (const intent of intents)
+    terms.push({
+      label: intent,
+      keys: [],
+      word: null,
+      intent,
+      unknown: false,
+      weight: ownIntents ? typical : typical / 2,
+      context: !ownIntents,
+    });
+  // The words that asked ("cost", "open") still count, lightly: "Opening hours" over a line of
+  // times beats a delivery window's times for "When do you open on Saturday?".
+  // "time" itself says nothing the intent does not ("any time" answers no "what time").
+  for (const word of wordsIn(question).filter((w) => isIntentWord(w) && !/^times?$/.test(w))) {
+    const key = keyOf(word);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    terms.push({
+      label: word,
+      keys: synonymsOf.get(key) ?? [key],
+      word,
+      intent: null,
+      unknown: false,
+      weight: typical / 2,
+      context: false,
+    });
+  }
+  if (context) add(context, 0.5, true);
+  return terms;
+}
+
+/** Whether a question asks for a price, a time, a duration, a place or a contact. */
+export const asksIntent = (question: string) => INTENTS.some(({ asks }) => asks.test(question));
+
+/** The intents a question asks; a follow-up with none of its own keeps its context's ("and on Sundays?"). */
+function intentsOf(question: string, context: string): Intent[] {
+  const asked = INTENTS.filter(({ asks }) => asks.test(question)).map(({ intent }) => intent);
+  if (asked.length > 0 || !context) return asked;
+  return INTENTS.filter(({ asks }) => asks.test(context)).map(({ intent }) => intent);
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Does this text hold the term (its stem or a synonym; a word unknown to the corpus also as a likely typo of one)? */
+function holds(term: QuestionTerm, text: TextTerms): boolean {
+  if (term.intent) return INTENTS.find((i) => i.intent === term.intent)!.answers.test(text.raw);
+  for (const key of term.keys) for (const k of text.keys) if (sameKey(key, k)) return true;
+  if (term.unknown && term.word && term.word.length >= 4)
+    for (const word of text.words) if (typoOf(term.word, word)) return true;
+  return false;
+}
+
+type TextTerms = { raw: string; words: string[]; keys: Set<string> };
+const textTerms = (raw: string): TextTerms => {
+  const words = wordsIn(raw);
+  return { raw, words, keys: new Set(words.map(keyOf)) };
+};
+
+/** One or two edits apart (two for long words), first letter kept: "delivry" is "delivery". */
+export function typoOf(typed: string, word: string): boolean {
+  if (typed[0] !== word[0] || Math.abs(typed.length - word.length) > 2 || word.length < 4) return false;
+  const allowed = typed.length >= 8 ? 2 : 1;
+  return editDistance(typed, word, allowed) <= allowed;
+}
+
+/** Damerau–Levenshtein distance (adjacent swaps count one), stopping early past `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows[i] = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0]![j] = j;
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+      best = Math.min(best, d);
+    }
+    if (i > 0 && best > max) return max + 1;
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * Scores every unit of the passages against the question and decides. `threshold` is the bot's
+ * "offer a person below this confidence": the share of the question the best unit must cover.
+ */
+export function judge(
+  terms: QuestionTerm[],
+  hits: SearchHit[],
+  threshold: number,
+  phrases: string[] = [],
+): Verdict {
+  const total = terms.reduce((sum, term) => sum + term.weight, 0);
+  const ownTotal = terms.filter((t) => !t.context).reduce((sum, term) => sum + term.weight, 0);
+  const scored: ScoredUnit[] = [];
+  for (const unit of hits.flatMap(unitsOf)) {
+    const own = textTerms(unit.text);
+    const under = textTerms(unit.heading);
+    let coverage = 0;
+    let ownCoverage = 0;
+    const covered: QuestionTerm[] = [];
+    const asked = unit.asks ? textTerms(unit.asks) : null;
+    for (const term of terms) {
+      // An FAQ entry's answer holds what its question asks: "Yes, for €10 a night." answers dogs.
+      if (holds(term, own) || (asked && !term.intent && holds(term, asked))) {
+        ownCoverage += term.weight;
+        coverage += term.weight;
+        covered.push(term);
+      } else if (!term.intent && holds(term, under)) {
+        coverage += term.weight;
+        covered.push(term);
+      }
+    }
+    // A unit must hold something of the question itself: a heading alone quotes any line under it.
+    if (ownCoverage === 0 || !unit.quotable) continue;
+    const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
+    const said = phrases.filter((phrase) => lower.includes(` ${phrase} `)).length;
+    scored.push({
+      ...unit,
+      coverage: coverage / (total || 1),
+      own: ownCoverage / (total || 1),
+      covered,
+      phrases: Math.min(said, MAX_PHRASES),
+      fresh: covered.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
+      density: covered.length / Math.max(own.keys.size, 1),
+    });
+  }
+  scored.sort(byStrength);
+  const best = scored[0] ?? null;
+  const coverage = best?.coverage ?? 0;
+  // At 0 the owner asked never to hold back: any passage found answers.
+  const answers = threshold <= 0 ? hits.length > 0 : best !== null && total > 0 && coverage >= threshold;
+  const covered = best ? terms.filter((t) => best.covered.includes(t)) : [];
+  const missing = terms.filter((t) => !covered.includes(t) && t.weight > 0);
+  return {
+    answers,
+    coverage: round(coverage),
+    best,
+    units: scored,
+    covered: covered.map((t) => t.label),
+    missing: missing.map((t) => t.label),
+    summary: summaryOf(answers, best, hits, covered, missing),
+  };
+}
+
+/** Stronger first: coverage, then the unit's own share, then the passage's retrieval rank, then reading order. */
+export const byStrength = (a: ScoredUnit, b: ScoredUnit) =>
+  strength(b) - strength(a) ||
+  b.own - a.own ||
+  b.density - a.density ||
+  a.hit - b.hit ||
+  a.position - b.position;
+
+/** Coverage first; the question's own word pairs said as they are tip units of like coverage. */
+const strength = (unit: ScoredUnit) => unit.coverage + PHRASE_BONUS * unit.phrases + FRESH_BONUS * unit.fresh;
+/** A follow-up's own words tip units of like coverage: "and on Sunday?" wants Sunday's line. */
+const FRESH_BONUS = 0.1;
+const PHRASE_BONUS = 0.05;
+const MAX_PHRASES = 3;
+
+/** The question's adjacent word pairs that hold a content word ("check in", "family suite"). */
+export function phrasesOf(question: string): string[] {
+  const words = wordsIn(question);
+  const pairs: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const [a, b] = [words[i - 1]!, words[i]!];
+    if (!STOP_WORDS.has(a) || !STOP_WORDS.has(b)) pairs.push(`${a} ${b}`);
+  }
+  return pairs;
+}
+
+function summaryOf(
+  answers: boolean,
+  best: ScoredUnit | null,
+  hits: SearchHit[],
+  covered: QuestionTerm[],
+  missing: QuestionTerm[],
+): string {
+  const list = (terms: QuestionTerm[]) => terms.map((t) => t.label).join(', ');
+  if (!best) {
+    return missing.length > 0
+      ? `Would not answer: nothing covers ${list(missing.filter((t) => !t.intent)) || list(missing)}`
+      : 'Would not answer: the question has no words to look for';
+  }
+  const from = titleOf(hits[best.hit]!);
+  if (answers) return `Would answer from ${from}: covers ${list(covered)}`;
+  return `Would not answer: ${from} covers ${list(covered)} but nothing covers ${list(missing)}`;
+}
+
+export const titleOf = (hit: SearchHit) => hit.page_title ?? hit.page_url ?? 'Untitled';
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Units: what of a passage could be quoted.
+
+/** A line that starts a block of its own even without a blank line before it: a list item, a quote, a heading. */
+const BLOCK_START = /^\s*([-*+>#]|\d+[.)])\s/;
+const HEADING_LINE = /^\s*#{1,6}\s+(.*)$/;
+const TABLE_ROW = / \| /;
+
+/**
+ * A passage's units in reading order. Code is not prose; a paragraph's wrapped lines are one text;
+ * a list item or table row is a unit of its own, quotable as data; a prose fragment without a
+ * sentence end, or of fewer than four words, is navigation or a label. A Q&A pair's question is its
+ * heading, never a unit: the visitor is given its answer, not the owner's question back.
+ */
+export function unitsOf(hit: SearchHit, index: number): Unit[] {
+  let content = hit.content;
+  let heading = hit.heading_path ?? hit.page_title ?? '';
+  if (hit.source_type === 'qna') {
+    const question = hit.page_title ?? '';
+    if (question && content.startsWith(question)) content = content.slice(question.length);
+    // The owner wrote the answer to be read whole: one unit, never a sentence cut out of it.
+    const text = content.replace(/\s+/g, ' ').trim();
+    if (text)
+      return [
+        {
+          hit: index,
+          document: hit.document_id,
+          heading: question,
+          group: `${index}:0`,
+          text,
+          kind: 'sentence',
+          position: 0,
+          quotable: true,
+        },
+      ];
+    return [];
+  }
+  const units: Unit[] = [];
+  let position = 0;
+  // A run of lines of data (a list, a table, one line a paragraph or not) shares a group, which a
+  // heading or a sentence ends.
+  let run = 0;
+  // An FAQ entry's question ("Can I bring my dog?"), a paragraph of questions alone: never quoted,
+  // it heads the paragraph after it, its answer.
+  let asks: string | undefined;
+  for (const paragraph of withoutCode(content).split(/\n\s*\n/)) {
+    const question = questionOnly(paragraph);
+    if (question) {
+      asks = question;
+      continue;
+    }
+    const answering = asks;
+    asks = undefined;
+    let header: string[] | null = null;
+    // A line right before a table's first row is its caption ("Rates per room per night"): it
+    // heads the rows, whose cells alone do not say what their figures are.
+    let caption: string | null = null;
+    let previous: string | null = null;
+    for (const block of unwrap(paragraph)) {
+      const before = previous;
+      previous = TABLE_ROW.test(block.text) ? null : block.text;
+      const titled = HEADING_LINE.exec(block.line);
+      if (titled) {
+        heading = `${hit.heading_path ?? hit.page_title ?? ''} > ${titled[1]!.trim()}`;
+        run += 1;
+        continue;
+      }
+      const base = {
+        hit: index,
+        document: hit.document_id,
+        heading: answering ? `${heading} > ${answering}` : heading,
+        group: `${index}:${run}`,
+        ...(answering ? { asks: answering } : {}),
+      };
+      if (TABLE_ROW.test(block.text)) {
+        const cells = block.text.split(' | ').map((c) => c.trim());
+        if (before !== null) caption = before;
+        // A first row without figures names the columns: "Wine | Glass | Bottle".
+        if (!header && !/\d/.test(block.text)) {
+          header = cells;
+          continue;
+        }
+        const text = rowText(cells, header);
+        const titles = [heading, caption, header?.join(' ')].filter(Boolean);
+        units.push({
+          ...base,
+          heading: titles.join(' > '),
+          text,
+          kind: 'row',
+          position: position++,
+          quotable: isData(text),
+        });
+        continue;
+      }
+      header = null;
+      caption = null;
+      if (block.item || !/[.!?…]$/.test(block.text)) {
+        // A line of its own: a list item, or a short line such as "Saturday: 8 am – 4 pm".
+        const text = block.text;
+        units.push({ ...base, text, kind: 'item', position: position++, quotable: isData(text) });
+        continue;
+      }
+      run += 1;
+      for (const sentence of segment(block.text)) {
+        units.push({
+          ...base,
+          text: sentence,
+          kind: 'sentence',
+          position: position++,
+          // Four words at least, or fewer with a figure ("Check-out: By 11:00."): a fragment is a label.
+          quotable:
+            /[.!?…)]$/.test(sentence) &&
+            sentence.split(' ').length >= (/\d/.test(sentence) ? 2 : 4) &&
+            linkShare(sentence) < 0.5,
+        });
+      }
+    }
+  }
+  return units;
+}
+
+/** A paragraph that is one line of questions only, as an FAQ's question is; null otherwise. */
+function questionOnly(paragraph: string): string | null {
+  const text = paragraph.replace(/\s+/g, ' ').trim();
+  if (
+    !text.endsWith('?') ||
+    paragraph.trim().includes('\n') ||
+    BLOCK_START.test(text) ||
+    TABLE_ROW.test(text)
+  )
+    return null;
+  return segment(text).every((sentence) => sentence.endsWith('?')) ? text : null;
+}
+
+/** A table row read as a line: "Vinho Verde: Glass $10, Bottle $38" with its header, else its cells. */
+function rowText(cells: string[], header: string[] | null): string {
+  const [first, ...rest] = cells;
+  const values = rest
+    .map((cell, i) => (cell && header?.[i + 1] ? `${header[i + 1]} ${cell}` : cell))
+    .filter(Boolean);
+  return values.length > 0 ? `${first}: ${values.join(', ')}` : (first ?? '');
+}
+
+/** A line of data worth quoting: a few words at least, not a bare link or a menu entry. */
+const isData = (text: string) =>
+  text.split(/\s+/).length >= 2 && text.length <= 300 && linkShare(text) < 0.5 && /[\p{L}\p{N}]/u.test(text);
+
+/** The text with its fenced code blocks blanked; a chunk may begin inside a block the chunker cut. */
+export function withoutCode(content: string): string {
+  const lines = content.split('\n');
+  const fences = lines.filter((line) => CODE_FENCE.test(line));
+  let inCode = fences.length % 2 === 1 && /^\s*(```|~~~)\s*$/.test(fences[0]!);
+  return lines
+    .map((line) => {
+      if (CODE_FENCE.test(line)) {
+        inCode = !inCode;
+        return '';
+      }
+      return inCode ? '' : line;
+    })
+    .join('\n');
+}
+
+type Block = { text: string; line: string; item: boolean };
+
+/** A paragraph's blocks: its lines joined, except where a line ends a sentence or the next starts a block. */
+function unwrap(paragraph: string): Block[] {
+  const blocks: Block[] = [];
+  for (const line of paragraph.split('\n')) {
+    if (!line.trim()) continue;
+    const previous = blocks.at(-1);
+    const starts = BLOCK_START.test(line) || TABLE_ROW.test(line);
+    if (
+      previous &&
+      !previous.item &&
+      !TABLE_ROW.test(previous.text) &&
+      !/[.!?:;]\s*$/.test(previous.text) &&
+      !starts
+    )
+      previous.text = `${previous.text} ${line.trim()}`;
+    else
+      blocks.push({
+        text: line.replace(BLOCK_START, '').trim(),
+        line,
+        item: /^\s*([-*+]|\d+[.)])\s/.test(line),
+      });
+  }
+  return blocks;
+}
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Abbreviations the segmenter takes for a sentence's end ("e.g. Use a string"). */
+const ABBREVIATION_END = /(\b(e\.g|i\.e|cf|vs|etc|approx)\.|\(e\.g\.|\(i\.e\.)$/i;
+/** A Markdown link's target, which may hold dots the segmenter would split at. */
+const LINK_TARGET = /\]\(([^)\s]+)\)/g;
+
+/** A block's sentences, whitespace collapsed, with link targets and abbreviations kept inside them. */
+export function segment(block: string): string[] {
+  const targets: string[] = [];
+  const masked = block.replace(
+    LINK_TARGET,
+    (_, target: string) => `](\uE000${targets.push(target) - 1}\uE001)`,
+  );
+  const sentences: string[] = [];
+  let pending = '';
+  for (const { segment: piece } of segmenter.segment(masked)) {
+    pending += piece;
+    if (!ABBREVIATION_END.test(pending.trim())) {
+      sentences.push(pending);
+      pending = '';
+    }
+  }
+  if (pending) sentences.push(pending);
+  return sentences
+    .map((sentence) =>
+      sentence
+        .replace(/\uE000(\d+)\uE001/g, (_, i: string) => targets[Number(i)]!)
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter(Boolean);
+}
+
+const linkShare = (text: string) =>
+  [...text.matchAll(/\[[^\]]*\]\([^)]*\)/g)].reduce((n, m) => n + m[0].length, 0) / text.length;
+
+/** Stems of a text, for telling near-duplicate units apart. */
+export const stemsOf = (text: string) =>
+  new Set(
+    wordsIn(text)
+      .filter((w) => !STOP_WORDS.has(w))
+      .map(keyOf),
+  );
+
+// ---------------------------------------------------------------------------------------------
+// The decision: a Q&A pair that means the question, else the passages' evidence.
+
+export type QnaPair = { qna_id: number; question: string; answer: string; overlap: number };
+
+/** What the search found, as decide() reads it. */
+export type Found = { qna_match: QnaPair | null; hits: SearchHit[]; stats: CorpusStats };
+
+export type Decision = {
+  answers: boolean;
+  summary: string;
+  source: string | null;
+  coverage: number;
+  covered: string[];
+  missing: string[];
+};
+
+/** Share of the visitor's question a pair's question (its answer counting half) must hold. */
+const PAIR_VISITOR_SHARE = 0.6;
+/** Share of the pair's own question the visitor must have said. */
+const PAIR_OWN_SHARE = 0.5;
+
+/**
+ * How the bot answers a question, the same everywhere it is asked (issue 30 items 2, 3 and 8): with
+ * the Q&A pair retrieval matched only when the pair's question means the visitor's (each says most
+ * of what the other asks), else from the passages when their evidence is enough, else not at all.
+ */
+export function decide(
+  found: Found,
+  question: string,
+  threshold: number,
+  context = '',
+): { pair: QnaPair | null; verdict: Verdict; decision: Decision } {
+  const terms = questionTerms(question, found.stats, context);
+  const verdict = judge(terms, found.hits, threshold, phrasesOf(question));
+  const pair = found.qna_match && pairMeans(terms, found.qna_match) ? found.qna_match : null;
+  if (pair)
+    return {
+      pair,
+      verdict,
+      decision: {
+        answers: true,
+        summary: `Would answer with the Q&A pair “${pair.question}”`,
+        source: pair.question,
+        coverage: 1,
+        covered: terms.map((t) => t.label),
+        missing: [],
+      },
+    };
+  const best = verdict.best;
+  return {
+    pair: null,
+    verdict,
+    decision: {
+      answers: verdict.answers,
+      summary: verdict.summary,
+      source: best ? titleOf(found.hits[best.hit]!) : null,
+      coverage: verdict.coverage,
+      covered: verdict.covered,
+      missing: verdict.missing,
+    },
+  };
+}
+
+/**
+ * A pair means the visitor's question when its question holds most of what the visitor asks (its
+ * answer counting half: "Can I return an item?" and "What is your return policy?" whose answer
+ * says "any unworn item"), and the visitor said most of what its question asks: "Do you sell
+ * pizza?" shares "sell" with "Do you sell birthday cakes?" and means something else.
+ */
+function pairMeans(terms: QuestionTerm[], pair: QnaPair): boolean {
+  const question = textTerms(pair.question);
+  const answer = textTerms(pair.answer);
+  let held = 0;
+  let total = 0;
+  for (const term of terms) {
+    total += term.weight;
+    if (holds(term, question)) held += term.weight;
+    else if (holds(term, answer)) held += 0.5 * term.weight;
+  }
+  if (total === 0 || held / total < PAIR_VISITOR_SHARE) return false;
+  const asked = questionTerms(pair.question, { chunks: 1, terms: [] });
+  const said = asked.filter((own) =>
+    own.intent
+      ? terms.some((t) => t.intent === own.intent)
+      : terms.some((t) => !t.intent && t.keys.some((k) => own.keys.some((o) => sameKey(k, o)))),
+  );
+  return asked.length === 0 || said.length / asked.length >= PAIR_OWN_SHARE;
+}

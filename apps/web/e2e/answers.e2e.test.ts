@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BAKERY_QNA, type BakerySite, serveBakery } from '../../server/src/test/sites/bakery';
+import {
+  addTrainedQna,
+  apiCall,
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+} from './harness';
+
+/**
+ * Issue 30, as a bakery's customer meets it: the bakery's site is crawled, its owner's Q&A pairs
+ * added, and the widget on its site asked what customers ask, with no language model.
+ */
+describe("answers on a small business's own site", () => {
+  let h: Harness;
+  let site: BakerySite;
+  beforeAll(async () => {
+    site = await serveBakery();
+    h = await startHarness({ env: { CRAWLER_ALLOW_PRIVATE: 'true' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+  });
+
+  it('answers with the right page cited, follows up, abstains and offers a person, and answers a paraphrase with the pair alone', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'answers-owner');
+    await signUp(owner, person('maya'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const started = await apiCall<{ task_id: string; web_source_id: number }>(
+      h,
+      token,
+      'POST',
+      '/crawler/crawl',
+      {
+        url: `${site.url}/`,
+        name: 'Blue Fern',
+      },
+    );
+    await expect
+      .poll(
+        async () =>
+          (await apiCall<{ status: string }>(h, token, 'GET', `/crawler/crawl/${started.task_id}/status`))
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe('completed');
+    const bot = await createBotViaApi(h, owner, {
+      bot_name: 'Blue Fern',
+      is_public: 'true',
+      web_source_ids: JSON.stringify([started.web_source_id]),
+    });
+    for (const pair of BAKERY_QNA) await addTrainedQna(h, token, bot.bot_id, pair);
+    site.embed(bot.uuid, `${h.baseUrl}/widget.js`);
+
+    const { page } = await h.newPage({ width: 1200, height: 900 });
+    screenshotOnFailure(page, 'answers-widget');
+    await page.goto(`${site.url}/visit`);
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    const chat = page.getByRole('dialog', { name: 'Chat with Blue Fern' });
+    // Enter sends only once the socket is open.
+    await chat.locator('[data-testid="connection-status"][data-status="open"]').waitFor({ timeout: 20_000 });
+    const box = chat.getByRole('textbox', { name: 'Message' });
+    const ask = async (question: string, answer: string) => {
+      await box.fill(question);
+      await box.press('Enter');
+      const reply = chat.getByTestId('bot-message').filter({ hasText: answer });
+      await reply.waitFor({ timeout: 30_000 });
+      return reply;
+    };
+
+    const delivery = await ask('How much does delivery cost?', 'Delivery costs $6');
+    await delivery
+      .getByTestId('message-sources')
+      .getByRole('link', { name: /^Delivery/ })
+      .waitFor();
+
+    const saturday = await ask('What time do you open on Saturday?', 'Saturday: 8 am – 4 pm');
+    await saturday
+      .getByTestId('message-sources')
+      .getByRole('link', { name: /^Opening hours/ })
+      .waitFor();
+    await ask('and on Sunday?', 'Sunday: 9 am – 1 pm');
+
+    const pizza = await ask('Do you sell pizza?', "Sorry, I don't know the answer to that.");
+    expect(await pizza.textContent()).not.toContain('birthday');
+    await chat.getByRole('button', { name: 'Talk to a person' }).first().waitFor();
+
+    const cake = await ask('can I get a cake for my birthday?', BAKERY_QNA[0]!.answer);
+    // The pair's answer alone: its question shows only as the source it came from, after the answer.
+    const text = (await cake.textContent())!;
+    expect(text.slice(0, text.indexOf(BAKERY_QNA[0]!.answer))).not.toContain(BAKERY_QNA[0]!.question);
+    expect(await cake.getByTestId('message-sources').textContent()).toContain(BAKERY_QNA[0]!.question);
+    expect(text.split(BAKERY_QNA[0]!.question)).toHaveLength(2);
+    await screenshot(page, 'answers-widget');
+
+    // The owner sees the same decision in the playground, and why.
+    await owner.goto(`/bot/${bot.bot_id}/playground`);
+    await owner.getByRole('button', { name: 'What the bot finds' }).click();
+    const finds = owner.getByRole('form', { name: "Search the bot's sources" });
+    await finds.getByLabel('Question').fill('Do you sell pizza?');
+    await finds.getByRole('button', { name: 'Search' }).click();
+    const note = owner.getByLabel('What the bot would do');
+    await note.getByText('Would not answer: nothing covers pizza').waitFor();
+    await finds.getByLabel('Question').fill('How much does delivery cost?');
+    await finds.getByRole('button', { name: 'Search' }).click();
+    await note.getByText(/^Would answer from Delivery/).waitFor();
+    await screenshot(owner, 'answers-what-the-bot-finds');
+  });
+});
