@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { GetModuleInfo, ManualChunksOption } from 'rollup';
 import * as vite from 'vite';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
@@ -10,12 +12,12 @@ const apiTarget = process.env.PARLEY_API_URL ?? 'http://localhost:3000';
  * Saying so lets a page that needs one constant leave the other schemas (and zod, and CASL) behind,
  * which keeps /login within its 250 KB budget. Other packages keep their own `sideEffects` flags.
  */
+const CONTRACTS = /[\\/]packages[\\/]contracts[\\/]dist[\\/]/;
 function pureContracts(): Plugin {
   return {
     name: 'parley-pure-contracts',
     transform(code, id) {
-      if (/[\\/]packages[\\/]contracts[\\/]dist[\\/]/.test(id))
-        return { code, map: null, moduleSideEffects: false };
+      if (CONTRACTS.test(id)) return { code, map: null, moduleSideEffects: false };
       return null;
     },
   };
@@ -37,6 +39,57 @@ function reactPlugins(): Plugin[] {
   return 'rolldownVersion' in vite ? plugins : plugins.filter((plugin) => !ROLLDOWN_ONLY.has(plugin.name));
 }
 
+/**
+ * Library code: the many small modules that pages have in common. Not our own modules: they import
+ * the contracts, which would follow them into these chunks and drag zod into the entry's imports.
+ */
+const SHARED = /node_modules[\\/]/;
+
+/** The shared modules that console pages use nearly all of; larger libraries (charts) stay apart. */
+const CONSOLE_UI = /node_modules[\\/](@mui[\\/](material|system|utils)|react-hook-form|@hookform)[\\/]/;
+
+/**
+ * Every module `from` imports, directly or not, through static imports only. Not through the
+ * contracts: they are pure (see pureContracts), so what they import (zod) is only kept where used.
+ */
+function staticClosure(from: string, getModuleInfo: GetModuleInfo): Set<string> {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id) || CONTRACTS.test(id)) continue;
+    seen.add(id);
+    stack.push(...(getModuleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+/**
+ * Left alone, Rollup gives each set of pages sharing a few MUI components its own chunk: a console
+ * page then costs 80 to 100 requests. The shared modules that are not in the entry go to two chunks
+ * instead: what the sign-in pages need (`auth-ui`, kept small for /login's budget) and the rest
+ * (`console-ui`, loaded by the app shell and every page inside it).
+ */
+function sharedChunks(): ManualChunksOption {
+  let entry: Set<string> | undefined;
+  let signIn: Set<string> | undefined;
+  return (id, { getModuleInfo }) => {
+    if (!SHARED.test(id)) return undefined;
+    // Rollup pulls a manual chunk's unassigned dependencies into it: the entry's own libraries must
+    // have a chunk of their own, or React would move into a page's chunk.
+    entry ??= staticClosure(sourceFile('src/main.tsx'), getModuleInfo);
+    signIn ??= new Set([
+      ...staticClosure(sourceFile('src/layouts/BlankLayout.tsx'), getModuleInfo),
+      ...staticClosure(sourceFile('src/features/auth/pages/LoginPage.tsx'), getModuleInfo),
+    ]);
+    if (entry.has(id)) return 'vendor';
+    if (signIn.has(id)) return 'auth-ui';
+    return CONSOLE_UI.test(id) ? 'console-ui' : undefined;
+  };
+}
+
+const sourceFile = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
 export default defineConfig({
   // Brotli and gzip siblings (.br, .gz) written at build time, so the server sends them without
   // compressing per request (@fastify/static preCompressed).
@@ -53,8 +106,16 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 600,
-    // No preload map of every lazy page's dependencies in the entry chunk (about 1.5 KB gzip of /login's
-    // 250 KB budget). A page's chunks still load in parallel once its own chunk is parsed.
-    modulePreload: false,
+    // A lazy page's chunk and the chunks it imports are fetched together (Vite's preload map), not
+    // one level after another; no polyfill, as every browser we support has modulepreload.
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        // Rollup otherwise splits every shared MUI component into its own ~1 KB chunk: a page then
+        // costs dozens of requests. Small chunks are merged into the chunks that load with them.
+        experimentalMinChunkSize: 20_000,
+        manualChunks: sharedChunks(),
+      },
+    },
   },
 });

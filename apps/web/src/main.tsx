@@ -5,10 +5,15 @@ import { Providers } from './app/providers';
 import { createAppRouter } from './app/router';
 import { applyStartupParams } from './app/startup';
 import { makeStore } from './app/store';
+import { authApi } from './features/auth/api';
 
 applyStartupParams();
 const store = makeStore();
-const router = createAppRouter();
+// A stored session is checked now, while the page's chunks load, not once the root has rendered.
+if (store.getState().session.status === 'loading') {
+  store.dispatch(authApi.util.prefetch('getMe', undefined, {}));
+}
+const router = createAppRouter(store);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');

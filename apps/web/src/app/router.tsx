@@ -1,9 +1,11 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
+import { authApi } from '../features/auth/api';
 import { RouteErrorPage } from '../features/errors/pages/RouteErrorPage';
 import { SplashScreen } from '../shared/components/SplashScreen';
 import { AppRoot } from './AppRoot';
 import type { RouteHandle } from './route-handle';
+import type { AppStore } from './store';
 
 /** A lazily loaded module's named component, so each screen is its own chunk. */
 function lazyComponent<M, K extends keyof M>(load: () => Promise<M>, name: K) {
@@ -132,6 +134,7 @@ const shellRoutes: RouteObject[] = [
     () => import('../features/inbox/pages/InboxPage'),
     'InboxPage',
   ),
+  page('leads', menu('/leads', 'Leads'), () => import('../features/leads/pages/LeadsPage'), 'LeadsPage'),
   page(
     'analytics',
     menu('/analytics', 'Analytics'),
@@ -176,16 +179,18 @@ const shellRoutes: RouteObject[] = [
     () => import('../features/admin/pages/CapabilityPage'),
     'CapabilityPage',
   ),
+  // Everything under /integrations follows the Integrations entry's rule (read Manage Bots), so a
+  // role without it gets the not-authorised page, not the page's failing calls.
   page(
     'integrations/shopify/callback',
-    signedIn('Shopify'),
+    menu('/integrations', 'Shopify'),
     () => import('../features/integrations/pages/ShopifyCallbackPage'),
     'ShopifyCallbackPage',
   ),
   // A connected online store: the same rule as the Integrations page.
   page(
     'integrations/stores/:platform/:id',
-    signedIn('Store'),
+    menu('/integrations', 'Store'),
     () => import('../features/stores/pages/StorePage'),
     'StorePage',
   ),
@@ -195,28 +200,72 @@ const shellRoutes: RouteObject[] = [
     () => import('../features/whatsapp/pages/WhatsAppPage'),
     'WhatsAppPage',
   ),
+  // The operators' guides the Integrations cards link to.
+  page(
+    'help/:slug',
+    menu('/integrations', 'Guide'),
+    () => import('../features/integrations/pages/HelpPage'),
+    'HelpPage',
+  ),
   page(
     'integrations/*',
-    signedIn('Integrations'),
+    menu('/integrations', 'Integrations'),
     () => import('../features/integrations/pages/IntegrationsPage'),
     'IntegrationsPage',
   ),
 ];
 
-export const routes: RouteObject[] = [
+/** The sign-in pages show Google's button when the server has a client id: asked with the route. */
+const withAuthConfig = (store: AppStore) => (route: RouteObject) =>
+  (route.handle as RouteHandle).access === 'guest'
+    ? {
+        ...route,
+        loader: () => {
+          store.dispatch(authApi.util.prefetch('authConfig', undefined, {}));
+          return null;
+        },
+      }
+    : route;
+
+const routes = (store: AppStore): RouteObject[] => [
   {
     element: <AppRoot />,
     errorElement: <RouteErrorPage />,
     hydrateFallbackElement: <SplashScreen />,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
-      { lazy: lazyComponent(() => import('../layouts/BlankLayout'), 'BlankLayout'), children: blankRoutes },
+      {
+        lazy: lazyComponent(() => import('../layouts/BlankLayout'), 'BlankLayout'),
+        children: blankRoutes.map(withAuthConfig(store)),
+      },
       { lazy: lazyComponent(() => import('../layouts/AppLayout'), 'AppLayout'), children: shellRoutes },
       { path: '*', handle: open('Page not found'), element: <Navigate to="/404" replace /> },
     ],
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+export function createAppRouter(store: AppStore) {
+  const tree = routes(store);
+  preloadOnHover(tree);
+  return createBrowserRouter(tree);
+}
+
+/**
+ * A link pointed at (or focused) starts loading its page's chunks, so the click finds them loaded.
+ * Calling a route's `lazy` only imports its module (with the chunks it needs, through Vite's
+ * preload map); the router's own later call gets the module the browser already has.
+ */
+function preloadOnHover(tree: RouteObject[]): void {
+  const started = new Set<string>();
+  const onPoint = (event: Event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+    if (started.has(link.pathname)) return;
+    started.add(link.pathname);
+    for (const match of matchRoutes(tree, link.pathname) ?? []) {
+      if (typeof match.route.lazy === 'function') void match.route.lazy().catch(() => undefined);
+    }
+  };
+  document.addEventListener('mouseover', onPoint, { passive: true });
+  document.addEventListener('focusin', onPoint, { passive: true });
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Bot, MESSAGES, type PublicBot, type QnA } from '@parley/contracts';
+import { BOT, type Bot, MESSAGES, type PublicBot, type QnA } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarBookings, conversations, documents } from '../../core/db/schema.js';
@@ -88,7 +88,8 @@ describe('creating a bot', () => {
       analytics: false,
       is_public: false,
       brand_color: '#1a2b3c',
-      welcome_message: "Welcome I'm here to help you with your queries",
+      // No greeting sent: a sentence naming the business (the workspace's name, chosen at sign-up).
+      welcome_message: expect.stringMatching(/^Welcome to Acme [0-9a-f]{8}! How can I help you today\?$/),
       suggestion_questions: ['Do you ship abroad?'],
       lead_form_config: { enabled: true, title: 'Stay in touch', fields: [] },
       user_id: owner.user.id,
@@ -107,14 +108,29 @@ describe('creating a bot', () => {
     expect(fetched.body).toEqual(bot);
   });
 
-  it('applies the playground defaults', async () => {
+  it('applies the playground defaults: a visible brand colour and a greeting that names the business', async () => {
     const created = await create(owner, { bot_name: uniqueName() });
     expect(created.body).toMatchObject({
       temperature: 1,
-      brand_color: '#ffffff',
-      welcome_message: "Welcome I'm here to help you with your queries",
+      brand_color: BOT.defaultBrandColor,
       profile_image: null,
     });
+    // Not white: a white launcher disappears on a white page.
+    expect(BOT.defaultBrandColor).not.toBe('#ffffff');
+    expect(created.body.welcome_message).toMatch(/^Welcome to Acme [0-9a-f]{8}! How can I help you today\?$/);
+  });
+
+  it('names the bot in its greeting when the workspace has the automatic name, and keeps a greeting sent', async () => {
+    // The name a sign-up without a company name gets ("Ada's workspace") names no business.
+    const unnamed = await signupOwner(server, { company_name: "Ada's workspace" });
+    const bot = await create(unnamed, { bot_name: 'Blue_Fern Bakery' });
+    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    expect(bot.body.welcome_message).toBe('Welcome to Blue Fern Bakery! How can I help you today?');
+    const own = await create(owner, { bot_name: uniqueName(), welcome_message: 'Hello there!' });
+    expect(own.body.welcome_message).toBe('Hello there!');
+    // An update without a greeting leaves it as it is.
+    const updated = await send('PUT', `/chat/bots/${own.body.bot_id}`, owner, { description: 'Changed' });
+    expect(updated.body.welcome_message).toBe('Hello there!');
   });
 
   it('refuses bad input with the spec texts and writes nothing', async () => {
@@ -363,8 +379,8 @@ describe('public bots', () => {
       bot_name: listed.bot_name,
       description: null,
       profile_image: listed.profile_image,
-      brand_color: '#ffffff',
-      welcome_message: "Welcome I'm here to help you with your queries",
+      brand_color: BOT.defaultBrandColor,
+      welcome_message: listed.welcome_message,
       suggestion_questions: [],
       lead_form_config: null,
       human_button: 'after_miss',

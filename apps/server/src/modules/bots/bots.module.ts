@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { requireMultipart } from '../../core/http/multipart.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { AUTHZ_CHANGED, type AuthzChanged } from '../auth/sessions.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { botCacheOf } from './bot-cache.js';
 import { BotInUseError, BotsService } from './bots.service.js';
@@ -40,7 +41,13 @@ const FIELDS =
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const service = new BotsService(deps.db, deps.config.DATA_DIR, botCacheOf(deps), entitlementsOf(deps));
+    const service = new BotsService(
+      deps.db,
+      deps.config.DATA_DIR,
+      botCacheOf(deps),
+      entitlementsOf(deps),
+      (tenantId) => deps.events.publish<AuthzChanged>(AUTHZ_CHANGED, { tenantId }),
+    );
     await app.register(fastifyMultipart);
 
     app.post(
@@ -160,7 +167,13 @@ const routes =
           response: { 200: z.array(Bot) },
         },
       },
-      async (request) => service.assign(requireAuth(request), request.params.userId, request.body.bot_ids),
+      async (request) =>
+        service.assign(
+          requireAuth(request),
+          request.params.userId,
+          request.body.bot_ids,
+          request.body.all_bots,
+        ),
     );
     app.get(
       '/auth/public-bots',

@@ -1,4 +1,4 @@
-import type { HumanButtonMode } from '@parley/contracts';
+import type { HumanButtonMode, LeadSource } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -171,6 +171,8 @@ export const leads = pgTable(
     name: text('name'),
     email: text('email'),
     fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    /** The bot's lead form, or the contact form a visitor fills when nobody can come to the chat. */
+    source: text('source').$type<LeadSource>().notNull().default('lead_form'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('leads_bot_idx').on(t.botId, t.createdAt)],

@@ -3,14 +3,16 @@ import {
   BOT_IMAGE_MAX_BYTES,
   type Bot,
   BotInput,
+  businessName,
+  defaultWelcome,
   MESSAGES,
   type PublicBot,
   parseBotFields,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
-import { roles, userRoles, users } from '../../core/db/schema.js';
+import { roles, tenants, users } from '../../core/db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { Entitlements } from '../billing/entitlements.js';
@@ -21,7 +23,15 @@ import { llmSettings } from '../llm/llm.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import type { BotCache } from './bot-cache.js';
 import { imageTooLarge, readBotImage, removeBotImage, storeBotImage } from './bots.images.js';
-import { type BotRow, botUsage, publicView, requireBot, withLinks } from './bots.queries.js';
+import {
+  type BotRow,
+  botsOfRows,
+  botUsage,
+  prepareBotLists,
+  publicView,
+  requireBot,
+  withLinks,
+} from './bots.queries.js';
 import {
   botFileGroups,
   botNotionWorkspaces,
@@ -49,6 +59,8 @@ const LINK_KEYS = ['file_group_ids', 'web_source_ids', 'notion_workspace_ids', '
  * image, the sources and roles they carry, assignment to users, and the public view for visitors.
  */
 export class BotsService {
+  private lists?: ReturnType<typeof prepareBotLists>;
+
   constructor(
     private readonly db: Db,
     private readonly dataDir: string,
@@ -58,6 +70,8 @@ export class BotsService {
       Entitlements,
       'requireBotSlot' | 'requireBotCharacters' | 'requireFeature' | 'hasFeature'
     >,
+    /** Tells every node's session cache that a user's bots changed (all_bots travels with the user). */
+    private readonly authzChanged?: (tenantId: number) => Promise<void>,
   ) {}
 
   async create(auth: AuthContext, parts: AsyncIterableIterator<Multipart>): Promise<Bot> {
@@ -65,6 +79,9 @@ export class BotsService {
     const input = validate(BotInput, parseBotFields(received.fields));
     if (input.lead_form_config) await this.entitlements.requireFeature(auth.tenantId, 'capture_leads');
     await this.checkReferences(this.db, auth.tenantId, input);
+    // A greeting left out names the business: the workspace's chosen name, or the bot's.
+    const welcome =
+      input.welcome_message ?? defaultWelcome(await this.businessOf(auth.tenantId, input.bot_name));
     const image = received.image ? await storeBotImage(this.dataDir, received.image) : null;
     try {
       const row = await this.db.transaction(async (tx) => {
@@ -73,6 +90,7 @@ export class BotsService {
           .insert(bots)
           .values({
             ...columnsOf(input),
+            welcomeMessage: welcome,
             botName: input.bot_name,
             tenantId: auth.tenantId,
             userId: auth.userId,
@@ -128,33 +146,20 @@ export class BotsService {
   }
 
   /**
-   * The bots a user works with: every bot of the tenant for an owner; otherwise the ones they
-   * created, the ones carrying one of their roles and the ones assigned to them.
+   * The bots a user works with: every bot of the tenant for an owner and for anyone the owner has
+   * not restricted (new bots included, no "Assign bots" step); otherwise the ones they created, the
+   * ones carrying one of their roles and the ones assigned to them.
    */
   async ofUser(auth: AuthContext, userId: number): Promise<Bot[]> {
-    const [user] = await this.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.tenantId, auth.tenantId)));
+    this.lists ??= prepareBotLists(this.db);
+    const lists = this.lists;
+    const [user] = await lists.viewer.execute({ userId, tenantId: auth.tenantId });
     if (!user) throw notFound('User not found');
-    const [owner] = await this.db
-      .select({ id: roles.id })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(and(eq(userRoles.userId, userId), eq(roles.isOwner, true)));
-    const scope = owner
-      ? eq(bots.tenantId, auth.tenantId)
-      : and(
-          eq(bots.tenantId, auth.tenantId),
-          or(
-            eq(bots.userId, userId),
-            sql`${bots.id} in (select ${botUsers.botId} from ${botUsers} where ${botUsers.userId} = ${userId})`,
-            sql`${bots.id} in (select ${botRoles.botId} from ${botRoles}
-              join ${userRoles} on ${userRoles.roleId} = ${botRoles.roleId} where ${userRoles.userId} = ${userId})`,
-          ),
-        );
-    const rows = await this.db.select().from(bots).where(scope).orderBy(desc(bots.createdAt), desc(bots.id));
-    return withLinks(this.db, rows);
+    const rows =
+      user.owner || !user.restricted
+        ? await lists.all.execute({ tenantId: auth.tenantId })
+        : await lists.restricted.execute({ tenantId: auth.tenantId, userId });
+    return botsOfRows(rows);
   }
 
   async ofRole(auth: AuthContext, roleId: number): Promise<Bot[]> {
@@ -198,11 +203,26 @@ export class BotsService {
     await removeBotImage(this.dataDir, bot.profileImage);
   }
 
-  /** A user's assigned bots; another user's need read on Roles. */
+  /**
+   * The bots a user works with: every bot of the workspace unless the owner restricted them, then
+   * their assigned ones. Another user's need read on Roles.
+   */
   async assigned(auth: AuthContext, userId: number, tenantId: number): Promise<Bot[]> {
     if (tenantId !== auth.tenantId) throw notFound('Tenant not found');
     await this.requireUser(auth.tenantId, userId);
     if (userId !== auth.userId && !auth.ability.can('read', 'Roles')) throw forbidden();
+    const [user] = await this.db
+      .select({ restricted: users.botsRestricted })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.tenantId, auth.tenantId)));
+    if (!user?.restricted) {
+      const all = await this.db
+        .select()
+        .from(bots)
+        .where(eq(bots.tenantId, auth.tenantId))
+        .orderBy(bots.botName, bots.id);
+      return withLinks(this.db, all);
+    }
     const rows = await this.db
       .select({ bot: bots })
       .from(botUsers)
@@ -215,8 +235,11 @@ export class BotsService {
     );
   }
 
-  /** Replaces the set of bots assigned to a user. */
-  async assign(auth: AuthContext, userId: number, botIds: number[]): Promise<Bot[]> {
+  /**
+   * Replaces the set of bots assigned to a user. Unless `allBots`, the user is then restricted to
+   * them; with it they work with every bot again (the assignments are kept for later).
+   */
+  async assign(auth: AuthContext, userId: number, botIds: number[], allBots = false): Promise<Bot[]> {
     await this.requireUser(auth.tenantId, userId);
     const unique = [...new Set(botIds)];
     await this.requireAll(this.db, bots, auth.tenantId, unique, 'Bot not found');
@@ -225,7 +248,13 @@ export class BotsService {
       if (unique.length > 0) {
         await tx.insert(botUsers).values(unique.map((botId) => ({ tenantId: auth.tenantId, botId, userId })));
       }
+      await tx
+        .update(users)
+        .set({ botsRestricted: !allBots })
+        .where(and(eq(users.id, userId), eq(users.tenantId, auth.tenantId)));
     });
+    // The user's cached session carries all_bots.
+    await this.authzChanged?.(auth.tenantId);
     return this.assigned(auth, userId, auth.tenantId);
   }
 
@@ -277,6 +306,15 @@ export class BotsService {
       if (ids) await this.requireAll(db, table, tenantId, [...new Set(ids)], message);
     }
     if (input.llm_model) await requireActiveModel(db, tenantId, input.llm_model);
+  }
+
+  /** The name a new bot's greeting gives the business (businessName in the contracts). */
+  private async businessOf(tenantId: number, botName: string): Promise<string> {
+    const [tenant] = await this.db
+      .select({ name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId));
+    return businessName(tenant?.name, botName);
   }
 
   private async requireAll(db: DbOrTx, table: TenantTable, tenantId: number, ids: number[], message: string) {

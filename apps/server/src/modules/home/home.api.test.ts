@@ -240,9 +240,14 @@ describe('permissions', () => {
     expect(chat.status).toBe(200);
   });
 
-  it('shows a Member without Manage Bots or Inbox only their assigned bots: no conversations, usage or checklist', async () => {
+  it('shows a Member without Manage Bots or Inbox every bot until the owner restricts them: no conversations, usage or checklist', async () => {
     const member = await addTeammate(server, owner, await memberRole(owner), readToken);
-    expect((await summaryOf(member)).bots).toEqual([]);
+    // Issue 31: a new teammate works with every bot, new ones included, with no "Assign bots" step.
+    expect((await summaryOf(member)).bots.map((b) => b.bot_name)).toEqual([
+      'Alpha_bot',
+      'Beta_bot',
+      'Gamma_bot',
+    ]);
     await assign(owner, member, [bots[1]!]);
     const summary = await summaryOf(member);
     expect(summary).toEqual({
@@ -264,12 +269,30 @@ describe('permissions', () => {
     const role = await createRole(server, owner, { Inbox: { read: true, write: true } });
     const agent = await addTeammate(server, owner, role, readToken);
     await assign(owner, agent, [bots[2]!, bots[0]!]);
+    // A visitor's conversation is listed; the owner's playground chat of beforeAll ('Hi') is a test,
+    // which the inbox leaves out, and so does Home.
+    const socket = await visitorAsks(bots[0]!, 'Do you deliver?');
+    try {
+      await expect
+        .poll(async () => (await summaryOf(agent)).conversations?.length, { timeout: 10_000 })
+        .toBe(1);
+    } finally {
+      socket.close();
+    }
     const summary = await summaryOf(agent);
     expect(summary.bots_scope).toBe('assigned');
     expect(summary.bots.map((b) => b.bot_name)).toEqual(['Alpha_bot', 'Gamma_bot']);
     expect(summary.conversations).toEqual([
-      expect.objectContaining({ bot_id: bots[0]!.bot_id, bot_name: 'Alpha_bot', name: 'Hi' }),
+      expect.objectContaining({ bot_id: bots[0]!.bot_id, bot_name: 'Alpha_bot', name: 'Do you deliver?' }),
     ]);
+    // The same conversations as the inbox lists.
+    const inbox = await server.get<{ conversations: { conversation_id: number }[] }[]>(
+      `/api/chat/helpdesk/grouped/${owner.user.tenant_id}`,
+      as(agent),
+    );
+    expect(inbox.body.flatMap((g) => g.conversations.map((c) => c.conversation_id))).toEqual(
+      summary.conversations!.map((c) => c.conversation_id),
+    );
     expect(summary.usage).toBeNull();
     expect(summary.checklist).toBeNull();
   });
@@ -303,8 +326,8 @@ describe('permissions', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(analytics).toEqual({
       period: { from: new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10), to: today },
-      // The playground chat of beforeAll: it found nothing to answer with.
-      conversations: 1,
+      // The playground chat of beforeAll and the visitor's of the agent's test: nothing to answer with.
+      conversations: 2,
       answer_rate: 0,
       revenue: [],
     });
@@ -318,10 +341,12 @@ describe('permissions', () => {
     expect(summary.checklist!.filter((item) => item.allowed).map((item) => item.step)).toEqual([
       'invite_teammate',
     ]);
-    // The workspace's progress, whoever looks: a bot exists and was tried, a teammate has joined.
+    // The workspace's progress, whoever looks: a bot exists and was tried, a visitor asked it (the
+    // agent's test), a teammate has joined.
     expect(summary.checklist!.filter((item) => item.done).map((item) => item.step)).toEqual([
       'create_bot',
       'try_bot',
+      'embed_widget',
       'invite_teammate',
     ]);
   });

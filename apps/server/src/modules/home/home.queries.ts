@@ -1,9 +1,10 @@
 import { type ChecklistStep, HOME_LIMITS, type HomeBot, type HomeConversation } from '@parley/contracts';
-import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
-import { invitations, tenants, userRoles, users } from '../../core/db/schema.js';
+import { invitations, tenants, users } from '../../core/db/schema.js';
 import { IMAGE_URL_PREFIX } from '../bots/bots.images.js';
-import { botRoles, bots, botUsers } from '../bots/bots.schema.js';
+import { botsOfRestricted } from '../bots/bots.queries.js';
+import { bots, botUsers } from '../bots/bots.schema.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { files } from '../files/files.schema.js';
@@ -43,21 +44,13 @@ function toList(rows: BotListRow[]): BotList {
 
 /**
  * The bots a bot manager works with, by the rule of GET /chat/bots/user/:id (BotsService.ofUser):
- * an owner all of the workspace's; anyone else the ones they created, are assigned to or that carry
- * one of their roles. Newest first, as the Manage Bots list.
+ * an owner, or anyone not restricted to their assigned bots, all of the workspace's; anyone else the
+ * ones they created, are assigned to or that carry one of their roles. Newest first, as Manage Bots.
  */
-export async function managedBots(db: DbOrTx, tenantId: number, userId: number, owner: boolean) {
-  const scope: SQL | undefined = owner
+export async function managedBots(db: DbOrTx, tenantId: number, userId: number, everyBot: boolean) {
+  const scope = everyBot
     ? eq(bots.tenantId, tenantId)
-    : and(
-        eq(bots.tenantId, tenantId),
-        or(
-          eq(bots.userId, userId),
-          sql`${bots.id} in (select ${botUsers.botId} from ${botUsers} where ${botUsers.userId} = ${userId})`,
-          sql`${bots.id} in (select ${botRoles.botId} from ${botRoles}
-            join ${userRoles} on ${userRoles.roleId} = ${botRoles.roleId} where ${userRoles.userId} = ${userId})`,
-        ),
-      );
+    : and(eq(bots.tenantId, tenantId), botsOfRestricted(userId));
   const rows = await db
     .select(botColumns)
     .from(bots)
@@ -67,8 +60,20 @@ export async function managedBots(db: DbOrTx, tenantId: number, userId: number, 
   return toList(rows);
 }
 
-/** The bots assigned to the user, by the rule of GET /auth/bots-assigned/:userId (by name). */
-export async function assignedBots(db: DbOrTx, tenantId: number, userId: number) {
+/**
+ * The bots the user works with, by the rule of GET /auth/bots-assigned/:userId (by name): every bot
+ * of the workspace unless the owner restricted them to their assigned ones.
+ */
+export async function assignedBots(db: DbOrTx, tenantId: number, userId: number, everyBot: boolean) {
+  if (everyBot) {
+    const rows = await db
+      .select(botColumns)
+      .from(bots)
+      .where(eq(bots.tenantId, tenantId))
+      .orderBy(asc(bots.botName), asc(bots.id))
+      .limit(HOME_LIMITS.bots);
+    return toList(rows);
+  }
   const rows = await db
     .select(botColumns)
     .from(botUsers)
@@ -79,7 +84,10 @@ export async function assignedBots(db: DbOrTx, tenantId: number, userId: number)
   return toList(rows);
 }
 
-/** The workspace's latest conversations on every bot and channel, as the inbox lists them. */
+/**
+ * The workspace's latest conversations on every bot and channel, as the inbox lists them: the
+ * playground's test chats (is_test) are left out there, so here too.
+ */
 export async function recentConversations(db: DbOrTx, tenantId: number): Promise<HomeConversation[]> {
   const rows = await db
     .select({
@@ -93,7 +101,7 @@ export async function recentConversations(db: DbOrTx, tenantId: number): Promise
     })
     .from(conversations)
     .innerJoin(bots, eq(bots.id, conversations.botId))
-    .where(eq(conversations.tenantId, tenantId))
+    .where(and(eq(conversations.tenantId, tenantId), eq(conversations.isTest, false)))
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .limit(HOME_LIMITS.conversations);
   return rows.map((row) => ({ ...row, last_message_at: row.last_message_at.toISOString() }));

@@ -43,8 +43,8 @@ export class HomeService {
     const managesBots = auth.ability.can('read', BOTS_SUBJECT);
     const [botList, conversations, usage, checklist, analytics] = await Promise.all([
       managesBots
-        ? managedBots(this.db, auth.tenantId, auth.userId, isOwner(auth))
-        : assignedBots(this.db, auth.tenantId, auth.userId),
+        ? managedBots(this.db, auth.tenantId, auth.userId, isOwner(auth) || auth.user.all_bots !== false)
+        : assignedBots(this.db, auth.tenantId, auth.userId, auth.user.all_bots !== false),
       auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth.tenantId) : null,
       managesBots ? this.usage(auth.tenantId) : null,
       this.checklist(auth),
