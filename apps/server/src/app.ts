@@ -43,6 +43,7 @@ import { filesModule } from './modules/files/files.module.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { helpdeskModule } from './modules/helpdesk/helpdesk.module.js';
 import { homeModule } from './modules/home/home.module.js';
+import { integrationsModule } from './modules/integrations/integrations.module.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { embedderFromConfig } from './modules/knowledge/embeddings.js';
 import { knowledgeModule } from './modules/knowledge/knowledge.module.js';
@@ -80,6 +81,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   whatsappModule,
   storesModule,
   billingModule,
+  integrationsModule,
   affiliatesModule,
   adminModule,
   notificationsModule,
@@ -165,7 +167,13 @@ export async function createParley(
     logger: app.log,
   });
   mail.registerWorker();
-  const invitations = new InvitationService(db, mail, config.publicUrl, entitlementsOf({ db, config }));
+  const invitations = new InvitationService(
+    db,
+    mail,
+    config.publicUrl,
+    entitlementsOf({ db, config }),
+    config.appSecret,
+  );
   const auth = new AuthService(
     db,
     tokens,

@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       ACCESS_TOKEN_TTL_SECONDS: 900,
       publicUrl: 'http://localhost:3000',
       cookieSecure: false,
+      // A fresh install is not a Free-plan trial: the operator turns plans on.
+      PLAN_LIMITS: 'off',
     });
   });
 

@@ -108,10 +108,11 @@ const EnvSchema = z.object({
   EMBEDDING_API_KEY: z.string().optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(16_000).default(1536),
   /**
-   * on: each workspace's plan (and add-ons) limits bots, team, messages, trained characters, history
-   * and features. off: nothing is limited (a self-hosted install without plans; most tests).
+   * off (the default): nothing is limited, a fresh install is not a Free-plan trial. on: the operator
+   * turns plans on; each workspace's plan (and add-ons, or what an admin gave it) limits bots, team,
+   * messages, trained characters, history and features.
    */
-  PLAN_LIMITS: z.enum(['on', 'off']).default('on'),
+  PLAN_LIMITS: z.enum(['on', 'off']).default('off'),
   /** With PLAN_LIMITS off: the bot answers every workspace gets per calendar month (UTC). */
   MONTHLY_MESSAGE_LIMIT: positiveInt.default(10_000),
   CHAT_HISTORY_TURNS: positiveInt.max(50).default(10),

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { pino } from 'pino';
 import { createParley, type ProcessRole } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './core/db/database.js';
@@ -15,17 +17,40 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = await openDatabase(
+  // What start-up is doing, before the server's own logger exists: opening a new embedded database
+  // and migrating it take seconds on a first start.
+  const startLog = pino({ level: config.LOG_LEVEL });
+  const dataDir = `${config.DATA_DIR}/pgdata`;
+  startLog.info(
     config.DATABASE_URL
-      ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
-      : { kind: 'pglite', dataDir: `${config.DATA_DIR}/pgdata` },
+      ? 'Connecting to the PostgreSQL server at DATABASE_URL'
+      : existsSync(dataDir)
+        ? `Opening the embedded database in ${dataDir}`
+        : `Creating the embedded database in ${dataDir} (first start: about 15 seconds)`,
   );
+  const database = await openDatabase({
+    ...(config.DATABASE_URL
+      ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir }),
+    onMigrations: ({ pending, done }) => {
+      if (pending === 0) {
+        if (!done) startLog.info('Database schema is up to date');
+      } else if (done) startLog.info({ applied: pending }, `Applied ${pending} database migrations`);
+      else startLog.info({ pending }, `Applying ${pending} database migrations`);
+    },
+  });
+  startLog.info('Starting the API and the background workers');
   const parley = await createParley(config, database, role);
   await parley.startWorkers();
   if (role !== 'worker') {
     await parley.app.listen({ port: config.PORT, host: config.HOST });
+    parley.app.log.info(
+      { role, database: database.kind, url: config.publicUrl },
+      `Parley is ready at ${config.publicUrl}`,
+    );
+  } else {
+    parley.app.log.info({ role, database: database.kind }, 'Parley is running (background workers only)');
   }
-  parley.app.log.info({ role, database: database.kind, url: config.publicUrl }, 'Parley is running');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -95,15 +95,32 @@ describe('Affiliate programme', () => {
     await page.goto('/partner');
     await page.getByRole('heading', { name: 'Parley Partner Programme' }).waitFor();
     await page.getByText(/You earn 20% of every payment/).waitFor();
+    await page.getByText(/Becoming a partner keeps your workspace/).waitFor();
     await page.getByRole('button', { name: 'Become a partner' }).click();
-    await page
-      .getByRole('dialog', { name: 'Become a partner?' })
-      .getByRole('button', { name: 'Become a partner' })
-      .click();
+    const joining = page.getByRole('dialog', { name: 'Become a partner?' });
+    await joining.getByText(/You keep your workspace/).waitFor();
+    await screenshot(page, 'affiliates-become-partner');
+    await joining.getByRole('button', { name: 'Become a partner' }).click();
     await page.getByText(AFFILIATE_TEXTS.becamePartner).first().waitFor();
     await page.getByRole('heading', { name: 'Partner dashboard' }).waitFor();
-    // Home, where sign-in lands, is not a partner's: it forwards to the partner area.
-    await page.goto('/home');
+    // A partner keeps their workspace (issue 31): Home stays, and the account menu switches between
+    // the workspace console and the partner area, both ways.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await screenshot(page, 'affiliates-partner-menu');
+    await page.getByRole('menuitem', { name: 'Workspace console' }).click();
+    await page.waitForURL('**/home');
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Manage Bots' })
+      .waitFor();
+    await page.reload();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Manage Bots' })
+      .waitFor();
+    expect(page.url()).toMatch(/\/home$/);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Partner area' }).click();
     await page.waitForURL('**/partner');
     await page.getByRole('heading', { name: 'Partner dashboard' }).waitFor();
 

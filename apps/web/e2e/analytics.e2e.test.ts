@@ -1,10 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { ANALYTICS_PLAN_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrainedQna,
   createBotViaApi,
+  customerSite,
   type Harness,
   person,
   screenshot,
@@ -15,24 +15,6 @@ import {
 
 const QUESTION = 'Do you ship abroad?';
 const ANSWER = 'Yes, we ship to 40 countries.';
-
-/** A customer's page on another loopback port (another origin) embedding the bot's widget. */
-async function customerSite(
-  scriptSrc: string,
-  uuid: string,
-): Promise<{ origin: string; close: () => Promise<void> }> {
-  const html = `<!doctype html><html><head><title>Acme shop</title></head><body><h1>Acme shop</h1>
-<script src="${scriptSrc}" data-bot="${uuid}" defer></script></body></html>`;
-  const site = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(html);
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
-  };
-}
 
 async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<void> {
   const box = chat.getByRole('textbox', { name: 'Message' });
@@ -65,7 +47,10 @@ describe('analytics', () => {
       await page.goto(`${site.origin}/`);
       await page.getByRole('button', { name: 'Open chat' }).click();
       const chat = page.getByRole('dialog', { name: 'Chat with Acme helper' });
-      await chat.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+      await chat
+        .locator('[data-testid="connection-status"][data-status="open"]')
+        .first()
+        .waitFor({ timeout: 20_000 });
       await ask(chat, QUESTION);
       const answers = chat.getByTestId('bot-message');
       const shipping = answers.filter({ hasText: ANSWER });
@@ -198,5 +183,36 @@ describe('analytics', () => {
     await expect
       .poll(() => owner.getByTestId('satisfaction-counts').innerText(), { timeout: 15_000 })
       .toBe('1 thumbs up, 0 thumbs down');
+  });
+});
+
+describe('analytics on the Free plan', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { PLAN_LIMITS: 'on' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('asks only for what the plan includes: no 402 in the console, a note where insights would be', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'analytics-free');
+    await signUp(page, person('frugal'));
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 402) refused.push(response.url());
+    });
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto('/analytics');
+    await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+    await page.getByText(ANALYTICS_PLAN_TEXTS.needsAdvanced).waitFor();
+    await page.waitForTimeout(1000);
+    expect(refused).toEqual([]);
+    expect(errors.filter((text) => text.includes('402'))).toEqual([]);
+    await screenshot(page, 'analytics-free');
   });
 });

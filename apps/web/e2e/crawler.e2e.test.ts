@@ -135,4 +135,53 @@ describe('website crawler', () => {
     await page.getByRole('button', { name: 'Start crawling' }).click();
     await page.getByText(MESSAGES.crawler.completed(2)).first().waitFor({ timeout: 30_000 });
   });
+
+  it("in the bot wizard's dialog: keeps a refusal inside it, never lets the button cover Max pages, and shows the result on top", async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'crawler-dialog');
+    await signUp(page, person('crawldialog'));
+    await page.goto('/bot/new');
+    await page.getByLabel('Bot name', { exact: true }).fill('Shop_helper');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Crawl a website' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Crawl a website' });
+    await dialog.getByLabel('Website URL').fill(`${site.url}/`);
+
+    // Start crawling sits beside Max pages, never over it: at a desktop width and a narrow one.
+    const apart = async () => {
+      const field = (await dialog.getByLabel('Max pages').boundingBox())!;
+      const button = (await dialog.getByRole('button', { name: 'Start crawling' }).boundingBox())!;
+      const overlapX = field.x < button.x + button.width && button.x < field.x + field.width;
+      const overlapY = field.y < button.y + button.height && button.y < field.y + field.height;
+      return !(overlapX && overlapY);
+    };
+    expect(await apart()).toBe(true);
+    await page.setViewportSize({ width: 700, height: 900 });
+    expect(await apart()).toBe(true);
+    await screenshot(page, 'crawler-dialog-narrow');
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    // The server's refusal stays in the dialog (a toast would vanish behind it).
+    await dialog.getByText('Advanced options').click();
+    const exclude = dialog.getByLabel('Exclude patterns (one per line)');
+    await exclude.fill('/^(?!\\/faq)/');
+    await dialog.getByRole('button', { name: 'Start crawling' }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: 'is not a valid regular expression' });
+    await refusal.waitFor();
+    await page.waitForTimeout(3000);
+    expect(await refusal.isVisible()).toBe(true);
+    await screenshot(page, 'crawler-dialog-refused');
+
+    // Crawled: the result is shown on top of the dialog, and Done closes it onto the ticked site.
+    await exclude.fill('');
+    await dialog.getByRole('button', { name: 'Start crawling' }).click();
+    const result = dialog.getByRole('alert', { name: 'Crawl result' });
+    await result.getByText(MESSAGES.crawler.completed(4)).waitFor({ timeout: 30_000 });
+    expect(await refusal.count()).toBe(0);
+    await screenshot(page, 'crawler-dialog-result');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const domain = new URL(site.url).host;
+    await expect.poll(() => page.getByRole('checkbox', { name: new RegExp(domain) }).isChecked()).toBe(true);
+  });
 });

@@ -52,7 +52,10 @@ describe('email notifications', () => {
     const { page: visitor } = await h.newPage({ width: 480, height: 800 });
     screenshotOnFailure(visitor, 'email-notifications-visitor');
     await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor.getByText('Online', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await visitor
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
     await say(visitor, 'Could someone call me back about my refund?');
 
     // The owner opens the conversation in the inbox.

@@ -69,7 +69,10 @@ describe('hand-off inbox', () => {
     const { page: visitor } = await h.newPage({ width: 480, height: 800 });
     screenshotOnFailure(visitor, 'handoff-inbox-visitor');
     await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor.getByText('Online', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await visitor
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
     await say(visitor, 'Hello, my order has not arrived');
     const leadForm = visitor.getByRole('form', { name: 'Leave your details' });
     await leadForm.getByRole('textbox', { name: 'Name' }).fill('Ana Visitor');

@@ -42,6 +42,8 @@ describe('pending invitations on the users screen', () => {
     await row.getByText(`${owner.firstName} ${owner.lastName}`).filter({ visible: true }).waitFor();
     await screenshot(page, 'invitations-pending');
     const first = linkIn((await h.mail.waitFor(invitee.email, INVITED)).text);
+    // The list shows the link the mail carries, to copy.
+    expect(await row.getByTestId('invitation-link').textContent()).toBe(first);
 
     await row.getByRole('button', { name: `Resend the invitation to ${invitee.email}` }).click();
     await page.getByRole('alert').filter({ hasText: MESSAGES.users.inviteResent }).first().waitFor();
@@ -53,6 +55,7 @@ describe('pending invitations on the users screen', () => {
     }
     expect(second).toBeTruthy();
     expect(second).not.toBe(first);
+    await expect.poll(() => row.getByTestId('invitation-link').textContent()).toBe(second);
 
     // The first link no longer opens an invitation.
     const { page: visitor } = await h.newPage();

@@ -53,7 +53,10 @@ describe('notifications', () => {
     const { page: visitor } = await h.newPage({ width: 480, height: 800 });
     screenshotOnFailure(visitor, 'notifications-visitor');
     await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor.getByText('Online', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await visitor
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
     await say(visitor, 'Where is my parcel?');
     await say(visitor, 'I want to talk to a human');
     await visitor.getByTestId('system-message').first().waitFor();

@@ -85,7 +85,7 @@ describe('users, roles and the menu that follows them', () => {
     await page.goto('/analytics');
     await page.getByText(MESSAGES.unauthorized.title).waitFor();
     await page.getByText(MESSAGES.unauthorized.body).waitFor();
-    await page.getByText(MESSAGES.unauthorized.contact).waitFor();
+    await page.getByText(MESSAGES.unauthorized.body).waitFor();
     expect(await page.getByRole('link', { name: MESSAGES.unauthorized.back }).getAttribute('href')).toBe('/');
     await screenshot(page, 'unauthorized');
 
@@ -98,16 +98,29 @@ describe('users, roles and the menu that follows them', () => {
       .waitFor();
     await screenshot(ownerPage, 'roles-users');
 
-    // The owner assigns a bot to the teammate, who answers for it.
+    // A new teammate works with every bot, new ones included; the owner restricts them to one.
     await createBotViaApi(h, ownerPage, { bot_name: 'Front desk' });
+    await createBotViaApi(h, ownerPage, { bot_name: 'Back office' });
+    await ownerPage.reload();
     await ownerPage.getByRole('button', { name: `Assign bots to ${teammate.email}` }).click();
     const dialog = ownerPage.getByRole('dialog', { name: 'Assign bots' });
+    const every = dialog.getByLabel('Every bot, new ones included');
+    await dialog.getByLabel('Back office').waitFor();
+    expect(await every.isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Back office').isDisabled()).toBe(true);
+    await screenshot(ownerPage, 'roles-assign-bots-every');
+    await every.uncheck();
+    await dialog.getByLabel('Back office').uncheck();
     await dialog.getByLabel('Front desk').check();
+    await screenshot(ownerPage, 'roles-assign-bots-restricted');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await ownerPage.getByText('Bots assigned successfully').first().waitFor();
     await ownerPage.getByRole('button', { name: `Assign bots to ${teammate.email}` }).click();
     // Reopened, the dialog loads the teammate's bots again: checked once they arrive.
     await expect.poll(() => dialog.getByLabel('Front desk').isChecked(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => dialog.getByLabel('Every bot, new ones included').isChecked()).toBe(false);
+    await expect.poll(() => dialog.getByLabel('Back office').isChecked()).toBe(false);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('creates, refuses to delete while assigned, and archives a feature', async () => {

@@ -62,6 +62,19 @@ export function submitLead(
   );
 }
 
+/** The contact form of a visitor nobody could come to; the thank-you arrives as a stored message. */
+export function leaveContact(
+  apiBase: string,
+  visitorToken: string,
+  conversationId: number,
+  fields: Record<string, string>,
+): Promise<unknown> {
+  return call(
+    `${apiBase}/api/chat/conversations/${conversationId}/contact`,
+    json({ ...fields, visitor_token: visitorToken }),
+  );
+}
+
 /** The visitor's thumbs on a bot answer (null takes it back); the server keeps one per visitor and answer. */
 export function rateAnswer(
   apiBase: string,

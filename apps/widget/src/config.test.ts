@@ -1,4 +1,5 @@
 import { readableOn } from '@parley/chat-client';
+import { BOT } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import { palette } from './colour';
 import { imageHosts, readConfig } from './config';
@@ -45,7 +46,7 @@ describe('palette', () => {
     expect(readableOn('#ffffff')).toBe('#000000');
     expect(palette('#1a56db')).toEqual({ brand: '#1a56db', onBrand: '#ffffff', accent: '#1a56db' });
     expect(palette('#ffee00').accent).toBe('#1f2937');
-    expect(palette('not a colour').brand).toBe('#ffffff');
+    expect(palette('not a colour').brand).toBe(BOT.defaultBrandColor);
   });
 });
 

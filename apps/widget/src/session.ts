@@ -11,7 +11,7 @@ import {
   type SocketFactory,
 } from '@parley/chat-client';
 import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
-import { ApiError, rateAnswer, reportBookingClick, requestIdentity } from './api';
+import { ApiError, leaveContact, rateAnswer, reportBookingClick, requestIdentity } from './api';
 import type { BotStore } from './storage';
 
 /** A frame shown inline (console.md section 8 Frames in chat): error red, warning orange, others green. */
@@ -47,6 +47,8 @@ export type SessionOptions = {
 
 /** A reply that never comes (an agent holds the chat, say) must not lock the composer for ever. */
 const THINKING_LIMIT_MS = 60_000;
+/** HANDOFF_TEXTS.contactFailed, written out (the contracts' hand-off texts would bring zod in). */
+const CONTACT_NOT_READY = 'Your details could not be sent. Please try again.';
 
 const INITIAL: SessionState = {
   status: 'idle',
@@ -178,6 +180,21 @@ export class VisitorSession {
       return saved.rating;
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * The contact form, sent for the current conversation: null once the server took it (its
+   * thank-you arrives on the socket as a stored message), else the reason to show in the form.
+   */
+  async leaveContact(fields: Record<string, string>): Promise<string | null> {
+    const conversationId = this.state.conversationId;
+    if (!this.identity || !conversationId) return CONTACT_NOT_READY;
+    try {
+      await leaveContact(this.options.apiBase, this.identity.visitor_token, conversationId, fields);
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : CONTACT_NOT_READY;
     }
   }
 

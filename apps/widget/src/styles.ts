@@ -19,7 +19,7 @@ button{font:inherit}
 .name{margin:0;font-size:15px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .status{display:flex;align-items:center;gap:6px;font-size:12px;opacity:.85}
 .dot{width:8px;height:8px;border-radius:50%;background:#f59e0b;box-shadow:0 0 0 1px rgba(255,255,255,.6)}
-.dot.open{background:#16a34a}.dot.failed{background:#dc2626}
+.dot.open{background:#16a34a}.dot.away{background:#9ca3af}.dot.failed{background:#dc2626}
 .icon-btn{width:32px;height:32px;flex:none;border:0;border-radius:8px;padding:0;background:transparent;color:inherit;cursor:pointer;display:flex;align-items:center;justify-content:center}
 .icon-btn:hover{background:rgba(127,127,127,.2)}
 .human{padding:6px 14px;font-size:12px;background:#ecfdf5;color:#065f46;border-bottom:1px solid #d1fae5}

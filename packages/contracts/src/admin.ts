@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlanLimits } from './billing.js';
 import { inputText } from './common.js';
 import { need, type RouteRule } from './rules.js';
 
@@ -87,6 +88,14 @@ export const AdminWorkspaceDetail = AdminWorkspace.extend({
     trained_characters_per_chatbot: z.number(),
   }),
   unlimited: z.boolean(),
+  /** The plan a platform admin gave (no payment), with its end and custom limits; null otherwise. */
+  complimentary: z
+    .object({
+      subscription_id: z.number().int(),
+      ends_at: z.string().nullable(),
+      custom_limits: PlanLimits.partial().nullable(),
+    })
+    .nullable(),
   members: z.array(
     z.object({
       id: z.number().int(),

@@ -72,6 +72,13 @@ export const AnalyticsPeriodQuery = z
   );
 export type AnalyticsPeriodQuery = z.infer<typeof AnalyticsPeriodQuery>;
 
+/** Why a part of analytics is not shown: the plan does not include its level (402 details, and the page's notes). */
+export const ANALYTICS_PLAN_TEXTS = {
+  needsBasic: 'Analytics are not included in your plan. Upgrade your plan to see them.',
+  needsAdvanced: 'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.',
+  needsDashboard: 'The CSV export needs the analytics dashboard of a higher plan.',
+} as const;
+
 /** Which levels the workspace's plan includes (all of them when plans limit nothing). */
 export const AnalyticsLevels = z.object({
   basic: z.boolean(),

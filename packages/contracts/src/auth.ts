@@ -19,6 +19,10 @@ export const User = z.object({
   email_verified: z.boolean(),
   created_at: z.string(),
   roles: z.array(Role),
+  /** Works with every bot of the workspace, new ones included (false: only the bots assigned to them). */
+  all_bots: z.boolean().optional(),
+  /** Also a partner of the affiliate programme: the account menu switches to the partner area. */
+  is_partner: z.boolean().optional(),
 });
 export type User = z.infer<typeof User>;
 
@@ -91,10 +95,16 @@ export const InviteUserBody = z.object({
 export type InviteUserBody = z.infer<typeof InviteUserBody>;
 
 export const InviteResponse = z.object({
+  /** "Invitation sent successfully", or without SMTP the note to copy the link and send it yourself. */
   message: z.string(),
   email: z.string(),
   expires_at: z.string(),
+  /** The sign-up link the invitation mail carries, for the inviter to copy. */
+  link: z.string(),
+  /** Whether this server mails it (SMTP configured); otherwise the inviter sends the link. */
+  mailed: z.boolean(),
 });
+export type InviteResponse = z.infer<typeof InviteResponse>;
 
 export const InvitedUser = z.object({
   email: z.string(),
@@ -116,6 +126,11 @@ export const PendingInvitation = z.object({
   invited_by: z.string().nullable(),
   sent_at: z.string(),
   expires_at: z.string(),
+  /**
+   * The invitation's sign-up link, for whoever may invite (create on Roles); null for others and for
+   * invitations made before links were kept (Resend gives them one).
+   */
+  link: z.string().nullable(),
 });
 export type PendingInvitation = z.infer<typeof PendingInvitation>;
 

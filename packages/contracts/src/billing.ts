@@ -66,6 +66,8 @@ export const BILLING_ROUTE_RULES = {
   'GET /admin/pricing/addons': need('Admin', 'read'),
   'POST /admin/pricing/addons': need('Admin', 'write'),
   'PUT /admin/pricing/addons/:id': need('Admin', 'write'),
+  'PUT /admin/workspaces/:id/plan': need('Admin', 'write'),
+  'DELETE /admin/workspaces/:id/plan': need('Admin', 'write'),
 } as const satisfies Record<string, RouteRule>;
 
 export const BILLING_TEXTS = {
@@ -80,6 +82,19 @@ export const BILLING_TEXTS = {
     `This bot would hold more than the ${limit.toLocaleString('en-US')} trained characters your ${plan} plan allows. Remove some sources, upgrade your plan or add characters.`,
   fetchInvoicesFailed: 'Failed to fetch invoice history',
   nameTaken: 'A plan with this name already exists',
+  /** The Subscriptions page's one line when PLAN_LIMITS is off (the default). */
+  plansOff: 'This Parley install has no paid plans: nothing is limited',
+  /** With plans on but no payment provider: why no button buys anything. */
+  paymentsOff:
+    'Payments are not set up on this Parley install. The person who runs Parley can change your plan from the admin console.',
+  /** An admin giving a plan while plans are off. */
+  grantPlansOff:
+    'Plans are off on this install (PLAN_LIMITS=off): nothing is limited, so there is no plan to give',
+  grantEndsInPast: 'The end date must be in the future',
+  workspaceNotFound: 'Workspace not found',
+  noComplimentary: 'This workspace has no plan given by an admin',
+  granted: (plan: string, workspace: string) => `${workspace} is now on ${plan}.`,
+  grantEnded: (workspace: string) => `${workspace} is back on the plan it pays for.`,
 } as const;
 
 const Minor = z.number().int().min(0).max(100_000_000_00);
@@ -182,6 +197,10 @@ export const Subscription = z.object({
   status: z.enum(SUBSCRIPTION_STATUSES),
   razorpay_subscription_id: z.string().nullable(),
   shopify_subscription_id: z.string().nullable(),
+  /** Given by a platform admin, not paid: no provider, no renewal; ends on `end_date` when set. */
+  complimentary: z.boolean(),
+  /** An admin's limits in place of the plan's (each one given replaces the plan's). */
+  custom_limits: PlanLimits.partial().nullable(),
   plan: Plan,
   subscription_addons: z.array(SubscriptionAddon),
 });
@@ -189,10 +208,20 @@ export type Subscription = z.infer<typeof Subscription>;
 
 /** The tenant's subscriptions; `current` is what applies now (the free plan when nothing is paid). */
 export const SubscriptionsResponse = z.object({
+  /** PLAN_LIMITS on: plans limit workspaces. Off (the default): nothing is limited. */
+  plans_enabled: z.boolean(),
+  /** A payment provider (Razorpay) is configured: plans and add-ons can be bought here. */
+  payments_enabled: z.boolean(),
   current: z.object({
     plan: Plan,
     subscription_id: z.number().int().nullable(),
     renews_at: z.string().nullable(),
+    /** Given by a platform admin (see `Subscription.complimentary`). */
+    complimentary: z.boolean(),
+    /** When a complimentary plan ends; null: it does not. */
+    ends_at: z.string().nullable(),
+    /** What applies now: the plan's limits, an admin's custom limits, add-ons on top. */
+    limits: PlanLimits,
   }),
   subscriptions: z.array(Subscription),
   /** Every add-on bought, newest first: those bought on the free plan have no plan subscription. */
@@ -213,7 +242,25 @@ export const PlanConsumption = z.object({
   messages_per_month: z.number().int(),
   limits: PlanLimits,
   plan: z.string(),
+  /** PLAN_LIMITS off: bots, team, characters and history have no limit (`limits` holds placeholders). */
+  unlimited: z.boolean(),
 });
 export type PlanConsumption = z.infer<typeof PlanConsumption>;
 
 export const PlanIdBody = z.object({ plan_id: BodyId('Plan') });
+
+/**
+ * A platform admin puts a workspace on a plan without payment: any plan (offered or not), until
+ * `ends_at` (null: no end), optionally with custom limits in place of the plan's.
+ */
+export const AdminPlanGrant = z.object({
+  plan_id: BodyId('Plan'),
+  ends_at: z.iso
+    .datetime({ offset: true, error: 'End date must be a date and time' })
+    .nullable()
+    .default(null),
+  limits: PlanLimits.partial().nullable().default(null),
+});
+export type AdminPlanGrant = z.input<typeof AdminPlanGrant>;
+export const AdminPlanGrantResult = z.object({ message: z.string(), subscription: Subscription.nullable() });
+export type AdminPlanGrantResult = z.infer<typeof AdminPlanGrantResult>;

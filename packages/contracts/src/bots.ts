@@ -117,10 +117,8 @@ export const BotInput = z.object({
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'Brand colour must be a colour like #1a2b3c')
     .default(BOT.defaultBrandColor),
-  welcome_message: inputText()
-    .trim()
-    .max(500, 'Welcome message must be at most 500 characters')
-    .default(BOT.welcomeMessage),
+  /** Left out on create: a sentence naming the business (defaultWelcome), written by the server. */
+  welcome_message: inputText().trim().max(500, 'Welcome message must be at most 500 characters').optional(),
   suggestion_questions: z
     .array(inputText().trim().min(1).max(200, 'A suggested question is at most 200 characters'))
     .max(10, 'At most 10 suggested questions')
@@ -251,7 +249,14 @@ export const Bot = z.object({
 export type Bot = z.infer<typeof Bot>;
 
 export const BotsByRoleBody = z.object({ role_id: BodyId('Role') });
-export const AssignBotsBody = z.object({ bot_ids: z.array(BodyId('Bot')).max(500) });
+export const AssignBotsBody = z.object({
+  bot_ids: z.array(BodyId('Bot')).max(500),
+  /**
+   * true: the person works with every bot, new ones included (the default of a new teammate);
+   * false or left out: only with `bot_ids` (the owner restricts them).
+   */
+  all_bots: z.boolean().optional(),
+});
 export type AssignBotsBody = z.infer<typeof AssignBotsBody>;
 export const BotImageParams = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$/, 'is not an image name'),

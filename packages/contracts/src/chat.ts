@@ -124,10 +124,14 @@ export const BookingAction = z.object({
 export type BookingAction = z.infer<typeof BookingAction>;
 
 /**
- * An offer under a message: the lead form (nobody can join; leave your email), or a button to ask
- * for a person (the bot was not sure of its answer).
+ * An offer under a message: the contact form (nobody can join; leave your name, email and
+ * question), the bot's lead form (older conversations), or a button to ask for a person (the bot
+ * was not sure of its answer).
  */
-export const OfferAction = z.object({ type: z.enum(['lead_form', 'human']), title: z.string() });
+export const OfferAction = z.object({
+  type: z.enum(['contact_form', 'lead_form', 'human']),
+  title: z.string(),
+});
 export type OfferAction = z.infer<typeof OfferAction>;
 export const MessageAction = z.union([BookingAction, OfferAction]);
 export type MessageAction = z.infer<typeof MessageAction>;
@@ -151,10 +155,11 @@ export const ChatMessage = z.object({
   attachments: z.array(Attachment),
   /**
    * How the answer was made: a matching Q&A pair, a language model, sentences of the sources
-   * (extractive), nothing found, or Parley's own order check (order).
+   * (extractive), nothing found, or Parley's own order check (order). On a system message,
+   * `contact`: the visitor left their contact details through the contact form.
    */
   answer_mode: z
-    .enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk', 'order'])
+    .enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk', 'order', 'contact'])
     .nullable(),
   /** Buttons under the message: the bot's calendar booking, the lead form, a person. */
   actions: z.array(MessageAction),

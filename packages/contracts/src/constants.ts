@@ -1,3 +1,5 @@
+import type { LeadFormConfig } from './bots.js';
+
 /** Business constants and limits (spec console.md section 9 and integrations-and-billing.md section 9). */
 export const SOCKET = {
   maxReconnectAttempts: 10,
@@ -15,6 +17,10 @@ export const SOCKET = {
 export const UI_TIMING = {
   logoutRedirectMs: 300,
   toastMs: 2000,
+  /** A success notice: long enough to read, in the one toast queue (it no longer also shows in the page). */
+  noticeMs: 4000,
+  /** At most this many toasts at once: older ones leave, so repeated notices never pile up. */
+  maxToasts: 3,
   alertMs: 10_000,
   blobDownloadTimeoutMs: 10_000,
   scrollTopAfterPx: 400,
@@ -38,10 +44,66 @@ export const BOT = {
   maxCitations: 5,
   /** An answer whose best passage holds less than this share of the question's words offers a person. */
   defaultHandoffConfidence: 0.34,
-  defaultBrandColor: '#ffffff',
-  welcomeMessage: "Welcome I'm here to help you with your queries",
+  /**
+   * A new bot's brand colour (the widget's launcher and header): a blue that shows on white and on
+   * dark pages and carries white text. White (#ffffff) made an invisible launcher on white pages.
+   */
+  defaultBrandColor: '#1a56db',
+  /** The greeting of bots made before greetings named the business; still recognised in the inbox. */
+  legacyWelcomeMessage: "Welcome I'm here to help you with your queries",
   newConversationName: 'New Chat',
 } as const;
+
+/**
+ * The rules of name fields (console.md section 5), shown under each field before anyone types, and
+ * again after a refusal, whose spec text ("Only alphanumeric characters and underscores are allowed")
+ * does not say that a bot name may hold spaces.
+ */
+export const NAME_RULES = {
+  bot: `Letters, digits, underscores and spaces; at most ${BOT.nameMaxLength} characters.`,
+  fileGroup: 'Letters, digits and underscores, no spaces (for example shop_faq).',
+} as const;
+
+/** A field's refusal followed by its rule, or the rule alone. */
+export const withRule = (error: string | null | undefined, rule: string): string =>
+  error ? `${error}. ${rule}` : rule;
+
+/**
+ * The name a greeting gives the business: the workspace's name when someone chose it at sign-up,
+ * else the bot's (underscores read as spaces). "Jane's workspace", the automatic name, names no business.
+ */
+export function businessName(workspaceName: string | null | undefined, botName: string): string {
+  const workspace = workspaceName?.trim() ?? '';
+  if (workspace && !/'s workspace$/i.test(workspace)) return workspace;
+  return botName.replaceAll('_', ' ').replace(/\s+/g, ' ').trim() || workspace || 'us';
+}
+
+/** A new bot's greeting, and the one shown when a bot has none: a sentence that names the business. */
+export function defaultWelcome(name: string): string {
+  return `Welcome to ${name.trim() || 'us'}! How can I help you today?`;
+}
+
+/** What a bot greets with: its own welcome message, or the default one naming it. */
+export function welcomeOf(welcome: string | null | undefined, botName: string): string {
+  return welcome?.trim() || defaultWelcome(businessName(null, botName));
+}
+
+/**
+ * The contact form a visitor is offered when they ask for a person and nobody from the team can
+ * come (issue 31 item 5): the same on every bot, whether or not its own lead form is on. Kept here,
+ * free of zod, because the widget shows it. What it sends is POST /chat/conversations/{id}/contact.
+ */
+export const CONTACT_FORM = {
+  enabled: true,
+  title: 'Leave your contact details',
+  fields: [
+    { name: 'name', label: 'Name', type: 'text', required: true },
+    { name: 'email', label: 'Email', type: 'email', required: true },
+    { name: 'question', label: 'Your question', type: 'text', required: true },
+  ],
+  show_when: 'no_answer',
+  after_messages: 1,
+} as const satisfies LeadFormConfig;
 
 export const CALENDAR_PROVIDERS = ['google', 'calendly', 'cal', 'tidycal'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChatMessage, HANDOFF_REASONS, HANDOFF_STATES } from './chat.js';
 import { BodyId, Id, inputText } from './common.js';
-import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
+import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 
 /**
  * A human when the bot can't (issue 15): visitors ask for a person, agents take over, close, reopen,
@@ -10,6 +10,9 @@ import { BOTS_SUBJECT, need, type RouteRule } from './rules.js';
 export const HANDOFF_ROUTE_RULES = {
   // The playground's "Talk to a person" (visitors send the request_human socket frame).
   'POST /chat/chats/:id/request-human': need(BOTS_SUBJECT, 'read'),
+  // The contact form of a visitor nobody could come to: their visitor token (or the playground's
+  // session) proves the conversation is theirs; limited per IP.
+  'POST /chat/conversations/:id/contact': open,
   'GET /chat/helpdesk/inbox/:tenantId': need('Inbox', 'read'),
   'POST /chat/helpdesk/conversations/:id/close': need('Inbox', 'write'),
   'POST /chat/helpdesk/conversations/:id/reopen': need('Inbox', 'write'),
@@ -27,21 +30,29 @@ export const HANDOFF_TEXTS = {
       ? 'You asked to talk to a person. Someone from our team will join you shortly; you are next in line.'
       : `You asked to talk to a person. Someone from our team will join you shortly; you are number ${position} in line.`,
   nobodyOnline:
-    'Nobody from our team is online right now. Leave your email and we will get back to you as soon as we can.',
+    'Nobody from our team is online right now. Leave your name, email and question, and we will get back to you as soon as we can.',
   noAnswer:
-    'Sorry, nobody from our team could join in time. Leave your email and we will get back to you; the bot is answering again meanwhile.',
+    'Sorry, nobody from our team could join in time. Leave your name, email and question, and we will get back to you; the bot is answering again meanwhile.',
+  noAnswerContactLeft:
+    'Sorry, nobody from our team could join in time. We have your details and will get back to you; the bot is answering again meanwhile.',
+  /** The system message both sides read once the visitor sent the contact form. */
+  contactLeft: (name: string, email: string) =>
+    `Thanks, ${name}. Someone from our team will write to ${email} about your question as soon as they can.`,
+  contactNotOffered:
+    'The contact form is offered once you ask for a person and nobody from our team is online',
+  contactFailed: 'Your details could not be sent. Please try again.',
+  /** Channels without a form (Instagram, Messenger, WhatsApp): the channel already says who they are. */
   nobodyOnlineNoForm:
     'Nobody from our team is online right now. Please come back later; the bot can still help meanwhile.',
   noAnswerNoForm:
     'Sorry, nobody from our team could join in time. Please come back later; the bot is answering again meanwhile.',
   alreadyWaiting: 'You are already waiting for a person; someone from our team will join you shortly.',
   alreadyWithAgent: 'You are already talking to a person from our team.',
-  offerHuman: 'I am not sure I have the right answer to that. Would you like to talk to a person?',
   closed: 'This conversation was closed. Write again any time to reopen it.',
   closedIdle:
     'This conversation was closed after a while without messages. Write again any time to reopen it.',
   reopened: 'The conversation is open again.',
-  leaveEmail: 'Leave your email',
+  leaveContact: 'Leave your contact details',
   notClosed: 'This conversation is not closed',
   alreadyClosed: 'This conversation is already closed',
   assigneeNotFound: 'Assign the conversation to a teammate of this workspace',
@@ -87,6 +98,8 @@ export const InboxConversation = z.object({
   last_message: ChatMessage.nullable(),
   /** When the visitor asked for a person (needs_human: waiting since, oldest first). */
   human_requested_at: z.string().nullable(),
+  /** When the visitor last sent the contact form (nobody could come): the inbox says "left contact details". */
+  contact_left_at: z.string().nullable(),
   closed_at: z.string().nullable(),
   admin_id: z.number().int().nullable(),
   admin_name: z.string().nullable(),
@@ -108,6 +121,25 @@ export const InboxList = z.object({
   counts: FilterCounts,
 });
 export type InboxList = z.infer<typeof InboxList>;
+
+/** The contact form (CONTACT_FORM): who the visitor is, how to reach them, and what they asked. */
+export const LeftContactBody = z.object({
+  /** The widget's visitor: their token. The playground and hosted chat page send their session instead. */
+  visitor_token: z.string().max(2000).optional(),
+  name: inputText({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(200, 'Name is at most 200 characters'),
+  email: inputText({ error: 'Email is required' })
+    .trim()
+    .max(254, 'Email is at most 254 characters')
+    .pipe(z.email('Enter a valid email address')),
+  question: inputText({ error: 'Your question is required' })
+    .trim()
+    .min(1, 'Your question is required')
+    .max(2000, 'Your question is at most 2000 characters'),
+});
+export type LeftContactBody = z.infer<typeof LeftContactBody>;
 
 export const AssigneeBody = z.object({
   /** A teammate of the workspace with Inbox access, or null to unassign. */

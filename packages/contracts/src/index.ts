@@ -13,6 +13,7 @@ export * from './files.js';
 export * from './handoff.js';
 export * from './helpdesk.js';
 export * from './home.js';
+export * from './integrations.js';
 export * from './knowledge.js';
 export * from './leads.js';
 export * from './llm.js';

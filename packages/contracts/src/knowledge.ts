@@ -111,6 +111,18 @@ export const SearchResult = z.object({
     .nullable(),
   hits: z.array(SearchHit),
   mode: z.enum(['full-text', 'hybrid']),
+  /**
+   * Whether the bot would answer this question, and why (issue 30 item 2): the source it would
+   * answer from, the question's words it covers and those nothing covers.
+   */
+  decision: z.object({
+    answers: z.boolean(),
+    summary: z.string(),
+    source: z.string().nullable(),
+    coverage: z.number(),
+    covered: z.array(z.string()),
+    missing: z.array(z.string()),
+  }),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 

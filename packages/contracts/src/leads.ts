@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { BodyId, Id } from './common.js';
-import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
+import { need, open, type RouteRule } from './rules.js';
 
 /** Leads: what visitors leave through a bot's lead form, and the owner's list and CSV export. */
 export const LEAD_ROUTE_RULES = {
   // Visitors are not signed in; the bot's uuid (not its numeric id) names it, and submissions are rate-limited per IP.
   'POST /auth/bot/uuid/:uuid/lead': open,
-  'GET /chat/bots/:id/leads': need(BOTS_SUBJECT, 'read'),
-  'GET /chat/bots/:id/leads.csv': need(BOTS_SUBJECT, 'read'),
+  // Their own feature, so an agent reads leads without managing bots (roles reading Create Bot got it in 0025).
+  'GET /chat/bots/:id/leads': need('Leads', 'read'),
+  'GET /chat/bots/:id/leads.csv': need('Leads', 'read'),
 } as const satisfies Record<string, RouteRule>;
 
 export const LEAD_LIMITS = {
@@ -36,6 +37,10 @@ export type LeadSubmission = z.infer<typeof LeadSubmission>;
 
 export const LeadSubmissionParams = z.object({ uuid: z.uuid('is not a bot id') });
 
+/** Where a lead came from: the bot's lead form, or the contact form of a visitor nobody could come to. */
+export const LEAD_SOURCES = ['lead_form', 'contact_form'] as const;
+export type LeadSource = (typeof LEAD_SOURCES)[number];
+
 /** A lead as the console lists it. `name` and `email` are copied from the fields so named. */
 export const Lead = z.object({
   id: z.number().int(),
@@ -44,6 +49,7 @@ export const Lead = z.object({
   name: z.string().nullable(),
   email: z.string().nullable(),
   fields: z.record(z.string(), z.string()),
+  source: z.enum(LEAD_SOURCES),
   created_at: z.string(),
 });
 export type Lead = z.infer<typeof Lead>;

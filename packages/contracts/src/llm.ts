@@ -44,13 +44,18 @@ export const LlmSetting = z.object({
   /** e.g. "••••••••abcd", or null when no key is stored. */
   api_key_masked: z.string().nullable(),
   embedding_model: z.string().nullable(),
+  /** Active only after a passing test: saving and activating test the model first. */
   is_active: z.boolean(),
+  /** The last connection test (on save, on activation, or asked for); null until one ran. */
+  last_test: z
+    .object({ ok: z.boolean(), detail: z.string(), latency_ms: z.number().int(), tested_at: z.string() })
+    .nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type LlmSetting = z.infer<typeof LlmSetting>;
 
-/** Create, edit and toggle answer the setting with the spec's text. */
+/** Create, edit and toggle answer the setting with the spec's text, or why it was saved but not made active. */
 export const LlmSettingResponse = LlmSetting.extend({ message: z.string() });
 export type LlmSettingResponse = z.infer<typeof LlmSettingResponse>;
 
@@ -62,6 +67,10 @@ export const LLM_MESSAGES = {
   baseUrlInvalid: 'Base URL must be a valid http(s) URL',
   baseUrlRequired: 'Base URL is required for this provider',
   apiKeyRequired: 'API key is required for this provider',
+  /** Saved, but its test failed: it stays inactive, so no bot answers with a model that does not work. */
+  savedInactive: (why: string) => `Saved, but not active: the model failed its test (${why})`,
+  /** Activation refused: the model failed its test. */
+  notActivated: (why: string) => `Not activated: the model failed its test (${why})`,
 } as const;
 
 const isHttpUrl = (value: string): boolean => {

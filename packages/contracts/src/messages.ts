@@ -3,10 +3,10 @@
  * integrations-and-billing.md, section 8), to the letter. Server and web both import it.
  */
 export const MESSAGES = {
+  /** A page the person's role does not include (issue 31: short and friendly, never a 401). */
   unauthorized: {
-    title: 'You are not authorized!',
-    body: 'You do not have permission to view this page using the credentials that you have provided while login.',
-    contact: 'Please contact your site administrator.',
+    title: "You don't have access to this page",
+    body: 'Your role in this workspace does not include it; ask an owner if you need it.',
     back: 'Back to Home',
   },
   auth: {
@@ -55,6 +55,9 @@ export const MESSAGES = {
   users: {
     inviteSent: 'Invitation sent successfully',
     inviteResent: 'Invitation sent again',
+    /** Shown instead of inviteSent / inviteResent when the server has no SMTP: nothing was mailed. */
+    inviteNotMailed: 'Mail is not set up on this server: copy the link and send it yourself',
+    inviteLinkCopied: 'Invitation link copied',
     inviteRevoked: 'Invitation revoked',
     invitationNotFound: 'Invitation not found',
     inviteFailed: 'Failed to invite user.',

@@ -20,6 +20,7 @@ export const NOTIFICATION_ROUTE_RULES = {
 /** What a notification is about; each names who receives it (docs/notifications.md). */
 export const NOTIFICATION_KINDS = [
   'handoff_requested',
+  'contact_left',
   'lead_created',
   'training_finished',
   'training_failed',

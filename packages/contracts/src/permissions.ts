@@ -11,6 +11,7 @@ import { FILE_ROUTE_RULES } from './files.js';
 import { HANDOFF_ROUTE_RULES } from './handoff.js';
 import { HELPDESK_ROUTE_RULES } from './helpdesk.js';
 import { HOME_ROUTE_RULES } from './home.js';
+import { INTEGRATION_ROUTE_RULES } from './integrations.js';
 import { KNOWLEDGE_ROUTE_RULES, UNANSWERED_ROUTE_RULES } from './knowledge.js';
 import { LEAD_ROUTE_RULES } from './leads.js';
 import { LLM_ROUTE_RULES } from './llm.js';
@@ -37,8 +38,58 @@ export const SEEDED_FEATURES = [
   'Upgrade',
   'API Documentation',
   'User Role',
+  'Leads',
 ] as const;
 export type SeededFeature = (typeof SEEDED_FEATURES)[number];
+
+type DefaultGrant = { create?: boolean; read?: boolean; write?: boolean };
+const ALL: DefaultGrant = { create: true, read: true, write: true };
+const READ: DefaultGrant = { read: true };
+
+/**
+ * The roles a new workspace starts with besides Owner, each with one line saying what it is for
+ * (issue 31: a team can work on day one). Billing (Subscriptions, Upgrade) stays with owners, and
+ * deleting the workspace is the Owner role's alone.
+ */
+export const DEFAULT_ROLES: ReadonlyArray<{
+  name: string;
+  description: string;
+  grants: Partial<Record<SeededFeature, DefaultGrant>>;
+}> = [
+  {
+    name: 'Admin',
+    description: 'Everything but billing and deleting the workspace',
+    grants: {
+      Home: READ,
+      'Create Bot': ALL,
+      Inbox: ALL,
+      Analytics: ALL,
+      Profile: ALL,
+      Roles: ALL,
+      'API Documentation': READ,
+      'User Role': READ,
+      Leads: READ,
+    },
+  },
+  {
+    name: 'Agent',
+    description: 'Answers visitors in the inbox for every bot and reads leads; no settings',
+    grants: { Home: READ, Profile: READ, Inbox: ALL, Leads: READ },
+  },
+  {
+    name: 'Viewer',
+    description: 'Reads the inbox, leads and analytics; changes nothing',
+    grants: { Home: READ, Profile: READ, Inbox: READ, Analytics: READ, Leads: READ },
+  },
+  {
+    name: 'Member',
+    description: 'Home and their own profile only',
+    grants: { Home: READ, Profile: READ },
+  },
+];
+
+/** The Owner role's line. */
+export const OWNER_ROLE_DESCRIPTION = 'Everything, billing and deleting the workspace included';
 
 /** Subjects that are not features themselves but are granted through one (spec console.md section 6). */
 export type DerivedSubject = 'Permissions' | 'Admin' | 'Partner';
@@ -120,6 +171,7 @@ export const ROUTE_RULES = {
   ...SHOPIFY_ROUTE_RULES,
   ...WOO_ROUTE_RULES,
   ...BILLING_ROUTE_RULES,
+  ...INTEGRATION_ROUTE_RULES,
   ...ADMIN_ROUTE_RULES,
   ...PAYMENT_ROUTE_RULES,
   ...SHOPIFY_BILLING_ROUTE_RULES,
@@ -130,6 +182,8 @@ export type RouteKey = keyof typeof ROUTE_RULES;
 /** What the ability builder needs of a user: its type and its roles' grants. */
 export type AbilityUser = {
   user_type: string;
+  /** A workspace member who is also a partner: both areas. */
+  is_partner?: boolean;
   roles: ReadonlyArray<{
     is_owner: boolean;
     feature_permissions: ReadonlyArray<{
@@ -159,6 +213,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
     can(['read', 'write'], 'Partner');
     return build();
   }
+  // A workspace member who joined the affiliate programme keeps the workspace and has the partner area too.
+  if (user.is_partner) can(['read', 'write'], 'Partner');
   for (const role of user.roles) {
     for (const grant of role.feature_permissions) {
       const feature = grant.feature_permission;
@@ -178,7 +234,10 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
 /** Side-menu entries and the subject each needs (spec console.md section 2). */
 export const MENU_SUBJECTS = [
   { path: '/bot', label: 'Manage Bots', subject: 'Create Bot' },
+  { path: '/integrations', label: 'Integrations', subject: 'Create Bot' },
   { path: '/inbox', label: 'Support Inbox', subject: 'Inbox' },
+  // Every bot's leads in one place, for whoever reads leads (an agent does without managing bots).
+  { path: '/leads', label: 'Leads', subject: 'Leads' },
   { path: '/analytics', label: 'Analytics', subject: 'Analytics' },
   { path: '/profile', label: 'Profile', subject: 'Profile' },
   { path: '/roles', label: 'Users', subject: 'Roles' },

@@ -26,6 +26,8 @@ export const Role = z.object({
   id: z.number().int(),
   tenant_id: z.number().int(),
   name: z.string(),
+  /** One line saying what the role is for (the default roles have one); null when nobody wrote one. */
+  description: z.string().nullable().optional(),
   /** The Owner role always holds every feature; its permissions cannot be edited. */
   is_owner: z.boolean(),
   feature_permissions: z.array(RoleFeaturePermission),

@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import { ThemeProvider } from '@mui/material/styles';
 import { LAYOUT, UI_TIMING } from '@parley/contracts';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { ToastBar, Toaster } from 'react-hot-toast';
+import toast, { ToastBar, Toaster, useToasterStore } from 'react-hot-toast';
 import { Provider } from 'react-redux';
 import { isPlanLimitText } from '../shared/api/plan-limit';
 import { loadRtlCache } from './rtl-cache';
@@ -37,6 +37,7 @@ function Themed({ children }: { children: ReactNode }) {
       <ThemeProvider theme={theme}>
         <CssBaseline enableColorScheme />
         {children}
+        <ToastLimit />
         <Toaster
           position={toastPosition}
           toastOptions={{ duration: UI_TIMING.toastMs }}
@@ -70,6 +71,16 @@ function Themed({ children }: { children: ReactNode }) {
       </ThemeProvider>
     </DirectionStyles>
   );
+}
+
+/** The one notice queue stays short: past UI_TIMING.maxToasts visible, the oldest leave first. */
+function ToastLimit() {
+  const { toasts } = useToasterStore();
+  useEffect(() => {
+    const visible = toasts.filter((t) => t.visible).sort((a, b) => b.createdAt - a.createdAt);
+    for (const extra of visible.slice(UI_TIMING.maxToasts)) toast.dismiss(extra.id);
+  }, [toasts]);
+  return null;
 }
 
 /** Right-to-left needs MUI's styles mirrored, through an Emotion cache with the RTL plugin. */

@@ -1,8 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** A success notice shown as a green alert for 10 s (spec section 8, Display). */
-export type Notice = { id: number; message: string };
-
 export type UiState = {
   /** The navigation drawer below the lg breakpoint. */
   navOpen: boolean;
@@ -13,7 +10,6 @@ export type UiState = {
   layoutVersion: number;
   notificationCount: number;
   agentOnline: boolean;
-  notices: Notice[];
 };
 
 const initialState: UiState = {
@@ -23,10 +19,7 @@ const initialState: UiState = {
   layoutVersion: 0,
   notificationCount: 0,
   agentOnline: false,
-  notices: [],
 };
-
-let nextNoticeId = 1;
 
 export const uiSlice = createSlice({
   name: 'ui',
@@ -54,15 +47,6 @@ export const uiSlice = createSlice({
     agentOnlineSet: (state, action: PayloadAction<boolean>) => {
       state.agentOnline = action.payload;
     },
-    noticeAdded: {
-      reducer: (state, action: PayloadAction<Notice>) => {
-        state.notices.push(action.payload);
-      },
-      prepare: (message: string) => ({ payload: { id: nextNoticeId++, message } }),
-    },
-    noticeExpired: (state, action: PayloadAction<number>) => {
-      state.notices = state.notices.filter((n) => n.id !== action.payload);
-    },
   },
 });
 
@@ -74,6 +58,4 @@ export const {
   notificationsReset,
   notificationsAdded,
   agentOnlineSet,
-  noticeAdded,
-  noticeExpired,
 } = uiSlice.actions;

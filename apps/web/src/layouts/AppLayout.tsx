@@ -6,7 +6,6 @@ import type { ReactNode } from 'react';
 import { useAppSelector } from '../app/store';
 import { AbilityProvider } from '../features/permissions/components/AbilityProvider';
 import { Customizer } from '../features/settings/components/Customizer';
-import { NoticeStack } from '../shared/components/NoticeStack';
 import { SplashScreen } from '../shared/components/SplashScreen';
 import { setChatFullScreen } from '../shared/lib/shell-events';
 import { AccessGate } from './components/AccessGate';
@@ -49,7 +48,6 @@ function Shell() {
         {showBar ? <TopBar showMenuButton={!horizontal && temporaryNav} showLogo={horizontal} /> : null}
         {horizontal && !fullScreen ? <HorizontalNav /> : null}
         <Content boxed={settings.contentWidth === 'boxed'}>
-          <NoticeStack />
           <AccessGate />
         </Content>
         {settings.footer === 'hidden' || fullScreen ? null : (

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import { Outlet } from 'react-router';
-import { NoticeStack } from '../shared/components/NoticeStack';
 import { FooterLinks } from './components/FooterLinks';
 
 /** Sign-in, public and error pages: no menu, just the page and the footer links. */
@@ -9,9 +8,6 @@ export function BlankLayout() {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="main" sx={{ flex: 1, display: 'flex', flexDirection: 'column' }}>
-        <Container maxWidth="lg" sx={{ pt: 2 }}>
-          <NoticeStack />
-        </Container>
         <Outlet />
       </Box>
       <Container maxWidth="lg" component="footer">

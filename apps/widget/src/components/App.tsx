@@ -101,6 +101,7 @@ export function App({ config, bot, controls }: Props) {
           return null;
         }}
         onLeadDismiss={() => finishLead('dismissed')}
+        onContact={(fields) => session.leaveContact(fields)}
         onNewChat={() => {
           session.newChat();
           setLeadSentAfter(null);

@@ -1,6 +1,6 @@
-import { type ChatSocketStatus, leadFormDue, mayAskForPerson } from '@parley/chat-client';
+import { type ChatSocketStatus, contactFormDue, leadFormDue, mayAskForPerson } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
-import { BOT, type ChatMessage, MESSAGES, type PublicBot } from '@parley/contracts';
+import { type ChatMessage, CONTACT_FORM, MESSAGES, type PublicBot, welcomeOf } from '@parley/contracts';
 import { Fragment, type Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { imageUrl } from '../api';
@@ -26,6 +26,8 @@ type Props = {
   onSend: (text: string) => boolean;
   onLead: (fields: Record<string, string>) => Promise<string | null>;
   onLeadDismiss: () => void;
+  /** The contact form of a visitor nobody could come to; resolves to the server's error text, or null. */
+  onContact: (fields: Record<string, string>) => Promise<string | null>;
   onNewChat: () => void;
   onClose: () => void;
   onRequestHuman: () => void;
@@ -59,10 +61,16 @@ const FRAME_CLASS = {
 /** The bot's welcome message a conversation starts with (seq 1). */
 const isSeededWelcome = (m: ChatMessage) => m.seq === 1 && m.message_type === 'bot';
 
-function statusText(status: ChatSocketStatus, gaveUp: boolean): string {
-  if (status === 'open') return 'Online';
+/** Connected, the header says whether a person could join now: the bot answers either way. */
+function statusText(status: ChatSocketStatus, gaveUp: boolean, agentsOnline: boolean): string {
+  if (status === 'open') return agentsOnline ? 'Online' : 'Our team is away';
   if (status === 'failed' || gaveUp) return 'Offline';
   return status === 'closed' ? 'Reconnecting…' : 'Connecting…';
+}
+
+function dotClass(state: SessionState): string {
+  if (state.status === 'open') return state.agentsOnline ? 'open' : 'away';
+  return state.gaveUp ? 'failed' : state.status;
 }
 
 function Avatar({ apiBase, bot }: { apiBase: string; bot: PublicBot }) {
@@ -87,7 +95,7 @@ export function Panel(props: Props) {
   const config = bot.lead_form_config;
   const leadDue = lead === 'form' && leadFormDue(config, state.messages);
   const leadBeforeChat = config?.show_when === 'before_chat';
-  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
   // A person can be asked for unless one is already coming or here (or the owner turned it off).
   const requestHuman =
     mayAskForPerson(bot.human_button, state.messages) && connected ? props.onRequestHuman : undefined;
@@ -113,6 +121,22 @@ export function Panel(props: Props) {
     if (element && open) element.scrollTop = element.scrollHeight;
   }, [open, state.messages.length, state.draft, state.thinking, state.frames.length, leadDue, leadSentAfter]);
 
+  // Nobody could come: the contact form, until sent or put off ("Not now" puts off this offer only).
+  const [contactPutOff, setContactPutOff] = useState<number | null>(null);
+  const contact = contactFormDue(state.messages);
+  const contactBlock =
+    contact && contact.offeredAt !== contactPutOff ? (
+      <li class="row" style={{ alignItems: 'stretch' }}>
+        <LeadForm
+          key={contact.offeredAt}
+          config={CONTACT_FORM}
+          initial={{ question: contact.question }}
+          onSubmit={props.onContact}
+          onDismiss={() => setContactPutOff(contact.offeredAt)}
+        />
+      </li>
+    ) : null;
+
   const questions = bot.suggestion_questions.filter((q) => q.trim());
   return (
     <section
@@ -129,10 +153,8 @@ export function Panel(props: Props) {
         <div class="title">
           <h2 class="name">{bot.bot_name}</h2>
           <div class="status" data-testid="connection-status" data-status={state.status}>
-            <span
-              class={`dot ${state.status === 'open' ? 'open' : state.gaveUp ? 'failed' : state.status}`}
-            />
-            {state.blocked ? 'Unavailable' : statusText(state.status, state.gaveUp)}
+            <span class={`dot ${dotClass(state)}`} />
+            {state.blocked ? 'Unavailable' : statusText(state.status, state.gaveUp, state.agentsOnline)}
           </div>
         </div>
         <button
@@ -203,7 +225,8 @@ export function Panel(props: Props) {
               {message.seq === thanksAfter ? thanks : null}
             </Fragment>
           ))}
-          {leadBeforeChat ? null : leadBlock}
+          {contactBlock}
+          {leadBeforeChat || contactBlock ? null : leadBlock}
           {state.draft ? (
             <li class="row" data-testid="streaming-message">
               <div class="bubble">

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
@@ -27,9 +27,37 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 export type DatabaseOptions =
   /** PostgreSQL server through a pool. */
-  | { kind: 'postgres'; url: string; poolSize?: number }
-  /** Embedded PGlite; `dataDir` undefined keeps it in memory; `loadDataDir` starts from a dump. */
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+  (
+    | { kind: 'postgres'; url: string; poolSize?: number }
+    /** Embedded PGlite; `dataDir` undefined keeps it in memory; `loadDataDir` starts from a dump. */
+    | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
+  ) & {
+    /** Told how many migrations are about to run and when they are done (the start-up log). */
+    onMigrations?: (event: { pending: number; done: boolean }) => void;
+  };
+
+/** Reports the migrations still to apply before running them, then once they are applied. */
+async function reportingMigrations(
+  report: DatabaseOptions['onMigrations'],
+  appliedCount: () => Promise<number>,
+  run: () => Promise<void>,
+): Promise<void> {
+  if (!report) return run();
+  const pending = Math.max(0, journalEntries() - (await appliedCount().catch(() => 0)));
+  report({ pending, done: false });
+  await run();
+  report({ pending, done: true });
+}
+
+function journalEntries(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/** Drizzle's own record of applied migrations; missing (0) on a new database. */
+const APPLIED_MIGRATIONS = 'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations';
 
 type Unlisten = () => Promise<void>;
 
@@ -54,11 +82,15 @@ const MIGRATION_LOCK_KEY = 72_541_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.kind === 'postgres'
-    ? openPostgres(options.url, options.poolSize ?? 10)
-    : openPglite(options.dataDir, options.loadDataDir);
+    ? openPostgres(options.url, options.poolSize ?? 10, options.onMigrations)
+    : openPglite(options.dataDir, options.loadDataDir, options.onMigrations);
 }
 
-async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(
+  dataDir?: string,
+  loadDataDir?: Blob,
+  onMigrations?: DatabaseOptions['onMigrations'],
+): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pgvector ships inside PGlite; loading it costs nothing until CREATE EXTENSION.
   const client = new PGlite({
@@ -68,7 +100,11 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+  await reportingMigrations(
+    onMigrations,
+    async () => (await client.query<{ n: number }>(APPLIED_MIGRATIONS)).rows[0]?.n ?? 0,
+    () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
+  );
   pgliteStatements.set(dialectOf(db), new PgliteStatements(client));
   return {
     kind: 'pglite',
@@ -82,8 +118,12 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  await migratePostgres(url);
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  onMigrations?: DatabaseOptions['onMigrations'],
+): Promise<Database> {
+  await migratePostgres(url, onMigrations);
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -104,12 +144,16 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
-async function migratePostgres(url: string): Promise<void> {
+async function migratePostgres(url: string, onMigrations?: DatabaseOptions['onMigrations']): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrateNodePg(drizzleNodePg(client), { migrationsFolder: MIGRATIONS_DIR });
+    await reportingMigrations(
+      onMigrations,
+      async () => (await client.query<{ n: number }>(APPLIED_MIGRATIONS)).rows[0]?.n ?? 0,
+      () => migrateNodePg(drizzleNodePg(client), { migrationsFolder: MIGRATIONS_DIR }),
+    );
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     await client.end();

@@ -41,6 +41,8 @@ export const users = pgTable(
       .notNull()
       .default('user'),
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** Works only with the bots assigned to them (bot_users); otherwise with every bot, new ones included. */
+    botsRestricted: boolean('bots_restricted').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -87,6 +89,8 @@ export const roles = pgTable(
     id: serial('id').primaryKey(),
     tenantId: tenantRef(),
     name: text('name').notNull(),
+    /** One line saying what the role is for (the default roles have one), shown where a role is picked. */
+    description: text('description'),
     isOwner: boolean('is_owner').notNull().default(false),
     createdAt: createdAt(),
   },
@@ -159,6 +163,8 @@ export const invitations = pgTable(
       .references(() => roles.id, { onDelete: 'cascade' }),
     invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: text('token_hash').notNull(),
+    /** The token itself, sealed (AES-256-GCM), so the inviter can copy the link again; null before 0025. */
+    tokenSealed: text('token_sealed'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

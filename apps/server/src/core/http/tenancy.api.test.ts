@@ -15,6 +15,7 @@ import {
   HANDOFF_ROUTE_RULES,
   HELPDESK_ROUTE_RULES,
   type HomeSummary,
+  INTEGRATION_ROUTE_RULES,
   KNOWLEDGE_ROUTE_RULES,
   LEAD_ROUTE_RULES,
   LLM_ROUTE_RULES,
@@ -206,7 +207,7 @@ const EXEMPT: Partial<Record<RouteKey, string>> = {
  * Feature modules keep their cross-tenant and permission cases in their own API tests (they need
  * their own fixtures: bots, files, sites). Their routes are checked here only to be named there.
  */
-const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
+const MODULE_TESTS: Array<[Record<string, RouteRule>, string | string[]]> = [
   [KNOWLEDGE_ROUTE_RULES, '../../modules/qna/qna.api.test.ts'],
   [UNANSWERED_ROUTE_RULES, '../../modules/unanswered/unanswered.api.test.ts'],
   [FILE_ROUTE_RULES, '../../modules/files/files.api.test.ts'],
@@ -224,12 +225,16 @@ const MODULE_TESTS: Array<[Record<string, RouteRule>, string]> = [
   [WHATSAPP_ROUTE_RULES, '../../modules/whatsapp/whatsapp.api.test.ts'],
   [SHOPIFY_ROUTE_RULES, '../../modules/stores/shopify/shopify.api.test.ts'],
   [WOO_ROUTE_RULES, '../../modules/stores/woocommerce/woo.api.test.ts'],
-  [BILLING_ROUTE_RULES, '../../modules/billing/billing.api.test.ts'],
+  [
+    BILLING_ROUTE_RULES,
+    ['../../modules/billing/billing.api.test.ts', '../../modules/billing/complimentary.api.test.ts'],
+  ],
   [PAYMENT_ROUTE_RULES, '../../modules/billing/payments/payments.api.test.ts'],
   [SHOPIFY_BILLING_ROUTE_RULES, '../../modules/billing/shopify/shopify-billing.api.test.ts'],
   [AFFILIATE_ROUTE_RULES, '../../modules/affiliates/affiliates.api.test.ts'],
   [ADMIN_ROUTE_RULES, '../../modules/admin/admin.api.test.ts'],
   [NOTIFICATION_ROUTE_RULES, '../../modules/notifications/notifications.api.test.ts'],
+  [INTEGRATION_ROUTE_RULES, '../../modules/integrations/integrations.api.test.ts'],
 ];
 const moduleRoute = (key: string) => MODULE_TESTS.some(([rules]) => key in rules);
 
@@ -459,15 +464,21 @@ describe('the case lists', () => {
 
 describe('feature modules', () => {
   it('name every route of theirs in their own API test, which holds its cross-tenant cases', () => {
-    for (const [moduleRules, file] of MODULE_TESTS) {
+    for (const [moduleRules, files] of MODULE_TESTS) {
       const keys = Object.keys(moduleRules);
       if (keys.length === 0) continue;
-      const source = readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8');
+      const file = [files].flat().join(', ');
+      const source = [files]
+        .flat()
+        .map((f) => readFileSync(fileURLToPath(new URL(f, import.meta.url)), 'utf8'))
+        .join('\n');
       for (const key of keys) {
         const literal = key.split(' ')[1]!.split('/:')[0]!;
         expect(source.includes(literal), `${key} is exercised in ${file}`).toBe(true);
       }
-      expect(source, `${file} checks other workspaces' ids`).toMatch(/404/);
+      // Other workspaces' ids can only be tried where a route takes one.
+      if (keys.some((key) => key.includes('/:')))
+        expect(source, `${file} checks other workspaces' ids`).toMatch(/404/);
       expect(source, `${file} checks permissions`).toMatch(/403/);
     }
   });

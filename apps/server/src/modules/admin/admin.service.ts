@@ -71,6 +71,13 @@ export class AdminService {
         trained_characters_per_chatbot: limits.trained_characters_per_chatbot,
       },
       unlimited: entitlement.unlimited,
+      complimentary: entitlement.complimentary
+        ? {
+            subscription_id: entitlement.complimentary.subscriptionId,
+            ends_at: entitlement.complimentary.endsAt?.toISOString() ?? null,
+            custom_limits: entitlement.complimentary.customLimits,
+          }
+        : null,
       members,
       bots,
     };

@@ -174,7 +174,7 @@ describe('becoming a partner', () => {
     expect((await createLink(partner, {})).status).toBe(403);
   });
 
-  it('converts a user into a partner account, which then sees only Partner', async () => {
+  it('makes a workspace member a partner as well: they keep their workspace and gain the partner area', async () => {
     const reply = await server.post<BecomePartnerResponse>(
       '/api/affiliation/partners/become',
       {},
@@ -190,9 +190,13 @@ describe('becoming a partner', () => {
     );
     expect(again.body.partner.id).toBe(reply.body.partner.id);
     partner = await signIn(partner);
-    expect(partner.user.user_type).toBe('partner');
-    // The owner's console is gone: only the partner area remains.
-    expect((await server.get('/api/pricing/plans', as(partner))).status).toBe(403);
+    // Issue 31: the workspace stays; the account is a user who is also a partner.
+    expect(partner.user.user_type).toBe('user');
+    expect(partner.user.is_partner).toBe(true);
+    expect(partner.user.roles.map((r) => r.name)).toEqual(['Owner']);
+    const roles = await server.get(`/api/role/roles/${partner.user.tenant_id}`, as(partner));
+    expect(roles.status).toBe(200);
+    expect((await server.get('/api/affiliation/partners/me', as(partner))).status).toBe(200);
     const check = await server.get<PartnerCheck>('/api/affiliation/partners/check', as(partner));
     expect(check.body.is_partner).toBe(true);
     await server.post('/api/affiliation/partners/become', {}, as(rival));

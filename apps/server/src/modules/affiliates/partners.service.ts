@@ -5,10 +5,9 @@ import {
   type PartnerProfile,
   type UpdatePartnerBody,
 } from '@parley/contracts';
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { encryptSecret } from '../../core/crypto.js';
 import type { Db } from '../../core/db/database.js';
-import { users } from '../../core/db/schema.js';
 import { conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
@@ -38,24 +37,19 @@ export class PartnersService {
   }
 
   /**
-   * Turns the caller into a partner account (spec section 6: a partner sees only Partner). Doing it
-   * twice changes nothing; a platform admin keeps their type.
+   * Makes the caller a partner as well: they keep their workspace and roles, and the account menu
+   * switches between the workspace and the partner area (issue 31). Doing it twice changes nothing;
+   * a platform admin cannot.
    */
   async become(auth: AuthContext): Promise<PartnerProfile> {
     const user = auth.user;
     if (user.user_type.toLowerCase() === 'admin') throw conflict(AFFILIATE_TEXTS.adminCannotBecome);
     const displayName = `${user.first_name} ${user.last_name}`.trim() || user.username;
-    await this.db.transaction(async (tx) => {
-      await tx
-        .insert(partners)
-        .values({ tenantId: auth.tenantId, userId: auth.userId, displayName })
-        .onConflictDoNothing();
-      await tx
-        .update(users)
-        .set({ userType: 'partner' })
-        .where(and(eq(users.id, auth.userId), ne(users.userType, 'admin')));
-    });
-    // The cached caller (and every node's) must see the new type at once.
+    await this.db
+      .insert(partners)
+      .values({ tenantId: auth.tenantId, userId: auth.userId, displayName })
+      .onConflictDoNothing();
+    // The cached caller (and every node's) must see is_partner at once.
     await this.deps.events.publish<AuthzChanged>(AUTHZ_CHANGED, { tenantId: auth.tenantId });
     return this.profile(auth);
   }

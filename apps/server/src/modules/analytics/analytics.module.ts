@@ -10,10 +10,8 @@ import {
   RatingRequest,
   RatingResponse,
 } from '@parley/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { tooManyRequests } from '../../core/errors.js';
+import { perIpLimit } from '../../core/http/ip-limit.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { entitlementsOf } from '../billing/billing.services.js';
@@ -43,29 +41,12 @@ export function analyticsOf(deps: ModuleDeps): AnalyticsService {
   return service;
 }
 
-/** Ratings and booking clicks per IP address (in memory, like the lead form's limit). */
-function publicLimiter() {
-  const limiter = new RateLimiterMemory({
-    keyPrefix: 'analytics',
-    points: ANALYTICS_LIMITS.publicPerMinute,
-    duration: 60,
-  });
-  return async (request: FastifyRequest) => {
-    try {
-      await limiter.consume(request.ip);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes)
-        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-      throw rejection;
-    }
-  };
-}
-
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const analytics = analyticsOf(deps);
-    const limit = publicLimiter();
+    // Ratings and booking clicks per IP address.
+    const limit = perIpLimit('analytics', ANALYTICS_LIMITS.publicPerMinute, 60);
     const errors = { 402: ErrorResponse, 404: ErrorResponse };
 
     app.get(

@@ -1,5 +1,6 @@
 import {
   ANALYTICS_LIMITS,
+  ANALYTICS_PLAN_TEXTS,
   type AnalyticsInsights,
   type AnalyticsLevels,
   type AnalyticsOverview,
@@ -42,10 +43,11 @@ import { RaterKeys } from './rater.js';
 import { revenueOf } from './revenue.js';
 
 const DAY_MS = 86_400_000;
-const NEEDS_BASIC = 'Analytics are not included in your plan. Upgrade your plan to see them.';
-const NEEDS_ADVANCED =
-  'Questions, sources, satisfaction and revenue need the advanced analytics of a higher plan.';
-const NEEDS_DASHBOARD = 'The CSV export needs the analytics dashboard of a higher plan.';
+const {
+  needsBasic: NEEDS_BASIC,
+  needsAdvanced: NEEDS_ADVANCED,
+  needsDashboard: NEEDS_DASHBOARD,
+} = ANALYTICS_PLAN_TEXTS;
 
 export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
 

@@ -1,12 +1,13 @@
 import {
   AUTH_LIMITS,
   type InvitedUser,
+  type InviteResponse,
   type InviteUserBody,
   MESSAGES,
   type PendingInvitation,
 } from '@parley/contracts';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
-import { randomToken, sha256 } from '../../core/crypto.js';
+import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../core/crypto.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { invitations, roles, tenants, users } from '../../core/db/schema.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
@@ -24,17 +25,42 @@ const pendingInTenant = (tenantId: number, id: number) =>
   and(eq(invitations.id, id), eq(invitations.tenantId, tenantId), stillOpen());
 const newExpiry = () => new Date(Date.now() + AUTH_LIMITS.invitationTtlDays * 86_400_000);
 
-/** Invitations: a single-use token, valid 7 days, mailed to the person; stored only as a hash. */
+/**
+ * Invitations: a single-use token, valid 7 days, mailed to the person. Looked up by its hash; also
+ * kept sealed with a key of its own, so whoever may invite can copy the link again (a server without
+ * SMTP mails nothing, and the inviter sends the link themselves).
+ */
 export class InvitationService {
+  private readonly linkKey: Buffer;
+
   constructor(
     private readonly db: Db,
-    private readonly mail: MailService,
+    private readonly mail: Pick<MailService, 'send' | 'delivers'>,
     private readonly publicUrl: string,
     /** The plan's team size, checked in the transaction that invites. */
     private readonly entitlements: Pick<Entitlements, 'requireTeamSlot'>,
-  ) {}
+    appSecret: string,
+  ) {
+    this.linkKey = deriveKey(appSecret, 'invitation-links');
+  }
 
-  async invite(auth: AuthContext, body: InviteUserBody) {
+  private linkOf(token: string): string {
+    return `${this.publicUrl}/signup?token=${token}`;
+  }
+
+  /** What the inviter is told: sent, or (no SMTP) to send the link themselves. */
+  private answer(sentMessage: string, email: string, token: string, expiresAt: Date): InviteResponse {
+    const mailed = this.mail.delivers;
+    return {
+      message: mailed ? sentMessage : MESSAGES.users.inviteNotMailed,
+      email,
+      expires_at: expiresAt.toISOString(),
+      link: this.linkOf(token),
+      mailed,
+    };
+  }
+
+  async invite(auth: AuthContext, body: InviteUserBody): Promise<InviteResponse> {
     const token = randomToken();
     const expiresAt = newExpiry();
     await this.db.transaction(async (tx) => {
@@ -60,18 +86,20 @@ export class InvitationService {
         roleId: role.id,
         invitedBy: auth.userId,
         tokenHash: sha256(token),
+        tokenSealed: encryptSecret(this.linkKey, token),
         expiresAt,
       });
-      await this.mail.send(
-        invitationMail(auth, body.email, role.name, `${this.publicUrl}/signup?token=${token}`),
-        tx,
-      );
+      await this.mail.send(invitationMail(auth, body.email, role.name, this.linkOf(token)), tx);
     });
-    return { message: MESSAGES.users.inviteSent, email: body.email, expires_at: expiresAt.toISOString() };
+    return this.answer(MESSAGES.users.inviteSent, body.email, token, expiresAt);
   }
 
-  /** The workspace's invitations still waiting for an answer, newest first. */
+  /**
+   * The workspace's invitations still waiting for an answer, newest first; with their links for
+   * whoever may invite (the same rule as sending one).
+   */
   async listPending(auth: AuthContext): Promise<PendingInvitation[]> {
+    const mayInvite = auth.ability.can('create', 'Roles');
     const rows = await this.db
       .select({ invitation: invitations, roleName: roles.name, inviter: users })
       .from(invitations)
@@ -87,6 +115,10 @@ export class InvitationService {
       invited_by: inviter ? fullName(inviter) : null,
       sent_at: invitation.createdAt.toISOString(),
       expires_at: invitation.expiresAt.toISOString(),
+      link:
+        mayInvite && invitation.tokenSealed
+          ? this.linkOf(decryptSecret(this.linkKey, invitation.tokenSealed))
+          : null,
     }));
   }
 
@@ -94,7 +126,7 @@ export class InvitationService {
    * Mails the invitation again with a new token and a new week; the old link stops working. The
    * caller must be able to give its role, as for a new invitation.
    */
-  async resend(auth: AuthContext, id: number) {
+  async resend(auth: AuthContext, id: number): Promise<InviteResponse> {
     const token = randomToken();
     const expiresAt = newExpiry();
     const email = await this.db.transaction(async (tx) => {
@@ -108,15 +140,12 @@ export class InvitationService {
       assertMayGiveRole(auth, role!);
       await tx
         .update(invitations)
-        .set({ tokenHash: sha256(token), expiresAt })
+        .set({ tokenHash: sha256(token), tokenSealed: encryptSecret(this.linkKey, token), expiresAt })
         .where(eq(invitations.id, row.id));
-      await this.mail.send(
-        invitationMail(auth, row.email, role!.name, `${this.publicUrl}/signup?token=${token}`),
-        tx,
-      );
+      await this.mail.send(invitationMail(auth, row.email, role!.name, this.linkOf(token)), tx);
       return row.email;
     });
-    return { message: MESSAGES.users.inviteResent, email, expires_at: expiresAt.toISOString() };
+    return this.answer(MESSAGES.users.inviteResent, email, token, expiresAt);
   }
 
   /** Withdraws a pending invitation: its link no longer signs anyone up. */

@@ -1,5 +1,5 @@
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
-import { entitlementsOf } from './billing.services.js';
+import { entitlementsOf, paymentsConfigured } from './billing.services.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { pricingRoutes } from './pricing.routes.js';
 import { applyRetention } from './retention.js';
@@ -10,6 +10,11 @@ const RETENTION_EVERY_MS = 60 * 60 * 1000;
 /** Plans, add-ons, subscriptions and what they allow; the history retention sweep. */
 export const billingModule: FeatureModule = {
   routes: (deps: ModuleDeps) => async (app) => {
+    if (paymentsConfigured(deps.config) && deps.config.PLAN_LIMITS === 'off') {
+      deps.log.warn(
+        'Razorpay is configured but plans are off (PLAN_LIMITS=off): set PLAN_LIMITS=on to sell plans',
+      );
+    }
     await app.register(pricingRoutes(deps, entitlementsOf(deps)));
     await app.register(paymentRoutes(deps));
     await app.register(shopifyBillingRoutes(deps));

@@ -1,4 +1,4 @@
-import type { AddonKind, BillingCycle, PlanFeature, SubscriptionStatus } from '@parley/contracts';
+import type { AddonKind, BillingCycle, PlanFeature, PlanLimits, SubscriptionStatus } from '@parley/contracts';
 import {
   boolean,
   index,
@@ -86,6 +86,13 @@ export const subscriptions = pgTable(
     razorpayCustomerId: text('razorpay_customer_id'),
     shopifySubscriptionId: text('shopify_subscription_id'),
     lastEventAt: timestamp('last_event_at', { withTimezone: true }),
+    /**
+     * Given by a platform admin, not paid: no provider ids, no renewal. It grants while active and
+     * until `end_date` when one is set.
+     */
+    complimentary: boolean('complimentary').notNull().default(false),
+    /** An admin's limits in place of the plan's, for a complimentary subscription; null: the plan's. */
+    customLimits: jsonb('custom_limits').$type<Partial<PlanLimits>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { Entitlements } from './entitlements.js';
 
@@ -11,4 +12,11 @@ export function entitlementsOf(deps: Pick<ModuleDeps, 'db' | 'config'>): Entitle
     made.set(deps as ModuleDeps, entitlements);
   }
   return entitlements;
+}
+
+/** A payment provider is configured (Razorpay's key pair and webhook secret): plans can be bought. */
+export function paymentsConfigured(
+  config: Pick<Config, 'RAZORPAY_KEY_ID' | 'RAZORPAY_KEY_SECRET' | 'RAZORPAY_WEBHOOK_SECRET'>,
+): boolean {
+  return Boolean(config.RAZORPAY_KEY_ID && config.RAZORPAY_KEY_SECRET && config.RAZORPAY_WEBHOOK_SECRET);
 }

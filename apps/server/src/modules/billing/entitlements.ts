@@ -5,7 +5,7 @@ import {
   type PlanFeature,
   type PlanLimits,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, not, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { tenants } from '../../core/db/schema.js';
@@ -25,9 +25,19 @@ export type Entitlement = {
   renewsAt: Date | null;
   /** PLAN_LIMITS=off: nothing is limited. */
   unlimited: boolean;
+  /** The plan comes from a platform admin (no payment): its end and its custom limits. */
+  complimentary: {
+    subscriptionId: number;
+    endsAt: Date | null;
+    customLimits: Partial<PlanLimits> | null;
+  } | null;
 };
 
-const UNLIMITED = 1_000_000_000;
+/**
+ * The placeholder of a limit with plans off (never enforced, `unlimited` says so): the most a plan
+ * may set, so answers still fit the contracts' limits.
+ */
+const UNLIMITED = 100_000_000;
 
 /** What one unit of an add-on kind raises. */
 const RAISES: Record<AddonKind, keyof PlanLimits> = {
@@ -51,6 +61,11 @@ export class Entitlements {
     private readonly config: Pick<Config, 'PLAN_LIMITS' | 'MONTHLY_MESSAGE_LIMIT'>,
   ) {}
 
+  /** PLAN_LIMITS=on: plans limit workspaces. Off (the default): nothing is limited. */
+  get plansEnabled(): boolean {
+    return this.config.PLAN_LIMITS === 'on';
+  }
+
   async of(tenantId: number, tx: DbOrTx = this.db): Promise<Entitlement> {
     const [current] = await tx
       .select({
@@ -58,14 +73,28 @@ export class Entitlements {
         id: subscriptions.id,
         endDate: subscriptions.endDate,
         autoRenew: subscriptions.autoRenew,
+        complimentary: subscriptions.complimentary,
+        customLimits: subscriptions.customLimits,
       })
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(and(eq(subscriptions.tenantId, tenantId), inArray(subscriptions.status, GRANTING)))
+      .where(
+        and(
+          eq(subscriptions.tenantId, tenantId),
+          inArray(subscriptions.status, GRANTING),
+          // A plan an admin gave lasts until its end date, if it has one.
+          or(
+            not(subscriptions.complimentary),
+            isNull(subscriptions.endDate),
+            gt(subscriptions.endDate, sql`now()`),
+          ),
+        ),
+      )
       .orderBy(desc(subscriptions.id))
       .limit(1);
     const plan = current?.plan ?? (await defaultPlan(tx));
-    const limits = await this.withAddons(tx, tenantId, limitsOf(plan));
+    const custom = current?.complimentary ? (current.customLimits ?? null) : null;
+    const limits = await this.withAddons(tx, tenantId, { ...limitsOf(plan), ...(custom ?? {}) });
     const unlimited = this.config.PLAN_LIMITS === 'off';
     return {
       plan,
@@ -76,7 +105,25 @@ export class Entitlements {
       subscriptionId: current?.id ?? null,
       renewsAt: current?.autoRenew ? (current.endDate ?? null) : null,
       unlimited,
+      complimentary: current?.complimentary
+        ? { subscriptionId: current.id, endsAt: current.endDate ?? null, customLimits: custom }
+        : null,
     };
+  }
+
+  /**
+   * The first plan on offer (cheapest, then the admins' order) that includes a feature: what a
+   * card names when the workspace's plan does not. Null when plans are off or no plan offers it.
+   */
+  async planWith(feature: PlanFeature, tx: DbOrTx = this.db): Promise<string | null> {
+    if (!this.plansEnabled) return null;
+    const [row] = await tx
+      .select({ name: plans.name })
+      .from(plans)
+      .where(and(eq(plans.isActive, true), sql`(${plans.features} ->> ${feature})::boolean IS TRUE`))
+      .orderBy(asc(plans.priceMonthly), asc(plans.sortOrder), asc(plans.id))
+      .limit(1);
+    return row?.name ?? null;
   }
 
   private async withAddons(tx: DbOrTx, tenantId: number, limits: PlanLimits): Promise<PlanLimits> {

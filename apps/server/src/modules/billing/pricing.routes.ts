@@ -1,6 +1,8 @@
 import {
   Addon,
   AddonInput,
+  AdminPlanGrant,
+  AdminPlanGrantResult,
   BILLING_TEXTS,
   IdParams,
   PendingSubscriptions,
@@ -21,6 +23,8 @@ import { bots } from '../bots/bots.schema.js';
 import { botMessagesThisMonth } from '../chat/chat.queries.js';
 import { documents } from '../knowledge/knowledge.schema.js';
 import { addons } from './billing.schema.js';
+import { paymentsConfigured } from './billing.services.js';
+import { endGrant, grantPlan } from './complimentary.js';
 import type { Entitlements } from './entitlements.js';
 import { listAddons, listPlans, saveAddon, savePlan, toAddon, toPlan } from './plans.js';
 import { listAddonLinks, listSubscriptions } from './subscriptions.queries.js';
@@ -69,10 +73,15 @@ export const pricingRoutes =
           listAddonLinks(db, tenantId),
         ]);
         return {
+          plans_enabled: entitlements.plansEnabled,
+          payments_enabled: paymentsConfigured(deps.config),
           current: {
             plan: toPlan(current.plan),
             subscription_id: current.subscriptionId,
             renews_at: current.renewsAt?.toISOString() ?? null,
+            complimentary: current.complimentary !== null,
+            ends_at: current.complimentary?.endsAt?.toISOString() ?? null,
+            limits: current.limits,
           },
           subscriptions,
           addons,
@@ -182,6 +191,42 @@ export const pricingRoutes =
         return toAddon(await saveAddon(db, request.body, request.params.id));
       },
     );
+    app.put(
+      '/admin/workspaces/:id/plan',
+      {
+        schema: {
+          tags,
+          summary: 'Put a workspace on a plan without payment (complimentary), until a date or for good',
+          params: IdParams,
+          body: AdminPlanGrant,
+          response: { 200: AdminPlanGrantResult },
+        },
+      },
+      async (request) =>
+        grantPlan(
+          db,
+          entitlements,
+          request.params.id,
+          {
+            planId: request.body.plan_id,
+            endsAt: request.body.ends_at ? new Date(request.body.ends_at) : null,
+            limits: request.body.limits,
+          },
+          deps.clock.now(),
+        ),
+    );
+    app.delete(
+      '/admin/workspaces/:id/plan',
+      {
+        schema: {
+          tags,
+          summary: 'End the plan an admin gave: back to the paid plan or the default',
+          params: IdParams,
+          response: { 200: AdminPlanGrantResult },
+        },
+      },
+      async (request) => endGrant(db, request.params.id),
+    );
   };
 
 /** The spec's plan consumption: trained characters by source, bots, team and this month's messages. */
@@ -227,5 +272,6 @@ async function consumption(
     messages_per_month: messages.used,
     limits: current.limits,
     plan: current.plan.name,
+    unlimited: current.unlimited,
   };
 }

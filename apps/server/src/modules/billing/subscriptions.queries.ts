@@ -65,6 +65,8 @@ export function subscriptionFields(row: SubscriptionRow): Omit<Subscription, 'pl
     status: row.status,
     razorpay_subscription_id: row.razorpaySubscriptionId,
     shopify_subscription_id: row.shopifySubscriptionId,
+    complimentary: row.complimentary,
+    custom_limits: row.customLimits ?? null,
   };
 }
 

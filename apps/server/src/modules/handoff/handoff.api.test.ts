@@ -8,8 +8,11 @@ import {
   HELPDESK_TEXTS,
   type InboxConversation,
   type InboxList,
+  type LeadList,
+  type NotificationList,
   type VisitorIdentity,
 } from '@parley/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Clock } from '../../core/clock.js';
@@ -17,6 +20,7 @@ import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { TEXTS } from '../chat/answer.service.js';
 
 type Frame = { type?: string; error?: string; conversation_id?: number; final_result_object?: ChatMessage };
 
@@ -53,9 +57,9 @@ async function open(url: string) {
   return { socket, frames, send, stored, close: () => socket.close() };
 }
 
-/** A widget visitor of `bot` on a shop's page. */
-async function visitor() {
-  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: bot.uuid });
+/** A widget visitor of `of` (the boot shop unless said) on a shop's page. */
+async function visitor(of: Bot = bot) {
+  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: of.uuid });
   const page = encodeURIComponent('https://shop.example/boots?size=42');
   const client = await open(ws(`/chat/stream?visitor_token=${identity.body.visitor_token}&page_url=${page}`));
   client.send({
@@ -77,7 +81,7 @@ async function visitor() {
     say: async (message: string) => {
       const lastSeq = client.stored().at(-1)?.seq ?? 0;
       client.send({
-        content: { bot_id: bot.bot_id, conversation_id: conversationId, message, message_type: 'user' },
+        content: { bot_id: of.bot_id, conversation_id: conversationId, message, message_type: 'user' },
         elements: [],
       });
       const sent = () =>
@@ -90,7 +94,7 @@ async function visitor() {
     /** The "Talk to a person" button. */
     askForPerson: async () => {
       const before = client.stored().length;
-      client.send({ type: 'request_human', bot_id: bot.bot_id, conversation_id: conversationId });
+      client.send({ type: 'request_human', bot_id: of.bot_id, conversation_id: conversationId });
       await expect.poll(() => client.stored().length).toBeGreaterThan(before);
       conversationId ||= client.stored()[0]!.conversation_id;
       await expect.poll(() => lastSystem()).toBeDefined();
@@ -134,6 +138,19 @@ const events = async (id: number) =>
   (await server.get<HandoffEvent[]>(`/api/chat/helpdesk/conversations/${id}/events`, as(owner))).body.map(
     (e) => `${e.from}>${e.to}:${e.reason}`,
   );
+/** The contact form, sent with a visitor token (or as a signed-in user). */
+const leaveContact = (id: number, body: Record<string, unknown>, token?: string) =>
+  server.post<ChatMessage>(`/api/chat/conversations/${id}/contact`, body, token ? { token } : {});
+const ADA = { name: 'Ada Visitor', email: 'ada@example.com', question: 'Do you resole boots?' };
+/** Leads stored for a conversation, straight from the database: a refusal must leave none. */
+const leadCount = async (id: number) =>
+  Number(
+    (
+      (await server.database.db.execute(
+        sql`select count(*)::int as n from leads where conversation_id = ${id}`,
+      )) as unknown as { rows: Array<{ n: number }> }
+    ).rows[0]!.n,
+  );
 const readToken = (email: string) => outboxText(server.database, email).then(tokenFromText);
 
 beforeAll(async () => {
@@ -171,7 +188,7 @@ afterAll(async () => {
 });
 
 describe('asking for a person', () => {
-  it('with nobody online: told so honestly, offered the lead form, the lead tied to the conversation; the request waits', async () => {
+  it('with nobody online: told so honestly, offered the contact form, tied to the conversation; the request waits', async () => {
     const guest = await visitor();
     await guest.say('Do you resole boots?');
     const notice = await guest.say('Can I talk to a human?');
@@ -179,13 +196,18 @@ describe('asking for a person', () => {
       message_type: 'system',
       message: HANDOFF_TEXTS.nobodyOnline,
       handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
-      actions: [{ type: 'lead_form', title: HANDOFF_TEXTS.leaveEmail }],
+      actions: [{ type: 'contact_form', title: HANDOFF_TEXTS.leaveContact }],
     });
-    const lead = await server.post(`/api/auth/bot/uuid/${bot.uuid}/lead`, {
-      fields: { name: 'Ada Visitor', email: 'ada@example.com' },
-      conversation_id: guest.id(),
+    const sent = await leaveContact(guest.id(), { ...ADA, visitor_token: guest.token });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({
+      message_type: 'system',
+      message: HANDOFF_TEXTS.contactLeft('Ada Visitor', 'ada@example.com'),
+      answer_mode: 'contact',
+      actions: [],
     });
-    expect(lead.status, JSON.stringify(lead.body)).toBeLessThan(300);
+    // The visitor's chat shows the thank-you as it is stored.
+    await expect.poll(() => guest.stored().at(-1)?.answer_mode).toBe('contact');
 
     const waiting = await inbox(owner, 'filter=needs_human');
     const row = waiting.conversations.find((c) => c.conversation_id === guest.id());
@@ -198,7 +220,30 @@ describe('asking for a person', () => {
       bot_name: 'Boot shop',
       is_test: false,
     });
+    expect(Date.parse(row!.contact_left_at!)).toBeGreaterThanOrEqual(Date.parse(row!.human_requested_at!));
     expect(Date.parse(row!.human_requested_at!)).toBeGreaterThanOrEqual(Date.parse(row!.first_seen_at));
+    // Kept with the bot's leads, from the contact form.
+    const leads = await server.get<LeadList>(`/api/chat/bots/${bot.bot_id}/leads`, as(owner));
+    expect(leads.body.items[0]).toMatchObject({
+      conversation_id: guest.id(),
+      source: 'contact_form',
+      fields: ADA,
+    });
+    // Those who work the inbox are told in the bell (the member without Inbox is not), the owner by mail.
+    const bell = await server.get<NotificationList>('/api/notification/list', as(agent));
+    expect(bell.body.notifications).toContainEqual(
+      expect.objectContaining({
+        kind: 'contact_left',
+        title: 'Ada Visitor left contact details',
+        body: 'ada@example.com · Do you resole boots?',
+        link: `/inbox?conversation=${guest.id()}&bot=${bot.bot_id}`,
+      }),
+    );
+    const memberBell = await server.get<NotificationList>('/api/notification/list', as(member));
+    expect(memberBell.body.notifications.map((n) => n.kind)).not.toContain('contact_left');
+    const mail = await outboxText(server.database, owner.user.email);
+    expect(mail).toContain('Question: Do you resole boots?');
+    expect(mail).toContain(`/inbox?conversation=${guest.id()}&bot=${bot.bot_id}`);
     expect(waiting.counts.needs_human.total).toBeGreaterThanOrEqual(1);
     // The question before the request is queued for the owner, not the request itself.
     const queued = await server.get<Array<{ question: string }>>(
@@ -338,7 +383,54 @@ describe('closing, reopening and assignment', () => {
     guest.close();
   });
 
-  it('sends a request nobody took back to the bot with the lead form, and closes idle conversations', async () => {
+  it("the contact form is offered without a lead form, taken only from the conversation's own visitor, and only once offered", async () => {
+    const plain = await createBotViaApi(server, owner, { bot_name: 'No form shop' });
+    expect(plain.lead_form_config).toBeNull();
+    const guest = await visitor(plain);
+    await guest.say('Hello');
+    const id = guest.id();
+    // Not offered yet: refused, nothing stored.
+    expect((await leaveContact(id, { ...ADA, visitor_token: guest.token })).body).toEqual({
+      detail: HANDOFF_TEXTS.contactNotOffered,
+    });
+    expect(await guest.askForPerson()).toMatchObject({
+      message: HANDOFF_TEXTS.nobodyOnline,
+      actions: [{ type: 'contact_form', title: HANDOFF_TEXTS.leaveContact }],
+    });
+    const stranger = await visitor(plain);
+    const refusals = [
+      // Another visitor of the same bot, a visitor of another bot, nobody, a signed-in teammate.
+      await leaveContact(id, { ...ADA, visitor_token: stranger.token }),
+      await leaveContact(id, { ...ADA, visitor_token: (await visitor()).token }),
+      await leaveContact(id, ADA),
+      await leaveContact(id, ADA, owner.access_token),
+      await leaveContact(id, { ...ADA, visitor_token: 'not-a-token' }),
+    ];
+    expect(refusals.map((r) => [r.status, r.body])).toEqual(
+      refusals.map(() => [404, { detail: 'Conversation not found' }]),
+    );
+    const bad = await leaveContact(id, { ...ADA, email: 'ada at example', visitor_token: guest.token });
+    expect([bad.status, bad.body]).toEqual([400, { detail: 'Enter a valid email address' }]);
+    const blank = await leaveContact(id, { ...ADA, question: '  ', visitor_token: guest.token });
+    expect([blank.status, blank.body]).toEqual([400, { detail: 'Your question is required' }]);
+    expect(await leadCount(id)).toBe(0);
+    const theirs = await server.get<InboxList>(`/api/chat/helpdesk/inbox/${tenantOf(other)}`, as(other));
+    expect(theirs.body.conversations.map((c) => c.conversation_id)).not.toContain(id);
+
+    expect((await leaveContact(id, { ...ADA, visitor_token: guest.token })).status).toBe(201);
+    expect(await leadCount(id)).toBe(1);
+    // Nobody came in time: the bot is back, and does not ask for the details again.
+    clockAt += 11 * 60_000;
+    await expect
+      .poll(() => guest.stored().at(-1)?.message, { timeout: 10_000 })
+      .toBe(HANDOFF_TEXTS.noAnswerContactLeft);
+    expect(guest.stored().at(-1)?.actions).toEqual([]);
+    clockAt = Date.now();
+    guest.close();
+    stranger.close();
+  });
+
+  it('sends a request nobody took back to the bot with the contact form, and closes idle conversations', async () => {
     const guest = await visitor();
     await guest.say('Hi');
     await guest.askForPerson();
@@ -346,7 +438,7 @@ describe('closing, reopening and assignment', () => {
     await expect.poll(() => guest.stored().at(-1)?.message, { timeout: 10_000 }).toBe(HANDOFF_TEXTS.noAnswer);
     expect(guest.stored().at(-1)).toMatchObject({
       handoff: { from: 'human_requested', to: 'bot', reason: 'no_agent_answered' },
-      actions: [{ type: 'lead_form' }],
+      actions: [{ type: 'contact_form' }],
     });
     clockAt += 25 * 3_600_000;
     await expect
@@ -385,6 +477,14 @@ describe('test chats and the bot unsure of itself', () => {
     const asked = await server.post<ChatMessage>(`/api/chat/chats/${id}/request-human`, undefined, as(owner));
     expect(asked.body).toMatchObject({ message_type: 'system', handoff: { to: 'human_requested' } });
     expect(await idsIn('needs_human')).not.toContain(id);
+    // Nobody online here either: the owner tries the contact form with their session; a teammate
+    // cannot send it for them, and a test chat rings no bell.
+    expect(asked.body.actions).toEqual([{ type: 'contact_form', title: HANDOFF_TEXTS.leaveContact }]);
+    expect((await leaveContact(id, ADA, agent.access_token)).status).toBe(404);
+    const sent = await leaveContact(id, ADA, owner.access_token);
+    expect([sent.status, sent.body.answer_mode]).toEqual([201, 'contact']);
+    const bell = await server.get<NotificationList>('/api/notification/list', as(owner));
+    expect(bell.body.notifications.filter((n) => n.link?.includes(`conversation=${id}&`))).toEqual([]);
   });
 
   it('offers a person instead of guessing when the sources cover too little of the question', async () => {
@@ -419,7 +519,7 @@ describe('test chats and the bot unsure of itself', () => {
     await expect
       .poll(() => client.stored().find((m) => m.message_type === 'bot' && m.seq > 1))
       .toMatchObject({
-        message: HANDOFF_TEXTS.offerHuman,
+        message: TEXTS.notFound + TEXTS.offerHumanLater,
         actions: [{ type: 'human', title: HANDOFF_TEXTS.button }],
       });
     // Recorded once the answer is out (the visitor never waits for it).

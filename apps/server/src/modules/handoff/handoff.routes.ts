@@ -8,21 +8,57 @@ import {
   InboxConversation,
   InboxList,
   InboxQuery,
+  LeftContactBody,
   NoteBody,
   TenantIdParams,
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../core/errors.js';
+import { perIpLimit } from '../../core/http/ip-limit.js';
 import { requireAuth } from '../../core/http/request-context.js';
-import type { ChatService } from '../chat/chat.service.js';
+import type { Actor, ChatService } from '../chat/chat.service.js';
 import type { InboxService } from './inbox.service.js';
+
+/** A widget visitor from their token and the page's Origin; null when the token is not valid. */
+export type VisitorResolver = (token: string, origin: string | undefined) => Promise<Actor | null>;
+
+/** Contact forms one IP address may send per window (a person sends one, maybe a correction). */
+const CONTACT_PER_IP = { points: 10, seconds: 600 };
 
 const tags = ['Hand-off'];
 
 /** The hand-off's REST side (HANDOFF_ROUTE_RULES); visitors ask over the chat socket (request_human). */
 export const handoffRoutes =
-  (inbox: InboxService, chat: ChatService): FastifyPluginAsyncZod =>
+  (inbox: InboxService, chat: ChatService, visitorOf: VisitorResolver): FastifyPluginAsyncZod =>
   async (app) => {
+    const contactLimit = perIpLimit('contact', CONTACT_PER_IP.points, CONTACT_PER_IP.seconds);
+    app.post(
+      '/chat/conversations/:id/contact',
+      {
+        schema: {
+          tags,
+          summary:
+            'The contact form of a visitor nobody could come to: kept as a lead of the conversation, told to both sides, announced to the inbox (400 when it was not offered)',
+          security: [],
+          params: IdParams,
+          body: LeftContactBody,
+          response: { 201: ChatMessage },
+        },
+        preHandler: contactLimit,
+      },
+      async (request, reply) => {
+        const { visitor_token, ...details } = request.body;
+        const visitor = visitor_token ? await visitorOf(visitor_token, request.headers.origin) : null;
+        const actor: Actor | null =
+          visitor ??
+          (request.auth && !visitor_token
+            ? { kind: 'user', tenantId: request.auth.tenantId, userId: request.auth.userId }
+            : null);
+        if (!actor) throw notFound('Conversation not found');
+        return reply.status(201).send(await chat.leaveContact(actor, request.params.id, details));
+      },
+    );
     app.post(
       '/chat/chats/:id/request-human',
       {

@@ -9,8 +9,8 @@ import {
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
-import { notFound } from '../../core/errors.js';
-import { bots } from '../bots/bots.schema.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { leads } from '../bots/bots.schema.js';
 import type { ChatHub, ControlChange } from '../chat/chat.hub.js';
 import {
   type Appended,
@@ -21,7 +21,9 @@ import {
   toMessage,
 } from '../chat/chat.queries.js';
 import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
+import type { MailService } from '../mail/mail.service.js';
 import { notify } from '../notifications/notifications.service.js';
+import { ownerEmails } from '../roles/roles.queries.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import { type HandoffActor, next } from './handoff.machine.js';
 
@@ -31,7 +33,7 @@ export type Moved = { row: ConversationRow; from: HandoffState; notice: Appended
 /** At most this many conversations per sweep step, so a first sweep over old data stays short. */
 const SWEEP_BATCH = 100;
 
-const LEAD_FORM: OfferAction = { type: 'lead_form', title: HANDOFF_TEXTS.leaveEmail };
+const CONTACT_FORM_OFFER: OfferAction = { type: 'contact_form', title: HANDOFF_TEXTS.leaveContact };
 
 /** What a transition sets besides the state: who holds it, since when it waits, when it closed. */
 function columnsFor(to: HandoffState, actor: HandoffActor, agentName: string | null) {
@@ -82,6 +84,11 @@ export class HandoffService {
       idleSeconds: number;
       clock: Clock;
       onUnanswered?: (input: UnansweredInput) => Promise<unknown>;
+      /** A person handed the conversation back to the bot: what the visitor said meanwhile gets an answer. */
+      onBotBack?: (conversation: ConversationRow) => Promise<unknown>;
+      /** Mails the workspace's owners a visitor's contact details (queued with the lead's commit). */
+      mail?: { service: MailService; publicUrl: string };
+      log?: (error: unknown, message: string) => void;
     },
   ) {}
 
@@ -151,6 +158,12 @@ export class HandoffService {
     const change = controlChangeOf(moved.from, moved.row.handoffState, handoff.reason);
     if (change)
       await this.hub.controlChanged({ tenantId: moved.row.tenantId, conversationId: moved.row.id, change });
+    // Back from a person (handed back, or the agent went away): nothing the visitor wrote is left
+    // unanswered (issue 31 item 7). The move is done either way.
+    if (moved.from === 'human' && moved.row.handoffState === 'bot')
+      await this.options
+        .onBotBack?.(moved.row)
+        .catch((error) => this.options.log?.(error, 'handoff: the bot could not answer at hand-back'));
   }
 
   /**
@@ -219,6 +232,75 @@ export class HandoffService {
     return { unanswered, closed };
   }
 
+  /**
+   * The contact form of a visitor nobody could come to (issue 31 item 5): kept as a lead of the
+   * conversation, told to both sides as a system message, announced in the bell of those who work
+   * the inbox and mailed to the owners, all in one transaction. Taken only where the hand-off
+   * offered it; anything else is refused and changes nothing.
+   */
+  async leaveContact(conversation: ConversationRow, details: LeftContact): Promise<ChatMessage> {
+    const { tenantId, id, botId } = conversation;
+    const stored = await this.db.transaction(async (tx) => {
+      if (!(await contactOffered(tx, id))) throw badRequest(HANDOFF_TEXTS.contactNotOffered);
+      const [lead] = await tx
+        .insert(leads)
+        .values({
+          tenantId,
+          botId,
+          conversationId: id,
+          ...details,
+          fields: { ...details },
+          source: 'contact_form',
+        })
+        .returning({ id: leads.id });
+      const notice = await appendTo(
+        tx,
+        id,
+        systemNotice(conversation, HANDOFF_TEXTS.contactLeft(details.name, details.email), {
+          answer_mode: 'contact',
+        }),
+        { announce: this.hub.storedNotification },
+      );
+      if (!conversation.isTest) await this.announceContact(tx, conversation, details, lead!.id);
+      return notice;
+    });
+    this.hub.storedHere(stored);
+    return toMessage(stored.message);
+  }
+
+  /** The bell of everyone who works the inbox, and a mail to the owners (when mail is set up). */
+  private async announceContact(tx: DbOrTx, row: ConversationRow, details: LeftContact, leadId: number) {
+    const link = `/inbox?conversation=${row.id}&bot=${row.botId}`;
+    await notify(tx, {
+      tenantId: row.tenantId,
+      kind: 'contact_left',
+      title: `${details.name} left contact details`,
+      body: `${details.email} · ${clip(details.question, 140)}`,
+      link,
+      dedupeKey: `contact:${leadId}`,
+    });
+    const mail = this.options.mail;
+    if (!mail) return;
+    for (const to of await ownerEmails(tx, row.tenantId))
+      await mail.service.send(
+        {
+          to,
+          tenantId: row.tenantId,
+          subject: `${details.name} left contact details`,
+          text: [
+            'A visitor asked for a person while nobody from your team was online, and left their details:',
+            '',
+            `Name: ${details.name}`,
+            `Email: ${details.email}`,
+            `Question: ${details.question}`,
+            '',
+            `Read the conversation: ${mail.publicUrl}${link}`,
+          ].join('\n'),
+        },
+        tx,
+      );
+  }
+
   /** The notice of a transition, and what it offers (the lead form when no person can come). */
   private async noticeOf(
     tx: DbOrTx,
@@ -230,8 +312,8 @@ export class HandoffService {
       case 'low_confidence':
         if (await this.options.agentsOnline(tx, row.tenantId))
           return { text: HANDOFF_TEXTS.requested(await queuePosition(tx, row)), actions: [] };
-        return (await hasLeadForm(tx, row.botId))
-          ? { text: HANDOFF_TEXTS.nobodyOnline, actions: [LEAD_FORM] }
+        return hasForms(row)
+          ? { text: HANDOFF_TEXTS.nobodyOnline, actions: [CONTACT_FORM_OFFER] }
           : { text: HANDOFF_TEXTS.nobodyOnlineNoForm, actions: [] };
       case 'agent_took_over':
         return { text: HELPDESK_TEXTS.agentJoined(row.adminName ?? 'An agent'), actions: [] };
@@ -240,9 +322,10 @@ export class HandoffService {
       case 'agent_away':
         return { text: HELPDESK_TEXTS.agentAway, actions: [] };
       case 'no_agent_answered':
-        return (await hasLeadForm(tx, row.botId))
-          ? { text: HANDOFF_TEXTS.noAnswer, actions: [LEAD_FORM] }
-          : { text: HANDOFF_TEXTS.noAnswerNoForm, actions: [] };
+        if (!hasForms(row)) return { text: HANDOFF_TEXTS.noAnswerNoForm, actions: [] };
+        return (await contactLeftSince(tx, row))
+          ? { text: HANDOFF_TEXTS.noAnswerContactLeft, actions: [] }
+          : { text: HANDOFF_TEXTS.noAnswer, actions: [CONTACT_FORM_OFFER] };
       case 'agent_closed':
         return { text: HANDOFF_TEXTS.closed, actions: [] };
       case 'idle':
@@ -262,11 +345,32 @@ export class HandoffService {
     return toMessage(stored.message);
   }
 
-  /** The visitor's last question before asking for a person (not the request itself): unanswered. */
+  /** Whether the bot's reply to the visitor message at `seq` (the next bot message) answered it from its sources. */
+  private async answeredWithConfidence(conversationId: number, seq: number): Promise<boolean> {
+    const [reply] = await this.db
+      .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversationId),
+          eq(messages.messageType, 'bot'),
+          sql`${messages.seq} > ${seq}`,
+        ),
+      )
+      .orderBy(messages.seq)
+      .limit(1);
+    return reply?.mode != null && CONFIDENT_MODES.includes(reply.mode);
+  }
+
+  /**
+   * The visitor's last question before asking for a person (not the request itself): unanswered,
+   * unless the bot answered it with confidence. A visitor who got their answer and then asks for a
+   * person wants something else: the agent's reply must not be credited to that question.
+   */
   private async recordQuestionBefore(conversation: ConversationRow, askedWith?: number): Promise<void> {
     if (!conversation.visitorId || !this.options.onUnanswered) return;
     const [question] = await this.db
-      .select({ message: messages.message })
+      .select({ message: messages.message, seq: messages.seq })
       .from(messages)
       .where(
         and(
@@ -277,6 +381,7 @@ export class HandoffService {
       )
       .orderBy(desc(messages.seq))
       .limit(1);
+    if (question && (await this.answeredWithConfidence(conversation.id, question.seq))) return;
     if (question)
       await this.options.onUnanswered({
         tenantId: conversation.tenantId,
@@ -287,6 +392,30 @@ export class HandoffService {
       });
   }
 }
+
+/** What the contact form sends (LeftContactBody, checked). */
+export type LeftContact = { name: string; email: string; question: string };
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Whether the hand-off offered this conversation the contact form (nobody could come). */
+async function contactOffered(tx: DbOrTx, conversationId: number): Promise<boolean> {
+  const [offer] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.messageType, 'system'),
+        sql`${messages.metadata}->'actions' @> '[{"type":"contact_form"}]'::jsonb`,
+      ),
+    )
+    .limit(1);
+  return offer !== undefined;
+}
+
+/** Answers the bot gives only when its sources hold the answer (not_found and limit notices are not). */
+const CONFIDENT_MODES = ['qna', 'extractive', 'llm', 'order', 'booking'];
 
 /** A hand-off notice to both sides of the conversation, as a system message. */
 function systemNotice(row: ConversationRow, text: string, metadata: Record<string, unknown>): NewMessage {
@@ -317,10 +446,29 @@ async function queuePosition(tx: DbOrTx, row: ConversationRow): Promise<number> 
   return Math.max(1, ahead?.count ?? 1);
 }
 
-/** Whether the bot collects leads: only then is the visitor offered the form. */
-async function hasLeadForm(tx: DbOrTx, botId: number): Promise<boolean> {
-  const [bot] = await tx.select({ config: bots.leadFormConfig }).from(bots).where(eq(bots.id, botId));
-  return (bot?.config as { enabled?: boolean } | null)?.enabled === true;
+/**
+ * Whether the conversation's client can show the contact form: the web chat (widget, chat page,
+ * playground) can; on Instagram, Messenger and WhatsApp the channel already says who the person is.
+ */
+const hasForms = (row: ConversationRow) => row.channel === 'bot';
+
+/** Whether the visitor sent the contact form since they last asked for a person. */
+async function contactLeftSince(tx: DbOrTx, row: ConversationRow): Promise<boolean> {
+  const [left] = await tx
+    .select({ id: leads.id })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.conversationId, row.id),
+        eq(leads.tenantId, row.tenantId),
+        eq(leads.source, 'contact_form'),
+        sql`${leads.createdAt} >= coalesce(
+          (select max(e.created_at) from conversation_events e
+            where e.conversation_id = ${row.id} and e.to_state = 'human_requested'), '-infinity')`,
+      ),
+    )
+    .limit(1);
+  return left !== undefined;
 }
 
 /** The bell of everyone who works the inbox: once per request (its time names it). */

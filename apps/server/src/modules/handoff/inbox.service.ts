@@ -220,7 +220,13 @@ export class InboxService {
         )
         .where(inArray(conversations.id, ids)),
       this.db
-        .select({ conversationId: leads.conversationId, name: leads.name, email: leads.email })
+        .select({
+          conversationId: leads.conversationId,
+          name: leads.name,
+          email: leads.email,
+          source: leads.source,
+          createdAt: leads.createdAt,
+        })
         .from(leads)
         .where(and(inArray(leads.conversationId, ids), eq(leads.tenantId, tenantId)))
         .orderBy(desc(leads.id)),
@@ -230,9 +236,14 @@ export class InboxService {
         .where(eq(users.tenantId, tenantId)),
     ]);
     const lastOf = new Map(lasts.map(({ message }) => [message.conversationId, toMessage(message)]));
+    // Newest first: the latest details name the visitor, the latest contact form dates "left contact details".
     const leadOf = new Map<number, { name: string | null; email: string | null }>();
-    for (const lead of leadRows)
+    const contactLeftAt = new Map<number, Date>();
+    for (const lead of leadRows) {
       if (!leadOf.has(lead.conversationId!)) leadOf.set(lead.conversationId!, lead);
+      if (lead.source === 'contact_form' && !contactLeftAt.has(lead.conversationId!))
+        contactLeftAt.set(lead.conversationId!, lead.createdAt);
+    }
     const nameOf = new Map(people.map((p) => [p.id, personName(p.first, p.last, p.email)]));
     const byId = new Map(rows.map((r) => [r.conversation.id, r]));
     return ids.flatMap((id) => {
@@ -260,6 +271,7 @@ export class InboxService {
           last_message_at: row.lastMessageAt.toISOString(),
           last_message: lastOf.get(id) ?? null,
           human_requested_at: row.humanRequestedAt?.toISOString() ?? null,
+          contact_left_at: contactLeftAt.get(id)?.toISOString() ?? null,
           closed_at: row.closedAt?.toISOString() ?? null,
           admin_id: row.adminId,
           admin_name: row.adminName,

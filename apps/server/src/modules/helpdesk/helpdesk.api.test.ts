@@ -418,6 +418,42 @@ describe('taking over and handing back', () => {
     await Promise.all([guest.close(), watcher.close(), channel.close()]);
   });
 
+  it('answers at hand-back what the visitor wrote while the agent held the chat and nobody answered', async () => {
+    const guest = await visitor();
+    const id = await guest.say('Hello');
+    expect((await control(agent, id, true)).status).toBe(200);
+    await guest.say('Where is my parcel?', false);
+    const heldLength = guest.stored().length;
+    expect(guest.stored().at(-1)!.message_type).toBe('user');
+    await control(agent, id, false);
+    // The hand-back notice, then the bot's answer to the question nobody answered.
+    await expect
+      .poll(() =>
+        guest
+          .stored()
+          .slice(heldLength)
+          .map((m) => m.message_type),
+      )
+      .toEqual(['system', 'bot']);
+    expect(guest.stored().at(-1)!.message).not.toBe('');
+
+    // Answered by the agent before the hand-back: the bot stays quiet.
+    const answered = await visitor();
+    const other = await answered.say('Hi there');
+    await control(agent, other, true);
+    await answered.say('Do you ship abroad?', false);
+    await server.post(
+      `/api/chat/helpdesk/conversations/${other}/reply`,
+      { message: 'Yes, to 40 countries.' },
+      as(agent),
+    );
+    await control(agent, other, false);
+    await expect.poll(() => answered.stored().at(-1)?.message_type).toBe('system');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered.stored().at(-1)!.message_type).toBe('system');
+    await Promise.all([guest.close(), answered.close()]);
+  });
+
   it('lets exactly one of two agents win a takeover race, and tells the other who', async () => {
     for (let round = 0; round < 3; round++) {
       const guest = await visitor();
@@ -518,9 +554,8 @@ describe('grouped chats and conversations', () => {
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.name).toBe('New Chat');
-    expect(created.body.messages.map((m) => m.message)).toEqual([
-      "Welcome I'm here to help you with your queries",
-    ]);
+    expect(created.body.messages.map((m) => m.message)).toEqual([bot.welcome_message]);
+    expect(bot.welcome_message).toMatch(/^Welcome to Acme [0-9a-f]{8}! How can I help you today\?$/);
     const id = created.body.id;
     await expect
       .poll(() => client.frames)

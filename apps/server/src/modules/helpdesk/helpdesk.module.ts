@@ -38,7 +38,7 @@ const tags = ['Help desk'];
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { hub, chat, guard, handoff } = chatServices(deps);
+    const { hub, chat, guard, handoff, visitorActor } = chatServices(deps);
     const helpdesk = new HelpdeskService(deps.db, hub, handoff, {
       awaySeconds: deps.config.HELPDESK_AWAY_SECONDS,
     });
@@ -62,7 +62,7 @@ const routes =
         });
     }, deps.config.HELPDESK_SWEEP_MS);
     sweeper.unref();
-    await app.register(handoffRoutes(new InboxService(deps.db, handoff), chat));
+    await app.register(handoffRoutes(new InboxService(deps.db, handoff), chat, visitorActor));
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
       clearInterval(sweeper);

@@ -10,8 +10,9 @@ import {
   type Presence,
   type UnreadConversations,
   type UserProfile,
+  welcomeOf,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { users } from '../../core/db/schema.js';
 import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
@@ -20,9 +21,7 @@ import { requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import {
-  type Appended,
   appendMessage,
-  appendTo,
   type ConversationRow,
   type MessageRow,
   messagesAfter,
@@ -251,7 +250,7 @@ export class HelpdeskService {
       this.db,
       // The inbox's own New Chat (console.md section 4): listed there, unlike the playground's tests.
       { tenantId: auth.tenantId, botId: bot.id, userId: auth.userId, visitorId: null, channel: 'bot' },
-      bot.welcomeMessage,
+      welcomeOf(bot.welcomeMessage, bot.botName),
       this.hub.startAnnouncements,
     );
     this.hub.startedHere(conversation);
@@ -350,7 +349,7 @@ export class HelpdeskService {
       const opening = (openingOf.get(row.id) ?? []).sort((x, y) => x.seq - y.seq);
       group.unread ||= row.unreadCount > 0;
       group.conversations.push(
-        grouped(row, convName(row, opening, bot.welcome), lastOf.get(row.id) ?? null, nameOfUser),
+        grouped(row, convName(row, opening, bot), lastOf.get(row.id) ?? null, nameOfUser),
       );
     }
     const result = [...groups.values()];
@@ -449,10 +448,15 @@ function requireOwnTenant(auth: AuthContext, tenantId: number): void {
 }
 
 /** The first message, or the second when the first is the bot's welcome (section 3 Grouped chat). */
-function convName(row: ConversationRow, opening: MessageRow[], welcome: string | null): string {
+function convName(
+  row: ConversationRow,
+  opening: MessageRow[],
+  bot: { name: string; welcome: string | null },
+): string {
   const [first, second] = opening;
   if (!first) return row.name;
-  const welcomes = new Set([BOT.welcomeMessage, welcome?.trim()].filter(Boolean));
+  // Its greeting now, the default one naming it, or the greeting of bots made before that default.
+  const welcomes = new Set([BOT.legacyWelcomeMessage, welcomeOf(bot.welcome, bot.name)]);
   const isWelcome = first.seq === 1 && first.messageType === 'bot' && welcomes.has(first.message.trim());
   const chosen = isWelcome ? second : first;
   // A hand-off notice is not what the visitor said: the conversation keeps its own name.

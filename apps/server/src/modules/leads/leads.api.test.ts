@@ -66,6 +66,34 @@ const submit = (uuid: string, body: unknown, ip = newIp()) =>
   server.post<{ id: number; message: string } & { detail?: string }>(submitPath(uuid), body, from(ip));
 const leadsOf = (botId: number) => server.database.db.select().from(leads).where(eq(leads.botId, botId));
 
+describe('who reads leads', () => {
+  it('a teammate restricted to some bots reads their leads only; the others answer 404 like missing bots', async () => {
+    const mine = await botWithForm();
+    const notMine = await botWithForm();
+    const bea = { name: 'Bea Restricted', email: 'bea@example.com' };
+    for (const bot of [mine, notMine]) expect((await submit(bot.uuid, { fields: bea })).status).toBe(201);
+    const role = await createRole(server, owner, { Leads: { read: true } });
+    const agent = await addTeammate(server, owner, role, readToken);
+    // Every bot by default.
+    expect((await server.get<LeadList>(listPath(notMine.id), as(agent))).status).toBe(200);
+    const put = await server.put(
+      `/api/auth/bots-assigned/${agent.user.id}`,
+      { bot_ids: [mine.id], all_bots: false },
+      as(owner),
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    // The session carries all_bots: the same token now works with the assigned bot only.
+    const restricted = agent;
+    expect((await server.get<LeadList>(listPath(mine.id), as(restricted))).body.total).toBe(1);
+    for (const path of [listPath(notMine.id), csvPath(notMine.id)]) {
+      const refused = await server.get(path, as(restricted));
+      expect([refused.status, refused.body], path).toEqual([404, { detail: 'Bot not found' }]);
+    }
+    // The owner still reads every bot's.
+    expect((await server.get<LeadList>(listPath(notMine.id), as(owner))).body.total).toBe(1);
+  });
+});
+
 describe('a visitor leaving details', () => {
   it('is stored with name and email copied out, and listed newest first with a total', async () => {
     const bot = await botWithForm();
@@ -86,6 +114,7 @@ describe('a visitor leaving details', () => {
       name: 'Ada Lovelace',
       email: 'ada@example.com',
       fields: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
+      source: 'lead_form',
       created_at: expect.any(String),
     });
     expect(list.body.items[0]).toMatchObject({ name: 'Grace', email: 'grace@example.com' });
@@ -100,7 +129,7 @@ describe('a visitor leaving details', () => {
     const adaMail = mails.find((mail) => mail.textBody?.includes('Ada Lovelace'));
     expect(adaMail?.subject).toBe(`New lead from ${bot.botName}`);
     expect(adaMail?.textBody).toContain('Phone number: +44 20 7946 0958');
-    expect(adaMail?.textBody).toContain(`/bot/${bot.id}?tab=leads`);
+    expect(adaMail?.textBody).toContain(`/leads?bot=${bot.id}`);
     expect(mails.filter((mail) => mail.textBody?.includes('grace@example.com'))).toHaveLength(1);
   });
 
@@ -265,18 +294,19 @@ describe("the owner's list and export", () => {
     }
   });
 
-  it('needs Create Bot read (403 otherwise) and a session (401)', async () => {
+  it('needs Leads read (403 otherwise, even managing bots) and a session (401)', async () => {
     const bot = await botWithForm();
+    // Issue 31: leads are a feature of their own, so an agent reads them without managing bots.
     const nobody = await addTeammate(
       server,
       owner,
-      await createRole(server, owner, { Home: { read: true } }),
+      await createRole(server, owner, { Home: { read: true }, [BOTS_SUBJECT]: { read: true } }),
       readToken,
     );
     const reader = await addTeammate(
       server,
       owner,
-      await createRole(server, owner, { [BOTS_SUBJECT]: { read: true } }),
+      await createRole(server, owner, { Leads: { read: true } }),
       readToken,
     );
     for (const path of [listPath(bot.id), csvPath(bot.id)]) {

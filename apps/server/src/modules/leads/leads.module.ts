@@ -9,43 +9,19 @@ import {
   LeadSubmission,
   LeadSubmissionParams,
 } from '@parley/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { tooManyRequests } from '../../core/errors.js';
+import { perIpLimit } from '../../core/http/ip-limit.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { LeadsService } from './leads.service.js';
 
 const tags = ['Leads'];
 
-/**
- * Submissions per IP address. Kept in memory, like the sign-in limits: with several nodes each
- * node enforces its share. Counted once a request is well formed, before the database is touched.
- */
-function submissionLimiter() {
-  const limiter = new RateLimiterMemory({
-    keyPrefix: 'lead',
-    points: LEAD_LIMITS.perIp,
-    duration: LEAD_LIMITS.windowSeconds,
-  });
-  return async (request: FastifyRequest) => {
-    try {
-      await limiter.consume(request.ip);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-      }
-      throw rejection;
-    }
-  };
-}
-
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const leads = new LeadsService(deps.db, deps.mail, deps.config.publicUrl);
-    const limit = submissionLimiter();
+    const limit = perIpLimit('lead', LEAD_LIMITS.perIp, LEAD_LIMITS.windowSeconds);
 
     app.post(
       '/auth/bot/uuid/:uuid/lead',

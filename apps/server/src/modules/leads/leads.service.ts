@@ -2,7 +2,7 @@ import { LEAD_TEXTS, type Lead, LeadFormConfig, type LeadList, type LeadSubmissi
 import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { requireWorkingBot } from '../bots/bots.queries.js';
 import { requireOrigin } from '../chat/widget-origins.js';
 import type { MailService } from '../mail/mail.service.js';
 import { notify } from '../notifications/notifications.service.js';
@@ -25,6 +25,7 @@ const toLead = (row: LeadRow): Lead => ({
   name: row.name,
   email: row.email,
   fields: row.fields,
+  source: row.source,
   created_at: row.createdAt.toISOString(),
 });
 
@@ -78,7 +79,7 @@ export class LeadsService {
         kind: 'lead_created',
         title: `New lead from ${bot.botName}`,
         body: [lead.name, lead.email].filter(Boolean).join(' · '),
-        link: `/bot/${bot.id}?tab=leads`,
+        link: `/leads?bot=${bot.id}`,
         dedupeKey: `lead:${lead.id}`,
       });
       return lead;
@@ -87,13 +88,13 @@ export class LeadsService {
   }
 
   async list(auth: AuthContext, botId: number, page: { skip: number; limit: number }): Promise<LeadList> {
-    await requireBot(this.db, auth.tenantId, botId);
+    await requireWorkingBot(this.db, auth, botId);
     const { rows, total } = await pageOfLeads(this.db, auth.tenantId, botId, page);
     return { items: rows.map(toLead), total };
   }
 
   async csv(auth: AuthContext, botId: number): Promise<{ fileName: string; body: string }> {
-    const bot = await requireBot(this.db, auth.tenantId, botId);
+    const bot = await requireWorkingBot(this.db, auth, botId);
     const rows = await allLeads(this.db, auth.tenantId, botId);
     return { fileName: leadsFileName(botId), body: leadsCsv(formOf(bot.leadFormConfig), rows) };
   }
@@ -111,7 +112,7 @@ function leadMail(to: string, botName: string, form: LeadFormConfig, lead: LeadR
       '',
       ...lines,
       '',
-      `See every lead of this bot: ${publicUrl}/bot/${lead.botId}?tab=leads`,
+      `See every lead of this bot: ${publicUrl}/leads?bot=${lead.botId}`,
     ].join('\n'),
   };
 }

@@ -35,6 +35,13 @@ afterAll(async () => {
   await Promise.all([server?.close(), fake?.close()]);
 });
 
+/**
+ * Switches a setting on without its test, for the tests of resolve(), which builds models the fake
+ * cannot answer (Anthropic, Google) or that redirect: saving would leave them inactive.
+ */
+const forceActive = (id: number) =>
+  server.database.db.update(llmSettings).set({ isActive: true }).where(eq(llmSettings.id, id));
+
 /** A local OpenAI-compatible model on the fake, created through the API. */
 async function addLocal(
   account = owner,
@@ -66,7 +73,9 @@ describe('LLM settings', () => {
       base_url: fake.url,
       model: 'llama3.2',
       embedding_model: 'nomic-embed-text',
+      // Tested as it was saved: it answered, so it is active.
       is_active: true,
+      last_test: { ok: true, detail: LLM_TEST_MESSAGES.answered, latency_ms: expect.any(Number) },
       api_key_masked: '••••••••WXYZ',
       tenant_id: owner.user.tenant_id,
     });
@@ -260,6 +269,75 @@ async function internalService() {
   };
 }
 
+describe('a test on every save (issue 31: no model active without a test)', () => {
+  it('keeps a model that fails its test inactive with the reason, and switches it on only once it passes', async () => {
+    const before = fake.requests.length;
+    fake.failNext(401, 'UPSTREAM-TEXT bad key');
+    const created = await addLocal(owner, { name: 'Refused key' });
+    expect(fake.requests.length).toBe(before + 1);
+    expect(created).toMatchObject({
+      is_active: false,
+      last_test: { ok: false, detail: LLM_TEST_MESSAGES.keyRefused(401) },
+      message: LLM_MESSAGES.savedInactive(LLM_TEST_MESSAGES.keyRefused(401)),
+    });
+    expect(JSON.stringify(created)).not.toContain('UPSTREAM-TEXT');
+    // A bot cannot choose it.
+    const bot = await insertBot(server, owner.user.tenant_id, 'Picky');
+    const form = new FormData();
+    form.append('llm_model', String(created.id));
+    const chosen = await fetch(`${server.url}/api/chat/bots/${bot.id}`, {
+      method: 'PUT',
+      body: form,
+      headers: { authorization: `Bearer ${owner.access_token}` },
+    });
+    expect(chosen.status).toBe(400);
+
+    // Switching it on tests it again: still refused, it stays off and the 400 says why.
+    fake.failNext(401, 'UPSTREAM-TEXT bad key');
+    const refused = await server.patch<{ detail: string }>(
+      `/api/settings/llm/${created.id}/toggle/true`,
+      undefined,
+      as(owner),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(LLM_MESSAGES.notActivated(LLM_TEST_MESSAGES.keyRefused(401)));
+    expect((await server.get<LlmSetting>(`/api/settings/llm/${created.id}`, as(owner))).body.is_active).toBe(
+      false,
+    );
+    // Once it answers, switching on works, and the state says so.
+    const on = await server.patch<LlmSettingResponse>(
+      `/api/settings/llm/${created.id}/toggle/true`,
+      undefined,
+      as(owner),
+    );
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect(on.body).toMatchObject({ is_active: true, last_test: { ok: true } });
+
+    // An edit is tested too: failing now, the model is switched off (its bots quote their sources).
+    fake.failNext(404, 'UPSTREAM-TEXT no such model');
+    const edited = await server.put<LlmSettingResponse>(
+      `/api/settings/llm/${created.id}`,
+      { name: 'Refused key', provider: 'openai-compatible', base_url: fake.url, model: 'nope' },
+      as(owner),
+    );
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({
+      is_active: false,
+      last_test: { ok: false, detail: LLM_TEST_MESSAGES.notFound },
+      message: LLM_MESSAGES.savedInactive(LLM_TEST_MESSAGES.notFound),
+    });
+  });
+
+  it('records the result of Test connection as the last test', async () => {
+    const setting = await addLocal();
+    fake.failNext(500, 'down');
+    await server.post(`/api/settings/llm/${setting.id}/test`, undefined, as(owner));
+    const read = await server.get<LlmSetting>(`/api/settings/llm/${setting.id}`, as(owner));
+    expect(read.body.last_test).toMatchObject({ ok: false, detail: LLM_TEST_MESSAGES.providerFailed(500) });
+    expect(Date.parse(read.body.last_test!.tested_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
 describe('test connection', () => {
   const test = (id: number) =>
     server.post<LlmTestResult>(`/api/settings/llm/${id}/test`, undefined, as(owner));
@@ -328,6 +406,8 @@ describe('test connection', () => {
     const hop = await redirector(target.url);
     try {
       const setting = await addLocal(owner, { base_url: hop.url });
+      // Its test on save failed (the redirect): it was kept inactive.
+      expect(setting).toMatchObject({ is_active: false, last_test: { ok: false } });
       const reply = await test(setting.id);
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({
@@ -339,6 +419,7 @@ describe('test connection', () => {
       expect(JSON.stringify(reply.body)).not.toMatch(/INTERNAL-ONLY|hunter2|localhost/);
 
       // Answering calls build their model the same way: the redirect is a failure, not a hop.
+      await forceActive(setting.id);
       const resolved = await new LlmService(server.database.db, TEST_SECRET).resolve(
         owner.user.tenant_id,
         setting.id,
@@ -399,6 +480,7 @@ describe('resolve()', () => {
     const svc = service();
     for (const provider of ['openai', 'azure', 'anthropic', 'google'] as const) {
       const created = await addLocal(owner, { provider, base_url: fake.url, name: `P ${provider}` });
+      await forceActive(created.id);
       const resolved = await svc.resolve(owner.user.tenant_id, created.id);
       expect(resolved?.setting.provider).toBe(provider);
     }

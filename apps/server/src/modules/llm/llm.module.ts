@@ -19,6 +19,10 @@ import { LlmService } from './llm.service.js';
 
 const tags = ['LLM settings'];
 
+/** The spec's text when the model passed its test on save; else why it is not active. */
+const savedMessage = (setting: LlmSetting, passed: string): string =>
+  setting.last_test && !setting.last_test.ok ? LLM_MESSAGES.savedInactive(setting.last_test.detail) : passed;
+
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -33,14 +37,14 @@ const routes =
         schema: {
           tags,
           summary:
-            'Add a model: name, provider, base_url (required for openai-compatible and azure), model, api_key (stored encrypted), embedding_model?',
+            'Add a model: name, provider, base_url (required for openai-compatible and azure), model, api_key (stored encrypted), embedding_model?. It is tested at once and active only if the test passed (last_test says why not)',
           body: CreateLlmBody,
           response: { 201: LlmSettingResponse },
         },
       },
       async (request, reply) => {
         const setting = await llms.create(requireAuth(request).tenantId, request.body);
-        return reply.status(201).send({ ...setting, message: MESSAGES.llm.saved });
+        return reply.status(201).send({ ...setting, message: savedMessage(setting, MESSAGES.llm.saved) });
       },
     );
     app.get(
@@ -71,23 +75,25 @@ const routes =
       {
         schema: {
           tags,
-          summary: 'Edit a model; an omitted or empty api_key keeps the stored key',
+          summary:
+            'Edit a model; an omitted or empty api_key keeps the stored key. Tested at once: a failed test switches it off (last_test says why)',
           params: LlmIdParams,
           body: UpdateLlmBody,
           response: { 200: LlmSettingResponse },
         },
       },
-      async (request) => ({
-        ...(await llms.update(requireAuth(request).tenantId, request.params.id, request.body)),
-        message: MESSAGES.llm.updated,
-      }),
+      async (request) => {
+        const setting = await llms.update(requireAuth(request).tenantId, request.params.id, request.body);
+        return { ...setting, message: savedMessage(setting, MESSAGES.llm.updated) };
+      },
     );
     app.patch(
       '/settings/llm/:llm_id/toggle/:is_active',
       {
         schema: {
           tags,
-          summary: 'Activate (true) or deactivate (false) a model; bots skip an inactive one',
+          summary:
+            'Activate (true) or deactivate (false) a model; bots skip an inactive one. Activation tests it first: 400 with the reason when the test fails',
           params: LlmToggleParams,
           response: { 200: LlmSettingResponse },
         },

@@ -21,6 +21,12 @@ export const llmSettings = pgTable(
     apiKeyHint: text('api_key_hint'),
     embeddingModel: text('embedding_model'),
     isActive: boolean('is_active').notNull().default(true),
+    /** The last connection test (on save, on activation, or asked for): null until one ran. */
+    lastTestOk: boolean('last_test_ok'),
+    /** Its reason, in Parley's words (LLM_TEST_MESSAGES). */
+    lastTestDetail: text('last_test_detail'),
+    lastTestLatencyMs: integer('last_test_latency_ms'),
+    lastTestedAt: timestamp('last_tested_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

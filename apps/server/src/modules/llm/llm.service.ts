@@ -47,6 +47,15 @@ function toSetting(row: q.LlmRow): LlmSetting {
     api_key_masked: row.apiKeySealed ? `${MASK}${row.apiKeyHint ?? ''}` : null,
     embedding_model: row.embeddingModel,
     is_active: row.isActive,
+    last_test:
+      row.lastTestOk === null || row.lastTestedAt === null
+        ? null
+        : {
+            ok: row.lastTestOk,
+            detail: row.lastTestDetail ?? '',
+            latency_ms: row.lastTestLatencyMs ?? 0,
+            tested_at: row.lastTestedAt.toISOString(),
+          },
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -131,6 +140,10 @@ export class LlmService {
     return toSetting(await this.row(tenantId, id));
   }
 
+  /**
+   * Saves a new model, then tests it: it is active only when the test passed (issue 31: a model
+   * saved as active without a test). A failed test keeps it, inactive, with the reason in last_test.
+   */
   async create(tenantId: number, input: CreateInput): Promise<LlmSetting> {
     const name = input.name;
     if (await q.nameTaken(this.db, tenantId, name)) throw conflict(NAME_TAKEN);
@@ -142,9 +155,10 @@ export class LlmService {
       model: input.model,
       embeddingModel: blankToNull(input.embedding_model),
       ...this.sealed(apiKey),
-      isActive: true,
+      isActive: false,
     });
-    return toSetting(row);
+    const result = await this.probe(row);
+    return toSetting(await this.record(tenantId, row.id, result, { isActive: result.ok }));
   }
 
   /** Edits every field; an omitted or empty api_key keeps the stored one. */
@@ -164,12 +178,27 @@ export class LlmService {
       ...(apiKey ? this.sealed(apiKey) : {}),
     });
     if (!row) throw notFound(NOT_FOUND);
+    // Tested as saved: an active model that fails now is switched off (its bots quote their sources
+    // meanwhile), one the owner had switched off stays off.
+    const result = await this.probe(row);
+    const tested = await this.record(tenantId, id, result, { isActive: row.isActive && result.ok });
     await this.changed(tenantId);
-    return toSetting(row);
+    return toSetting(tested);
   }
 
+  /** Switching a model on tests it first: one that fails its test stays off, and the 400 says why. */
   async setActive(tenantId: number, id: number, active: boolean): Promise<LlmSetting> {
-    const row = await q.updateSetting(this.db, tenantId, id, { isActive: active });
+    if (active) {
+      const result = await this.probe(await this.row(tenantId, id));
+      if (!result.ok) {
+        await this.record(tenantId, id, result, {});
+        throw badRequest(LLM_MESSAGES.notActivated(result.detail));
+      }
+      const row = await this.record(tenantId, id, result, { isActive: true });
+      await this.changed(tenantId);
+      return toSetting(row);
+    }
+    const row = await q.updateSetting(this.db, tenantId, id, { isActive: false });
     if (!row) throw notFound(NOT_FOUND);
     await this.changed(tenantId);
     return toSetting(row);
@@ -191,7 +220,31 @@ export class LlmService {
    * ours and never the called server's own text.
    */
   async test(tenantId: number, id: number): Promise<LlmTestResult> {
-    const row = await this.row(tenantId, id);
+    const result = await this.probe(await this.row(tenantId, id));
+    await this.record(tenantId, id, result, {});
+    return result;
+  }
+
+  /** Stores a test's result on the setting, with any other change made with it (activation). */
+  private async record(
+    tenantId: number,
+    id: number,
+    result: LlmTestResult,
+    values: Partial<q.LlmValues>,
+  ): Promise<q.LlmRow> {
+    const row = await q.updateSetting(this.db, tenantId, id, {
+      ...values,
+      lastTestOk: result.ok,
+      lastTestDetail: result.detail,
+      lastTestLatencyMs: result.latency_ms,
+      lastTestedAt: new Date(),
+    });
+    if (!row) throw notFound(NOT_FOUND);
+    return row;
+  }
+
+  /** The test call itself (see test). */
+  private async probe(row: q.LlmRow): Promise<LlmTestResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     let apiKey: string | null;

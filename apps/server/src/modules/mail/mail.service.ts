@@ -25,6 +25,11 @@ export class MailService {
     private readonly options: { smtpUrl?: string; from: string; logger: Logger },
   ) {}
 
+  /** Whether mail leaves this server (SMTP configured); otherwise it stays in the outbox. */
+  get delivers(): boolean {
+    return Boolean(this.options.smtpUrl);
+  }
+
   /** Queues a mail; pass the caller's transaction so the mail exists only if its cause does. */
   async send(mail: Mail, tx: DbOrTx = this.db): Promise<number> {
     const [row] = await tx

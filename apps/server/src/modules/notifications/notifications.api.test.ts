@@ -170,7 +170,8 @@ describe('a hand-off request', () => {
 });
 
 describe('a lead', () => {
-  it('notifies those who read Manage Bots, once per lead', async () => {
+  it('notifies those who read Leads (without managing bots), once per lead, linking to the leads page', async () => {
+    const reader = await teammate({ Leads: { read: true } });
     const leadBot = await insertBot(server, owner.user.tenant_id, 'Leads_bot');
     await server.database.db
       .update(bots)
@@ -188,14 +189,15 @@ describe('a lead', () => {
       fields: { email: 'ada@example.com' },
     });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
-    const lead = (await listOf(manager)).notifications.find((n) => n.kind === 'lead_created');
+    const lead = (await listOf(reader)).notifications.find((n) => n.kind === 'lead_created');
     expect(lead).toMatchObject({
       title: 'New lead from Leads_bot',
       body: 'ada@example.com',
-      link: `/bot/${leadBot.id}?tab=leads`,
+      link: `/leads?bot=${leadBot.id}`,
     });
     expect(await kindsOf(owner)).toContain('lead_created');
     expect(await kindsOf(agent)).not.toContain('lead_created');
+    expect(await kindsOf(manager)).not.toContain('lead_created');
   });
 });
 

@@ -29,7 +29,9 @@ const MAX_IDS_IN_EVENT = 300;
 /** Who is told of each kind: users of the tenant whose roles read this subject (never partners). */
 export const RECIPIENT_SUBJECT: Record<NotificationKind, Subject> = {
   handoff_requested: 'Inbox',
-  lead_created: BOTS_SUBJECT,
+  contact_left: 'Inbox',
+  // Agents read leads without managing bots: the /leads page is theirs too.
+  lead_created: 'Leads',
   training_finished: BOTS_SUBJECT,
   training_failed: BOTS_SUBJECT,
   sync_failed: BOTS_SUBJECT,

@@ -1,4 +1,12 @@
-import { type Feature, MESSAGES, type Role, SEEDED_FEATURES, type User } from '@parley/contracts';
+import {
+  DEFAULT_ROLES,
+  type Feature,
+  MESSAGES,
+  OWNER_ROLE_DESCRIPTION,
+  type Role,
+  SEEDED_FEATURES,
+  type User,
+} from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -59,13 +67,13 @@ afterAll(async () => {
 });
 
 describe('roles', () => {
-  it("lists the workspace's roles: Owner with every feature, Member reading Home and Profile", async () => {
+  it("lists the workspace's roles: Owner with every feature, then Admin, Agent, Viewer and Member, each described", async () => {
     const [roles, features] = await Promise.all([listRoles(), listFeatures()]);
-    expect(roles.map((r) => [r.name, r.is_owner, r.tenant_id])).toEqual([
-      ['Owner', true, owner.user.tenant_id],
-      ['Member', false, owner.user.tenant_id],
+    expect(roles.map((r) => [r.name, r.is_owner, r.tenant_id, r.description])).toEqual([
+      ['Owner', true, owner.user.tenant_id, OWNER_ROLE_DESCRIPTION],
+      ...DEFAULT_ROLES.map((d) => [d.name, false, owner.user.tenant_id, d.description]),
     ]);
-    const [ownerRole, member] = roles as [Role, Role];
+    const [ownerRole, admin, agent, viewer, member] = roles as [Role, Role, Role, Role, Role];
     expect(ownerRole.feature_permissions.map((p) => p.feature_permission_id).sort()).toEqual(
       features.map((f) => f.id).sort(),
     );
@@ -78,6 +86,26 @@ describe('roles', () => {
       });
     }
     expect(grantsOf(member)).toEqual({ Home: '-r-', Profile: '-r-' });
+    // Admin: everything but billing (Subscriptions, Upgrade); Agent: the inbox and leads; Viewer reads.
+    expect(grantsOf(admin)).toEqual({
+      Home: '-r-',
+      'Create Bot': 'crw',
+      Inbox: 'crw',
+      Analytics: 'crw',
+      Profile: 'crw',
+      Roles: 'crw',
+      'API Documentation': '-r-',
+      'User Role': '-r-',
+      Leads: '-r-',
+    });
+    expect(grantsOf(agent)).toEqual({ Home: '-r-', Inbox: 'crw', Profile: '-r-', Leads: '-r-' });
+    expect(grantsOf(viewer)).toEqual({
+      Home: '-r-',
+      Inbox: '-r-',
+      Analytics: '-r-',
+      Profile: '-r-',
+      Leads: '-r-',
+    });
     // The signed-up owner holds the Owner role.
     expect(owner.user.roles.map((r) => r.id)).toEqual([ownerRole.id]);
   });
@@ -106,6 +134,7 @@ describe('roles', () => {
       id: expect.any(Number),
       tenant_id: owner.user.tenant_id,
       name,
+      description: null,
       is_owner: false,
       feature_permissions: [],
     });
@@ -145,13 +174,13 @@ describe('roles', () => {
     expect(created.status).toBe(201);
     expect(created.body.tenant_id).toBe(other.user.tenant_id);
     const theirs = await listRoles(other);
-    expect(theirs.map((r) => r.name)).toEqual(['Owner', 'Member', name]);
+    expect(theirs.map((r) => r.name)).toEqual(['Owner', 'Admin', 'Agent', 'Viewer', 'Member', name]);
     expect(theirs.every((r) => r.tenant_id === other.user.tenant_id)).toBe(true);
   });
 });
 
 describe('features', () => {
-  it('lists the ten seeded platform features', async () => {
+  it('lists the eleven seeded platform features', async () => {
     const other = await signupOwner(server);
     const features = (await listFeatures(other)).filter((f) => f.tenant_id === null);
     expect(features.map((f) => f.name)).toEqual([...SEEDED_FEATURES]);
@@ -166,6 +195,7 @@ describe('features', () => {
       'Upgrade',
       'API Documentation',
       'User Role',
+      'Leads',
     ]);
     for (const f of features) expect(f.is_archived, f.name).toBe(false);
   });

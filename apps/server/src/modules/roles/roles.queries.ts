@@ -73,6 +73,7 @@ export async function loadRoles(db: DbOrTx, tenantId: number, roleIds?: number[]
     id: role.id,
     tenant_id: role.tenantId,
     name: role.name,
+    description: role.description,
     is_owner: role.isOwner,
     feature_permissions: grants
       .filter((g) => g.grant.roleId === role.id)

@@ -60,9 +60,11 @@ describe('listing users', () => {
     for (const user of users) {
       expect(Object.keys(user).sort()).toEqual(
         [
+          'all_bots',
           'created_at',
           'email',
           'email_verified',
+          'is_partner',
           'first_name',
           'id',
           'last_name',

@@ -12,7 +12,8 @@ type UserRow = typeof users.$inferSelect;
  */
 const rolesOf = (user: typeof users) => sql<Role[]>`coalesce((
   SELECT json_agg(json_build_object(
-      'id', r.id, 'tenant_id', r.tenant_id, 'name', r.name, 'is_owner', r.is_owner,
+      'id', r.id, 'tenant_id', r.tenant_id, 'name', r.name, 'description', r.description,
+      'is_owner', r.is_owner,
       'feature_permissions', coalesce((
         SELECT json_agg(json_build_object(
             'role_id', rp.role_id, 'feature_permission_id', rp.feature_id,
@@ -30,12 +31,18 @@ const rolesOf = (user: typeof users) => sql<Role[]>`coalesce((
 export async function loadUsers(db: DbOrTx, tenantId: number, userIds?: number[]): Promise<User[]> {
   if (userIds && userIds.length === 0) return [];
   const rows = await db
-    .select({ user: users, tenantName: tenants.name, roles: rolesOf(users) })
+    .select({
+      user: users,
+      tenantName: tenants.name,
+      roles: rolesOf(users),
+      // The affiliates module's table, read by name: a member who is also a partner keeps both areas.
+      isPartner: sql<boolean>`exists (select 1 from partners p where p.user_id = ${users.id})`,
+    })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .where(and(eq(users.tenantId, tenantId), userIds ? inArray(users.id, userIds) : undefined))
     .orderBy(asc(users.id));
-  return rows.map(({ user, tenantName, roles }) => ({
+  return rows.map(({ user, tenantName, roles, isPartner }) => ({
     id: user.id,
     tenant_id: user.tenantId,
     tenant_name: tenantName,
@@ -47,6 +54,8 @@ export async function loadUsers(db: DbOrTx, tenantId: number, userIds?: number[]
     email_verified: user.emailVerified,
     created_at: user.createdAt.toISOString(),
     roles,
+    all_bots: !user.botsRestricted,
+    is_partner: isPartner,
   }));
 }
 

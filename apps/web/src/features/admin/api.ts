@@ -6,6 +6,8 @@ import type {
   AdminMail,
   AdminMailPage,
   AdminMailQuery,
+  AdminPlanGrant,
+  AdminPlanGrantResult,
   AdminWorkspaceDetail,
   AdminWorkspacePage,
   AdminWorkspacesQuery,
@@ -15,7 +17,7 @@ import type {
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['AdminJobs', 'AdminMail', 'Demos'] });
+const tagged = api.enhanceEndpoints({ addTagTypes: ['AdminJobs', 'AdminMail', 'Demos', 'AdminWorkspaces'] });
 
 /** Only the parameters that are set, so the URL carries no `status=undefined`. */
 const params = (query: object) =>
@@ -26,8 +28,23 @@ export const adminApi = tagged.injectEndpoints({
   endpoints: (build) => ({
     adminWorkspaces: build.query<AdminWorkspacePage, AdminWorkspacesQuery>({
       query: (query) => ({ url: '/admin/workspaces', params: params(query) }),
+      providesTags: ['AdminWorkspaces'],
     }),
-    adminWorkspace: build.query<AdminWorkspaceDetail, number>({ query: (id) => `/admin/workspaces/${id}` }),
+    adminWorkspace: build.query<AdminWorkspaceDetail, number>({
+      query: (id) => `/admin/workspaces/${id}`,
+      providesTags: ['AdminWorkspaces'],
+    }),
+    /** Puts a workspace on a plan without payment (complimentary), or ends that. */
+    grantPlan: build.mutation<AdminPlanGrantResult, { id: number; body: AdminPlanGrant }>({
+      query: ({ id, body }) => ({ url: `/admin/workspaces/${id}/plan`, method: 'PUT', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['AdminWorkspaces'],
+    }),
+    endGrant: build.mutation<AdminPlanGrantResult, number>({
+      query: (id) => ({ url: `/admin/workspaces/${id}/plan`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['AdminWorkspaces'],
+    }),
     adminJobs: build.query<AdminJobsPage, AdminJobsQuery>({
       query: (query) => ({ url: '/admin/jobs', params: params(query) }),
       providesTags: ['AdminJobs'],
@@ -56,6 +73,8 @@ export const adminApi = tagged.injectEndpoints({
 export const {
   useAdminWorkspacesQuery,
   useAdminWorkspaceQuery,
+  useGrantPlanMutation,
+  useEndGrantMutation,
   useAdminJobsQuery,
   useRetryJobMutation,
   useAdminMailQuery,

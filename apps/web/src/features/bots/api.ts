@@ -56,7 +56,8 @@ export const botsApi = tagged.injectEndpoints({
     assignBots: build.mutation<Bot[], { userId: number; body: AssignBotsBody }>({
       query: ({ userId, body }) => ({ url: `/auth/bots-assigned/${userId}`, method: 'PUT', body }),
       extraOptions: { silent: true },
-      invalidatesTags: ['AssignedBots', 'Bots'],
+      // The users list and the signed-in user carry all_bots.
+      invalidatesTags: ['AssignedBots', 'Bots', 'Users', 'Me'],
     }),
   }),
 });

@@ -4,6 +4,7 @@ import type {
   ConversationWithMessages,
   LeadCreated,
   LeadSubmission,
+  LeftContactBody,
   MessageResponse,
   PublicBot,
   VisitorIdentity,
@@ -37,6 +38,15 @@ export const chatApi = tagged.injectEndpoints({
       query: (id) => ({ url: `/chat/chats/${id}/request-human`, method: 'POST' }),
       extraOptions: { silent: true },
     }),
+    /** The contact form of a visitor nobody could come to: the thank-you stored in the conversation. */
+    leaveContact: build.mutation<ChatMessage, { conversationId: number; body: LeftContactBody }>({
+      query: ({ conversationId, body }) => ({
+        url: `/chat/conversations/${conversationId}/contact`,
+        method: 'POST',
+        body,
+      }),
+      extraOptions: { silent: true },
+    }),
     publicBot: build.query<PublicBot, string>({
       query: (uuid) => `/auth/bot/uuid/${encodeURIComponent(uuid)}`,
       extraOptions: { silent: true },
@@ -66,4 +76,5 @@ export const {
   usePublicBotQuery,
   useVisitorIdentityMutation,
   useSubmitLeadMutation,
+  useLeaveContactMutation,
 } = chatApi;

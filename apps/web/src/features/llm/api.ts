@@ -48,6 +48,8 @@ export const llmApi = tagged.injectEndpoints({
     testLlm: build.mutation<LlmTestResult, number>({
       query: (id) => ({ url: `/settings/llm/${id}/test`, method: 'POST' }),
       extraOptions: { silent: true },
+      // The result is stored as the model's last_test (its Status).
+      invalidatesTags: ['Llms'],
     }),
   }),
 });

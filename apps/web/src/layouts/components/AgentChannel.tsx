@@ -12,7 +12,8 @@ export function AgentChannel() {
   const store = useStore() as AppStore;
   const user = useAppSelector((state) => state.session.user);
   const ability = useAbility();
-  const agent = Boolean(user) && ability.can('read', 'Inbox') && !ability.can('read', 'Partner');
+  // A member who is also a partner still answers (a partner-only account reads no Inbox).
+  const agent = Boolean(user) && ability.can('read', 'Inbox');
   const userId = user?.id;
   const tenantId = user?.tenant_id;
   useEffect(() => {

@@ -11,7 +11,7 @@ import { LAYOUT } from '@parley/contracts';
 import { useRouteTitle } from '../../app/route-handle';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { customizerOpened, navOpened } from '../../app/ui-slice';
-import { useAbility } from '../../features/permissions/hooks/useAbility';
+import { isPartnerOnly } from '../../features/partner/membership';
 import { settingsChanged } from '../../features/settings/settings-slice';
 import { AgentChannel } from './AgentChannel';
 import { AgentIndicator } from './AgentIndicator';
@@ -26,9 +26,9 @@ export function TopBar({ showMenuButton, showLogo }: Props) {
   const dispatch = useAppDispatch();
   const mode = useAppSelector((state) => state.settings.mode);
   const title = useRouteTitle();
-  const ability = useAbility();
-  // Partners have no inbox, so no bell (spec section 6).
-  const isPartner = ability.can('read', 'Partner');
+  const user = useAppSelector((state) => state.session.user);
+  // Partner-only accounts have no inbox, so no bell (spec section 6); a member who is also a partner keeps it.
+  const isPartner = user !== null && isPartnerOnly(user);
   const dark = mode === 'dark';
   return (
     <AppBar position="static" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>

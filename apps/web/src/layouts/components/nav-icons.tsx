@@ -1,5 +1,7 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import ContactMailOutlined from '@mui/icons-material/ContactMailOutlined';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
+import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import HandshakeOutlined from '@mui/icons-material/HandshakeOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
@@ -17,7 +19,9 @@ const ICONS: Record<string, ReactElement> = {
   '/home': <HomeOutlined />,
   '/acl': <ShieldOutlined />,
   '/bot': <SmartToyOutlined />,
+  '/integrations': <ExtensionOutlined />,
   '/inbox': <SupportAgentOutlined />,
+  '/leads': <ContactMailOutlined />,
   '/analytics': <InsightsOutlined />,
   '/profile': <PersonOutline />,
   '/roles': <GroupOutlined />,

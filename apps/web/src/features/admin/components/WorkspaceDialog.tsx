@@ -12,8 +12,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AdminWorkspaceDetail } from '@parley/contracts';
+import { useAbility } from '../../permissions/hooks/useAbility';
 import { useAdminWorkspaceQuery } from '../api';
 import { formatDate, formatNumber } from '../format';
+import { PlanGrantForm } from './PlanGrantForm';
 
 const limit = (used: number, allowed: number, unlimited: boolean) =>
   unlimited ? `${formatNumber(used)} (no limits)` : `${formatNumber(used)} of ${formatNumber(allowed)}`;
@@ -38,6 +40,7 @@ export function WorkspaceDialog({ id, onClose }: { id: number; onClose: () => vo
 
 function Detail({ workspace }: { workspace: AdminWorkspaceDetail }) {
   const { usage, limits, unlimited } = workspace;
+  const canWrite = useAbility().can('write', 'Admin');
   return (
     <>
       <Typography variant="body2" gutterBottom>
@@ -71,6 +74,10 @@ function Detail({ workspace }: { workspace: AdminWorkspaceDetail }) {
           </TableRow>
         </TableBody>
       </Table>
+      <Typography variant="subtitle2" sx={{ mt: 2, mb: 1 }}>
+        Plan
+      </Typography>
+      <PlanGrantForm workspace={workspace} canWrite={canWrite} />
       <Typography variant="subtitle2" sx={{ mt: 2 }}>
         Members
       </Typography>

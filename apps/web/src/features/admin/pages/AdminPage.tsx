@@ -7,13 +7,17 @@ import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { HealthPanel } from '../components/HealthPanel';
+import { IntegrationsPanel } from '../components/IntegrationsPanel';
 import { JobsPanel } from '../components/JobsPanel';
 import { MailPanel } from '../components/MailPanel';
 import { WorkspacesPanel } from '../components/WorkspacesPanel';
 
-const TABS = ['Workspaces', 'Jobs', 'Mail', 'System health'] as const;
+const TABS = ['Workspaces', 'Jobs', 'Mail', 'System health', 'Integrations'] as const;
 
-/** /admin, the Admin Dashboard for platform admins: workspaces, jobs, the mail outbox and health. */
+/**
+ * /admin, the Admin Dashboard for platform admins: workspaces, jobs, the mail outbox, health, and
+ * each integration's state with the addresses to register.
+ */
 export function AdminPage() {
   const canWrite = useAbility().can('write', 'Admin');
   const [tab, setTab] = useState(0);
@@ -21,7 +25,7 @@ export function AdminPage() {
     <>
       <PageHeader
         title="Admin Dashboard"
-        subtitle="Every workspace, the background jobs, the mail outbox and the system's health."
+        subtitle="Every workspace, the background jobs, the mail outbox, the system's health and the integrations."
         actions={
           <>
             <Button variant="outlined" component={RouterLink} to="/capability">
@@ -51,6 +55,7 @@ export function AdminPage() {
         {tab === 1 ? <JobsPanel canWrite={canWrite} /> : null}
         {tab === 2 ? <MailPanel canWrite={canWrite} /> : null}
         {tab === 3 ? <HealthPanel /> : null}
+        {tab === 4 ? <IntegrationsPanel /> : null}
       </Paper>
     </>
   );

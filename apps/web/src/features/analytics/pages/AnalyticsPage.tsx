@@ -5,13 +5,13 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { ANALYTICS_PLAN_TEXTS } from '@parley/contracts';
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { useAppSelector } from '../../../app/store';
 import { serverDetail } from '../../../shared/api/errors';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { useBotsOfUserQuery } from '../../bots/api';
+import { useWorkingBots } from '../../bots/hooks/useWorkingBots';
 import { type DownloadOutcome, downloadWithSession, saveBlob } from '../../leads/download';
 import {
   type PeriodArgs,
@@ -41,18 +41,23 @@ const refusalOf = (error: unknown) =>
 
 /** /analytics: the workspace's (or one bot's) figures for a period, with charts and a CSV export. */
 export function AnalyticsPage() {
-  const user = useAppSelector((state) => state.session.user);
   const notify = useNotify();
   const dispatch = useDispatch();
   const [days, setDays] = useState<number>(30);
   const [botId, setBotId] = useState<number | null>(null);
   const [downloading, setDownloading] = useState(false);
   const args: PeriodArgs = { ...lastDays(days), botId };
-  const bots = useBotsOfUserQuery(user?.id ?? 0, { skip: !user });
+  // A viewer reads analytics without managing bots: the bot filter uses the call their role allows.
+  const bots = useWorkingBots();
   const options = { refetchOnMountOrArgChange: true } as const;
   const overview = useAnalyticsOverviewQuery(args, options);
-  const insights = useAnalyticsInsightsQuery(args, options);
-  const revenue = useAnalyticsRevenueQuery(args, options);
+  // Insights and revenue are the advanced level: asked only once the overview says the plan has it,
+  // so a plan without it sees why instead of two refused calls (402s in the browser's console).
+  const advanced = overview.data?.levels.advanced === true;
+  const notAdvanced = overview.data ? !advanced : false;
+  const insights = useAnalyticsInsightsQuery(args, { ...options, skip: !advanced });
+  const revenue = useAnalyticsRevenueQuery(args, { ...options, skip: !advanced });
+  const advancedRefusal = notAdvanced ? ANALYTICS_PLAN_TEXTS.needsAdvanced : undefined;
 
   const download = async () => {
     setDownloading(true);
@@ -131,8 +136,12 @@ export function AnalyticsPage() {
           <Charts overview={overview.data} />
         </>
       )}
-      <Insights insights={insights.data} refusal={refusalOf(insights.error)} />
-      <Revenue revenue={revenue.data} refusal={refusalOf(revenue.error)} />
+      <Insights
+        insights={advanced ? insights.data : undefined}
+        refusal={advancedRefusal ?? refusalOf(insights.error)}
+      />
+      {/* One note for the level: the revenue panel says nothing more. */}
+      {notAdvanced ? null : <Revenue revenue={revenue.data} refusal={refusalOf(revenue.error)} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import type { Plan, Subscription } from '@parley/contracts';
+import { BILLING_TEXTS, type Plan, type Subscription } from '@parley/contracts';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useNotify } from '../../../shared/hooks/useNotify';
@@ -20,19 +20,37 @@ type Props = {
   plan: Plan;
   subscription: Subscription | null;
   renewsAt: string | null;
+  /** Given by a platform admin, not paid; `endsAt` is when it ends (null: it does not). */
+  complimentary: boolean;
+  endsAt: string | null;
+  /** A payment provider is configured: plans can be bought or changed here. */
+  paymentsEnabled: boolean;
   canChange: boolean;
   canManage: boolean;
 };
 
 /** The plan that applies now: price and cycle, renewal or end date, status; change or cancel it. */
-export function CurrentPlanCard({ plan, subscription, renewsAt, canChange, canManage }: Props) {
+export function CurrentPlanCard({
+  plan,
+  subscription,
+  renewsAt,
+  complimentary,
+  endsAt,
+  paymentsEnabled,
+  canChange,
+  canManage,
+}: Props) {
   const [confirming, setConfirming] = useState(false);
   const [cancel, cancelState] = useCancelSubscriptionMutation();
   const notify = useNotify();
   const cycle = subscription?.billing_cycle ?? 'monthly';
-  const price = isFree(plan)
-    ? 'Free'
-    : `${formatMoney(priceOf(plan, cycle), plan.currency)} / ${CYCLE_UNIT[cycle]}`;
+  const price = complimentary
+    ? endsAt
+      ? `Given by the Parley team until ${formatDate(endsAt)}`
+      : 'Given by the Parley team'
+    : isFree(plan)
+      ? 'Free'
+      : `${formatMoney(priceOf(plan, cycle), plan.currency)} / ${CYCLE_UNIT[cycle]}`;
   const renewal = renewalText(subscription, renewsAt);
   const endDate = formatDate(subscription?.end_date ?? renewsAt);
 
@@ -56,11 +74,11 @@ export function CurrentPlanCard({ plan, subscription, renewsAt, canChange, canMa
       actions={
         <>
           {canChange ? (
-            <Button component={RouterLink} to="/upgrade" variant="contained">
-              Change plan
+            <Button component={RouterLink} to="/upgrade" variant={paymentsEnabled ? 'contained' : 'outlined'}>
+              {paymentsEnabled ? 'Change plan' : 'Compare plans'}
             </Button>
           ) : null}
-          {canManage && canCancel(subscription) ? (
+          {paymentsEnabled && canManage && canCancel(subscription) ? (
             <Button color="error" variant="outlined" onClick={() => setConfirming(true)}>
               Cancel subscription
             </Button>
@@ -72,7 +90,9 @@ export function CurrentPlanCard({ plan, subscription, renewsAt, canChange, canMa
         <Typography variant="h5" component="p" fontWeight={600}>
           {plan.name}
         </Typography>
-        {subscription ? (
+        {complimentary ? (
+          <Chip size="small" color="success" label="Complimentary" />
+        ) : subscription ? (
           <StatusChip
             status={subscription.status}
             label={
@@ -93,7 +113,12 @@ export function CurrentPlanCard({ plan, subscription, renewsAt, canChange, canMa
           {plan.description}
         </Typography>
       ) : null}
-      {renewal ? (
+      {paymentsEnabled ? null : (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {BILLING_TEXTS.paymentsOff}
+        </Typography>
+      )}
+      {renewal && !complimentary ? (
         <Typography
           variant="body2"
           sx={{ mt: 1 }}

@@ -29,6 +29,8 @@ export function UsagePanel({
   messages?: MessageLimit | null;
 }) {
   const rows = usageRows(consumption, messages);
+  // Plans off: bots, team and characters have no limit; only the install's message allowance counts.
+  const noLimit = (key: string) => consumption.unlimited && key !== 'messages';
   const { sources, total } = characterSources(consumption);
   const perBot = consumption.limits.trained_characters_per_chatbot;
   const allowance = perBot * Math.max(1, consumption.max_chatbots);
@@ -43,17 +45,21 @@ export function UsagePanel({
                 {row.label}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                {formatCount(row.used)} of {formatCount(row.limit)}
+                {noLimit(row.key)
+                  ? `${formatCount(row.used)} · no limit`
+                  : `${formatCount(row.used)} of ${formatCount(row.limit)}`}
               </Typography>
             </Box>
-            <LinearProgress
-              variant="determinate"
-              value={row.percent}
-              color={usageColor(row.percent)}
-              aria-label={`${row.label} used`}
-              aria-valuetext={`${formatCount(row.used)} of ${formatCount(row.limit)}`}
-              sx={{ height: 8, borderRadius: 4, mt: 0.5 }}
-            />
+            {noLimit(row.key) ? null : (
+              <LinearProgress
+                variant="determinate"
+                value={row.percent}
+                color={usageColor(row.percent)}
+                aria-label={`${row.label} used`}
+                aria-valuetext={`${formatCount(row.used)} of ${formatCount(row.limit)}`}
+                sx={{ height: 8, borderRadius: 4, mt: 0.5 }}
+              />
+            )}
             {row.key === 'messages' && messages ? (
               <Typography variant="caption" color="text.secondary">
                 The count starts again on {formatDate(messages.period_end)}.
@@ -68,7 +74,9 @@ export function UsagePanel({
               Trained characters
             </Typography>
             <Typography variant="body2" color="text.secondary">
-              {formatCount(total)} in all; {formatCount(perBot)} allowed per bot
+              {consumption.unlimited
+                ? `${formatCount(total)} in all; no limit per bot`
+                : `${formatCount(total)} in all; ${formatCount(perBot)} allowed per bot`}
             </Typography>
           </Box>
           <Box

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
+import { BILLING_TEXTS } from '@parley/contracts';
 import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useMessageLimitQuery } from '../../bots/api';
@@ -38,6 +39,19 @@ export function SubscriptionsPage() {
   const data = subscriptions.data;
   const current = data ? currentSubscription(data.subscriptions, data.current.subscription_id) : null;
 
+  // Plans off (the default): one line and the usage, nothing to buy or cancel.
+  if (data && !data.plans_enabled) {
+    return (
+      <>
+        <PageHeader title="Subscriptions" subtitle="What your workspace uses." />
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {BILLING_TEXTS.plansOff}
+        </Alert>
+        {consumption.data ? <UsagePanel consumption={consumption.data} messages={messages.data} /> : null}
+      </>
+    );
+  }
+
   return (
     <>
       <PageHeader title="Subscriptions" subtitle="Your plan, what you use of it, add-ons and invoices." />
@@ -48,6 +62,9 @@ export function SubscriptionsPage() {
           plan={data.current.plan}
           subscription={current}
           renewsAt={data.current.renews_at}
+          complimentary={data.current.complimentary}
+          endsAt={data.current.ends_at}
+          paymentsEnabled={data.payments_enabled}
           canChange={canChange}
           canManage={canManage}
         />

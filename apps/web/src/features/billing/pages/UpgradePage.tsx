@@ -5,7 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import type { Addon, BillingCycle, Checkout, Plan } from '@parley/contracts';
+import { type Addon, BILLING_TEXTS, type BillingCycle, type Checkout, type Plan } from '@parley/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -64,7 +64,7 @@ export function UpgradePage() {
   const me = useAppSelector((state) => state.session.user);
   const tenantId = me?.tenant_id ?? 0;
   const ability = useAbility();
-  const canBuy = ability.can('create', 'Upgrade');
+  const mayBuy = ability.can('create', 'Upgrade');
   const notify = useNotify();
   const dispatch = useDispatch();
   const openCheckout = useCheckout();
@@ -95,6 +95,8 @@ export function UpgradePage() {
   const data = subscriptions.data;
   const current = data ? currentSubscription(data.subscriptions, data.current.subscription_id) : null;
   const currentPlanId = data?.current.plan.id ?? null;
+  // Nothing can be bought without plans, or without a payment provider: no button offers it.
+  const canBuy = mayBuy && !!data?.plans_enabled && data.payments_enabled;
 
   // Back from a checkout page: ?razorpay_subscription_id=...&status=paid|failed. Read once, then
   // the address is cleaned so a reload does not wait again.
@@ -248,10 +250,20 @@ export function UpgradePage() {
           {outcome.text}
         </Alert>
       ) : null}
+      {data && !data.plans_enabled ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {BILLING_TEXTS.plansOff}
+        </Alert>
+      ) : null}
+      {data?.plans_enabled && !data.payments_enabled ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {BILLING_TEXTS.paymentsOff}
+        </Alert>
+      ) : null}
       {loading ? <CircularProgress aria-label="Loading plans" /> : null}
       {plans.isError ? <Alert severity="error">The plans could not be loaded.</Alert> : null}
 
-      {sorted.length > 0 ? (
+      {sorted.length > 0 && data?.plans_enabled !== false ? (
         <>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mb: 2 }}>
             <ToggleButtonGroup
@@ -305,15 +317,17 @@ export function UpgradePage() {
         </>
       ) : null}
 
-      <AddonShop
-        addons={addons.data ?? []}
-        quantities={quantities}
-        onQuantity={(id, text) => setQuantities((q) => ({ ...q, [id]: text }))}
-        highlighted={preselectedAddon}
-        canBuy={canBuy}
-        busy={busy || awaiting !== null}
-        onAdd={(addon, quantity) => void add(addon, quantity)}
-      />
+      {data?.plans_enabled && data.payments_enabled ? (
+        <AddonShop
+          addons={addons.data ?? []}
+          quantities={quantities}
+          onQuantity={(id, text) => setQuantities((q) => ({ ...q, [id]: text }))}
+          highlighted={preselectedAddon}
+          canBuy={canBuy}
+          busy={busy || awaiting !== null}
+          onAdd={(addon, quantity) => void add(addon, quantity)}
+        />
+      ) : null}
 
       <ConfirmDialog
         open={changing !== null}

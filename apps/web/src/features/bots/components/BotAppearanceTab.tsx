@@ -2,7 +2,7 @@ import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import type { Bot } from '@parley/contracts';
+import { type Bot, NAME_RULES, withRule } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { TextInput } from '../../../shared/components/TextInput';
@@ -33,6 +33,7 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
   const [image, setImage] = useState<File | null>(null);
   const { save, busy } = useSaveBot(bot.bot_id);
   const name = form.watch('bot_name') ?? '';
+  const nameField = fieldProps(form, 'bot_name');
   const color = form.watch('brand_color') ?? bot.brand_color;
 
   const submit = (event: FormEvent) => {
@@ -58,7 +59,12 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
         file={image}
         onChange={setImage}
       />
-      <TextInput label="Bot name" autoComplete="off" {...fieldProps(form, 'bot_name')} />
+      <TextInput
+        label="Bot name"
+        autoComplete="off"
+        {...nameField}
+        helperText={withRule(nameField.helperText, NAME_RULES.bot)}
+      />
       <TextInput label="Description" multiline minRows={2} {...fieldProps(form, 'description')} />
       <Controller
         control={control}

@@ -20,6 +20,8 @@ type Props = {
 /** Instructions (the system prompt), the model, its temperature, sources per answer and internet access. */
 export function InstructionsForm({ form, withAnalytics }: Props) {
   const { control } = form;
+  // The built-in answerer (no model) quotes the sources: temperature and internet search mean nothing to it.
+  const builtIn = (form.watch('llm_model') ?? null) === null;
   return (
     <Stack spacing={3}>
       <TextInput
@@ -41,17 +43,19 @@ export function InstructionsForm({ form, withAnalytics }: Props) {
           />
         )}
       />
-      <Controller
-        control={control}
-        name="temperature"
-        render={({ field, fieldState }) => (
-          <TemperatureSlider
-            value={field.value ?? 1}
-            onChange={field.onChange}
-            error={fieldState.error?.message}
-          />
-        )}
-      />
+      {builtIn ? null : (
+        <Controller
+          control={control}
+          name="temperature"
+          render={({ field, fieldState }) => (
+            <TemperatureSlider
+              value={field.value ?? 1}
+              onChange={field.onChange}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+      )}
       <Controller
         control={control}
         name="max_citations"
@@ -110,18 +114,20 @@ export function InstructionsForm({ form, withAnalytics }: Props) {
           />
         )}
       />
-      <Controller
-        control={control}
-        name="internet"
-        render={({ field }) => (
-          <FormControlLabel
-            control={
-              <Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
-            }
-            label="Allow internet search"
-          />
-        )}
-      />
+      {builtIn ? null : (
+        <Controller
+          control={control}
+          name="internet"
+          render={({ field }) => (
+            <FormControlLabel
+              control={
+                <Switch checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} />
+              }
+              label="Allow internet search"
+            />
+          )}
+        />
+      )}
       {withAnalytics ? (
         <Controller
           control={control}

@@ -24,7 +24,12 @@ export function LlmModelSelect({ value, onChange, error }: Props) {
         value={value ?? ''}
         onChange={(event) => onChange(event.target.value === '' ? null : event.target.value)}
         error={Boolean(error)}
-        helperText={error ?? 'Add or activate models in LLM settings.'}
+        helperText={
+          error ??
+          (value === null
+            ? 'The built-in answerer quotes your sources (no temperature, no internet search). Add models in LLM settings.'
+            : 'Add or activate models in LLM settings.')
+        }
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">{BUILT_IN_MODEL}</MenuItem>

@@ -1,5 +1,5 @@
 import Stack from '@mui/material/Stack';
-import { BOT } from '@parley/contracts';
+import { BOT, NAME_RULES, withRule } from '@parley/contracts';
 import type { UseFormReturn } from 'react-hook-form';
 import { TextInput } from '../../../shared/components/TextInput';
 import { fieldProps, type SchemaInput } from '../../../shared/lib/form';
@@ -26,10 +26,7 @@ export function WizardDetailsStep({ form, image, onImage, onNext }: Props) {
           autoFocus
           autoComplete="off"
           {...nameField}
-          helperText={
-            nameField.helperText ??
-            `Letters, digits, underscores and spaces; at most ${BOT.nameMaxLength} characters.`
-          }
+          helperText={withRule(nameField.helperText, NAME_RULES.bot)}
         />
         <TextInput label="Description" multiline minRows={2} {...fieldProps(form, 'description')} />
         <ProfileImageField

@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -7,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import { BOT } from '@parley/contracts';
 import type { FormEvent } from 'react';
 import { useCompanyModels } from '../hooks/useCompanyModels';
+import { knowledgeCount } from '../knowledge-defaults';
 import { modelLabel } from '../model-label';
 import type { DetailsFields, InstructionsFields, KnowledgeIds } from '../schemas';
 import { BotAvatar } from './BotAvatar';
@@ -20,6 +22,8 @@ type Props = {
   imagePreview: string | null;
   error: string | null;
   busy: boolean;
+  /** Back to the Knowledge step (from the warning about a bot with nothing to answer from). */
+  onKnowledge: () => void;
   onBack: () => void;
   onCreate: () => void;
 };
@@ -33,10 +37,13 @@ export function WizardReviewStep({
   imagePreview,
   error,
   busy,
+  onKnowledge,
   onBack,
   onCreate,
 }: Props) {
   const models = useCompanyModels();
+  // The built-in answerer quotes the sources: it has no temperature and never searches the internet.
+  const builtIn = instructions.llm_model === null;
   const rows: [string, string][] = [
     ['Name', details.bot_name],
     ['Description', details.description || '—'],
@@ -51,14 +58,15 @@ export function WizardReviewStep({
         : 'None',
     ],
     ['Model', modelLabel(instructions.llm_model, models)],
-    ['Temperature', instructions.temperature.toFixed(1)],
+    ...(builtIn ? [] : [['Temperature', instructions.temperature.toFixed(1)] as [string, string]]),
     ['Sources per answer', String(instructions.max_citations)],
     [
       'Talk to a person',
       { always: 'Always', after_miss: 'After a miss', never: 'Never' }[instructions.human_button],
     ],
-    ['Internet search', instructions.internet ? 'On' : 'Off'],
+    ...(builtIn ? [] : [['Internet search', instructions.internet ? 'On' : 'Off'] as [string, string]]),
   ];
+  const noKnowledge = knowledgeCount(knowledge) === 0;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onCreate();
@@ -66,6 +74,20 @@ export function WizardReviewStep({
   return (
     <Stack component="form" aria-label="Review" onSubmit={submit} spacing={2}>
       {error ? <Alert severity="error">{error}</Alert> : null}
+      {noKnowledge ? (
+        <Alert
+          severity="warning"
+          aria-label="No knowledge"
+          action={
+            <Button color="inherit" size="small" onClick={onKnowledge}>
+              Choose knowledge
+            </Button>
+          }
+        >
+          This bot has no knowledge yet: until you give it files, websites or Notion pages (or add Q&amp;A
+          pairs once it exists), it can only say that it does not know.
+        </Alert>
+      ) : null}
       <BotAvatar name={details.bot_name} image={imagePreview} color={BOT.defaultBrandColor} size={64} />
       <Table size="small" aria-label="Bot summary">
         <TableBody>

@@ -3,7 +3,7 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import { BOT, type Bot, MESSAGES } from '@parley/contracts';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useZodForm } from '../../../shared/lib/form';
@@ -27,6 +27,16 @@ export function BotWizardPage() {
   const [image, setImage] = useState<File | null>(null);
   const imagePreview = usePreviewUrl(image);
   const [knowledge, setKnowledge] = useState<KnowledgeIds>(NO_KNOWLEDGE);
+  const [knowledgeDefaulted, setKnowledgeDefaulted] = useState(false);
+  // Once per wizard: what no bot uses yet joins whatever is ticked already.
+  const applyKnowledgeDefaults = useCallback((unused: KnowledgeIds) => {
+    setKnowledge((current) => ({
+      file_group_ids: [...new Set([...current.file_group_ids, ...unused.file_group_ids])],
+      web_source_ids: [...new Set([...current.web_source_ids, ...unused.web_source_ids])],
+      notion_workspace_ids: [...new Set([...current.notion_workspace_ids, ...unused.notion_workspace_ids])],
+    }));
+    setKnowledgeDefaulted(true);
+  }, []);
   const [created, setCreated] = useState<Bot | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const details = useZodForm(DetailsFields, { defaultValues: { bot_name: '', description: '' } });
@@ -83,6 +93,8 @@ export function BotWizardPage() {
           <WizardKnowledgeStep
             value={knowledge}
             onChange={setKnowledge}
+            defaulted={knowledgeDefaulted}
+            onDefaults={applyKnowledgeDefaults}
             onBack={() => setStep(0)}
             onNext={() => setStep(2)}
           />
@@ -99,6 +111,7 @@ export function BotWizardPage() {
             imagePreview={imagePreview}
             error={failure}
             busy={createState.isLoading}
+            onKnowledge={() => setStep(1)}
             onBack={() => setStep(2)}
             onCreate={create}
           />

@@ -13,11 +13,13 @@ type Props = {
   /** Sends the answers; resolves to the server's error text, or null when they were received. */
   onSubmit: (fields: Record<string, string>) => Promise<string | null>;
   onDismiss?: () => void;
+  /** Values the form starts with (the contact form's question). */
+  initial?: Record<string, string>;
 };
 
 /** The bot's lead form, built from its configuration, with required and email checks before sending. */
-export function LeadForm({ config, onSubmit, onDismiss }: Props) {
-  const [values, setValues] = useState<Record<string, string>>({});
+export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
+  const [values, setValues] = useState<Record<string, string>>(() => ({ ...initial }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -220,6 +220,8 @@ export type MessageListProps = {
   frames: readonly ChatFrame[];
   /** Rendered after the welcome message (suggested questions, lead form, booking card). */
   intro?: ReactNode;
+  /** Rendered after the messages (the contact form the hand-off offered). */
+  outro?: ReactNode;
   /** The owner's playground: say under each answer how it was made (never shown to visitors). */
   explainAnswers?: boolean;
   /** "Talk to a person" under answers that offer one; absent where a person cannot be asked for now. */
@@ -243,6 +245,7 @@ export function MessageList({
   thinking,
   frames,
   intro,
+  outro,
   explainAnswers = false,
   onRequestHuman,
   showTimes = false,
@@ -289,6 +292,7 @@ export function MessageList({
             answerFooter={answerFooter}
           />
         ))}
+        {outro ? <Box component="li">{outro}</Box> : null}
         {draft ? (
           <Bubble side="left" brandColor={brandColor} testId="streaming-message">
             <Typography variant="body2" component="div">

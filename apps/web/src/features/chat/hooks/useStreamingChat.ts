@@ -21,6 +21,8 @@ export type StreamingChat = {
   newChat: () => void;
   /** The playground's "Talk to a person" (in the current conversation). */
   requestHuman: () => Promise<void>;
+  /** A message stored by another call (the contact form's thank-you), shown in its place. */
+  received: (message: ChatMessage) => void;
 };
 
 /**
@@ -181,5 +183,7 @@ export function useStreamingChat(botId: number): StreamingChat {
     else addFrame('error', MESSAGES.realtime.sendFailed);
   }, [request, addFrame]);
 
-  return { conversationId, messages, draft, thinking, frames, send, newChat, requestHuman };
+  const received = useCallback((message: ChatMessage) => setMessages((m) => mergeMessages(m, [message])), []);
+
+  return { conversationId, messages, draft, thinking, frames, send, newChat, requestHuman, received };
 }

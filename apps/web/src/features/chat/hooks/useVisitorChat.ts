@@ -48,6 +48,8 @@ async function renewIdentity(uuid: string): Promise<VisitorIdentity> {
 
 export type VisitorChat = {
   status: ChatSocketStatus;
+  /** Whether someone from the team is online (the server's presence frames). */
+  agentsOnline: boolean;
   conversationId: number | null;
   messages: ChatMessage[];
   draft: string | null;
@@ -57,6 +59,8 @@ export type VisitorChat = {
   newChat: () => void;
   /** "Talk to a person", over the socket. */
   requestHuman: () => void;
+  /** A message stored by another call (the contact form's thank-you): shown at once, the socket's copy merges. */
+  received: (message: ChatMessage) => void;
 };
 
 /**
@@ -72,6 +76,7 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
   const [draft, setDraft] = useState<string | null>(null);
   const [thinking, setThinking] = useState(false);
   const [frames, setFrames] = useState<ChatFrame[]>([]);
+  const [agentsOnline, setAgentsOnline] = useState(false);
   const socketRef = useRef<ChatSocket | null>(null);
   const conversationRef = useRef<number | null>(null);
   /** Conversations left with "New chat": their late messages are not adopted. */
@@ -146,6 +151,9 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
         case 'gave-up':
         case 'refused':
           toast.error(MESSAGES.realtime.unableToEstablish, { id: 'realtime-failed' });
+          return;
+        case 'presence':
+          setAgentsOnline(event.agentsOnline);
           return;
         case 'timeout':
         case 'connected':
@@ -222,5 +230,19 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
       toast.error(MESSAGES.realtime.sendFailed, { id: 'realtime-send' });
   }, [botId]);
 
-  return { status, conversationId, messages, draft, thinking, frames, send, newChat, requestHuman };
+  const received = useCallback((message: ChatMessage) => setMessages((m) => mergeMessages(m, [message])), []);
+
+  return {
+    status,
+    agentsOnline,
+    conversationId,
+    messages,
+    draft,
+    thinking,
+    frames,
+    send,
+    newChat,
+    requestHuman,
+    received,
+  };
 }

@@ -1,6 +1,8 @@
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
@@ -23,7 +25,10 @@ const lines = (text: string) =>
 const PATTERN_HELP =
   'Matched anywhere in the path and query. Globs: /blog/* (* any characters, ? one). Between slashes, an RE2 regular expression: /^\\/docs\\//';
 
-/** Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". */
+/**
+ * Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". A refusal
+ * (the server's detail) stays in the form until the next try: in a dialog a toast would vanish behind it.
+ */
 export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => void; busy: boolean }) {
   const notify = useNotify();
   const [startCrawl, { isLoading }] = useStartCrawlMutation();
@@ -34,6 +39,7 @@ export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => 
   const [exclude, setExclude] = useState('');
   const [useSitemap, setUseSitemap] = useState(true);
   const [invalid, setInvalid] = useState<string | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -50,37 +56,57 @@ export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => 
       return;
     }
     setInvalid(null);
+    setRefused(null);
     try {
       const started = await startCrawl(parsed.data).unwrap();
       notify.success(MESSAGES.crawler.started);
       onStarted(started.task_id);
     } catch (error) {
-      notify.error(serverDetail(error) ?? MESSAGES.crawler.startFailed);
+      setRefused(serverDetail(error) ?? MESSAGES.crawler.startFailed);
     }
   };
 
   return (
     <form onSubmit={submit} noValidate aria-label="Crawl a website">
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 1 }}>
-        <TextInput
-          id="crawl-url"
-          label="Website URL"
-          placeholder="https://example.com"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          error={invalid !== null}
-          helperText={invalid ?? undefined}
-        />
-        <TextInput
-          id="crawl-max-pages"
-          label="Max pages"
-          type="number"
-          value={maxPages}
-          onChange={(e) => setMaxPages(e.target.value)}
-          fullWidth={false}
-          sx={{ width: 140 }}
-        />
-        <Button type="submit" variant="contained" disabled={isLoading || busy} sx={{ whiteSpace: 'nowrap' }}>
+      {refused ? (
+        <Alert severity="error" onClose={() => setRefused(null)} sx={{ mb: 2 }}>
+          {refused}
+        </Alert>
+      ) : null}
+      {/* Top-aligned, the page limit and the button never shrink: a helper text under the URL or a
+          narrow dialog cannot push the button over the Max pages field. */}
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        alignItems={{ xs: 'stretch', sm: 'flex-start' }}
+        sx={{ mb: 1 }}
+      >
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <TextInput
+            id="crawl-url"
+            label="Website URL"
+            placeholder="https://example.com"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            error={invalid !== null}
+            helperText={invalid ?? undefined}
+          />
+        </Box>
+        <Box sx={{ width: { xs: '100%', sm: 140 }, flexShrink: 0 }}>
+          <TextInput
+            id="crawl-max-pages"
+            label="Max pages"
+            type="number"
+            value={maxPages}
+            onChange={(e) => setMaxPages(e.target.value)}
+          />
+        </Box>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={isLoading || busy}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0, minHeight: 40 }}
+        >
           Start crawling
         </Button>
       </Stack>

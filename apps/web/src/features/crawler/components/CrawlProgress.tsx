@@ -7,8 +7,19 @@ import { useAppDispatch } from '../../../app/store';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { refreshCrawlerLists, useCrawlStatusQuery } from '../api';
 
+/** How a crawl ended, for a caller that shows it itself (the crawl dialog, above its form). */
+export type CrawlOutcome = { ok: boolean; message: string; pages: number };
+
+type Props = {
+  taskId: string;
+  /** Called once the crawl ends (or its status cannot be read); with the outcome when it ended. */
+  onDone: (outcome?: CrawlOutcome) => void;
+  /** The caller shows the outcome (onDone's argument): no toast. */
+  quiet?: boolean;
+};
+
 /** Polls a crawl's status every second; announces the end and hands back control. */
-export function CrawlProgress({ taskId, onDone }: { taskId: string; onDone: () => void }) {
+export function CrawlProgress({ taskId, onDone, quiet }: Props) {
   const notify = useNotify();
   const dispatch = useAppDispatch();
   const { data, isError } = useCrawlStatusQuery(taskId, { pollingInterval: 1000 });
@@ -22,15 +33,17 @@ export function CrawlProgress({ taskId, onDone }: { taskId: string; onDone: () =
   useEffect(() => {
     if (!data) return;
     if (data.status === 'completed') {
-      notify.success(MESSAGES.crawler.completed(data.pages_crawled));
+      const message = MESSAGES.crawler.completed(data.pages_crawled);
+      if (!quiet) notify.success(message);
       dispatch(refreshCrawlerLists());
-      onDone();
+      onDone({ ok: true, message, pages: data.pages_crawled });
     } else if (data.status === 'failed') {
-      notify.error(data.error_message ?? MESSAGES.crawler.startFailed);
+      const message = data.error_message ?? MESSAGES.crawler.startFailed;
+      if (!quiet) notify.error(message);
       dispatch(refreshCrawlerLists());
-      onDone();
+      onDone({ ok: false, message, pages: data.pages_crawled });
     }
-  }, [data, notify, dispatch, onDone]);
+  }, [data, notify, dispatch, onDone, quiet]);
 
   if (status === 'completed' || status === 'failed') return null;
   const running = status === 'running';

@@ -6,7 +6,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { FILE_ACCEPT, type FileGroup, GroupName, MESSAGES } from '@parley/contracts';
+import { FILE_ACCEPT, type FileGroup, GroupName, MESSAGES, NAME_RULES, withRule } from '@parley/contracts';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { useNotify } from '../../../shared/hooks/useNotify';
@@ -136,7 +136,7 @@ export function UploadDialog({ open, group, onClose }: Props) {
                   setNameError(null);
                 }}
                 error={Boolean(nameError)}
-                helperText={nameError ?? 'Letters, digits and underscores'}
+                helperText={withRule(nameError, NAME_RULES.fileGroup)}
                 disabled={busy}
                 required
                 autoFocus

@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { useAppSelector } from '../../../app/store';
 import { PageHeader } from '../../../shared/components/PageHeader';
+import { isPartnerOnly } from '../../partner/membership';
 import { useHomeSummaryQuery } from '../api';
 import { HomeAnalyticsSummary } from '../components/HomeAnalyticsSummary';
 import { HomeBots } from '../components/HomeBots';
@@ -70,8 +71,9 @@ function Panels({ summary }: { summary: HomeSummary }) {
 /** /home: the landing page after login: one summary call, as far as the person's permissions reach. */
 export function HomePage() {
   const user = useAppSelector((state) => state.session.user);
-  // Partners have only the partner area (spec section 6): /home, where login lands, forwards them there.
-  const isPartner = user?.user_type.toLowerCase() === 'partner';
+  // Partner-only accounts have only the partner area (spec section 6): /home, where login lands,
+  // forwards them there. A workspace member who is also a partner (is_partner) stays.
+  const isPartner = user ? isPartnerOnly(user) : false;
   // Fresh on every visit: the checklist and lists change with what was done elsewhere.
   const { data, isLoading, isError } = useHomeSummaryQuery(undefined, {
     skip: !user || isPartner,

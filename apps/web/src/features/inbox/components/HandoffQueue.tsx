@@ -1,6 +1,8 @@
+import ContactMail from '@mui/icons-material/ContactMail';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -10,6 +12,7 @@ import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { INBOX_FILTERS, type InboxConversation, type InboxFilter } from '@parley/contracts';
 import { useEffect, useState } from 'react';
@@ -141,6 +144,21 @@ export function HandoffQueue({ tenantId, selectedId, onOpen, onList }: Props) {
               }
               slotProps={{ secondary: { noWrap: true } }}
             />
+            {conversation.contact_left_at ? (
+              <Tooltip
+                title={`${conversation.visitor_email ?? ''} · ${new Date(conversation.contact_left_at).toLocaleString()}`}
+              >
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color="info"
+                  icon={<ContactMail />}
+                  label="left contact details"
+                  data-testid="contact-left"
+                  sx={{ mr: 1, flexShrink: 0 }}
+                />
+              </Tooltip>
+            ) : null}
             {conversation.unread_count > 0 ? (
               <Badge color="error" badgeContent={conversation.unread_count} sx={{ mr: 1 }} />
             ) : null}

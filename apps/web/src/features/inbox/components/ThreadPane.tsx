@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
-import { BOT, type ChatMessage, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
+import { type ChatMessage, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Composer } from '../../chat/components/Composer';
 import { MessageList } from '../../chat/components/MessageList';
@@ -121,7 +121,8 @@ export function ThreadPane({
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <MessageList
           messages={conversation.messages}
-          welcome={welcome || BOT.welcomeMessage}
+          // The server seeds every conversation with the bot's greeting (seq 1), which takes this place.
+          welcome={welcome}
           brandColor={brandColor}
           draft={null}
           thinking={false}

@@ -18,7 +18,7 @@ import { httpStatus, serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { useBotsOfUserQuery } from '../../bots/api';
+import { useWorkingBots } from '../../bots/hooks/useWorkingBots';
 import { type ChatFrame, makeFrame } from '../../chat/frames';
 import { EmailLogButton } from '../../notifications/components/EmailLogDialog';
 import {
@@ -106,7 +106,8 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
     search: search || undefined,
   };
   const grouped = useGroupedQuery(args);
-  const bots = useBotsOfUserQuery(userId);
+  // An agent reads no bot settings: the bots they work with come from the call their role allows.
+  const bots = useWorkingBots();
   const selectedBotId = inbox.selectedBotId;
   const selectedId = inbox.selectedConversationId;
   const thread = useHelpdeskConversationQuery(selectedId ?? 0, {

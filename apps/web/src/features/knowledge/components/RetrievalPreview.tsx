@@ -7,7 +7,7 @@ import ListItem from '@mui/material/ListItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { SearchHit } from '@parley/contracts';
+import type { SearchHit, SearchResult } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
 import { useSearchKnowledgeMutation } from '../api';
 
@@ -48,11 +48,7 @@ export function RetrievalPreview({ botId }: { botId: number }) {
         </Button>
       </Stack>
       {state.isError ? <Alert severity="error">The search failed. Try again.</Alert> : null}
-      {result?.qna_match ? (
-        <Alert severity="success">
-          Q&A match: “{result.qna_match.question}”. The bot answers with this pair.
-        </Alert>
-      ) : null}
+      {result ? <DecisionNote decision={result.decision} /> : null}
       {result ? (
         result.hits.length === 0 ? (
           <Typography color="text.secondary">Nothing in this bot's sources matches.</Typography>
@@ -70,6 +66,26 @@ export function RetrievalPreview({ botId }: { botId: number }) {
         </Typography>
       ) : null}
     </Stack>
+  );
+}
+
+/**
+ * What the bot would do with this question, and why (issue 30 item 2): the same decision a visitor's
+ * question gets, so the owner sees what to add when it would not answer.
+ */
+function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
+  return (
+    <Alert severity={decision.answers ? 'success' : 'warning'} aria-label="What the bot would do">
+      <Typography variant="body2">{decision.summary}</Typography>
+      {decision.answers ? null : (
+        <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
+          Add a page or a Q&A pair that says it, and the bot will answer.
+        </Typography>
+      )}
+      <Typography variant="caption" component="p" color="text.secondary">
+        Covers {Math.round(decision.coverage * 100)}% of the question
+      </Typography>
+    </Alert>
   );
 }
 

@@ -22,6 +22,7 @@ const lead = (id: number, fields: Record<string, string>): Lead => ({
   name: fields.name ?? null,
   email: fields.email ?? null,
   fields,
+  source: 'lead_form',
   created_at: '2025-05-01T10:00:00.000Z',
 });
 

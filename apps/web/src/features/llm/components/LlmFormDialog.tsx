@@ -5,13 +5,13 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import {
   CreateLlmBody,
   LLM_PROVIDER_LABELS,
   LLM_PROVIDERS,
   type LlmProvider,
   type LlmSetting,
-  MESSAGES,
   providerNeedsBaseUrl,
   UpdateLlmBody,
 } from '@parley/contracts';
@@ -66,19 +66,15 @@ export function LlmFormDialog({ open, setting, onClose }: Props) {
     updated.reset();
     onClose();
   };
+  // The server tests the model as it saves it: a passing one is active (the spec's text), a failing
+  // one is kept inactive and the page's Status column says why (the message says so too).
   const onSubmit = form.handleSubmit(async (body) => {
-    if (setting) {
-      const result = await update({ id: setting.id, body });
-      if ('data' in result && result.data) {
-        notify.success(MESSAGES.llm.updated);
-        close();
-      }
-    } else {
-      const result = await create(body);
-      if ('data' in result && result.data) {
-        notify.success(MESSAGES.llm.saved);
-        close();
-      }
+    const result = setting ? await update({ id: setting.id, body }) : await create(body);
+    if ('data' in result && result.data) {
+      const saved = result.data;
+      if (saved.last_test && !saved.last_test.ok) notify.error(saved.message);
+      else notify.success(saved.message);
+      close();
     }
   });
 
@@ -129,12 +125,15 @@ export function LlmFormDialog({ open, setting, onClose }: Props) {
               autoComplete="off"
               {...fieldProps(form, 'embedding_model', { optional: true })}
             />
+            <Typography variant="body2" color="text.secondary">
+              Saving tests the model with a tiny real call: it is active only if it answers.
+            </Typography>
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>Cancel</Button>
           <Button type="submit" variant="contained" disabled={busy}>
-            {editing ? 'Save changes' : 'Add model'}
+            {busy ? 'Saving and testing…' : editing ? 'Save changes' : 'Add model'}
           </Button>
         </DialogActions>
       </Stack>

@@ -1,8 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -29,6 +31,28 @@ import { useCompanyLlmsQuery, useDeleteLlmMutation, useTestLlmMutation, useToggl
 import { LlmFormDialog } from '../components/LlmFormDialog';
 
 type Tested = { setting: LlmSetting; result: LlmTestResult };
+
+/** The model's last test (run on save, on activation, or by Test connection), in a chip and a line. */
+function TestState({ setting }: { setting: LlmSetting }) {
+  const test = setting.last_test;
+  if (!test) return <Chip size="small" label="Not tested" variant="outlined" />;
+  const when = new Date(test.tested_at).toLocaleString();
+  return (
+    <Stack spacing={0.5} alignItems="flex-start" data-testid={`llm-state-${setting.id}`}>
+      <Chip
+        size="small"
+        color={test.ok ? 'success' : 'error'}
+        label={test.ok ? `Working · ${test.latency_ms} ms` : 'Test failed'}
+        title={`Tested ${when}`}
+      />
+      {test.ok ? null : (
+        <Typography variant="caption" color="text.secondary">
+          {test.detail}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
 type Editing = { setting: LlmSetting | null; key: number };
 
 /** /bot/llm-settings: the workspace's models, their masked keys, activation and a connection test. */
@@ -49,7 +73,8 @@ export function LlmSettingsPage() {
   const onToggle = async (setting: LlmSetting, active: boolean) => {
     const result = await toggle({ id: setting.id, active });
     if ('data' in result && result.data) notify.success(MESSAGES.llm.updated);
-    else notify.error(MESSAGES.llm.activateFailed);
+    // Switching on tests the model first: the server says why it stayed off.
+    else notify.error(serverDetail(result.error) ?? MESSAGES.llm.activateFailed);
   };
 
   const onTest = async (setting: LlmSetting) => {
@@ -130,6 +155,7 @@ export function LlmSettingsPage() {
                 <TableCell>Provider</TableCell>
                 <TableCell>Model</TableCell>
                 <TableCell>API key</TableCell>
+                <TableCell>Status</TableCell>
                 <TableCell>Active</TableCell>
                 <TableCell align="right">Actions</TableCell>
               </TableRow>
@@ -150,6 +176,9 @@ export function LlmSettingsPage() {
                   <TableCell>{LLM_PROVIDER_LABELS[setting.provider].split(' (')[0]}</TableCell>
                   <TableCell>{setting.model}</TableCell>
                   <TableCell sx={{ fontFamily: 'monospace' }}>{setting.api_key_masked ?? '—'}</TableCell>
+                  <TableCell sx={{ maxWidth: 280 }}>
+                    <TestState setting={setting} />
+                  </TableCell>
                   <TableCell>
                     <Switch
                       checked={setting.is_active}

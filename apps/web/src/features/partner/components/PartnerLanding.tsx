@@ -46,7 +46,7 @@ function termsOf(t: AffiliateTerms): string[] {
     `A visitor who follows your link is yours for ${t.cookie_days} days: a signup within that time is your referral.`,
     `A commission stays pending for ${t.refund_window_days} days, in case the payment is refunded (a refund reverses it), then it is approved and paid out with your next payout.`,
     'Clicks from bots and repeated clicks by one visitor on one day are not counted. You never see who your referrals are, only an anonymous name.',
-    'Becoming a partner turns your account into a partner account: it then shows only the partner area.',
+    'Becoming a partner keeps your workspace: the account menu switches between your workspace and the partner area.',
   ];
 }
 
@@ -68,7 +68,8 @@ export function PartnerLanding() {
       return;
     }
     notify.success(result.data.message);
-    if (session.user) dispatch(userLoaded({ ...session.user, user_type: 'partner' }));
+    // The server keeps the workspace and adds the partner area: the page shows the dashboard now.
+    if (session.user) dispatch(userLoaded({ ...session.user, is_partner: true }));
   };
 
   return (
@@ -127,7 +128,7 @@ export function PartnerLanding() {
       <ConfirmDialog
         open={confirming}
         title="Become a partner?"
-        text="Your account becomes a partner account: it will show only the partner area, with your links, referrals and commissions."
+        text="You keep your workspace and get a partner area with your links, referrals and commissions. Switch between the two from the account menu."
         confirmLabel="Become a partner"
         onConfirm={join}
         onClose={() => setConfirming(false)}

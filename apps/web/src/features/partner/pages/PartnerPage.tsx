@@ -1,24 +1,24 @@
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../../app/store';
 import { Logo } from '../../../layouts/components/Logo';
-import { useLogout } from '../../auth/hooks/useLogout';
+import { UserMenu } from '../../../layouts/components/UserMenu';
 import { PublicPage } from '../../public/components/PublicPage';
 import { PartnerDashboard } from '../components/PartnerDashboard';
 import { PartnerLanding } from '../components/PartnerLanding';
+import { hasPartnerArea } from '../membership';
 
 /**
- * /partner: a partner's dashboard (the only area a partner account has, spec section 6); anyone
- * else gets the programme, its terms and the way to join.
+ * /partner: the partner area of someone in the affiliate programme (a workspace member who joined
+ * keeps their workspace; the account menu switches between the two, issue 31); anyone else gets the
+ * programme, its terms and the way to join.
  */
 export function PartnerPage() {
   const { status, user } = useAppSelector((state) => state.session);
-  // The blank layout has no ability context; user_type decides (the same rule defineAbilityFor applies).
-  const isPartner = user?.user_type.toLowerCase() === 'partner';
-  const logout = useLogout();
+  // The blank layout has no ability context: the same rule defineAbilityFor applies to read Partner.
+  const isPartner = user !== null && hasPartnerArea(user);
   if (status === 'loading') return <CircularProgress aria-label="Loading" sx={{ m: 4 }} />;
   if (status === 'authenticated' && isPartner) {
     return (
@@ -28,7 +28,7 @@ export function PartnerPage() {
           <Typography variant="h5" component="h1" fontWeight={600} sx={{ flex: 1, ml: 2 }}>
             Partner dashboard
           </Typography>
-          <Button onClick={logout}>Log out</Button>
+          <UserMenu area="partner" />
         </Stack>
         <PartnerDashboard />
       </Container>

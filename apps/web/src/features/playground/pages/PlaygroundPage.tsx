@@ -10,7 +10,7 @@ import Drawer from '@mui/material/Drawer';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BOT, type Bot } from '@parley/contracts';
+import { BOT, type Bot, welcomeOf } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
@@ -23,6 +23,7 @@ import { BotNotFound } from '../../bots/components/BotNotFound';
 import { useCalendarBookingQuery } from '../../calendar/api';
 import { BookingCard } from '../../chat/components/BookingCard';
 import { ChatPanel } from '../../chat/components/ChatPanel';
+import { ContactSection } from '../../chat/components/ContactSection';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
@@ -54,7 +55,7 @@ function Playground({ bot }: { bot: Bot }) {
   const fullScreen = useAppSelector((state) => state.ui.chatFullScreen);
   // Playground defaults (spec section 9) where the bot leaves them unset.
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
-  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
   const temperature = bot.temperature ?? BOT.defaultTemperature;
   const started = chat.messages.some((m) => m.message_type === 'user');
   const [previewOpen, setPreviewOpen] = useState(false);
@@ -141,6 +142,13 @@ function Playground({ bot }: { bot: Bot }) {
           thinking={chat.thinking}
           frames={chat.frames}
           intro={intro}
+          outro={
+            <ContactSection
+              conversationId={chat.conversationId}
+              messages={chat.messages}
+              onSent={chat.received}
+            />
+          }
           explainAnswers
           answerFooter={(message) => <RateAnswer message={message} />}
           onSend={chat.send}

@@ -21,8 +21,10 @@ export function InviteDialog({ open, roles, onClose }: Props) {
   };
   const onSubmit = form.handleSubmit(async (body) => {
     const result = await invite(body);
-    if ('data' in result) {
-      notify.success(MESSAGES.users.inviteSent);
+    if ('data' in result && result.data) {
+      // Without SMTP the server says so: the link is in the pending invitations, to copy.
+      if (result.data.mailed) notify.success(result.data.message);
+      else notify.info(result.data.message);
       close();
     }
   });
@@ -42,7 +44,10 @@ export function InviteDialog({ open, roles, onClose }: Props) {
         control={form.control}
         name="role_id"
         label="Role"
-        options={roles.map((role) => ({ value: role.id, label: role.name }))}
+        options={roles.map((role) => ({
+          value: role.id,
+          label: role.description ? `${role.name}: ${role.description}` : role.name,
+        }))}
       />
     </FormDialog>
   );

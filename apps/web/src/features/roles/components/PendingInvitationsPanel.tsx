@@ -1,6 +1,8 @@
 import CancelScheduleSendOutlined from '@mui/icons-material/CancelScheduleSendOutlined';
+import ContentCopy from '@mui/icons-material/ContentCopy';
 import ForwardToInboxOutlined from '@mui/icons-material/ForwardToInboxOutlined';
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -17,19 +19,31 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
+import { copyText } from '../../../shared/lib/clipboard';
 import { Can } from '../../permissions/components/Can';
+import { useAbility } from '../../permissions/hooks/useAbility';
 import { usePendingInvitationsQuery, useResendInvitationMutation, useRevokeInvitationMutation } from '../api';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 const hideOnPhones = { display: { xs: 'none', md: 'table-cell' } };
 
-/** Invitations sent and not yet answered: who, with which role, by whom, when; resend or revoke. */
+/**
+ * Invitations sent and not yet answered: who, with which role, by whom, when; their sign-up link to
+ * copy (people who may invite see it: without SMTP it is how the invitation reaches anyone), resend
+ * or revoke.
+ */
 export function PendingInvitationsPanel() {
   const { data: invitations = [], isLoading, isError } = usePendingInvitationsQuery();
   const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
+  const showLinks = useAbility().can('create', 'Roles');
   return (
     <Card>
       <PanelHeader title="Pending invitations" />
+      {showLinks && invitations.length > 0 ? (
+        <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
+          Each link signs up the person it was sent to, once, until it expires. Copy it to send it yourself.
+        </Typography>
+      ) : null}
       {isLoading ? <LinearProgress aria-label="Loading invitations" /> : null}
       {isError ? (
         <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
@@ -51,12 +65,18 @@ export function PendingInvitationsPanel() {
                 <TableCell sx={hideOnPhones}>Invited by</TableCell>
                 <TableCell sx={hideOnPhones}>Sent</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>Expires</TableCell>
+                {showLinks ? <TableCell sx={hideOnPhones}>Link</TableCell> : null}
                 <TableCell align="right">Actions</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {invitations.map((invitation) => (
-                <InvitationRow key={invitation.id} invitation={invitation} onRevoke={setRevoking} />
+                <InvitationRow
+                  key={invitation.id}
+                  invitation={invitation}
+                  showLink={showLinks}
+                  onRevoke={setRevoking}
+                />
               ))}
             </TableBody>
           </Table>
@@ -67,15 +87,29 @@ export function PendingInvitationsPanel() {
   );
 }
 
-type RowProps = { invitation: PendingInvitation; onRevoke: (i: PendingInvitation) => void };
+type RowProps = {
+  invitation: PendingInvitation;
+  showLink: boolean;
+  onRevoke: (i: PendingInvitation) => void;
+};
 
-function InvitationRow({ invitation, onRevoke }: RowProps) {
+function InvitationRow({ invitation, showLink, onRevoke }: RowProps) {
   const [resend, { isLoading }] = useResendInvitationMutation();
   const notify = useNotify();
+  const { link } = invitation;
   const resendNow = async () => {
     const result = await resend(invitation.id);
-    // A failure's detail is shown by the global error toast.
-    if ('data' in result && result.data) notify.success(result.data.message);
+    // A failure's detail is shown by the global error toast. Without SMTP the server says to send
+    // the new link yourself: the list reloads with it.
+    if ('data' in result && result.data) {
+      if (result.data.mailed) notify.success(result.data.message);
+      else notify.info(result.data.message);
+    }
+  };
+  const copy = async () => {
+    if (!link) return;
+    if (await copyText(link)) notify.success(MESSAGES.users.inviteLinkCopied);
+    else notify.error(`Could not copy the link: select it and copy it yourself. ${link}`);
   };
   return (
     <TableRow data-testid={`invitation-row-${invitation.email}`}>
@@ -86,7 +120,42 @@ function InvitationRow({ invitation, onRevoke }: RowProps) {
       <TableCell sx={hideOnPhones}>{invitation.invited_by ?? '—'}</TableCell>
       <TableCell sx={hideOnPhones}>{day(invitation.sent_at)}</TableCell>
       <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{day(invitation.expires_at)}</TableCell>
+      {showLink ? (
+        <TableCell sx={{ ...hideOnPhones, maxWidth: 260 }}>
+          {link ? (
+            <Typography
+              variant="body2"
+              title={link}
+              data-testid="invitation-link"
+              sx={{ fontFamily: 'monospace', fontSize: 12, overflowWrap: 'anywhere', userSelect: 'all' }}
+            >
+              {link}
+            </Typography>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              Resend to get a link
+            </Typography>
+          )}
+        </TableCell>
+      ) : null}
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', px: { xs: 0.5, sm: 2 } }}>
+        {showLink ? (
+          <Tooltip title={link ? 'Copy the sign-up link' : 'Resend the invitation to get a link'}>
+            <span>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<ContentCopy fontSize="small" />}
+                onClick={copy}
+                disabled={!link}
+                aria-label={`Copy link for ${invitation.email}`}
+                sx={{ mr: 0.5 }}
+              >
+                Copy link
+              </Button>
+            </span>
+          </Tooltip>
+        ) : null}
         <Can I="create" a="Roles">
           <Tooltip title="Resend invitation">
             <span>

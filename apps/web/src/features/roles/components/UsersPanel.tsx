@@ -87,7 +87,8 @@ export function UsersPanel({ me, roles }: Props) {
       <AssignBotsDialog
         key={`bots-${assigningBots?.id ?? 0}`}
         me={me}
-        user={assigningBots}
+        // The list's copy, so a reload after a save shows the user's current all_bots.
+        user={users.find((u) => u.id === assigningBots?.id) ?? assigningBots}
         onClose={() => setAssigningBots(null)}
       />
       <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />

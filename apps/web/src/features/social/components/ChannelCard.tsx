@@ -12,10 +12,17 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { type Bot, SOCIAL_TEXTS, type SocialAccount, type SocialChannel } from '@parley/contracts';
+import {
+  type Bot,
+  type IntegrationStatus,
+  SOCIAL_TEXTS,
+  type SocialAccount,
+  type SocialChannel,
+} from '@parley/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { useNotify } from '../../../shared/hooks/useNotify';
+import { canConnect, IntegrationNotice } from '../../integrations/components/IntegrationNotice';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { failureText } from '../../roles/failure';
 import {
@@ -38,7 +45,16 @@ const BLURB: Record<SocialChannel, string> = {
 };
 
 /** One channel: connect (Facebook Login or a page token), its accounts, their bot, disconnect. */
-export function ChannelCard({ channel, bots }: { channel: SocialChannel; bots: Bot[] }) {
+export function ChannelCard({
+  channel,
+  bots,
+  status,
+}: {
+  channel: SocialChannel;
+  bots: Bot[];
+  /** Whether this install is set up for the channel and the plan includes it; undefined while loading. */
+  status: IntegrationStatus | undefined;
+}) {
   const name = CHANNEL_NAMES[channel];
   const ability = useAbility();
   const notify = useNotify();
@@ -67,12 +83,19 @@ export function ChannelCard({ channel, bots }: { channel: SocialChannel; bots: B
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           {BLURB[channel]}
         </Typography>
+        <IntegrationNotice status={status} />
         {ability.can('create', 'Create Bot') ? (
           <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
-            <Button variant="contained" onClick={onConnect} disabled={authorizing.isLoading}>
+            <Button
+              variant="contained"
+              onClick={onConnect}
+              disabled={authorizing.isLoading || !status || !canConnect(status)}
+            >
               Connect {name}
             </Button>
-            <Button onClick={() => setPasting(true)}>Connect with a page token</Button>
+            <Button onClick={() => setPasting(true)} disabled={!status || !canConnect(status)}>
+              Connect with a page token
+            </Button>
           </Stack>
         ) : null}
         {accounts.isLoading ? <CircularProgress size={24} aria-label={`Loading ${name} accounts`} /> : null}

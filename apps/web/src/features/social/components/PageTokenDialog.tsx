@@ -4,11 +4,13 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type Bot, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { failureText } from '../../roles/failure';
 import { useCreateSocialAccountMutation } from '../api';
@@ -50,13 +52,28 @@ export function PageTokenDialog({ channel, bots, open, onClose }: Props) {
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id={`${channel}-token-title`}>Connect with a page token</DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
+          <DialogContentText sx={{ mb: 1 }}>
             {channel === 'instagram'
               ? 'The id of the Facebook page your Instagram professional account is linked to, and that page’s access token.'
               : 'The id of your Facebook page and its page access token.'}
           </DialogContentText>
+          <DialogContentText variant="body2" sx={{ mb: 2 }}>
+            The page id is on your Facebook page under About → Page transparency (or in Meta Business Suite,
+            Settings → Business assets → Pages). A page access token comes from Meta’s Graph API Explorer:
+            choose the app, Get Page Access Token, pick the page, then copy the token.{' '}
+            <Link component={RouterLink} to={`/help/connecting-${channel}`}>
+              More in Connecting {channel === 'instagram' ? 'Instagram' : 'Messenger'}
+            </Link>
+            .
+          </DialogContentText>
           <Stack spacing={2}>
-            <TextField label="Page id" value={pageId} onChange={(e) => setPageId(e.target.value)} required />
+            <TextField
+              label="Page id"
+              value={pageId}
+              onChange={(e) => setPageId(e.target.value)}
+              required
+              helperText="Digits only, e.g. 104522889012345"
+            />
             <TextField
               label="Page access token"
               type="password"

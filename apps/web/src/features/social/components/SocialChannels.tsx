@@ -7,6 +7,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useBotsOfUserQuery } from '../../bots/api';
+import { useIntegrationStatusQuery } from '../../integrations/api';
 import { failureText } from '../../roles/failure';
 import { useExchangeSocialTokenMutation } from '../api';
 import { ChannelCard } from './ChannelCard';
@@ -17,13 +18,19 @@ export const META_CALLBACK_PATH = '/integrations/meta/callback';
 export function SocialChannels() {
   const me = useAppSelector((state) => state.session.user);
   const bots = useBotsOfUserQuery(me?.id ?? 0, { skip: !me });
+  const status = useIntegrationStatusQuery();
   const exchanging = useMetaCallback();
   if (exchanging) return <CircularProgress aria-label="Connecting your accounts" />;
   return (
     <Stack spacing={3}>
       {bots.isError ? <Alert severity="error">Your bots could not be loaded.</Alert> : null}
       {SOCIAL_CHANNELS.map((channel) => (
-        <ChannelCard key={channel} channel={channel} bots={bots.data ?? []} />
+        <ChannelCard
+          key={channel}
+          channel={channel}
+          bots={bots.data ?? []}
+          status={status.data?.integrations.find((i) => i.key === channel)}
+        />
       ))}
     </Stack>
   );

@@ -7,7 +7,9 @@ import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { IntegrationStatus } from '@parley/contracts';
 import { useEffect, useState } from 'react';
+import { canConnect, IntegrationNotice } from '../../integrations/components/IntegrationNotice';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { useShopifyStoresQuery, useWooStoresQuery } from '../api';
 import { failText, storeFailText } from '../model';
@@ -18,8 +20,11 @@ import { StoreCard } from './StoreCard';
 
 const POLL_MS = 1500;
 
-/** Integrations → Online stores: connect Shopify or WooCommerce, and the stores already connected. */
-export function StoresSection() {
+/**
+ * Integrations → Online stores: connect Shopify or WooCommerce, and the stores already connected.
+ * Shopify says it is not set up on this install before asking for any store.
+ */
+export function StoresSection({ shopify: shopifyStatus }: { shopify: IntegrationStatus | undefined }) {
   const ability = useAbility();
   const [dialog, setDialog] = useState<'shopify' | 'woocommerce' | null>(null);
   const [polling, setPolling] = useState(false);
@@ -44,6 +49,7 @@ export function StoresSection() {
           Connect a Shopify or WooCommerce store: its products, pages, policies and orders are synced, trained
           into your bots, and customers can ask the bot about their orders.
         </Typography>
+        <IntegrationNotice status={shopifyStatus} />
         {mayConnect ? (
           <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap sx={{ mb: 2 }}>
             <Button
@@ -52,6 +58,7 @@ export function StoresSection() {
                 <PlatformIcon platform="shopify" sx={{ color: 'inherit' }} titleAccess={undefined} />
               }
               onClick={() => setDialog('shopify')}
+              disabled={!shopifyStatus || !canConnect(shopifyStatus)}
             >
               Connect Shopify
             </Button>

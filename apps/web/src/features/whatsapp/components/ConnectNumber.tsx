@@ -1,15 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { type OnboardBody, WHATSAPP_TEXTS, type WhatsAppAccount } from '@parley/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
+import { useIntegrationStatusQuery } from '../../integrations/api';
+import { canConnect, IntegrationNotice } from '../../integrations/components/IntegrationNotice';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { useLazySignupConfigQuery, useOnboardMutation } from '../api';
 import { CALLBACK_PATH, CODE_CHANNEL, codeOf, type SignupIds, signupIdsOf } from '../model';
@@ -28,7 +23,8 @@ export function accountErrorText(error: unknown): string {
 /**
  * "Connect a WhatsApp number": Meta's embedded signup in a popup. The popup posts the business
  * account and number ids (from Meta's origin) and, through /whatsapp/callback, the code (from ours);
- * with all three the number is onboarded. Without a signup configuration: the reason and a form.
+ * with all three the number is onboarded. Without a signup configuration: a lasting notice naming the
+ * operator's guide, and the button disabled (no field asks an owner for what only Meta hands over).
  */
 export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsAppAccount) => void }) {
   const ability = useAbility();
@@ -36,7 +32,7 @@ export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsApp
   const [loadConfig, config] = useLazySignupConfigQuery();
   const [onboard, onboarding] = useOnboardMutation();
   const [pending, setPending] = useState<Pending | null>(null);
-  const [manual, setManual] = useState(false);
+  const status = useIntegrationStatusQuery().data?.integrations.find((i) => i.key === 'whatsapp');
   const popup = useRef<Window | null>(null);
   const finishing = useRef(false);
 
@@ -50,7 +46,6 @@ export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsApp
       const result = await onboard(body).unwrap();
       notify.success(result.message);
       onConnected(result.account);
-      setManual(false);
     } catch (error) {
       notify.error(accountErrorText(error));
     }
@@ -115,7 +110,8 @@ export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsApp
       }
     }
     if (!data.configured || !data.dialog_url) {
-      setManual(true);
+      // The button is disabled then; the card's notice says why.
+      notify.error(WHATSAPP_TEXTS.notConfigured);
       return;
     }
     const dialog = new URL(data.dialog_url);
@@ -137,6 +133,7 @@ export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsApp
 
   return (
     <>
+      <IntegrationNotice status={status} />
       {pending ? (
         // Whether the popup is still open cannot be told once it has been to Meta's origin: the
         // person cancels here instead, or simply starts again.
@@ -144,72 +141,13 @@ export function ConnectNumber({ onConnected }: { onConnected: (account: WhatsApp
           Waiting for the signup… Cancel
         </Button>
       ) : null}
-      <Button variant="contained" onClick={onConnect} disabled={onboarding.isLoading}>
+      <Button
+        variant="contained"
+        onClick={onConnect}
+        disabled={onboarding.isLoading || !status || !canConnect(status) || config.data?.configured === false}
+      >
         {onboarding.isLoading ? 'Connecting…' : 'Connect a WhatsApp number'}
       </Button>
-      <ManualOnboardDialog
-        open={manual}
-        configured={config.data?.configured ?? false}
-        busy={onboarding.isLoading}
-        onClose={() => setManual(false)}
-        onSubmit={finish}
-      />
     </>
-  );
-}
-
-function ManualOnboardDialog({
-  open,
-  configured,
-  busy,
-  onClose,
-  onSubmit,
-}: {
-  open: boolean;
-  configured: boolean;
-  busy: boolean;
-  onClose: () => void;
-  onSubmit: (body: OnboardBody) => void;
-}) {
-  const [code, setCode] = useState('');
-  const [wabaId, setWabaId] = useState('');
-  const [phoneId, setPhoneId] = useState('');
-  return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="wa-manual-title">
-      <DialogTitle id="wa-manual-title">Connect a WhatsApp number</DialogTitle>
-      <DialogContent>
-        {configured ? null : (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            {WHATSAPP_TEXTS.notConfigured}
-          </Alert>
-        )}
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <TextField label="Authorization code" value={code} onChange={(e) => setCode(e.target.value)} />
-          <TextField
-            label="WhatsApp Business Account id"
-            value={wabaId}
-            onChange={(e) => setWabaId(e.target.value)}
-          />
-          <TextField label="Phone number id" value={phoneId} onChange={(e) => setPhoneId(e.target.value)} />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={busy || !wabaId.trim() || !phoneId.trim()}
-          onClick={() =>
-            onSubmit({
-              code: code.trim() || undefined,
-              waba_id: wabaId.trim(),
-              phone_number_id: phoneId.trim(),
-              redirect_uri: `${window.location.origin}${CALLBACK_PATH}`,
-            })
-          }
-        >
-          Connect
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

@@ -7,7 +7,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ChatSocketStatus } from '@parley/chat-client';
 import { readableOn } from '@parley/chat-client';
-import { BOT, type PublicBot } from '@parley/contracts';
+import { BOT, type PublicBot, welcomeOf } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { RateAnswer } from '../../analytics/components/RateAnswer';
@@ -15,6 +15,7 @@ import { BotAvatar } from '../../bots/components/BotAvatar';
 import { usePublicBotQuery } from '../../chat/api';
 import { BookingCard } from '../../chat/components/BookingCard';
 import { ChatPanel } from '../../chat/components/ChatPanel';
+import { ContactSection } from '../../chat/components/ContactSection';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useVisitorChat, visitorTokenOf } from '../../chat/hooks/useVisitorChat';
@@ -92,11 +93,17 @@ function ConnectionLine({ status }: { status: ChatSocketStatus }) {
   );
 }
 
+/** Connected, the header says whether a person could join now (the bot answers either way). */
+function statusLine(status: ChatSocketStatus, agentsOnline: boolean): string {
+  if (status === 'open') return agentsOnline ? 'Online' : 'Our team is away';
+  return status === 'failed' ? 'Offline' : 'Connecting…';
+}
+
 function WidgetChat({ bot }: { bot: PublicBot }) {
   const chat = useVisitorChat(bot);
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
   const onBrand = readableOn(brandColor);
-  const welcome = bot.welcome_message?.trim() || BOT.welcomeMessage;
+  const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
   const started = chat.messages.some((m) => m.message_type === 'user');
   const canSend = chat.status === 'open' && !chat.thinking;
   // Kept by the chat once it has asked for an identity: read per render, as it arrives after the first.
@@ -131,8 +138,13 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
           <Typography variant="subtitle1" component="h1" fontWeight={600} noWrap>
             {bot.bot_name}
           </Typography>
-          <Typography variant="caption" sx={{ opacity: 0.8 }}>
-            {chat.status === 'open' ? 'Online' : chat.status === 'failed' ? 'Offline' : 'Connecting…'}
+          <Typography
+            variant="caption"
+            sx={{ opacity: 0.8 }}
+            data-testid="connection-status"
+            data-status={chat.status}
+          >
+            {statusLine(chat.status, chat.agentsOnline)}
           </Typography>
         </Box>
         <Tooltip title="New chat">
@@ -149,6 +161,14 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         thinking={chat.thinking}
         frames={chat.frames}
         intro={intro}
+        outro={
+          <ContactSection
+            conversationId={chat.conversationId}
+            messages={chat.messages}
+            visitorToken={visitorToken}
+            onSent={chat.received}
+          />
+        }
         onSend={chat.send}
         sendDisabled={!canSend}
         humanButton={bot.human_button}
