@@ -137,7 +137,11 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     const delta = (d: Record<string, unknown>, finish: string | null = null) => [
       { index: 0, delta: d, logprobs: null, finish_reason: finish },
     ];
-    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (delayMs > 0) {
+      await new Promise((r) => setTimeout(r, delayMs));
+      // A client that gave up during the wait must not take the tool call a later test queued.
+      if (res.destroyed) return;
+    }
     event(delta({ role: 'assistant', content: '', refusal: null }));
     const call = toolCalls.shift();
     if (call) {
