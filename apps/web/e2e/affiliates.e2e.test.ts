@@ -181,7 +181,8 @@ describe('Affiliate programme', () => {
 
     // Once the refund window has passed, the sweep approves it.
     await reloadUntil(page, 'approved', 60_000);
-    expect(await page.getByLabel('Total earnings', { exact: true }).textContent()).toBe(amount);
+    // The totals load apart from the table: wait for them rather than read them once.
+    await expect.poll(() => page.getByLabel('Total earnings', { exact: true }).textContent()).toBe(amount);
 
     // A platform admin marks the payout.
     const { page: adminPage } = await h.newPage({ width: 1440, height: 1000 });
