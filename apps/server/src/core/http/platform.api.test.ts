@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROUTE_RULES } from '@parley/contracts';
@@ -11,6 +11,8 @@ beforeAll(async () => {
   webDir = mkdtempSync(path.join(tmpdir(), 'parley-web-'));
   writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Parley</title><div id="root"></div>');
   writeFileSync(path.join(webDir, 'app.js'), 'console.log("parley")');
+  mkdirSync(path.join(webDir, 'assets'));
+  writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log("hashed")');
   server = await startTestServer({ env: { WEB_DIST_DIR: webDir } });
 });
 afterAll(() => server.close());
@@ -82,6 +84,18 @@ it('sends secure headers and no CORS grant to unknown origins', async () => {
   expect(reply.headers.get('strict-transport-security')).toBeNull();
   expect(reply.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
   expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+});
+
+it("sends a hashed asset only the headers a script heeds, and a page the document's", async () => {
+  const asset = await server.get<string>('/assets/index-abc123.js');
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(asset.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(asset.headers.get('content-security-policy')).toBeNull();
+  expect(asset.headers.get('x-frame-options')).toBeNull();
+  const page = await server.get<string>('/login');
+  expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
 });
 
 it('never shows internals for a server error', async () => {
