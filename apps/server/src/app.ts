@@ -128,7 +128,7 @@ export async function createParley(
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(serializerCompiler({ checkJsonText: config.NODE_ENV !== 'production' }));
   const webDir = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   const serveWeb = role !== 'worker' && existsSync(`${webDir}/index.html`);
   registerErrorHandling(app, { webFallback: serveWeb });

@@ -6,6 +6,7 @@ import type {
   Bot,
   ChatExchange,
   ChatMessage,
+  Conversation,
   ConversationWithMessages,
   MessageLimit,
   ServerFrame,
@@ -23,7 +24,7 @@ import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { replaceDocument } from '../knowledge/ingest.js';
 import { TEXTS } from './answer.service.js';
-import { appendMessage } from './chat.queries.js';
+import { appendMessage, toConversation } from './chat.queries.js';
 import { LIMIT_TEXT } from './chat.service.js';
 
 let server: TestServer;
@@ -739,6 +740,55 @@ describe('attachments', () => {
       expect(streamed.status, url).toBe(400);
     }
     expect((await ownConversations()).length).toBe(before);
+  });
+});
+
+describe('the conversations lists', () => {
+  it("page the workspace's conversations latest first, by user and bot, each as toConversation maps it", async () => {
+    const team = await signupOwner(server);
+    const one = await createBot(team, { bot_name: 'One' });
+    const two = await createBot(team, { bot_name: 'Two' });
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 5, 10, minute, 0, 123));
+    const mine = { tenantId: team.user.tenant_id, userId: team.user.id };
+    const rows = await server.database.db
+      .insert(conversations)
+      .values([
+        { ...mine, botId: one.bot_id, name: 'Oldest', lastMessageAt: at(1) },
+        { ...mine, botId: one.bot_id, name: 'Newest', lastMessageAt: at(9), userProfile: { name: 'Me' } },
+        {
+          ...mine,
+          botId: one.bot_id,
+          name: 'Middle',
+          lastMessageAt: at(5),
+          channel: 'whatsapp',
+          visitorId: '15550100',
+          whatsappPhoneNumberId: 'pn-1',
+          handoffState: 'human' as const,
+          isHelpdeskInControl: true,
+          adminId: team.user.id,
+          adminName: 'Team',
+          unreadCount: 2,
+          lastSeq: 7,
+        },
+        { ...mine, botId: two.bot_id, name: 'Other bot', lastMessageAt: at(7) },
+        { ...mine, userId: null, botId: one.bot_id, visitorId: 'v-1', name: 'Visitor', lastMessageAt: at(8) },
+      ])
+      .returning();
+    const named = (...names: string[]) =>
+      names.map((name) => toConversation(rows.find((r) => r.name === name)!));
+    const list = async (path: string) => {
+      const reply = await server.get<Conversation[]>(path, as(team));
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body;
+    };
+    const ofBot = `/api/chat/chats/user/${team.user.id}/bot/${one.bot_id}`;
+    expect(await list(ofBot)).toEqual(named('Newest', 'Middle', 'Oldest'));
+    expect(await list(`${ofBot}?skip=1&limit=1`)).toEqual(named('Middle'));
+    expect(await list(`${ofBot}?skip=3`)).toEqual([]);
+    expect(await list(`/api/chat/chats/user/${team.user.id}`)).toEqual(
+      named('Newest', 'Other bot', 'Middle', 'Oldest'),
+    );
+    expect(await list(`/api/chat/chats?bot_id=${one.bot_id}&limit=2`)).toEqual(named('Newest', 'Visitor'));
   });
 });
 

@@ -8,6 +8,7 @@ import {
 } from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
+import { isoTime, jsonPick, jsonPickEach, jsonTruthy } from '../../core/db/json-sql.js';
 import { notFound } from '../../core/errors.js';
 import { JOBS_CHANNEL } from '../../core/jobs/queue.js';
 import { conversations, messages, messageUsage } from './chat.schema.js';
@@ -82,6 +83,73 @@ export function toConversation(row: ConversationRow): Conversation {
     ...(row.userProfile ? { user_profile: row.userProfile } : {}),
     ...(row.whatsappPhoneNumberId ? { whatsapp_phone_number_id: row.whatsappPhoneNumberId } : {}),
   };
+}
+
+/**
+ * A conversation `c` as JSON, as toConversation maps it (user_profile and whatsapp_phone_number_id
+ * only when set), for statements that build a list's reply in the database.
+ */
+export const CONVERSATION_JSON = `jsonb_build_object(
+    'id', c.id, 'bot_id', c.bot_id, 'name', c.name, 'channel', c.channel, 'user_id', c.user_id,
+    'visitor_id', c.visitor_id, 'is_helpdesk_in_control', c.is_helpdesk_in_control, 'admin_id', c.admin_id,
+    'admin_name', c.admin_name, 'handoff_state', c.handoff_state, 'unread_count', c.unread_count,
+    'last_seq', c.last_seq, 'last_message_at', ${isoTime('c.last_message_at')}, 'created_at', ${isoTime('c.created_at')})
+  || case when ${jsonTruthy('c.user_profile')} then jsonb_build_object('user_profile', c.user_profile) else '{}'::jsonb end
+  || case when coalesce(c.whatsapp_phone_number_id, '') = '' then '{}'::jsonb
+     else jsonb_build_object('whatsapp_phone_number_id', c.whatsapp_phone_number_id) end`;
+
+const SOURCE_KEYS = ['source_type', 'page_number', 'page_url', 'page_title', 'heading_path', 'synced_at'];
+const ATTACHMENT_KEYS = ['name', 'url', 'content_type', 'size'];
+const actions = `m.metadata->'actions'`;
+/** Each action cut to its kind's fields: a booking's link, or an offer's title. */
+const ACTIONS_JSON = `(case when jsonb_typeof(${actions}) = 'array' then (select coalesce(jsonb_agg(case
+    when a->>'type' = 'booking' then ${jsonPick('a', ['type', 'title', 'url', 'provider'])}
+    else ${jsonPick('a', ['type', 'title'])} end order by n), '[]'::jsonb)
+  from jsonb_array_elements(${actions}) with ordinality as listed(a, n))
+  else coalesce(nullif(${actions}, 'null'::jsonb), '[]'::jsonb) end)`;
+const metadata = (key: string) => `m.metadata->'${key}'`;
+/** An optional field of the message, present when its metadata holds a truthy value. */
+const optional = (key: string, value: string) =>
+  `case when ${jsonTruthy(metadata(key))} then jsonb_build_object('${key}', ${value}) else '{}'::jsonb end`;
+
+/**
+ * A message `m` as JSON, as toMessage maps it and ChatMessage lets it through (stored objects cut
+ * to the fields the schema shows), for statements that build a reply in the database.
+ */
+export const MESSAGE_JSON = `jsonb_build_object(
+    'id', m.id, 'chat_id', m.id, 'conversation_id', m.conversation_id, 'bot_id', m.bot_id, 'seq', m.seq,
+    'message', m.message, 'message_type', m.message_type, 'message_source', m.message_source,
+    'sender_id', m.sender_id, 'recipient_id', m.recipient_id, 'user_id', ${metadata('user_id')},
+    'timestamp', ${isoTime('m.created_at')}, 'sources', ${jsonPickEach('m.sources', SOURCE_KEYS)},
+    'qna_id', m.qna_id, 'attachments', ${jsonPickEach('m.attachments', ATTACHMENT_KEYS)},
+    'answer_mode', ${metadata('answer_mode')}, 'actions', ${ACTIONS_JSON},
+    'handoff', ${jsonPick(metadata('handoff'), ['from', 'to', 'reason', 'test'])},
+    'usage', case when m.prompt_tokens is null and m.completion_tokens is null then null
+      else jsonb_build_object('prompt_tokens', coalesce(m.prompt_tokens, 0),
+        'completion_tokens', coalesce(m.completion_tokens, 0)) end)
+  || ${optional('message_metadata', metadata('message_metadata'))}
+  || ${optional('delivery', jsonPick(metadata('delivery'), ['status', 'error']))}`;
+
+export type ConversationFilter = {
+  tenantId: number;
+  botId?: number;
+  userId?: number;
+  skip: number;
+  limit: number;
+};
+
+/** A page of the tenant's conversations, latest first, as the reply's JSON text (one statement). */
+export async function conversationPage(db: DbOrTx, filter: ConversationFilter): Promise<string> {
+  const bot = filter.botId ? sql` and c.bot_id = ${filter.botId}` : sql``;
+  const user = filter.userId ? sql` and c.user_id = ${filter.userId}` : sql``;
+  const [row] = await queryPrepared<{ body: string }>(
+    db,
+    sql`select coalesce(json_agg(${sql.raw(CONVERSATION_JSON)} order by c.last_message_at desc, c.id desc),
+          '[]'::json)::text as body
+        from (select * from conversations c where c.tenant_id = ${filter.tenantId}${bot}${user}
+              order by c.last_message_at desc, c.id desc offset ${filter.skip} limit ${filter.limit}) c`,
+  );
+  return row!.body;
 }
 
 export async function requireConversation(

@@ -20,7 +20,9 @@ import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { leads } from '../bots/bots.schema.js';
 import { TEXTS } from '../chat/answer.service.js';
+import { conversations, messages } from '../chat/chat.schema.js';
 
 type Frame = { type?: string; error?: string; conversation_id?: number; final_result_object?: ChatMessage };
 
@@ -562,5 +564,166 @@ describe("another workspace's ids and the Inbox grant", () => {
       (await server.get<ConversationNote[]>(`/api/chat/helpdesk/conversations/${id}/notes`, as(owner))).body,
     ).toEqual([]);
     guest.close();
+  });
+});
+
+describe('the inbox list', () => {
+  it('shows each conversation with its bot, visitor, last message (as the schema shows it), contact and assignee, and counts', async () => {
+    const team = await signupOwner(server);
+    const shelf = await createBotViaApi(server, team, { bot_name: 'Shelf' });
+    const db = server.database.db;
+    // Steps of 10 s up to the test clock's now, within HANDOFF_WAIT_SECONDS: no sweep moves them.
+    const at = (step: number) => new Date(Math.floor(clockAt / 1000) * 1000 - (40 - step) * 10_000 + 123);
+    const base = { tenantId: tenantOf(team), botId: shelf.bot_id };
+    const [waiting, earlier, test] = await db
+      .insert(conversations)
+      .values([
+        {
+          ...base,
+          visitorId: 'ig-1',
+          channel: 'instagram',
+          userProfile: { name: 'Insta Ida', email: 'ida@insta.example' },
+          handoffState: 'human_requested' as const,
+          humanRequestedAt: at(20),
+          assigneeId: team.user.id,
+          unreadCount: 2,
+          lastSeq: 2,
+          lastMessageAt: at(21),
+          createdAt: at(10),
+        },
+        {
+          ...base,
+          visitorId: 'web-1',
+          pageUrl: 'https://shop.example/',
+          handoffState: 'human_requested' as const,
+          humanRequestedAt: at(5),
+          lastMessageAt: at(6),
+          createdAt: at(4),
+        },
+        { ...base, userId: team.user.id, isTest: true, lastMessageAt: at(30), createdAt: at(30) },
+      ])
+      .returning();
+    const scored = [
+      { source_type: 'web', page_number: null, page_url: 'https://x.example', page_title: 'X', score: 0.9 },
+    ];
+    const [answer] = await db
+      .insert(messages)
+      .values([
+        {
+          ...base,
+          conversationId: waiting!.id,
+          seq: 1,
+          messageType: 'user',
+          message: 'Is the blue shelf back?',
+        },
+        {
+          ...base,
+          conversationId: waiting!.id,
+          seq: 2,
+          messageType: 'bot',
+          message: 'Not yet; a person will check.',
+          // Stored with more than the schema shows: the score, the wamid and an action's extra field.
+          sources: scored,
+          metadata: {
+            answer_mode: 'llm',
+            actions: [{ type: 'human', title: 'Talk to a person', extra: 1 }],
+            delivery: { status: 'sent', error: null, wamid: 'w-1', parts_sent: 1 },
+          },
+          promptTokens: 10,
+          createdAt: at(21),
+        },
+      ])
+      .returning()
+      .then((rows) => rows.slice(1));
+    const [, contact] = await db
+      .insert(leads)
+      .values([
+        {
+          ...base,
+          conversationId: waiting!.id,
+          name: 'Old name',
+          email: 'old@example.com',
+          createdAt: at(11),
+        },
+        {
+          ...base,
+          conversationId: waiting!.id,
+          name: '',
+          email: 'new@example.com',
+          source: 'contact_form' as const,
+          createdAt: at(12),
+        },
+      ])
+      .returning();
+
+    const list = await inbox(team);
+    expect(list.conversations.map((c) => c.conversation_id)).toEqual([earlier!.id, waiting!.id]);
+    expect(list.conversations[1]).toEqual({
+      conversation_id: waiting!.id,
+      bot_id: shelf.bot_id,
+      bot_name: 'Shelf',
+      channel: 'instagram',
+      handoff_state: 'human_requested',
+      visitor_name: 'Insta Ida',
+      visitor_email: 'new@example.com',
+      page_url: null,
+      is_test: false,
+      first_seen_at: at(10).toISOString(),
+      last_message_at: at(21).toISOString(),
+      last_message: {
+        id: answer!.id,
+        chat_id: answer!.id,
+        conversation_id: waiting!.id,
+        bot_id: shelf.bot_id,
+        seq: 2,
+        message: 'Not yet; a person will check.',
+        message_type: 'bot',
+        message_source: 'bot',
+        sender_id: null,
+        recipient_id: null,
+        user_id: null,
+        timestamp: at(21).toISOString(),
+        sources: [{ source_type: 'web', page_number: null, page_url: 'https://x.example', page_title: 'X' }],
+        qna_id: null,
+        attachments: [],
+        answer_mode: 'llm',
+        actions: [{ type: 'human', title: 'Talk to a person' }],
+        handoff: null,
+        delivery: { status: 'sent', error: null },
+        usage: { prompt_tokens: 10, completion_tokens: 0 },
+      },
+      human_requested_at: at(20).toISOString(),
+      contact_left_at: contact!.createdAt.toISOString(),
+      closed_at: null,
+      admin_id: null,
+      admin_name: null,
+      assignee_id: team.user.id,
+      assignee_name: 'Ada Lovelace',
+      unread_count: 2,
+    } satisfies InboxConversation);
+    expect(list.conversations[0]).toMatchObject({
+      visitor_name: null,
+      visitor_email: null,
+      page_url: 'https://shop.example/',
+      last_message: null,
+      contact_left_at: null,
+      assignee_name: null,
+    });
+    expect(list.counts).toEqual({
+      needs_human: { total: 2, unread: 1 },
+      mine: { total: 1, unread: 1 },
+      with_agent: { total: 0, unread: 0 },
+      bot: { total: 0, unread: 0 },
+      closed: { total: 0, unread: 0 },
+    });
+    const tests = await inbox(team, 'filter=bot&include_tests=true');
+    expect(tests.conversations).toEqual([
+      expect.objectContaining({ conversation_id: test!.id, is_test: true, visitor_name: 'Ada Lovelace' }),
+    ]);
+    expect(tests.counts.bot).toEqual({ total: 1, unread: 0 });
+    const found = await inbox(team, 'search=blue%20shelf');
+    expect(found.conversations.map((c) => c.conversation_id)).toEqual([waiting!.id]);
+    expect(found.counts.needs_human.total).toBe(2);
+    expect((await inbox(team, `bot_id=${bot.bot_id}`)).conversations).toEqual([]);
   });
 });
