@@ -3,12 +3,12 @@ import {
   pluralOf,
   type Store,
   type StoreItem,
-  type StoreItemList,
   type StoreKind,
   type StorePlatform,
 } from '@parley/contracts';
 import { and, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/database.js';
+import { type DbOrTx, queryPrepared } from '../../core/db/database.js';
+import { isoTime } from '../../core/db/json-sql.js';
 import { jobs } from '../../core/db/schema.js';
 import { pendingJob } from '../../core/jobs/queue.js';
 import { bots } from '../bots/bots.schema.js';
@@ -131,17 +131,27 @@ export type RecordFilter = {
   limit: number;
 };
 
-/** A page of a store's records of one kind, newest first, with the totals the spec's lists show. */
+/** A record `r` as JSON, as toItem maps it. */
+const ITEM_JSON = `json_build_object(
+    'id', r.id, 'store_id', r.store_id, 'kind', r.kind, 'external_id', r.external_id, 'title', r.title,
+    'url', r.url, 'status', r.status, 'updated_at', ${isoTime('r.remote_updated_at')},
+    'synced_at', ${isoTime('r.synced_at')}, 'training_status', r.training_status,
+    'trained', coalesce(r.training_status = 'completed', false), 'data', r.data)`;
+
+/**
+ * A page of a store's records of one kind, newest first, with the totals the spec's lists show, as
+ * the reply's JSON text, in one statement that also checks the store is the tenant's on that
+ * platform: null when it is not.
+ */
 export async function listRecords(
   db: DbOrTx,
-  tenantId: number,
-  storeId: number,
+  store: { tenantId: number; platform: StorePlatform; storeId: number },
   kind: StoreKind,
   filter: RecordFilter,
-): Promise<StoreItemList> {
+): Promise<string | null> {
   const scope = [
-    eq(storeRecords.tenantId, tenantId),
-    eq(storeRecords.storeId, storeId),
+    eq(storeRecords.tenantId, store.tenantId),
+    eq(storeRecords.storeId, store.storeId),
     eq(storeRecords.kind, kind),
   ];
   const filters = [...scope, ...(filter.where ?? [])];
@@ -150,30 +160,20 @@ export async function listRecords(
     filters.push(or(ilike(storeRecords.title, pattern), ilike(storeRecords.lookupKey, pattern))!);
   }
   if (filter.status) filters.push(eq(storeRecords.status, filter.status));
-  const [rows, [all], [filtered]] = await Promise.all([
-    db
-      .select()
-      .from(storeRecords)
-      .where(and(...filters))
-      .orderBy(sql`${storeRecords.id} DESC`)
-      .limit(filter.limit)
-      .offset((filter.page - 1) * filter.limit),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(storeRecords)
-      .where(and(...scope)),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(storeRecords)
-      .where(and(...filters)),
-  ]);
-  return {
-    items: rows.map(toItem),
-    total: all?.n ?? 0,
-    total_filtered: filtered?.n ?? 0,
-    page: filter.page,
-    limit: filter.limit,
-  };
+  const offset = (filter.page - 1) * filter.limit;
+  const [row] = await queryPrepared<{ body: string }>(
+    db,
+    sql`select json_build_object(
+        'items', coalesce((select json_agg(${sql.raw(ITEM_JSON)} order by r.id desc)
+          from (select * from ${storeRecords} where ${and(...filters)}
+                order by ${storeRecords.id} desc limit ${filter.limit} offset ${offset}) r), '[]'::json),
+        'total', (select count(*) from ${storeRecords} where ${and(...scope)}),
+        'total_filtered', (select count(*) from ${storeRecords} where ${and(...filters)}),
+        'page', ${filter.page}::int, 'limit', ${filter.limit}::int)::text as body
+      from ${stores} where ${stores.tenantId} = ${store.tenantId} and ${stores.platform} = ${store.platform}
+        and ${stores.id} = ${store.storeId}`,
+  );
+  return row?.body ?? null;
 }
 
 export async function findRecord(

@@ -12,6 +12,7 @@ import { and, eq, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { decryptSecret, deriveKey, encryptSecret } from '../../../core/crypto.js';
 import type { DbOrTx, Tx } from '../../../core/db/database.js';
 import { notFound } from '../../../core/errors.js';
+import { jsonReply } from '../../../core/http/serializer.js';
 import type { JobContext } from '../../../core/jobs/queue.js';
 import type { ModuleDeps } from '../../../core/module.js';
 import { entitlementsOf } from '../../billing/billing.services.js';
@@ -250,8 +251,10 @@ export class StoreCore {
     kind: StoreKind,
     filter: RecordFilter,
   ): Promise<StoreItemList> {
-    await this.own(tenantId, platform, storeId);
-    return listRecords(this.deps.db, tenantId, storeId, kind, filter);
+    const page = await listRecords(this.deps.db, { tenantId, platform, storeId }, kind, filter);
+    if (page === null) throw notFound(STORE_TEXTS.storeNotFound);
+    // The reply's JSON as the database built it: one statement, no mapping per record.
+    return jsonReply(page);
   }
 
   async record(

@@ -7,7 +7,7 @@ import {
   type StoreResponse,
   type TrainingStatusResponse,
 } from '@parley/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, mailOutbox } from '../../../core/db/schema.js';
 import { createBotViaApi } from '../../../test/bots.js';
@@ -23,6 +23,7 @@ import { outboxText } from '../../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
 import { documentTimes, settle } from '../../../test/stores.js';
 import { documents } from '../../knowledge/knowledge.schema.js';
+import { toItem } from '../stores.queries.js';
 import { storeRecords, stores } from '../stores.schema.js';
 
 const DOMAIN = 'acme-outfitters.myshopify.com';
@@ -213,6 +214,25 @@ describe('syncing through the GraphQL Admin API', () => {
       '#1001',
       '#1002',
     ]);
+  });
+
+  it('lists a page of records as they are stored, with both totals, past the end too', async () => {
+    const stored = await server.database.db
+      .select()
+      .from(storeRecords)
+      .where(and(eq(storeRecords.storeId, storeId), eq(storeRecords.kind, 'product')))
+      .orderBy(desc(storeRecords.id));
+    const second = await list('products', '&limit=7&page=2');
+    expect(second.body).toEqual({
+      items: stored.slice(7, 14).map(toItem),
+      total: 120,
+      total_filtered: 120,
+      page: 2,
+      limit: 7,
+    });
+    const tote = stored.filter((row) => /tote/i.test(row.title));
+    const past = await list('products', '&query=tote&page=99');
+    expect(past.body).toEqual({ items: [], total: 120, total_filtered: tote.length, page: 99, limit: 50 });
   });
 
   it('reads the store again with force_refresh', async () => {

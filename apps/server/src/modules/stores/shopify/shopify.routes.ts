@@ -44,9 +44,9 @@ export const shopifyRoutes =
   async (app) => {
     const { core } = shopify;
     const list = async (tenantId: number, kind: StoreKind, query: z.output<typeof ShopifyListQuery>) => {
-      const store = await core.own(tenantId, 'shopify', query.store_id);
-      if (query.force_refresh) await core.refreshNow(store, kind, REFRESH_LIMIT);
-      return core.records(tenantId, 'shopify', store.id, kind, {
+      if (query.force_refresh)
+        await core.refreshNow(await core.own(tenantId, 'shopify', query.store_id), kind, REFRESH_LIMIT);
+      return core.records(tenantId, 'shopify', query.store_id, kind, {
         search: query.query,
         page: query.page,
         limit: query.limit,
