@@ -13,7 +13,7 @@ import {
   type WhatsAppContact,
   type WhatsAppTemplate,
 } from '@parley/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../core/db/schema.js';
 import { createBotViaApi } from '../../test/bots.js';
@@ -30,7 +30,12 @@ import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
-import { whatsappAccounts, whatsappCampaigns, whatsappRecipients } from './whatsapp.schema.js';
+import {
+  whatsappAccounts,
+  whatsappCampaigns,
+  whatsappContacts,
+  whatsappRecipients,
+} from './whatsapp.schema.js';
 
 const APP = { appId: '2234567890', appSecret: 'whatsapp-app-secret-for-tests' };
 const VERIFY = 'verify-whatsapp';
@@ -770,6 +775,62 @@ describe('contacts', () => {
       other,
     );
     expect(foreign.status).toBe(404);
+  });
+
+  it('pages, searches and filters by tag; the total counts every match, the tags every contact', async () => {
+    const { account } = await connected(owner, {});
+    const csv = [
+      'phone,name,email,tags,city',
+      '+14155550201,Ann,ann@example.com,vip,Oslo',
+      '+14155550202,Bob,,news,',
+      '+14155550203,Cy,cy@shop.example,vip;news,Lima',
+      '+14155550204,Dee,,,',
+    ].join('\n');
+    const imported = await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm(csv),
+    );
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    // Bob opted out: his time is shown, to the millisecond.
+    await server.database.db
+      .update(whatsappContacts)
+      .set({ optedOutAt: new Date('2026-01-05T10:00:00.123Z') })
+      .where(and(eq(whatsappContacts.accountId, account.id), eq(whatsappContacts.phone, '+14155550202')));
+    const rows = await server.database.db
+      .select()
+      .from(whatsappContacts)
+      .where(eq(whatsappContacts.accountId, account.id))
+      .orderBy(asc(whatsappContacts.id));
+    const view = (row: (typeof rows)[number]): WhatsAppContact => ({
+      id: row.id,
+      account_id: row.accountId,
+      phone: row.phone,
+      name: row.name,
+      email: row.email,
+      tags: row.tags,
+      attributes: row.attributes,
+      opted_out: row.optedOutAt !== null,
+      opted_out_at: row.optedOutAt?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+    });
+    const list = async (query: string) => {
+      const reply = await server.get<ContactList>(
+        `/api/social/whatsapp/contacts?account_id=${account.id}&${query}`,
+        as(owner),
+      );
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body;
+    };
+    const tags = ['news', 'vip'];
+    expect(await list('skip=1&limit=2')).toEqual({ contacts: rows.slice(1, 3).map(view), total: 4, tags });
+    const vip = rows.filter((row) => row.tags.includes('vip'));
+    expect(await list('tag=vip&limit=1')).toEqual({ contacts: [view(vip[0]!)], total: 2, tags });
+    expect(await list('search=SHOP.example')).toEqual({
+      contacts: [view(rows.find((row) => row.name === 'Cy')!)],
+      total: 1,
+      tags,
+    });
+    expect(await list('skip=10')).toEqual({ contacts: [], total: 4, tags });
   });
 
   it('imports 10,000 contacts and exports them back identical, named with the account and the date', async () => {
