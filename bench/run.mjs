@@ -20,6 +20,7 @@ const SMOKE_ENV = {
     BENCH_CONNECTIONS: '4',
     BENCH_ROUNDS: '1',
     BENCH_LIST_BOTS: '5',
+    BENCH_LIST_ROWS: '12',
   },
   chat: {
     CHAT_BENCH_SECONDS: '2',

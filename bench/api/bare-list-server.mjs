@@ -1,10 +1,13 @@
-// The floor of the list row: a bare Fastify server in its own process whose one route answers what
-// Parley's GET /api/chat/bots/user/:id answers for the workspace's owner (every bot of the tenant
-// with its file groups, web sources, Notion workspaces, roles and Instagram accounts) with one
-// hand-written statement that builds the JSON in the database, sent as the database wrote it: no
-// auth, no hooks, no response schema, no mapping in JavaScript. On PGlite it opens a copy of Parley's
+// The floors of bench/api's list rows: a bare Fastify server in its own process whose routes answer
+// what Parley's list routes answer for the workspace's owner, each with one hand-written statement
+// that builds the JSON in the database, sent as the database wrote it: no auth, no hooks, no response
+// schema, no mapping in JavaScript. The lists: the bots (each with its file groups, web sources,
+// Notion workspaces, roles and Instagram accounts), the owner's conversations with a bot, the inbox's
+// first filter with its counts, a Shopify store's products and a WhatsApp number's contacts, each
+// answered as Parley answers it when asked without a query. On PGlite it opens a copy of Parley's
 // data directory (an embedded database admits one process); on PostgreSQL the same database.
-// Started by bench/api/run.mjs, which checks that both answer the same bots.
+// Started by bench/api/run.mjs (BENCH_LIST_SCOPE: the ids the routes name), which checks that both
+// answer the same JSON.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, queryRows, sql } from '../../apps/server/dist/core/db/database.js';
@@ -18,7 +21,7 @@ const database = await openDatabase(
     ? { kind: 'postgres', url, poolSize: 10 }
     : { kind: 'pglite', dataDir: process.env.BENCH_LIST_DATA_DIR },
 );
-const tenantId = Number(process.env.BENCH_TENANT_ID);
+const scope = JSON.parse(process.env.BENCH_LIST_SCOPE);
 
 /** A link table's rows of one bot as a JSON list, ordered by id. */
 const links = (item, from, id) =>
@@ -50,7 +53,7 @@ const INSTAGRAM = links(
   's.id',
 );
 // json_build_object takes at most 100 arguments: the bot's own fields, then its links, merged.
-const LIST = `
+const BOTS = `
   select coalesce(json_agg(bot order by created_at desc, bot_id desc), '[]'::json)::text as body from (
     select b.created_at, b.id as bot_id, jsonb_build_object(
       'bot_id', b.id, 'uuid', b.uuid, 'tenant_id', b.tenant_id, 'user_id', b.user_id,
@@ -72,15 +75,127 @@ const LIST = `
     ) as bot
     from bots b,
       lateral (select ${FILE_GROUPS} fg, ${WEB_SOURCES} ws, ${NOTION} nw, ${ROLES} ro, ${INSTAGRAM} ig) l
-    where b.tenant_id = $1
+    where b.tenant_id = ${scope.tenantId}
   ) rows`;
 
-const statement = sql.raw(LIST.replace('$1', String(tenantId)));
+// GET /chat/chats/user/:userId/bot/:botId: the first page (20), latest first; user_profile and
+// whatsapp_phone_number_id only when set.
+const CONVERSATIONS = `
+  select coalesce(json_agg(jsonb_build_object(
+      'id', c.id, 'bot_id', c.bot_id, 'name', c.name, 'channel', c.channel, 'user_id', c.user_id,
+      'visitor_id', c.visitor_id, 'is_helpdesk_in_control', c.is_helpdesk_in_control, 'admin_id', c.admin_id,
+      'admin_name', c.admin_name, 'handoff_state', c.handoff_state, 'unread_count', c.unread_count,
+      'last_seq', c.last_seq, 'last_message_at', ${iso('c.last_message_at')}, 'created_at', ${iso('c.created_at')}
+    ) || case when c.user_profile is null then '{}'::jsonb else jsonb_build_object('user_profile', c.user_profile) end
+      || case when coalesce(c.whatsapp_phone_number_id, '') = '' then '{}'::jsonb
+         else jsonb_build_object('whatsapp_phone_number_id', c.whatsapp_phone_number_id) end
+    order by c.last_message_at desc, c.id desc), '[]'::json)::text as body
+  from (select * from conversations where tenant_id = ${scope.tenantId} and bot_id = ${scope.botId}
+        and user_id = ${scope.userId} order by last_message_at desc, id desc limit 20) c`;
+
+/** A teammate's name as the inbox shows it: first and last name, else the email. */
+const person = (id) => `(select coalesce(nullif(btrim(regexp_replace(
+    coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''), '\\s+', ' ', 'g')), ''), nullif(u.email, ''), 'A teammate')
+  from users u where u.id = ${id} and u.tenant_id = c.tenant_id)`;
+const LAST_MESSAGE = `(select jsonb_build_object(
+    'id', m.id, 'chat_id', m.id, 'conversation_id', m.conversation_id, 'bot_id', m.bot_id, 'seq', m.seq,
+    'message', m.message, 'message_type', m.message_type, 'message_source', m.message_source,
+    'sender_id', m.sender_id, 'recipient_id', m.recipient_id, 'user_id', m.metadata->'user_id',
+    'timestamp', ${iso('m.created_at')}, 'sources', m.sources, 'qna_id', m.qna_id, 'attachments', m.attachments,
+    'answer_mode', m.metadata->'answer_mode', 'actions', coalesce(m.metadata->'actions', '[]'::jsonb),
+    'handoff', m.metadata->'handoff',
+    'usage', case when m.prompt_tokens is null and m.completion_tokens is null then null
+      else jsonb_build_object('prompt_tokens', coalesce(m.prompt_tokens, 0), 'completion_tokens', coalesce(m.completion_tokens, 0)) end)
+    || case when m.metadata->'delivery' is null then '{}'::jsonb else jsonb_build_object('delivery',
+      jsonb_build_object('status', m.metadata->'delivery'->'status', 'error', m.metadata->'delivery'->'error')) end
+  from messages m where m.conversation_id = c.id and m.seq = c.last_seq)`;
+const VISIBLE = `c.tenant_id = ${scope.tenantId} and not c.is_test`;
+const filters = {
+  needs_human: `c.handoff_state = 'human_requested'`,
+  mine: `c.handoff_state <> 'closed' and (c.admin_id = ${scope.userId} or c.assignee_id = ${scope.userId})`,
+  with_agent: `c.handoff_state = 'human'`,
+  bot: `c.handoff_state = 'bot'`,
+  closed: `c.handoff_state = 'closed'`,
+};
+const COUNTS = Object.entries(filters)
+  .map(
+    ([name, where]) =>
+      `'${name}', json_build_object('total', count(*) filter (where ${where}),
+        'unread', count(*) filter (where ${where} and c.unread_count > 0))`,
+  )
+  .join(', ');
+// GET /chat/helpdesk/inbox/:tenantId: needs_human (oldest waiting first, 50), with every filter's counts.
+const INBOX = `
+  select json_build_object(
+    'conversations', coalesce((select json_agg(json_build_object(
+        'conversation_id', c.id, 'bot_id', c.bot_id, 'bot_name', b.bot_name, 'channel', c.channel,
+        'handoff_state', c.handoff_state,
+        'visitor_name', coalesce(nullif(l.name, ''),
+          case when jsonb_typeof(c.user_profile->'name') = 'string' then nullif(c.user_profile->>'name', '') end,
+          ${person('c.user_id')}),
+        'visitor_email', coalesce(nullif(l.email, ''),
+          case when jsonb_typeof(c.user_profile->'email') = 'string' then c.user_profile->>'email' end),
+        'page_url', c.page_url, 'is_test', c.is_test, 'first_seen_at', ${iso('c.created_at')},
+        'last_message_at', ${iso('c.last_message_at')}, 'last_message', ${LAST_MESSAGE},
+        'human_requested_at', ${iso('c.human_requested_at')},
+        'contact_left_at', (select ${iso('f.created_at')} from leads f where f.conversation_id = c.id
+          and f.tenant_id = c.tenant_id and f.source = 'contact_form' order by f.id desc limit 1),
+        'closed_at', ${iso('c.closed_at')}, 'admin_id', c.admin_id, 'admin_name', c.admin_name,
+        'assignee_id', c.assignee_id, 'assignee_name', ${person('c.assignee_id')}, 'unread_count', c.unread_count
+      ) order by c.human_requested_at, c.id)
+      from (select * from conversations c where ${VISIBLE} and ${filters.needs_human}
+            order by c.human_requested_at, c.id limit 50) c
+      join bots b on b.id = c.bot_id
+      left join lateral (select name, email from leads l where l.conversation_id = c.id
+        and l.tenant_id = c.tenant_id order by l.id desc limit 1) l on true), '[]'::json),
+    'counts', (select json_build_object(${COUNTS}) from conversations c where ${VISIBLE})
+  )::text as body`;
+
+// GET /shopify/products?store_id=: the first page (50), newest first, with the totals.
+const PRODUCTS_OF = `from store_records r where r.tenant_id = ${scope.tenantId} and r.store_id = ${scope.storeId}
+  and r.kind = 'product'`;
+const PRODUCTS = `
+  select json_build_object(
+    'items', coalesce((select json_agg(json_build_object(
+        'id', r.id, 'store_id', r.store_id, 'kind', r.kind, 'external_id', r.external_id, 'title', r.title,
+        'url', r.url, 'status', r.status, 'updated_at', ${iso('r.remote_updated_at')},
+        'synced_at', ${iso('r.synced_at')}, 'training_status', r.training_status,
+        'trained', coalesce(r.training_status = 'completed', false), 'data', r.data) order by r.id desc)
+      from (select * ${PRODUCTS_OF} order by r.id desc limit 50) r), '[]'::json),
+    'total', (select count(*) ${PRODUCTS_OF}), 'total_filtered', (select count(*) ${PRODUCTS_OF}),
+    'page', 1, 'limit', 50)::text as body`;
+
+// GET /social/whatsapp/contacts?account_id=: the first page (50) by id, the total and the tags in use.
+const CONTACTS_OF = `from whatsapp_contacts w where w.account_id = ${scope.accountId}`;
+const CONTACTS = `
+  select json_build_object(
+    'contacts', coalesce((select json_agg(json_build_object(
+        'id', w.id, 'account_id', w.account_id, 'phone', w.phone, 'name', w.name, 'email', w.email,
+        'tags', w.tags, 'attributes', w.attributes, 'opted_out', w.opted_out_at is not null,
+        'opted_out_at', ${iso('w.opted_out_at')}, 'created_at', ${iso('w.created_at')}) order by w.id)
+      from (select * ${CONTACTS_OF} order by w.id limit 50) w), '[]'::json),
+    'total', (select count(*) ${CONTACTS_OF}),
+    'tags', (select coalesce(json_agg(tag order by tag), '[]'::json)
+      from (select distinct unnest(w.tags) as tag ${CONTACTS_OF} order by 1 limit 500) t)
+  )::text as body`;
+
+/** Each floor: Parley's route (as Fastify names it) and its statement. */
+const FLOORS = {
+  '/api/chat/bots/user/:id': BOTS,
+  '/api/chat/chats/user/:userId/bot/:botId': CONVERSATIONS,
+  '/api/chat/helpdesk/inbox/:tenantId': INBOX,
+  '/api/shopify/products': PRODUCTS,
+  '/api/social/whatsapp/contacts': CONTACTS,
+};
+
 const app = Fastify({ logger: false });
-app.get('/api/chat/bots/user/:id', async (_request, reply) => {
-  const [row] = await queryRows(database.db, statement);
-  return reply.type('application/json').send(row.body);
-});
+for (const [route, text] of Object.entries(FLOORS)) {
+  const statement = sql.raw(text);
+  app.get(route, async (_request, reply) => {
+    const [row] = await queryRows(database.db, statement);
+    return reply.type('application/json').send(row.body);
+  });
+}
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const stop = () =>

@@ -2,10 +2,11 @@
 // embedded PGlite and, when reachable, on a PostgreSQL server.
 // - GET /api/auth/user (access-token check, then the user with roles and abilities) beside a bare
 //   route answering the same JSON; target: Parley at least 0.6 of bare's requests per second;
-// - GET /api/chat/bots/user/:id, the console's list of a workspace's bots (BENCH_LIST_BOTS of them,
-//   each with a role), beside its floor: a bare route answering the same JSON from one hand-written
-//   statement over the same data (bare-list-server.mjs). Targets (issue 36): CPU per request at most
-//   1.5× the floor's, and at most 2 ms on PostgreSQL.
+// - the console's lists (LISTS below: a workspace's bots, a user's conversations with a bot, the
+//   inbox, a store's products, a WhatsApp number's contacts), each beside its floor: a bare route
+//   answering the same JSON from one hand-written statement over the same data (bare-list-server.mjs).
+//   Targets (issue 36): CPU per request at most 1.5× the floor's, and the bots list at most 2 ms on
+//   PostgreSQL.
 //
 //   npm run build && node bench/api/run.mjs
 //
@@ -19,7 +20,8 @@
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_UNCACHED       0 skips the extra row with the session cache off (measured by default)
 //   BENCH_LIST_BOTS      bots in the listed workspace (50)
-//   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each Parley server process there (--cpu-prof)
+//   BENCH_LIST_ROWS      conversations, products and contacts seeded for the other lists (200)
+//   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each Parley server process and of the lists' floor there
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { postgresDatabase } from '../shared/postgres.mjs';
+import { seedLists } from './seed-lists.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -43,10 +46,46 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
   .map((d) => d.trim().toLowerCase());
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 const LIST_BOTS = Number(process.env.BENCH_LIST_BOTS ?? 50);
+const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 200);
 const TARGET = 0.6;
 const LIST_CPU_RATIO = 1.5;
 const LIST_PG_CPU_US = 2000;
 const PATH = '/api/auth/user';
+
+/**
+ * The lists measured beside their floors, each asked as the console first asks it (no query: its
+ * first page). `path` from the seeded ids; `rows` counts what an answer lists; `expected`, when set,
+ * is how many it must list. bare-list-server.mjs serves the same paths.
+ */
+const LISTS = [
+  {
+    route: 'GET /api/chat/bots/user/:id',
+    path: (s) => `/api/chat/bots/user/${s.userId}`,
+    rows: (body) => body.length,
+    expected: LIST_BOTS,
+    pgCpuUs: LIST_PG_CPU_US,
+  },
+  {
+    route: 'GET /api/chat/chats/user/:id/bot/:id',
+    path: (s) => `/api/chat/chats/user/${s.userId}/bot/${s.botId}`,
+    rows: (body) => body.length,
+  },
+  {
+    route: 'GET /api/chat/helpdesk/inbox/:tenantId',
+    path: (s) => `/api/chat/helpdesk/inbox/${s.tenantId}`,
+    rows: (body) => body.conversations.length,
+  },
+  {
+    route: 'GET /api/shopify/products',
+    path: (s) => `/api/shopify/products?store_id=${s.storeId}`,
+    rows: (body) => body.items.length,
+  },
+  {
+    route: 'GET /api/social/whatsapp/contacts',
+    path: (s) => `/api/social/whatsapp/contacts?account_id=${s.accountId}`,
+    rows: (body) => body.contacts.length,
+  },
+];
 
 for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/auth/sessions.js']) {
   if (!existsSync(path.join(serverDist, file))) {
@@ -183,6 +222,10 @@ function parleyEnv(database, dataDir, secret, extra = {}) {
     HOST: '127.0.0.1',
     // Benchmarks measure Parley, not a plan's allowance (the list bench makes 50 bots).
     PLAN_LIMITS: 'off',
+    // The seeded conversations stay as seeded: no sweep hands a waiting one back to the bot or closes
+    // an idle one while the lists are measured (the PGlite floor reads a copy made before).
+    HANDOFF_WAIT_SECONDS: '31536000',
+    CONVERSATION_IDLE_SECONDS: '31536000',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...extra,
   };
@@ -230,6 +273,7 @@ async function benchDatabase(label, database) {
     const body = await call(parley.port, 'GET', PATH, { token });
     const user = JSON.parse(body);
     await seedBots(parley.port, token, user);
+    const bots = JSON.parse(await call(parley.port, 'GET', `/api/chat/bots/user/${user.id}`, { token }));
 
     const bare = await start('bare-server.mjs', { ...process.env, BENCH_BODY: body });
     if ((await call(bare.port, 'GET', PATH)) !== body)
@@ -238,7 +282,13 @@ async function benchDatabase(label, database) {
     const cached = await compare(parley, bare, token);
     await stop(parley);
     const rows = [{ database: label, route: `GET ${PATH}`, primary: true, ...cached }];
-    rows.push(await benchList(label, database, { dataDir, secret, token, user, start, stop }));
+    const scope = await seedLists(databaseOptions(database, dataDir), {
+      tenantId: user.tenant_id,
+      userId: user.id,
+      botIds: bots.map((bot) => bot.bot_id),
+      rows: LIST_ROWS,
+    });
+    rows.push(...(await benchLists(label, database, { dataDir, secret, token, scope, start, stop })));
 
     if (UNCACHED) {
       const env = parleyEnv(database, dataDir, secret, { BENCH_SESSION_CACHE: 'off' });
@@ -270,13 +320,18 @@ async function seedBots(port, token, user) {
   }
 }
 
+/** How the bench opens the database itself (to seed it) while no Parley process holds it. */
+const databaseOptions = (database, dataDir) =>
+  database.url
+    ? { kind: 'postgres', url: database.url, poolSize: 2 }
+    : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') };
+
 /**
- * The bots list: Parley (session cache on) beside bare-list-server.mjs on the same data. A PGlite
- * directory admits one process, so the bare server opens a copy made while Parley is stopped.
+ * Every list of LISTS: one Parley server (session cache on) and one floor server, on the same data.
+ * A PGlite directory admits one process, so the floor opens a copy made while Parley is stopped.
  */
-async function benchList(label, database, { dataDir, secret, token, user, start, stop }) {
-  const route = `/api/chat/bots/user/${user.id}`;
-  let bareEnv = { ...process.env, BENCH_TENANT_ID: String(user.tenant_id) };
+async function benchLists(label, database, { dataDir, secret, token, scope, start, stop }) {
+  let bareEnv = { ...process.env, BENCH_LIST_SCOPE: JSON.stringify(scope) };
   let copy = null;
   if (database.url) bareEnv = { ...bareEnv, BENCH_LIST_DATABASE_URL: database.url };
   else {
@@ -290,24 +345,47 @@ async function benchList(label, database, { dataDir, secret, token, user, start,
       parleyEnv(database, dataDir, secret),
       profArgs(`${label}-list`),
     );
-    const bare = await start('bare-list-server.mjs', bareEnv);
-    const ours = JSON.parse(await call(parley.port, 'GET', route, { token }));
-    const theirs = JSON.parse(await call(bare.port, 'GET', route));
-    if (ours.length !== LIST_BOTS || !isDeepStrictEqual(ours, theirs))
-      throw new Error(`the bare list route does not answer what Parley does (${ours.length} bots)`);
-    const result = await compare(parley, bare, token, route);
+    const bare = await start('bare-list-server.mjs', bareEnv, profArgs(`${label}-floor`));
+    const rows = [];
+    for (const list of LISTS) rows.push(await benchList(label, list, { parley, bare, token, scope }));
     await stop(parley);
     await stop(bare);
-    return {
-      database: label,
-      route: `GET /api/chat/bots/user/:id (${LIST_BOTS} bots)`,
-      primary: true,
-      list: true,
-      ...result,
-    };
+    return rows;
   } finally {
     if (copy) rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/** One list beside its floor, once both answer the same JSON. */
+async function benchList(label, list, { parley, bare, token, scope }) {
+  const route = list.path(scope);
+  const ours = JSON.parse(await call(parley.port, 'GET', route, { token }));
+  const theirs = JSON.parse(await call(bare.port, 'GET', route));
+  const rows = list.rows(ours);
+  if (rows === 0 || rows !== (list.expected ?? rows))
+    throw new Error(`${list.route} listed ${rows} rows, expected ${list.expected ?? 'some'}`);
+  const differs = difference(ours, theirs);
+  if (differs !== null)
+    throw new Error(`the floor of ${list.route} does not answer what Parley does, at ${differs}`);
+  return {
+    database: label,
+    route: `${list.route} (${rows})`,
+    primary: true,
+    list,
+    ...(await compare(parley, bare, token, route)),
+  };
+}
+
+/** Where two JSON values first differ (a path such as `.items[3].data`), or null when they are equal. */
+function difference(a, b, at = '') {
+  if (isDeepStrictEqual(a, b)) return null;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return at || '(root)';
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const inner = difference(a[key], b[key], Array.isArray(a) ? `${at}[${key}]` : `${at}.${key}`);
+    if (inner !== null)
+      return `${inner} (${JSON.stringify(a[key])?.slice(0, 200)} vs ${JSON.stringify(b[key])?.slice(0, 200)})`;
+  }
+  return at || '(root)';
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -320,13 +398,13 @@ const ms = (n) => `${n} ms`;
 function missedTarget(row) {
   if (!row.list) return row.parley.rps / row.bare.rps < TARGET;
   const overFloor = row.parley.cpuUs > LIST_CPU_RATIO * row.bare.cpuUs;
-  return overFloor || (row.database === 'PostgreSQL' && row.parley.cpuUs > LIST_PG_CPU_US);
+  return overFloor || (row.database === 'PostgreSQL' && row.parley.cpuUs > (row.list.pgCpuUs ?? Infinity));
 }
 
 function verdict(row) {
   if (!row.primary) return '(for reference)';
   const target = row.list
-    ? `CPU ≤ ${LIST_CPU_RATIO}× floor${row.database === 'PostgreSQL' ? `, ≤ ${LIST_PG_CPU_US} µs` : ''}`
+    ? `CPU ≤ ${LIST_CPU_RATIO}× floor${row.database === 'PostgreSQL' && row.list.pgCpuUs ? `, ≤ ${row.list.pgCpuUs} µs` : ''}`
     : `rps ≥ ${TARGET}× bare`;
   return `${target}: ${missedTarget(row) ? 'MISSED' : 'met'}`;
 }
@@ -391,7 +469,7 @@ console.log(
     (UNCACHED
       ? '\nsession cache off: the same server loading the user and roles from the database on every request.'
       : '') +
-    '\nbare, for the bots list: its floor, one hand-written statement building the same JSON (bare-list-server.mjs).' +
+    '\nbare, for the lists: their floors, each one hand-written statement building the same JSON (bare-list-server.mjs).' +
     '\nCPU µs/req: CPU time of the server process per request; unlike rps it hardly depends on other load on the machine.',
 );
 const missed = rows.filter((r) => r.primary && missedTarget(r));
