@@ -384,7 +384,8 @@ function dedupe(tags: string[]): string[] {
   return [...new Set(tags.map((t) => t.trim().slice(0, 50)).filter(Boolean))].sort();
 }
 
-function viewOf(row: ContactRow): WhatsAppContact {
+/** A stored contact as the API shows it (the list's statement builds the same in SQL). */
+export function viewOf(row: ContactRow): WhatsAppContact {
   return {
     id: row.id,
     account_id: row.accountId,

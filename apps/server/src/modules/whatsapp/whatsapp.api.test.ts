@@ -30,6 +30,7 @@ import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { viewOf } from './contacts.service.js';
 import {
   whatsappAccounts,
   whatsappCampaigns,
@@ -801,18 +802,6 @@ describe('contacts', () => {
       .from(whatsappContacts)
       .where(eq(whatsappContacts.accountId, account.id))
       .orderBy(asc(whatsappContacts.id));
-    const view = (row: (typeof rows)[number]): WhatsAppContact => ({
-      id: row.id,
-      account_id: row.accountId,
-      phone: row.phone,
-      name: row.name,
-      email: row.email,
-      tags: row.tags,
-      attributes: row.attributes,
-      opted_out: row.optedOutAt !== null,
-      opted_out_at: row.optedOutAt?.toISOString() ?? null,
-      created_at: row.createdAt.toISOString(),
-    });
     const list = async (query: string) => {
       const reply = await server.get<ContactList>(
         `/api/social/whatsapp/contacts?account_id=${account.id}&${query}`,
@@ -822,11 +811,11 @@ describe('contacts', () => {
       return reply.body;
     };
     const tags = ['news', 'vip'];
-    expect(await list('skip=1&limit=2')).toEqual({ contacts: rows.slice(1, 3).map(view), total: 4, tags });
+    expect(await list('skip=1&limit=2')).toEqual({ contacts: rows.slice(1, 3).map(viewOf), total: 4, tags });
     const vip = rows.filter((row) => row.tags.includes('vip'));
-    expect(await list('tag=vip&limit=1')).toEqual({ contacts: [view(vip[0]!)], total: 2, tags });
+    expect(await list('tag=vip&limit=1')).toEqual({ contacts: [viewOf(vip[0]!)], total: 2, tags });
     expect(await list('search=SHOP.example')).toEqual({
-      contacts: [view(rows.find((row) => row.name === 'Cy')!)],
+      contacts: [viewOf(rows.find((row) => row.name === 'Cy')!)],
       total: 1,
       tags,
     });
