@@ -166,4 +166,28 @@ describe('evidence', () => {
     expect(typoOf('pizza', 'plaza')).toBe(false);
     expect(judged('how much is delivry?').verdict.best!.text).toContain('Delivery costs $6');
   });
+
+  it('does not take a short word, or a word that only begins alike, for one the corpus holds', () => {
+    const school = hit(9, 'Lingua Viva', 'You receive a certificate at the end of term.');
+    const stats = (...words: string[]) => ({ chunks: 40, terms: words.map((word) => ({ word, df: 0 })) });
+    const ask = (q: string, ...unknown: string[]) =>
+      decide({ qna_match: null, hits: [school], stats: stats(...unknown) }, q, 0.34).decision;
+    // "visa" is one letter from "Viva", "receipt" shares "recei" with "receive": neither is held.
+    expect(ask('can you help with a visa', 'visa')).toMatchObject({ answers: false });
+    expect(ask('can I get a receipt', 'receipt')).toMatchObject({ answers: false });
+  });
+
+  it('reads "check out" and "checkout" as "check-out", "wifi" as "Wi-Fi"', () => {
+    const policies = hit(10, 'Policies', 'Check-in: From 15:00.\n\nCheck-out: By 11:00.\n\nWi-Fi is free everywhere.');
+    const stats = { chunks: 40, terms: [{ word: 'check', df: 2 }] };
+    const best = (q: string) =>
+      decide({ qna_match: null, hits: [policies], stats }, q, 0.34).verdict.best?.text;
+    expect(best('what time is check out?')).toBe('Check-out: By 11:00.');
+    expect(best('when is checkout')).toBe('Check-out: By 11:00.');
+    expect(best('is there wifi')).toBe('Wi-Fi is free everywhere.');
+  });
+
+  it("counts no contraction as a word of the question: \"I'm\" is not a subject the bot lacks", () => {
+    expect(contentWords("I'm in Harrogate, we’re late")).toEqual(['harrogate', 'late']);
+  });
 });

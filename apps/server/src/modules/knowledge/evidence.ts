@@ -115,7 +115,11 @@ const STOP_WORDS = new Set(
     // the verbs of "do you sell/make/offer/take X": X is what the visitor asks about
     'make made sell sold offer offered provide provided buy bring give take use find see come go serve accept allow ' +
     // words of any question about anything ("how does the warranty work?")
-    'work works working happen happens mean means way ways info information detail details stuff kind sort'
+    'work works working happen happens mean means way ways info information detail details stuff kind sort ' +
+    // contractions, typed with or without the apostrophe ("I'm in Harrogate", "im coeliac")
+    "i'm im i've ive i'd i'll we're we've we'd we'll you're you've you'd you'll they're they've it's " +
+    "that's there's what's here's let's don't dont doesn't doesnt didn't didnt can't cant won't wont " +
+    "isn't isnt aren't arent wasn't weren't wouldn't couldn't shouldn't haven't hasn't"
   ).split(' '),
 );
 
@@ -224,11 +228,25 @@ export function keyOf(word: string): string {
   return stemmer(word.toLowerCase());
 }
 
-/** Two stems mean the same word: equal, or long and alike in their first five letters ("deliveri", "deliv"). */
-const sameKey = (a: string, b: string) =>
-  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+/**
+ * Two stems mean the same word: equal, or one a longer form of the other by a suffix the stemmer
+ * left ("deliv", "deliveri"; "regist", "registr"). Not two words that only begin alike ("receiv",
+ * "receipt"; "parti", "particular").
+ */
+const sameKey = (a: string, b: string) => {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const suffix = long.slice(short.length);
+  // "checkout" is not "check": a particle makes another word of it.
+  return (
+    short.length >= 5 && suffix.length <= MAX_SUFFIX && long.startsWith(short) && !PARTICLES.has(suffix)
+  );
+};
+const MAX_SUFFIX = 3;
+/** Particles that make a noun of a verb, hyphenated or not: "check-in", "pick-up", "checkout". */
+const PARTICLES = new Set(['in', 'out', 'up', 'off', 'on', 'over', 'back', 'down']);
 
-const wordsIn = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+const wordsIn = (text: string) => text.toLowerCase().replace(/’/g, "'").match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
 
 /** The content words of a question: what the corpus statistics are asked for. */
 export function contentWords(question: string): string[] {
@@ -332,7 +350,8 @@ function median(values: number[]): number {
 function holds(term: QuestionTerm, text: TextTerms): boolean {
   if (term.intent) return INTENTS.find((i) => i.intent === term.intent)!.answers.test(text.raw);
   for (const key of term.keys) for (const k of text.keys) if (sameKey(key, k)) return true;
-  if (term.unknown && term.word && term.word.length >= 4)
+  // Four letters are too few to tell a typo from another word ("visa", "Viva").
+  if (term.unknown && term.word && term.word.length >= 5)
     for (const word of text.words) if (typoOf(term.word, word)) return true;
   return false;
 }
@@ -340,8 +359,21 @@ function holds(term: QuestionTerm, text: TextTerms): boolean {
 type TextTerms = { raw: string; words: string[]; keys: Set<string> };
 const textTerms = (raw: string): TextTerms => {
   const words = wordsIn(raw);
-  return { raw, words, keys: new Set(words.map(keyOf)) };
+  return { raw, words, keys: new Set(words.flatMap(keysOf)) };
 };
+
+
+/**
+ * A word's stems as a text holds it. A hyphenated word is also its joined form ("wi-fi" holds
+ * "wifi", "check-out" "checkout"), and a verb made a noun with a particle holds its verb
+ * ("check-out" holds "check"), as a visitor writes "check out" or "checkout" for it.
+ */
+function keysOf(word: string): string[] {
+  const parts = word.split(/['-]/);
+  if (parts.length !== 2 || !word.includes('-')) return [keyOf(word)];
+  const [verb, particle] = parts as [string, string];
+  return [keyOf(word), keyOf(verb + particle), ...(PARTICLES.has(particle) ? [keyOf(verb)] : [])];
+}
 
 /** One or two edits apart (two for long words), first letter kept: "delivry" is "delivery". */
 export function typoOf(typed: string, word: string): boolean {
@@ -451,12 +483,16 @@ const FRESH_BONUS = 0.1;
 const PHRASE_BONUS = 0.05;
 const MAX_PHRASES = 3;
 
+const DETERMINERS = new Set('a an the my your our their his her its this that these those some any'.split(' '));
+
 /** The question's adjacent word pairs that hold a content word ("check in", "family suite"). */
 export function phrasesOf(question: string): string[] {
   const words = wordsIn(question);
   const pairs: string[] = [];
   for (let i = 1; i < words.length; i++) {
     const [a, b] = [words[i - 1]!, words[i]!];
+    // "the hotel" says no more than "hotel": a pair with an article or a possessive is no phrase.
+    if (DETERMINERS.has(a) || DETERMINERS.has(b)) continue;
     if (!STOP_WORDS.has(a) || !STOP_WORDS.has(b)) pairs.push(`${a} ${b}`);
   }
   return pairs;
