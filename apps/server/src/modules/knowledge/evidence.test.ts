@@ -178,7 +178,11 @@ describe('evidence', () => {
   });
 
   it('reads "check out" and "checkout" as "check-out", "wifi" as "Wi-Fi"', () => {
-    const policies = hit(10, 'Policies', 'Check-in: From 15:00.\n\nCheck-out: By 11:00.\n\nWi-Fi is free everywhere.');
+    const policies = hit(
+      10,
+      'Policies',
+      'Check-in: From 15:00.\n\nCheck-out: By 11:00.\n\nWi-Fi is free everywhere.',
+    );
     const stats = { chunks: 40, terms: [{ word: 'check', df: 2 }] };
     const best = (q: string) =>
       decide({ qna_match: null, hits: [policies], stats }, q, 0.34).verdict.best?.text;
@@ -187,7 +191,7 @@ describe('evidence', () => {
     expect(best('is there wifi')).toBe('Wi-Fi is free everywhere.');
   });
 
-  it("counts no contraction as a word of the question: \"I'm\" is not a subject the bot lacks", () => {
+  it('counts no contraction as a word of the question: "I\'m" is not a subject the bot lacks', () => {
     expect(contentWords("I'm in Harrogate, we’re late")).toEqual(['harrogate', 'late']);
   });
 });

@@ -238,15 +238,17 @@ const sameKey = (a: string, b: string) => {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   const suffix = long.slice(short.length);
   // "checkout" is not "check": a particle makes another word of it.
-  return (
-    short.length >= 5 && suffix.length <= MAX_SUFFIX && long.startsWith(short) && !PARTICLES.has(suffix)
-  );
+  return short.length >= 5 && suffix.length <= MAX_SUFFIX && long.startsWith(short) && !PARTICLES.has(suffix);
 };
 const MAX_SUFFIX = 3;
 /** Particles that make a noun of a verb, hyphenated or not: "check-in", "pick-up", "checkout". */
 const PARTICLES = new Set(['in', 'out', 'up', 'off', 'on', 'over', 'back', 'down']);
 
-const wordsIn = (text: string) => text.toLowerCase().replace(/’/g, "'").match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+const wordsIn = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
 
 /** The content words of a question: what the corpus statistics are asked for. */
 export function contentWords(question: string): string[] {
@@ -361,7 +363,6 @@ const textTerms = (raw: string): TextTerms => {
   const words = wordsIn(raw);
   return { raw, words, keys: new Set(words.flatMap(keysOf)) };
 };
-
 
 /**
  * A word's stems as a text holds it. A hyphenated word is also its joined form ("wi-fi" holds
@@ -483,7 +484,9 @@ const FRESH_BONUS = 0.1;
 const PHRASE_BONUS = 0.05;
 const MAX_PHRASES = 3;
 
-const DETERMINERS = new Set('a an the my your our their his her its this that these those some any'.split(' '));
+const DETERMINERS = new Set(
+  'a an the my your our their his her its this that these those some any'.split(' '),
+);
 
 /** The question's adjacent word pairs that hold a content word ("check in", "family suite"). */
 export function phrasesOf(question: string): string[] {
