@@ -1,6 +1,14 @@
 import type { SearchHit } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { contentWords, decide, type QnaPair, questionTerms, typoOf, unitsOf } from './evidence.js';
+import {
+  contentWords,
+  decide,
+  type QnaPair,
+  questionTerms,
+  subjectsOf,
+  typoOf,
+  unitsOf,
+} from './evidence.js';
 
 const hit = (
   id: number,
@@ -189,6 +197,59 @@ describe('evidence', () => {
     expect(best('what time is check out?')).toBe('Check-out: By 11:00.');
     expect(best('when is checkout')).toBe('Check-out: By 11:00.');
     expect(best('is there wifi')).toBe('Wi-Fi is free everywhere.');
+  });
+
+  it('finds what a question asks for: the noun phrase after "do you sell", "is there a", "book a"', () => {
+    const subjects = (q: string) => [...subjectsOf(q)];
+    expect(subjects('can I book a massage during my stay')).toEqual(['massage']);
+    expect(subjects('is there a swimming pool?')).toEqual(['pool']);
+    expect(subjects('do you sell pizza')).toEqual(['pizza']);
+    // A phrase about something else is not what is asked for, nor is a second sentence.
+    expect(subjects('can I get a packed lunch for a hike')).toEqual(['lunch']);
+    expect(subjects('do you have a cot for our baby')).toEqual(['cot']);
+    expect(subjects('is there a lift? my mum cannot manage stairs')).toEqual(['lift']);
+  });
+
+  it('weighs a subject no page holds above the rest: "book" and "stay" do not answer "a massage"', () => {
+    const offers = hit(11, 'Offers', 'Book direct and stay three nights for the price of two.');
+    const stats = {
+      chunks: 20,
+      terms: [
+        { word: 'book', df: 5 },
+        { word: 'stay', df: 4 },
+        { word: 'massage', df: 0 },
+        // PostgreSQL's stop words are in no chunk's index.
+        { word: 'during', df: -1 },
+      ],
+    };
+    const ask = (q: string) => decide({ qna_match: null, hits: [offers], stats }, q, 0.34).decision;
+    const massage = ask('can I book a massage during my stay');
+    expect(massage.answers).toBe(false);
+    expect(massage.missing).toContain('massage');
+    // The same words around a word that is not the subject still answer.
+    expect(ask('can I book a stay with a massage')).toMatchObject({ answers: true });
+  });
+
+  it('prefers, of units that cover as much, the one whose own heading names the subject', () => {
+    const bus = hit(12, 'Getting here > By bus', 'The stop is a three-minute walk from the hotel.');
+    const dinner = hit(
+      13,
+      'Breakfast > Dinner',
+      "We don't serve dinner, but we will book you a table in town.",
+    );
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'dinner', df: 2 },
+        { word: 'hotel', df: 2 },
+      ],
+    };
+    const { verdict } = decide(
+      { qna_match: null, hits: [bus, dinner], stats },
+      'can we have dinner at the hotel',
+      0.34,
+    );
+    expect(verdict.best!.text).toBe("We don't serve dinner, but we will book you a table in town.");
   });
 
   it('counts no contraction as a word of the question: "I\'m" is not a subject the bot lacks', () => {

@@ -52,6 +52,8 @@ export type QuestionTerm = {
   unknown: boolean;
   /** It comes from the previous turn of a follow-up, not the question itself. */
   context: boolean;
+  /** What the question asks about ("a massage" in "can I book a massage during my stay"): see subjectsOf. */
+  subject?: boolean;
 };
 
 export type Unit = {
@@ -82,6 +84,8 @@ export type ScoredUnit = Unit & {
   coverage: number;
   /** Weighted share held by the unit's own text. */
   own: number;
+  /** Weighted share its own heading also holds: "We don't serve dinner" under "Dinner" is on the subject. */
+  topical: number;
   covered: QuestionTerm[];
 };
 
@@ -191,9 +195,11 @@ const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: Reg
   },
   {
     intent: 'duration',
-    asks: /\bhow long\b/i,
+    // "How far are you from the airport?": "20 minutes' drive" or "25 km" answers.
+    asks: /\bhow (long|far)\b/i,
     words: /^how long$/i,
-    answers: /\b\d+(\s?(-|–|to)\s?\d+)?\s?(min(ute)?s?|hours?|hrs?|days?|nights?|weeks?|months?|years?)\b/i,
+    answers:
+      /\b\d+(\s?(-|–|to)\s?\d+)?\s?(min(ute)?s?|hours?|hrs?|days?|nights?|weeks?|months?|years?|km|kilomet(er|re)s?|miles?)\b/i,
   },
   {
     intent: 'place',
@@ -222,6 +228,8 @@ const ADVERB = /^[a-z]{2,}(ately|ently|antly|ously|ively|fully|ally|ably|ibly|ck
 
 /** A word no chunk holds weighs this much more than the rarest word the corpus does hold. */
 const UNKNOWN_BOOST = 1.5;
+/** And this much more again when it is what the question asks for (subjectsOf): "a massage". */
+const SUBJECT_BOOST = 1.5;
 
 /** The stem a word is compared by (Porter): "deliveries" and "delivery" meet, so do "opening" and "opens". */
 export function keyOf(word: string): string {
@@ -294,6 +302,12 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
     }
   };
   add(question, 1);
+  const subjects = subjectsOf(question);
+  for (const term of terms)
+    if (term.word && subjects.has(term.word)) {
+      term.subject = true;
+      if (term.unknown) term.weight *= SUBJECT_BOOST;
+    }
   const intents = intentsOf(question, context);
   // An intent weighs as a typical word the corpus holds; beside only words it never holds ("is
   // there a happy hour?"), as half the rarest, so the unknown word still decides.
@@ -330,6 +344,40 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   }
   if (context) add(context, 0.5, true);
   return terms;
+}
+
+/** Words after which a noun is what is asked for: "do you sell pizza", "is there a gym", "book a massage". */
+const ASKS_FOR = new Set(
+  'a an the any some your my our sell sells have has offer offers do does book get buy order rent hire provide serve make accept need want there'.split(
+    ' ',
+  ),
+);
+/** Words that open a phrase about something else: "a packed lunch for a hike", "a cot for our baby". */
+const PREPOSITIONS = new Set(
+  'for with in on at during from to of after before about by near into without per until over under around since while'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The words of what the first sentence asks for: the noun phrase right after "do you sell", "is
+ * there a", "can I book a", until a phrase about something else begins. "Massage" in "can I book
+ * a massage during my stay"; neither "hike" in "a packed lunch for a hike" nor "stay". A page that
+ * says nothing of it does not answer, however well it covers the rest ("book", "stay").
+ */
+export function subjectsOf(question: string): Set<string> {
+  const first = question.split(/[?.!]/)[0] ?? '';
+  const subjects = new Set<string>();
+  let aside = false;
+  let inPhrase = false;
+  for (const word of wordsIn(first)) {
+    if (PREPOSITIONS.has(word)) aside = true;
+    const content = !STOP_WORDS.has(word) && !isIntentWord(word);
+    // "swimming" and "packed" describe the noun after them; they are not what is asked for.
+    if (content && !/(ed|ing|ly)$/.test(word) && !aside && inPhrase) subjects.add(word);
+    inPhrase = ASKS_FOR.has(word) || (inPhrase && content);
+  }
+  return subjects;
 }
 
 /** Whether a question asks for a price, a time, a duration, a place or a contact. */
@@ -439,12 +487,16 @@ export function judge(
     }
     // A unit must hold something of the question itself: a heading alone quotes any line under it.
     if (ownCoverage === 0 || !unit.quotable) continue;
+
+    const section = textTerms(unit.heading.split(' > ').at(-1) ?? '');
+    const topical = covered.filter((t) => !t.intent && holds(t, section)).reduce((n, t) => n + t.weight, 0);
     const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
     const said = phrases.filter((phrase) => lower.includes(` ${phrase} `)).length;
     scored.push({
       ...unit,
       coverage: coverage / (total || 1),
       own: ownCoverage / (total || 1),
+      topical: topical / (total || 1),
       covered,
       phrases: Math.min(said, MAX_PHRASES),
       fresh: covered.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
@@ -469,10 +521,11 @@ export function judge(
   };
 }
 
-/** Stronger first: coverage, then the unit's own share, then the passage's retrieval rank, then reading order. */
+/** Stronger first: coverage, the unit's own share, its heading's, its density, the passage's rank, reading order. */
 export const byStrength = (a: ScoredUnit, b: ScoredUnit) =>
   strength(b) - strength(a) ||
   b.own - a.own ||
+  b.topical - a.topical ||
   b.density - a.density ||
   a.hit - b.hit ||
   a.position - b.position;
