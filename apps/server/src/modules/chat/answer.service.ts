@@ -136,6 +136,7 @@ export class AnswerService {
       asked.question,
       input.bot.handoffConfidence,
       asked.context,
+      asked.previousAnswer,
     );
     if (pair) return this.say(input, qnaAnswer(pair));
     if (!verdict.answers) {
@@ -173,12 +174,14 @@ export class AnswerService {
   private async standalone(
     input: AnswerInput,
     model: ResolvedModel | null,
-  ): Promise<{ query: string; question: string; context: string }> {
-    const raw = { query: input.question, question: input.question, context: '' };
+  ): Promise<{ query: string; question: string; context: string; previousAnswer: string }> {
+    const raw = { query: input.question, question: input.question, context: '', previousAnswer: '' };
     const previous = input.history.filter((m) => m.messageType === 'user').at(-1)?.message;
     if (!previous || !isFollowUp(input.question)) return raw;
-    if (!model)
-      return { query: `${previous} ${input.question}`, question: input.question, context: previous };
+    if (!model) {
+      const previousAnswer = input.history.filter((m) => m.messageType === 'bot').at(-1)?.message ?? '';
+      return { query: `${previous} ${input.question}`, question: input.question, context: previous, previousAnswer };
+    }
     try {
       const condensed = await condense(
         providerModel(model.model),
@@ -186,7 +189,7 @@ export class AnswerService {
         input.question,
         input.signal,
       );
-      return condensed ? { query: condensed, question: condensed, context: '' } : raw;
+      return condensed ? { ...raw, query: condensed, question: condensed } : raw;
     } catch (error) {
       if (input.signal?.aborted) throw error;
       this.options.log?.(error, 'condensing a follow-up failed; searching the question as it is');

@@ -252,6 +252,60 @@ describe('evidence', () => {
     expect(verdict.best!.text).toBe("We don't serve dinner, but we will book you a table in town.");
   });
 
+  it('goes on, in a follow-up, in the list the previous answer quoted, whose heading names it', () => {
+    const contact = hit(
+      14,
+      'Contact > Office hours',
+      '- Saturday: 9:00 – 13:00\n- Sunday: emergency call-outs only',
+    );
+    const prices = hit(
+      15,
+      'Prices',
+      'Job | Price\nCall-out and first hour, nights (22:00–8:00), Sundays: | £160\nCall-out and first hour, Saturdays: | £120',
+    );
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'saturday', df: 2 },
+        { word: 'sunday', df: 2 },
+      ],
+    };
+    const found = { qna_match: null, hits: [prices, contact], stats };
+    const first = decide(found, 'What are your opening hours on Saturday?', 0.34);
+    expect(first.verdict.best!.text).toBe('Saturday: 9:00 – 13:00');
+    const { verdict } = decide(
+      found,
+      'and sunday?',
+      0.34,
+      'What are your opening hours on Saturday?',
+      '- Saturday: 9:00 – 13:00',
+    );
+    expect(verdict.best!.text).toBe('Sunday: emergency call-outs only');
+  });
+
+  it('answers "which days" with the days\' names, not with "catch of the day"', () => {
+    const menu = hit(
+      16,
+      'Menu > Weekday set lunch',
+      'Served Wednesday to Friday from 12:00. Choose a starter and a main for $19.\n\nFish of the day, market price.',
+    );
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'set', df: 2 },
+        { word: 'lunch', df: 2 },
+      ],
+    };
+    const { verdict } = decide(
+      { qna_match: null, hits: [menu], stats },
+      'which days do you serve it?',
+      0.34,
+      'how much is the set lunch?',
+      'Choose a starter and a main for $19.',
+    );
+    expect(verdict.best!.text).toBe('Served Wednesday to Friday from 12:00.');
+  });
+
   it('counts no contraction as a word of the question: "I\'m" is not a subject the bot lacks', () => {
     expect(contentWords("I'm in Harrogate, we’re late")).toEqual(['harrogate', 'late']);
   });

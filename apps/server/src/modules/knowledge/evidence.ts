@@ -37,7 +37,7 @@ export type CorpusStats = {
 };
 
 /** What a question asks for beyond its words: a price, a time, a duration, a place, a way to reach someone. */
-type Intent = 'price' | 'time' | 'duration' | 'place' | 'contact' | 'quantity';
+type Intent = 'price' | 'time' | 'duration' | 'place' | 'contact' | 'quantity' | 'days';
 
 export type QuestionTerm = {
   /** The word as the visitor wrote it (or the intent's name), shown to the owner. */
@@ -78,6 +78,8 @@ export type ScoredUnit = Unit & {
   fresh: number;
   /** The share of its own words that are the question's: a line that says only the answer beats a sentence about more. */
   density: number;
+  /** In the list or paragraph the previous answer quoted: "and on Sunday?" after Saturday's line. */
+  continues: boolean;
   /** The question's word pairs it says as they are ("check in", not "check out"): a tie-breaker. */
   phrases: number;
   /** Weighted share of the question's terms held by the unit or its heading. */
@@ -221,6 +223,13 @@ const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: Reg
     words: /^how many$/i,
     answers: /\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred)\b/i,
   },
+  {
+    // "Which days do you serve it?": the days' names answer, not "catch of the day".
+    intent: 'days',
+    asks: /\b(which|what) days?\b/i,
+    words: /^days?$/i,
+    answers: /\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(weekdays?|weekends?|daily|every day)\b/i,
+  },
 ];
 
 /** Adverbs by their usual endings ("separately", "quickly", "usually"); not "family", "supply", "early". */
@@ -260,9 +269,9 @@ const wordsIn = (text: string) =>
 
 /** The content words of a question: what the corpus statistics are asked for. */
 export function contentWords(question: string): string[] {
-  return [
-    ...new Set(wordsIn(question).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !isIntentWord(w))),
-  ];
+  const asked = INTENTS.filter(({ asks }) => asks.test(question));
+  const asking = (w: string) => asked.some(({ words }) => words.test(w));
+  return [...new Set(wordsIn(question).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !asking(w)))];
 }
 
 const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(word));
@@ -328,21 +337,29 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   // The words that asked ("cost", "open") still count, lightly: "Opening hours" over a line of
   // times beats a delivery window's times for "When do you open on Saturday?".
   // "time" itself says nothing the intent does not ("any time" answers no "what time").
-  for (const word of wordsIn(question).filter((w) => isIntentWord(w) && !/^times?$/.test(w))) {
-    const key = keyOf(word);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    terms.push({
-      label: word,
-      keys: synonymsOf.get(key) ?? [key],
-      word,
-      intent: null,
-      unknown: false,
-      weight: typical / 2,
-      context: false,
-    });
+  const addAsking = (text: string, share: number, context: boolean) => {
+    const asking = (w: string) => INTENTS.some(({ asks, words }) => asks.test(text) && words.test(w));
+    for (const word of wordsIn(text).filter((w) => asking(w) && !/^times?$/.test(w))) {
+      const key = keyOf(word);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      terms.push({
+        label: word,
+        keys: synonymsOf.get(key) ?? [key],
+        word,
+        intent: null,
+        unknown: false,
+        weight: (share * typical) / 2,
+        context,
+      });
+    }
+  };
+  addAsking(question, 1, false);
+  if (context) {
+    add(context, 0.5, true);
+    // "and sunday?" after "What are your opening hours on Saturday?" still asks for opening hours.
+    addAsking(context, 0.5, true);
   }
-  if (context) add(context, 0.5, true);
   return terms;
 }
 
@@ -463,20 +480,31 @@ export function judge(
   hits: SearchHit[],
   threshold: number,
   phrases: string[] = [],
+  previous = '',
 ): Verdict {
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
   const ownTotal = terms.filter((t) => !t.context).reduce((sum, term) => sum + term.weight, 0);
   const scored: ScoredUnit[] = [];
-  for (const unit of hits.flatMap(unitsOf)) {
+  const units = hits.flatMap(unitsOf);
+  // A follow-up goes on where the last answer was: the list or paragraph it quoted.
+  const quoted = new Set(previous ? units.filter((u) => previous.includes(u.text)).map((u) => u.group) : []);
+  for (const unit of units) {
     const own = textTerms(unit.text);
     const under = textTerms(unit.heading);
     let coverage = 0;
     let ownCoverage = 0;
     const covered: QuestionTerm[] = [];
     const asked = unit.asks ? textTerms(unit.asks) : null;
+    const section = textTerms(unit.heading.split(' > ').at(-1) ?? '');
+    // A line of a list says what its heading says the list is: "Sunday: closed" under "Opening hours".
+    const list = unit.kind !== 'sentence';
     for (const term of terms) {
       // An FAQ entry's answer holds what its question asks: "Yes, for €10 a night." answers dogs.
-      if (holds(term, own) || (asked && !term.intent && holds(term, asked))) {
+      if (
+        holds(term, own) ||
+        (asked && !term.intent && holds(term, asked)) ||
+        (list && holds(term, section))
+      ) {
         ownCoverage += term.weight;
         coverage += term.weight;
         covered.push(term);
@@ -488,7 +516,6 @@ export function judge(
     // A unit must hold something of the question itself: a heading alone quotes any line under it.
     if (ownCoverage === 0 || !unit.quotable) continue;
 
-    const section = textTerms(unit.heading.split(' > ').at(-1) ?? '');
     const topical = covered.filter((t) => !t.intent && holds(t, section)).reduce((n, t) => n + t.weight, 0);
     const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
     const said = phrases.filter((phrase) => lower.includes(` ${phrase} `)).length;
@@ -501,6 +528,7 @@ export function judge(
       phrases: Math.min(said, MAX_PHRASES),
       fresh: covered.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
       density: covered.length / Math.max(own.keys.size, 1),
+      continues: quoted.has(unit.group),
     });
   }
   scored.sort(byStrength);
@@ -531,7 +559,13 @@ export const byStrength = (a: ScoredUnit, b: ScoredUnit) =>
   a.position - b.position;
 
 /** Coverage first; the question's own word pairs said as they are tip units of like coverage. */
-const strength = (unit: ScoredUnit) => unit.coverage + PHRASE_BONUS * unit.phrases + FRESH_BONUS * unit.fresh;
+const strength = (unit: ScoredUnit) =>
+  unit.coverage +
+  PHRASE_BONUS * unit.phrases +
+  FRESH_BONUS * unit.fresh +
+  (unit.continues ? CONTINUES_BONUS : 0);
+/** A follow-up's answer in the place of the previous answer beats one of like coverage elsewhere. */
+const CONTINUES_BONUS = 0.1;
 /** A follow-up's own words tip units of like coverage: "and on Sunday?" wants Sunday's line. */
 const FRESH_BONUS = 0.1;
 const PHRASE_BONUS = 0.05;
@@ -841,9 +875,10 @@ export function decide(
   question: string,
   threshold: number,
   context = '',
+  previousAnswer = '',
 ): { pair: QnaPair | null; verdict: Verdict; decision: Decision } {
   const terms = questionTerms(question, found.stats, context);
-  const verdict = judge(terms, found.hits, threshold, phrasesOf(question));
+  const verdict = judge(terms, found.hits, threshold, phrasesOf(question), previousAnswer);
   const pair = found.qna_match && pairMeans(terms, found.qna_match) ? found.qna_match : null;
   if (pair)
     return {
