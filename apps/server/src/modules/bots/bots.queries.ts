@@ -1,9 +1,14 @@
-import { type Bot, LeadFormConfig, type PublicBot } from '@parley/contracts';
+import {
+  type Bot,
+  LEAD_FORM_TRIGGERS,
+  LeadFormConfig,
+  LeadFormField,
+  type PublicBot,
+} from '@parley/contracts';
 import {
   type AnyColumn,
   and,
   count,
-  desc,
   eq,
   getTableName,
   inArray,
@@ -12,8 +17,9 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../core/db/database.js';
-import { roles, userRoles, users } from '../../core/db/schema.js';
+import { type DbOrTx, queryPrepared } from '../../core/db/database.js';
+import { isoTime, jsonPickEach } from '../../core/db/json-sql.js';
+import { roles, userRoles } from '../../core/db/schema.js';
 import { notFound } from '../../core/errors.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
@@ -140,35 +146,138 @@ function qualified(column: AnyColumn): SQL {
   return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 }
 
+/** A link table's rows of bot `bots` as a JSON list (`list`) and their ids (`ids`), ordered by id. */
+const linkList = (item: string, id: string, from: string) =>
+  `(select coalesce(json_agg(${item} order by ${id}), '[]'::json) as list,
+    coalesce(json_agg(${id} order by ${id}), '[]'::json) as ids from ${from})`;
+
+/** The bot's links as toBot lists them, one lateral row each: fg, ws, nw, ro, ig. */
+const LINKS_SQL = [
+  [
+    'fg',
+    linkList(
+      `json_build_object('id', g.id, 'name', g.group_name)`,
+      'g.id',
+      'bot_file_groups l join file_groups g on g.id = l.file_group_id where l.bot_id = bots.id',
+    ),
+  ],
+  [
+    'ws',
+    linkList(
+      `json_build_object('source_id', w.id, 'base_url', w.base_url, 'name', w.name, 'description', w.description)`,
+      'w.id',
+      'bot_web_sources l join web_sources w on w.id = l.web_source_id where l.bot_id = bots.id',
+    ),
+  ],
+  [
+    'nw',
+    linkList(
+      `json_build_object('id', n.id, 'name', n.workspace_name)`,
+      'n.id',
+      'bot_notion_workspaces l join notion_workspaces n on n.id = l.notion_workspace_id where l.bot_id = bots.id',
+    ),
+  ],
+  [
+    'ro',
+    linkList(
+      `json_build_object('id', r.id, 'name', r.name)`,
+      'r.id',
+      'bot_roles l join roles r on r.id = l.role_id where l.bot_id = bots.id',
+    ),
+  ],
+  [
+    'ig',
+    linkList(
+      `json_build_object('id', s.id, 'username', coalesce(s.username, ''))`,
+      's.id',
+      `social_accounts s where s.bot_id = bots.id and s.channel = 'instagram'`,
+    ),
+  ],
+]
+  .map(([alias, list]) => `cross join lateral ${list} ${alias}`)
+  .join('\n  ');
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const jsonIn = (value: string, options: readonly string[]) =>
+  `${value} in (${options.map((option) => `${literal(JSON.stringify(option))}::jsonb`).join(', ')})`;
+const typed = (value: string, type: string) => `jsonb_typeof(${value}) = '${type}'`;
+/** What LeadFormConfig gives the fields a stored form may lack (those added since it was saved). */
+const LEAD_FORM_DEFAULTS = Object.fromEntries(
+  Object.entries(LeadFormConfig.parse({ enabled: false, fields: [] })).filter(
+    ([key]) => key !== 'enabled' && key !== 'fields',
+  ),
+);
+/** The stored form `f` (its defaults filled in) has the contract's types: else leadForm gives null. */
+const LEAD_FORM_TYPED = [
+  typed("f->'enabled'", 'boolean'),
+  typed("f->'title'", 'string'),
+  typed("f->'fields'", 'array'),
+  jsonIn("f->'show_when'", LEAD_FORM_TRIGGERS),
+  typed("f->'after_messages'", 'number'),
+  // Guarded: SQL does not promise to stop at the first false condition.
+  `not exists (select 1 from jsonb_array_elements(case when ${typed("f->'fields'", 'array')} then f->'fields'
+    else '[]'::jsonb end) e where not coalesce(${[
+      typed('e', 'object'),
+      typed("e->'name'", 'string'),
+      typed("e->'label'", 'string'),
+      jsonIn("e->'type'", LeadFormField.shape.type.options),
+      typed("e->'required'", 'boolean'),
+    ].join(' and ')}, false))`,
+].join(' and ');
 /**
- * The statements of a user's bots list (GET /chat/bots/user/:id), built and prepared once per
- * database: the list is read often, and Drizzle's building of the statement (with its five link
- * subqueries) cost more CPU than the database's work. Parameters are placeholders.
+ * A bot's stored lead form as leadForm reads it: the defaults of fields added since it was saved
+ * filled in, cut to the contract's fields, null unless it has the contract's types. Forms are
+ * stored as LeadFormConfig parsed them, so lengths and patterns are not checked again here (outside
+ * production the serializer's zod check would refuse a reply that broke them).
  */
-export function prepareBotLists(db: Db) {
-  const tenant = eq(bots.tenantId, sql.placeholder('tenantId'));
-  const userId = sql.placeholder('userId');
-  const list = (name: string, where: SQL | undefined) =>
-    db
-      .select({ bot: bots, ...links })
-      .from(bots)
-      .where(where)
-      .orderBy(desc(bots.createdAt), desc(bots.id))
-      .prepare(name);
-  return {
-    /** Whether the user is restricted to some bots, and whether they own the workspace (never so). */
-    viewer: db
-      .select({
-        restricted: users.botsRestricted,
-        owner: sql<boolean>`exists (select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
-          where ${userRoles.userId} = ${qualified(users.id)} and ${roles.isOwner})`,
-      })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.tenantId, sql.placeholder('tenantId'))))
-      .prepare('bots_list_viewer'),
-    all: list('bots_list_all', tenant),
-    restricted: list('bots_list_restricted', and(tenant, botsOfRestricted(userId))),
-  };
+const LEAD_FORM_PICKED = `jsonb_build_object(${Object.keys(LeadFormConfig.shape)
+  .map((key) =>
+    key === 'fields'
+      ? `'fields', ${jsonPickEach("f->'fields'", Object.keys(LeadFormField.shape))}`
+      : `'${key}', f->'${key}'`,
+  )
+  .join(', ')})`;
+const LEAD_FORM_JSON = `case when ${typed('bots.lead_form_config', 'object')} then (select case when ${LEAD_FORM_TYPED}
+    then ${LEAD_FORM_PICKED} end
+  from (select ${literal(JSON.stringify(LEAD_FORM_DEFAULTS))}::jsonb || bots.lead_form_config as f) form) end`;
+
+/** A bot `bots` with its links (LINKS_SQL) as JSON, as toBot maps it, in its order of fields. */
+const BOT_JSON = `json_build_object(
+    'bot_id', bots.id, 'uuid', bots.uuid, 'tenant_id', bots.tenant_id, 'user_id', bots.user_id,
+    'bot_name', bots.bot_name, 'description', bots.description,
+    'profile_image', case when bots.profile_image <> '' then ${literal(IMAGE_URL_PREFIX)} || bots.profile_image end,
+    'temperature', bots.temperature, 'prompt', bots.prompt, 'llm_model', bots.llm_model,
+    'internet', bots.internet, 'max_citations', bots.max_citations, 'human_button', bots.human_button,
+    'handoff_confidence', bots.handoff_confidence, 'analytics', bots.analytics, 'is_public', bots.is_public,
+    'brand_color', bots.brand_color, 'welcome_message', coalesce(bots.welcome_message, ''),
+    'suggestion_questions', bots.suggestion_questions, 'lead_form_config', ${LEAD_FORM_JSON},
+    'allowed_origins', bots.allowed_origins, 'shopify_store_id', bots.shopify_store_id,
+    'woocommerce_store_id', bots.woocommerce_store_id,
+    'file_group_ids', fg.ids, 'web_source_ids', ws.ids, 'notion_workspace_ids', nw.ids,
+    'file_groups', fg.list, 'web_sources', ws.list, 'notion_workspaces', nw.list, 'roles', ro.list,
+    'instagram_accounts', ig.list,
+    'created_at', ${isoTime('bots.created_at')}, 'updated_at', ${isoTime('bots.updated_at')})`;
+
+/**
+ * A user's bots list (GET /chat/bots/user/:id) as the reply's JSON text, newest first, in one named
+ * prepared statement that also reads the user's scope: every bot of the tenant for an owner or a
+ * user not restricted to some bots, otherwise botsOfRestricted's. Null when the user is not the
+ * tenant's. The JSON is built in the database (json_build_object keeps float4's own digits, as the
+ * driver reads them), so the reply costs no mapping or zod check per bot.
+ */
+export async function botListOf(db: DbOrTx, tenantId: number, userId: number): Promise<string | null> {
+  const [row] = await queryPrepared<{ body: string }>(
+    db,
+    sql`select (select coalesce(json_agg(${sql.raw(BOT_JSON)} order by bots.created_at desc, bots.id desc),
+          '[]'::json)
+        from bots
+        ${sql.raw(LINKS_SQL)}
+        where bots.tenant_id = viewer.tenant_id and (viewer.sees_all or ${botsOfRestricted(userId)}))::text as body
+      from (select u.tenant_id, not u.bots_restricted or exists (select 1 from user_roles ur
+              join roles r on r.id = ur.role_id where ur.user_id = u.id and r.is_owner) as sees_all
+            from users u where u.id = ${userId} and u.tenant_id = ${tenantId}) viewer`,
+  );
+  return row?.body ?? null;
 }
 
 /**
@@ -183,10 +292,6 @@ export function botsOfRestricted(userId: number | Placeholder): SQL | undefined 
       join ${userRoles} on ${userRoles.roleId} = ${botRoles.roleId} where ${userRoles.userId} = ${userId})`,
   );
 }
-
-/** Rows of a bots list statement as the API answers them. */
-export const botsOfRows = (rows: Array<{ bot: BotRow } & Links>): Bot[] =>
-  rows.map(({ bot, ...rest }) => toBot(bot, rest));
 
 /** Bots already read, with their links, in the order given: one statement for all their links. */
 export async function withLinks(db: DbOrTx, rows: BotRow[]): Promise<Bot[]> {

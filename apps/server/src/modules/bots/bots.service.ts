@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../core/db/errors.js';
 import { roles, tenants, users } from '../../core/db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import { jsonReply } from '../../core/http/serializer.js';
 import type { Entitlements } from '../billing/entitlements.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
@@ -23,15 +24,7 @@ import { llmSettings } from '../llm/llm.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import type { BotCache } from './bot-cache.js';
 import { imageTooLarge, readBotImage, removeBotImage, storeBotImage } from './bots.images.js';
-import {
-  type BotRow,
-  botsOfRows,
-  botUsage,
-  prepareBotLists,
-  publicView,
-  requireBot,
-  withLinks,
-} from './bots.queries.js';
+import { type BotRow, botListOf, botUsage, publicView, requireBot, withLinks } from './bots.queries.js';
 import {
   botFileGroups,
   botNotionWorkspaces,
@@ -59,8 +52,6 @@ const LINK_KEYS = ['file_group_ids', 'web_source_ids', 'notion_workspace_ids', '
  * image, the sources and roles they carry, assignment to users, and the public view for visitors.
  */
 export class BotsService {
-  private lists?: ReturnType<typeof prepareBotLists>;
-
   constructor(
     private readonly db: Db,
     private readonly dataDir: string,
@@ -151,15 +142,10 @@ export class BotsService {
    * ones carrying one of their roles and the ones assigned to them.
    */
   async ofUser(auth: AuthContext, userId: number): Promise<Bot[]> {
-    this.lists ??= prepareBotLists(this.db);
-    const lists = this.lists;
-    const [user] = await lists.viewer.execute({ userId, tenantId: auth.tenantId });
-    if (!user) throw notFound('User not found');
-    const rows =
-      user.owner || !user.restricted
-        ? await lists.all.execute({ tenantId: auth.tenantId })
-        : await lists.restricted.execute({ tenantId: auth.tenantId, userId });
-    return botsOfRows(rows);
+    // The reply's JSON as the database builds it (botListOf): one statement, no mapping per bot.
+    const list = await botListOf(this.db, auth.tenantId, userId);
+    if (list === null) throw notFound('User not found');
+    return jsonReply(list);
   }
 
   async ofRole(auth: AuthContext, roleId: number): Promise<Bot[]> {
