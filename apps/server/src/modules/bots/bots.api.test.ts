@@ -2,9 +2,21 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BOT, type Bot, MESSAGES, type PublicBot, type QnA } from '@parley/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarBookings, conversations, documents } from '../../core/db/schema.js';
+import {
+  botFileGroups,
+  botNotionWorkspaces,
+  bots,
+  botWebSources,
+  calendarBookings,
+  conversations,
+  documents,
+  fileGroups,
+  notionWorkspaces,
+  socialAccounts,
+  webSources,
+} from '../../core/db/schema.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -280,6 +292,187 @@ describe('who sees which bots', () => {
     expect(
       (await server.put(`/api/auth/bots-assigned/${member.user.id}`, { bot_ids: [] }, as(member))).status,
     ).toBe(403);
+  });
+});
+
+describe('the bots list', () => {
+  it('lists every bot newest first with its links, each as GET /chat/bots/:id maps it', async () => {
+    const team = await signupOwner(server);
+    const role = await createRole(server, team, {});
+    const db = server.database.db;
+    const tenantId = team.user.tenant_id;
+    const plain = (await create(team, { bot_name: uniqueName() })).body;
+    const linked = (
+      await create(
+        team,
+        {
+          bot_name: uniqueName(),
+          temperature: '0.7',
+          role_ids: [role.id],
+          suggestion_questions: ['Open on Sundays?'],
+          allowed_origins: ['https://shop.example'],
+          lead_form_config: {
+            enabled: true,
+            title: 'Stay in touch',
+            fields: [{ name: 'email', label: 'Email', type: 'email', required: true }],
+            show_when: 'after_messages',
+            after_messages: 2,
+          },
+        },
+        { bytes: PNG, name: 'logo.png' },
+      )
+    ).body;
+    const legacy = (await create(team, { bot_name: uniqueName() })).body;
+    const broken = (await create(team, { bot_name: uniqueName() })).body;
+    // Sources linked in the database: two of each kind, listed by id.
+    const groups = await db
+      .insert(fileGroups)
+      .values([
+        { tenantId, groupName: 'Manuals' },
+        { tenantId, groupName: 'Price lists' },
+      ])
+      .returning();
+    const sites = await db
+      .insert(webSources)
+      .values([
+        { tenantId, baseUrl: `https://a-${tenantId}.example`, name: 'Shop', description: 'The shop' },
+        { tenantId, baseUrl: `https://b-${tenantId}.example`, name: 'Blog' },
+      ])
+      .returning();
+    const spaces = await db
+      .insert(notionWorkspaces)
+      .values([{ tenantId, workspaceId: `ws-${tenantId}`, workspaceName: 'Wiki', accessTokenSealed: 'x' }])
+      .returning();
+    const botId = linked.bot_id;
+    await db
+      .insert(botFileGroups)
+      .values([...groups].reverse().map((g) => ({ tenantId, botId, fileGroupId: g.id })));
+    await db.insert(botWebSources).values(sites.map((w) => ({ tenantId, botId, webSourceId: w.id })));
+    await db.insert(botNotionWorkspaces).values({ tenantId, botId, notionWorkspaceId: spaces[0]!.id });
+    const account = (channel: 'instagram' | 'facebook', username: string | null) => ({
+      tenantId,
+      channel,
+      botId,
+      username,
+      externalId: `${channel}-${tenantId}-${username}`,
+      pageId: `page-${tenantId}`,
+      pageName: 'Page',
+      accessToken: 'sealed',
+    });
+    await db
+      .insert(socialAccounts)
+      .values([account('instagram', 'shop'), account('instagram', null), account('facebook', 'page')]);
+    // A form saved before title, show_when and after_messages existed gets their defaults and loses
+    // fields the contract does not show; one of the wrong shape is read as no form.
+    await db
+      .update(bots)
+      .set({
+        leadFormConfig: {
+          enabled: true,
+          fields: [{ name: 'name', label: 'Name', type: 'text', required: false, hint: 'old' }],
+          colour: 'red',
+        },
+        welcomeMessage: null,
+      })
+      .where(eq(bots.id, legacy.bot_id));
+    await db
+      .update(bots)
+      .set({ leadFormConfig: { enabled: 'yes', fields: [] } })
+      .where(eq(bots.id, broken.bot_id));
+    // Newest first, then the higher id: plain and legacy share a time, linked is the oldest.
+    // Microseconds as PostgreSQL keeps them: the reply shows milliseconds, as Date.toISOString does.
+    const at = (minute: number) => sql`${`2026-01-05T10:0${minute}:00.123789Z`}::timestamptz`;
+    await db
+      .update(bots)
+      .set({ createdAt: at(1) })
+      .where(eq(bots.id, linked.bot_id));
+    await db
+      .update(bots)
+      .set({ createdAt: at(5) })
+      .where(inArray(bots.id, [plain.bot_id, legacy.bot_id]));
+    await db
+      .update(bots)
+      .set({ createdAt: at(3) })
+      .where(eq(bots.id, broken.bot_id));
+
+    const list = await server.get<Bot[]>(`/api/chat/bots/user/${team.user.id}`, as(team));
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const order = [legacy, plain, broken, linked].map((bot) => bot.bot_id);
+    expect(list.body.map((bot) => bot.bot_id)).toEqual(order);
+    const one = async (id: number) => (await server.get<Bot>(`/api/chat/bots/${id}`, as(team))).body;
+    expect(list.body).toEqual(await Promise.all(order.map(one)));
+
+    const [newest, , wrong, oldest] = list.body;
+    expect(oldest).toMatchObject({
+      temperature: 0.7,
+      file_group_ids: groups.map((g) => g.id).sort((a, b) => a - b),
+      web_source_ids: sites.map((w) => w.id),
+      notion_workspace_ids: [spaces[0]!.id],
+      web_sources: [
+        { source_id: sites[0]!.id, base_url: sites[0]!.baseUrl, name: 'Shop', description: 'The shop' },
+        { source_id: sites[1]!.id, base_url: sites[1]!.baseUrl, name: 'Blog', description: null },
+      ],
+      roles: [{ id: role.id, name: role.name }],
+      instagram_accounts: [
+        { id: expect.any(Number), username: 'shop' },
+        { id: expect.any(Number), username: '' },
+      ],
+      lead_form_config: linked.lead_form_config,
+      profile_image: linked.profile_image,
+    });
+    expect(oldest!.file_groups.map((g) => g.name)).toEqual(['Manuals', 'Price lists']);
+    expect(newest).toMatchObject({
+      welcome_message: '',
+      file_groups: [],
+      roles: [],
+      instagram_accounts: [],
+      created_at: '2026-01-05T10:05:00.123Z',
+      lead_form_config: {
+        enabled: true,
+        title: 'Leave your details',
+        fields: [{ name: 'name', label: 'Name', type: 'text', required: false }],
+        show_when: 'no_answer',
+        after_messages: 3,
+      },
+    });
+    expect(wrong!.lead_form_config).toBeNull();
+
+    // Another workspace lists its own bots only, and cannot list this one's.
+    const stranger = await signupOwner(server);
+    expect((await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger))).body).toEqual(
+      [],
+    );
+    const theirs = (await create(stranger, { bot_name: uniqueName() })).body;
+    const strangers = await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger));
+    expect(strangers.body.map((bot) => bot.bot_id)).toEqual([theirs.bot_id]);
+    expect((await server.get(`/api/chat/bots/user/${team.user.id}`, as(stranger))).status).toBe(404);
+    expect((await server.get(`/api/chat/bots/user/${stranger.user.id}`, as(team))).status).toBe(404);
+  });
+
+  it('lists a restricted teammate their bots in the same order', async () => {
+    const team = await signupOwner(server);
+    const role = await createRole(server, team, { 'Create Bot': { read: true } });
+    const member = await addTeammate(server, team, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const byRole = (await create(team, { bot_name: uniqueName(), role_ids: [role.id] })).body;
+    const assigned = (await create(team, { bot_name: uniqueName() })).body;
+    await create(team, { bot_name: uniqueName() });
+    const everyone = await server.get<Bot[]>(`/api/chat/bots/user/${member.user.id}`, as(member));
+    expect(everyone.body).toHaveLength(3);
+    const put = await server.put(
+      `/api/auth/bots-assigned/${member.user.id}`,
+      { bot_ids: [assigned.bot_id] },
+      as(team),
+    );
+    expect(put.status).toBe(200);
+    const mine = await server.get<Bot[]>(`/api/chat/bots/user/${member.user.id}`, as(member));
+    expect(mine.body).toEqual(
+      everyone.body.filter((bot) => [byRole.bot_id, assigned.bot_id].includes(bot.bot_id)),
+    );
+    // The owner still sees all of them.
+    const all = await server.get<Bot[]>(`/api/chat/bots/user/${team.user.id}`, as(team));
+    expect(all.body.map((bot) => bot.bot_id)).toEqual(everyone.body.map((bot) => bot.bot_id));
   });
 });
 
