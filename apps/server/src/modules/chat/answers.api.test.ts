@@ -109,6 +109,9 @@ describe('answers without a model', () => {
     const bread = await ask('Do you sell rye bread?');
     expect(bread.body.bot_message!.answer_mode).not.toBe('qna');
     expect(bread.body.bot_message!.message).toContain('Seeded rye: $9');
+    // In other everyday words ("payment" for "pay"), around chat words that say nothing ("hi guys").
+    const card = await ask('hi guys, is payment by card ok?');
+    expect(card.body.bot_message).toMatchObject({ answer_mode: 'qna', message: BAKERY_QNA[3]!.answer });
   });
 
   it('never quotes a near-duplicate: the pair and the page saying the same thing give one sentence', async () => {

@@ -108,10 +108,14 @@ export type Verdict = {
  * in a chat ("hi", "please", "guys"), and the verbs that wrap what is asked about. The intent
  * words are read before these are removed.
  */
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but of to in on at for with by from into onto as if than then so too very ' +
     'is am are was were be been being do does did doing done can could will would shall should may might must ' +
+    // the rest of PostgreSQL's (Snowball's) English stop words: a pair's question is read with them gone, as a visitor's is
+    'myself ourselves yourself yourselves himself hers herself itself themselves because until while against ' +
+    'between through during before after above below up down out off over under again further once both few ' +
+    'other such only own same now ' +
     'i me my mine you your yours u ur we us our ours they them their theirs he him his she her it its this that these those ' +
     'there here what which who whom whose why how when where whats hows wheres ' +
     'have has had having get gets got getting any some all each every no not nor yes ok okay ' +
@@ -130,7 +134,7 @@ const STOP_WORDS = new Set(
 );
 
 /** Everyday synonyms in customer questions, as stem groups: a term is held when any member is. */
-const SYNONYMS: string[][] = [
+export const SYNONYM_WORDS: string[][] = [
   ['deliver', 'delivery', 'ship', 'shipping', 'postage', 'dispatch', 'courier'],
   ['return', 'refund', 'exchange'],
   ['book', 'booking', 'reserve', 'reservation', 'appointment'],
@@ -161,7 +165,8 @@ const SYNONYMS: string[][] = [
   ['tap', 'faucet'],
   ['mobile', 'cellphone'],
   ['invoice', 'receipt', 'bill'],
-].map((group) => group.map(keyOf));
+];
+const SYNONYMS = SYNONYM_WORDS.map((group) => group.map(keyOf));
 /** Words that stand for several others, one way: "weekend" is held by "Saturday", not the reverse. */
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'];
 const COVERS: Record<string, string[]> = {

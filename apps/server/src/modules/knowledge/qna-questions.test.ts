@@ -43,6 +43,16 @@ describe('bestPair', () => {
     expect(bestPair(SHOP, 4, ['warranti'])).toBeNull();
     expect(bestPair(SHOP, 4, [])).toBeNull();
   });
+
+  it('holds a word when the pair holds its everyday synonym: "Can I get my refund?" is the return policy', () => {
+    const alike = new Map([
+      ['refund', ['return']],
+      ['return', ['refund']],
+    ]);
+    // "refund" is in the return policy's answer only (counting half); with its synonym, in its question.
+    expect(bestPair(SHOP, 4, ['refund', 'polici'])).toEqual({ qnaId: 4, coverage: 0.75 });
+    expect(bestPair(SHOP, 4, ['refund', 'polici'], alike)).toEqual({ qnaId: 4, coverage: 1 });
+  });
 });
 
 describe('QnaQuestions', () => {
@@ -51,5 +61,14 @@ describe('QnaQuestions', () => {
     expect(questions.version).toBe(3);
     for (const query of [['long', 'ship', 'take'], ['parcel', 'canada'], ['refund'], ['ship'], ['warranti']])
       expect(questions.best(query)).toEqual(bestPair(SHOP, SHOP.length, query));
+    // A pair that holds only a synonym of the visitor's word is a candidate too.
+    const alike = new Map([['tidi', ['clean']]]);
+    const cleaning = await loadQuestions(
+      dbWith([{ id: 1, question: ['clean', 'job'], answer: [] }]),
+      1,
+      1,
+      1,
+    );
+    expect(cleaning.best(['tidi'], alike)).toEqual({ qnaId: 1, coverage: 1 });
   });
 });

@@ -18,6 +18,8 @@ export const CLEAR_MARGIN = 0.8;
 /** A trained pair's stems (`to_tsvector('english', …)` of its question and of its answer). */
 export type PairTerms = { id: number; question: string[]; answer: string[] };
 export type PairMatch = { qnaId: number; coverage: number };
+/** A stem's everyday synonyms' stems ("tidy": "clean"): a pair holding one holds the stem. */
+export type Alike = ReadonlyMap<string, readonly string[]>;
 
 /**
  * The pair a visitor's question means, when one clearly does. Each of the visitor's stems weighs by
@@ -28,8 +30,15 @@ export type PairMatch = { qnaId: number; coverage: number };
  * question the visitor said more fully ranks first. `candidates` must hold every pair sharing a
  * stem with the query (the others score 0 and change no weight); `total` counts all the bot's pairs.
  */
-export function bestPair(candidates: PairTerms[], total: number, query: string[]): PairMatch | null {
+export function bestPair(
+  candidates: PairTerms[],
+  total: number,
+  query: string[],
+  alike: Alike = new Map(),
+): PairMatch | null {
   const terms = [...new Set(query)];
+  const has = (stems: Set<string>, term: string) =>
+    stems.has(term) || (alike.get(term)?.some((other) => stems.has(other)) ?? false);
   if (terms.length === 0 || candidates.length === 0) return null;
   const sets = candidates.map((pair) => ({
     id: pair.id,
@@ -38,7 +47,7 @@ export function bestPair(candidates: PairTerms[], total: number, query: string[]
   }));
   const weight = new Map(
     terms.map((term) => {
-      const df = sets.filter((pair) => pair.question.has(term) || pair.answer.has(term)).length;
+      const df = sets.filter((pair) => has(pair.question, term) || has(pair.answer, term)).length;
       return [term, Math.log(1 + (total + 1) / (df + 1))];
     }),
   );
@@ -48,10 +57,10 @@ export function bestPair(candidates: PairTerms[], total: number, query: string[]
       let held = 0;
       let said = 0;
       for (const term of terms) {
-        if (pair.question.has(term)) {
+        if (has(pair.question, term)) {
           held += weight.get(term)!;
           said += 1;
-        } else if (pair.answer.has(term)) held += ANSWER_WEIGHT * weight.get(term)!;
+        } else if (has(pair.answer, term)) held += ANSWER_WEIGHT * weight.get(term)!;
       }
       const coverage = held / sum;
       const questionShare = pair.question.size === 0 ? 0 : said / pair.question.size;
@@ -81,14 +90,15 @@ export class QnaQuestions {
   }
 
   /** The pair the query clearly means (see bestPair); null when none does. */
-  best(lexemes: string[]): PairMatch | null {
+  best(lexemes: string[], alike: Alike = new Map()): PairMatch | null {
     const candidates = new Set<number>();
-    for (const lexeme of new Set(lexemes))
+    for (const lexeme of new Set(lexemes.flatMap((l) => [l, ...(alike.get(l) ?? [])])))
       for (const pair of this.pairsOf.get(lexeme) ?? []) candidates.add(pair);
     return bestPair(
       [...candidates].map((pair) => this.pairs[pair]!),
       this.pairs.length,
       lexemes,
+      alike,
     );
   }
 }

@@ -3,7 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, queryRows } from '../../core/db/database.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
-import { type CorpusStats, contentWords } from './evidence.js';
+import { type CorpusStats, contentWords, STOP_WORDS, SYNONYM_WORDS } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
 import {
   bm25Top,
@@ -12,7 +12,7 @@ import {
   LexicalIndexCache,
   type VersionedCollection,
 } from './lexical-index.js';
-import { bestPair, type PairTerms } from './qna-questions.js';
+import { type Alike, bestPair, type PairTerms } from './qna-questions.js';
 import { embedderOf } from './vectors.js';
 
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
@@ -36,6 +36,9 @@ type ChunkRow = {
   /** When the chunk's document was last fetched or confirmed unchanged. */
   synced_at: Date | string | null;
 };
+
+/** Synonyms' stems by stem, and the stems of words that carry no subject (evidence.ts). */
+type Vocabulary = { alike: Alike; filler: ReadonlySet<string> };
 
 /** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
 type Scope = { sourceType: SearchHit['source_type']; ids: number[] }[];
@@ -65,6 +68,9 @@ export class RetrievalService {
     private readonly warn: Warn = () => {},
     private readonly lexical: LexicalIndexCache | null = null,
   ) {}
+
+  /** The evidence's vocabulary (evidence.ts) as PostgreSQL stems it, read once. */
+  private vocabulary: Promise<Vocabulary> | null = null;
 
   async search(tenantId: number, botId: number, query: string, limit = 8): Promise<Retrieved> {
     // The bot's collections first (one small query), so the chunk queries filter on plain id
@@ -313,9 +319,13 @@ export class RetrievalService {
   ): Promise<SearchResult['qna_match']> {
     const qna = info.collections.find((c) => c.sourceType === 'qna')!;
     const questions = this.lexical?.questions(qna);
+    // A pair says what the visitor means in the owner's words: "tidy up" is "Do you clean up?";
+    // "guys" and "please" say nothing of it.
+    const { alike, filler } = await this.vocabularyStems();
+    const lexemes = info.lexemes.filter((l) => !filler.has(l));
     const best = questions
-      ? questions.best(info.lexemes)
-      : await this.qnaMatchSql(tenantId, botId, query, info.lexemes);
+      ? questions.best(lexemes, alike)
+      : await this.qnaMatchSql(tenantId, botId, query, lexemes, alike);
     if (!best) return null;
     const [pair] = await queryPrepared<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
       this.db,
@@ -327,9 +337,44 @@ export class RetrievalService {
       : null;
   }
 
-  /** The Q&A match in SQL: stems the pairs sharing a stem with the question, per query. */
-  private async qnaMatchSql(tenantId: number, botId: number, query: string, lexemes: string[]) {
+  /**
+   * The synonym groups' stems, each stem's group-mates (words of several stems, "gluten-free", left
+   * out), and the stems of the words that carry no subject ("guys", "please").
+   */
+  private vocabularyStems(): Promise<Vocabulary> {
+    const words = [...new Set([...SYNONYM_WORDS.flat(), ...STOP_WORDS])].filter((w) => /^[a-z]+$/.test(w));
+    this.vocabulary ??= this.lexemesOf(words)
+      .then((rows) => {
+        const stemOf = new Map(
+          rows.flatMap((r) => (r.lexemes.length === 1 ? [[r.word, r.lexemes[0]!]] : [])),
+        );
+        const filler = new Set([...STOP_WORDS].flatMap((w) => stemOf.get(w) ?? []));
+        const alike = new Map<string, Set<string>>();
+        for (const group of SYNONYM_WORDS) {
+          const stems = [...new Set(group.flatMap((w) => stemOf.get(w) ?? []))];
+          for (const stem of stems) {
+            const mates = alike.get(stem) ?? new Set<string>();
+            for (const other of stems) if (other !== stem) mates.add(other);
+            alike.set(stem, mates);
+          }
+        }
+        return { alike: new Map([...alike].map(([stem, mates]) => [stem, [...mates]])), filler };
+      })
+      .catch((error: unknown) => {
+        this.vocabulary = null;
+        throw error;
+      });
+    return this.vocabulary;
+  }
+
+  /** The Q&A match in SQL: stems the pairs sharing a stem (or a synonym's) with the question, per query. */
+  private async qnaMatchSql(tenantId: number, botId: number, query: string, lexemes: string[], alike: Alike) {
     if (lexemes.length === 0) return null;
+    const mates = [...new Set(lexemes.flatMap((l) => alike.get(l) ?? []))];
+    const orMates =
+      mates.length > 0
+        ? sql` OR (v.question || v.answer) @@ (SELECT string_agg(quote_literal(l), ' | ')::tsquery FROM unnest(${arrayLiteral(mates)}::text[]) l)`
+        : sql``;
     const candidates = await queryRows<PairTerms & { total: number }>(
       this.db,
       sql`SELECT a.id, tsvector_to_array(v.question) AS question, tsvector_to_array(v.answer) AS answer,
@@ -337,9 +382,9 @@ export class RetrievalService {
         FROM qna a CROSS JOIN LATERAL (SELECT to_tsvector('english', a.question) AS question,
                                               to_tsvector('english', a.answer) AS answer) v
         WHERE a.tenant_id = ${tenantId} AND a.bot_id = ${botId} AND a.trained
-          AND (v.question || v.answer) @@ ${orQuery(query)}`,
+          AND ((v.question || v.answer) @@ ${orQuery(query)}${orMates})`,
     );
-    return bestPair(candidates, candidates[0]?.total ?? 0, lexemes);
+    return bestPair(candidates, candidates[0]?.total ?? 0, lexemes, alike);
   }
 }
 
