@@ -58,7 +58,11 @@ const TARGETS: Target[] = [
 const fixed = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(3));
 const cell = (part: number, whole: number) => `${fixed(share(part, whole))} (${part}/${whole})`;
 
-export function printSet(name: string, runs: SetRun[]): void {
+/**
+ * The held-out set is kept apart so that nobody tunes on it: its failures are printed only when
+ * asked for (`--holdout-failures`), and are always in `.cache/last-run.json`.
+ */
+export function printSet(name: string, runs: SetRun[], showFailures = name !== 'holdout'): void {
   const results = runs[0]?.results ?? [];
   const sites = new Set(results.map((r) => r.site)).size;
   const kinds = KINDS.map((k) => `${results.filter((r) => r.question.kind === k).length} ${k}`).join(', ');
@@ -66,6 +70,10 @@ export function printSet(name: string, runs: SetRun[]): void {
   printFigures(runs);
   printTargets(runs);
   printModel(runs);
+  if (!showFailures) {
+    console.log(`\n(${name}: failures not printed; --${name}-failures prints them)`);
+    return;
+  }
   for (const run of runs.filter((r) => r.release === currentRelease().label)) printFailures(run);
 }
 

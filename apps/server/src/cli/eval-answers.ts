@@ -27,7 +27,8 @@ import { freshDatabase, serverLog, withServer } from './eval-server.js';
  * sent to a model hold the fact.
  *
  * Options: --set=dev|holdout (default both), --pg, --previous=<commit> (default c8c79f1),
- * --no-previous, --model (the model pass on every database and release), --no-model.
+ * --no-previous, --model (the model pass on every database and release), --no-model,
+ * --holdout-failures (print the held-out set's failures, which are otherwise left out).
  */
 const PREVIOUS = 'c8c79f1';
 const CACHE = path.join(ANSWERS_DIR, '.cache');
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     printSet(
       set.name,
       runs.filter((r) => r.set === set.name),
+      set.name !== 'holdout' || flag('holdout-failures'),
     );
   const file = path.join(CACHE, 'last-run.json');
   writeRun(file, runs, seconds);
