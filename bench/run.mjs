@@ -65,8 +65,10 @@ if (benches.length === 0) {
 }
 
 const failed = [];
+const seconds = [];
 for (const name of benches) {
   console.log(`\n=== bench/${name}${SMOKE ? ' (smoke: tiny sizes, targets not judged)' : ''} ===`);
+  const started = performance.now();
   const code = await new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(here, name, 'run.mjs')], {
       stdio: 'inherit',
@@ -75,7 +77,12 @@ for (const name of benches) {
     child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
   });
   if (code !== 0) failed.push(name);
+  seconds.push([name, (performance.now() - started) / 1000]);
 }
+
+// What each took, so a slow one shows (the smoke run is a whole test file of CI's).
+console.log('\n=== time per benchmark ===');
+for (const [name, s] of seconds) console.log(`bench/${name}: ${s.toFixed(1)} s`);
 
 if (failed.length > 0) {
   console.error(`\nFailed: ${failed.map((n) => `bench/${n}`).join(', ')}`);

@@ -29,6 +29,8 @@ it('runs every benchmark in smoke mode', async () => {
   const { code, output } = await runScript('run.mjs', { BENCH_SMOKE: '1' });
   // The benchmarks' own report, so a failure shows which one and why.
   expect(code, output).toBe(0);
+  // Each benchmark's time, in CI's log: the smoke run is one of its longest test files.
+  console.log(output.slice(output.indexOf('=== time per benchmark ===')));
 });
 
 it('runs bench/chat/idle.mjs (idle visitors) with a handful of sockets', async () => {
