@@ -349,7 +349,7 @@ describe('the bots list', () => {
       .values([...groups].reverse().map((g) => ({ tenantId, botId, fileGroupId: g.id })));
     await db.insert(botWebSources).values(sites.map((w) => ({ tenantId, botId, webSourceId: w.id })));
     await db.insert(botNotionWorkspaces).values({ tenantId, botId, notionWorkspaceId: spaces[0]!.id });
-    const account = (channel: 'instagram' | 'facebook', username: string | null) => ({
+    const account = (channel: 'instagram' | 'messenger', username: string | null) => ({
       tenantId,
       channel,
       botId,
@@ -361,7 +361,7 @@ describe('the bots list', () => {
     });
     await db
       .insert(socialAccounts)
-      .values([account('instagram', 'shop'), account('instagram', null), account('facebook', 'page')]);
+      .values([account('instagram', 'shop'), account('instagram', null), account('messenger', 'page')]);
     // A form saved before title, show_when and after_messages existed gets their defaults and loses
     // fields the contract does not show; one of the wrong shape is read as no form.
     await db
