@@ -306,6 +306,25 @@ describe('evidence', () => {
     expect(verdict.best!.text).toBe('Served Wednesday to Friday from 12:00.');
   });
 
+  it('quotes the sentence a heading opens with when the heading holds the whole question, and no other', () => {
+    const offers = hit(
+      17,
+      'Offers > Special offers > Winter midweek escape',
+      'Stay three nights for the price of two, November to March.\n\nThe lowest-priced night is free.',
+    );
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'winter', df: 2 },
+        { word: 'deal', df: 0 },
+      ],
+    };
+    const { verdict } = decide({ qna_match: null, hits: [offers], stats }, "what's the winter deal", 0.34);
+    expect(verdict.units.map((u) => u.text)).toEqual([
+      'Stay three nights for the price of two, November to March.',
+    ]);
+  });
+
   it('counts no contraction as a word of the question: "I\'m" is not a subject the bot lacks', () => {
     expect(contentWords("I'm in Harrogate, we’re late")).toEqual(['harrogate', 'late']);
   });

@@ -493,6 +493,10 @@ export function judge(
   const units = hits.flatMap(unitsOf);
   // A follow-up goes on where the last answer was: the list or paragraph it quoted.
   const quoted = new Set(previous ? units.filter((u) => previous.includes(u.text)).map((u) => u.group) : []);
+  // The first unit under each heading of each passage.
+  const leads = new Map<string, Unit>();
+  for (const unit of units)
+    if (!leads.has(`${unit.hit}|${unit.heading}`)) leads.set(`${unit.hit}|${unit.heading}`, unit);
   for (const unit of units) {
     const own = textTerms(unit.text);
     const under = textTerms(unit.heading);
@@ -519,7 +523,15 @@ export function judge(
       }
     }
     // A unit must hold something of the question itself: a heading alone quotes any line under it.
-    if (ownCoverage === 0 || !unit.quotable) continue;
+    // Only the sentence a heading opens with may answer by its heading, when that heading holds
+    // all the question's words ("Winter midweek escape" under "Special offers" for "the winter deal").
+    const opening = leads.get(`${unit.hit}|${unit.heading}`) === unit;
+    const headed =
+      opening &&
+      unit.kind === 'sentence' &&
+      terms.some((t) => !t.intent && holds(t, section)) &&
+      terms.every((t) => t.intent || t.context || covered.includes(t));
+    if ((ownCoverage === 0 && !headed) || !unit.quotable) continue;
 
     const topical = covered.filter((t) => !t.intent && holds(t, section)).reduce((n, t) => n + t.weight, 0);
     const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
