@@ -180,7 +180,12 @@ export class AnswerService {
     if (!previous || !isFollowUp(input.question)) return raw;
     if (!model) {
       const previousAnswer = input.history.filter((m) => m.messageType === 'bot').at(-1)?.message ?? '';
-      return { query: `${previous} ${input.question}`, question: input.question, context: previous, previousAnswer };
+      return {
+        query: `${previous} ${input.question}`,
+        question: input.question,
+        context: previous,
+        previousAnswer,
+      };
     }
     try {
       const condensed = await condense(
