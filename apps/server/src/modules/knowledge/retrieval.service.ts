@@ -37,6 +37,11 @@ type ChunkRow = {
   synced_at: Date | string | null;
 };
 
+/** The evidence's words PostgreSQL is asked to stem once: one-word synonyms and stop words. */
+const VOCABULARY_WORDS = [...new Set([...SYNONYM_WORDS.flat(), ...STOP_WORDS])].filter((w) =>
+  /^[a-z]+$/.test(w),
+);
+
 /** Synonyms' stems by stem, and the stems of words that carry no subject (evidence.ts). */
 type Vocabulary = { alike: Alike; filler: ReadonlySet<string> };
 
@@ -342,8 +347,7 @@ export class RetrievalService {
    * out), and the stems of the words that carry no subject ("guys", "please").
    */
   private vocabularyStems(): Promise<Vocabulary> {
-    const words = [...new Set([...SYNONYM_WORDS.flat(), ...STOP_WORDS])].filter((w) => /^[a-z]+$/.test(w));
-    this.vocabulary ??= this.lexemesOf(words)
+    this.vocabulary ??= this.lexemesOf(VOCABULARY_WORDS)
       .then((rows) => {
         const stemOf = new Map(
           rows.flatMap((r) => (r.lexemes.length === 1 ? [[r.word, r.lexemes[0]!]] : [])),
