@@ -274,10 +274,15 @@ const wordsIn = (text: string) =>
 
 /** The content words of a question: what the corpus statistics are asked for. */
 export function contentWords(question: string): string[] {
-  const asked = INTENTS.filter(({ asks }) => asks.test(question));
-  const asking = (w: string) => asked.some(({ words }) => words.test(w));
+  const asking = askingWords(question);
   return [...new Set(wordsIn(question).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !asking(w)))];
 }
+
+/** Whether a word of this text is one that asks for an intent the text asks ("cost" in "how much does it cost"). */
+const askingWords = (text: string) => {
+  const asked = INTENTS.filter(({ asks }) => asks.test(text));
+  return (word: string) => asked.some(({ words }) => words.test(word));
+};
 
 const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(word));
 
@@ -343,7 +348,7 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   // times beats a delivery window's times for "When do you open on Saturday?".
   // "time" itself says nothing the intent does not ("any time" answers no "what time").
   const addAsking = (text: string, share: number, context: boolean) => {
-    const asking = (w: string) => INTENTS.some(({ asks, words }) => asks.test(text) && words.test(w));
+    const asking = askingWords(text);
     for (const word of wordsIn(text).filter((w) => asking(w) && !/^times?$/.test(w))) {
       const key = keyOf(word);
       if (seen.has(key)) continue;
