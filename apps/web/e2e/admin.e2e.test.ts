@@ -152,6 +152,11 @@ describe('Admin Dashboard and Capability Demos', () => {
     screenshotOnFailure(chat, 'capability-chat');
     await chat.waitForURL('**/chat/*');
     await chat.getByRole('heading', { name: 'Parley Outdoor Shop (demo)' }).waitFor();
+    // Enter sends only once the socket is open: on a loaded machine that takes a while.
+    await chat
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
     const input = chat.getByRole('textbox', { name: 'Message' });
     await input.fill('How much is the trail backpack?');
     await input.press('Enter');

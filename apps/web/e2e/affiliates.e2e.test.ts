@@ -27,17 +27,31 @@ const VISITOR_AGENT =
 /** Razorpay's fake includes 18% GST in its charges; partners earn 20% of the rest here. */
 const commissionOn = (price: number) => Math.floor(((price - Math.floor((price * 18) / 118)) * 20) / 100);
 
-/** Reloads until the text shows (the refund window passing, a sweep of the scheduler). */
-async function reloadUntil(page: Page, text: string, timeoutMs: number): Promise<void> {
+/**
+ * Reloads until the commissions table shows the text (the refund window passing, a sweep of the
+ * scheduler) and, when given, the total earnings tile shows `earned`. The tile and the table load
+ * by separate requests that a sweep can fall between, so both are read after the same reload.
+ */
+async function reloadUntil(page: Page, text: string, timeoutMs: number, earned?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const tile = page.getByLabel('Total earnings', { exact: true });
   for (;;) {
     await page.reload();
     const table = page.getByRole('table', { name: 'Commissions' });
     await table.waitFor();
-    if ((await table.getByText(text, { exact: true }).count()) > 0) return;
+    const shown = (await table.getByText(text, { exact: true }).count()) > 0;
+    if (shown && (earned === undefined || (await tileShows(tile, earned)))) return;
     if (Date.now() > deadline) throw new Error(`"${text}" did not appear in ${timeoutMs} ms`);
     await page.waitForTimeout(2000);
   }
+}
+
+/** Whether the tile settles on the value within a few seconds of a reload. */
+async function tileShows(tile: ReturnType<Page['getByLabel']>, value: string): Promise<boolean> {
+  for (const until = Date.now() + 3000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    if ((await tile.textContent()) === value) return true;
+  }
+  return false;
 }
 
 /**
@@ -180,9 +194,7 @@ describe('Affiliate programme', () => {
     await screenshot(page, 'affiliates-partner-pending');
 
     // Once the refund window has passed, the sweep approves it.
-    await reloadUntil(page, 'approved', 60_000);
-    // The totals load apart from the table: wait for them rather than read them once.
-    await expect.poll(() => page.getByLabel('Total earnings', { exact: true }).textContent()).toBe(amount);
+    await reloadUntil(page, 'approved', 60_000, amount);
 
     // A platform admin marks the payout.
     const { page: adminPage } = await h.newPage({ width: 1440, height: 1000 });
