@@ -45,6 +45,12 @@ function reactPlugins(): Plugin[] {
  */
 const SHARED = /node_modules[\\/]/;
 
+/**
+ * The session check that must run before the libraries' chunk is evaluated, with the storage keys it
+ * reads: a chunk of its own, which index.html loads before the app (src/app/early-session.ts).
+ */
+const EARLY = /[\\/]src[\\/](app[\\/]early-session|shared[\\/]lib[\\/]storage)\.ts$/;
+
 /** The shared modules that console pages use nearly all of; larger libraries (charts) stay apart. */
 const CONSOLE_UI = /node_modules[\\/](@mui[\\/](material|system|utils)|react-hook-form|@hookform)[\\/]/;
 
@@ -74,6 +80,7 @@ function sharedChunks(): ManualChunksOption {
   let entry: Set<string> | undefined;
   let signIn: Set<string> | undefined;
   return (id, { getModuleInfo }) => {
+    if (EARLY.test(id)) return 'early';
     if (!SHARED.test(id)) return undefined;
     // Rollup pulls a manual chunk's unassigned dependencies into it: the entry's own libraries must
     // have a chunk of their own, or React would move into a page's chunk.

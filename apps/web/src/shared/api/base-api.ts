@@ -7,6 +7,7 @@ import {
   fetchBaseQuery,
 } from '@reduxjs/toolkit/query/react';
 import toast from 'react-hot-toast';
+import { takeEarlySessionCheck } from '../../app/early-session';
 import { isLoginOrSignupPath } from '../../app/startup-rules';
 import { refreshSession } from '../../features/auth/refresh';
 import { sessionEnded } from '../../features/auth/session-slice';
@@ -14,11 +15,20 @@ import { clearAuth, readAccessToken } from '../lib/session-storage';
 import { requestText, serverDetail } from './errors';
 import { rememberPlanLimit } from './plan-limit';
 
+/**
+ * Seconds a page's data stays fresh when the page mounts (`refetchOnMountOrArgChange`): pages that
+ * read fresh data on every visit take a result this young as fresh, so what the page's preload
+ * fetched a moment before it rendered is not asked for again (issue 36).
+ */
+export const FRESH_ON_VISIT_S = 5;
+
 /** Per-endpoint options: `silent` endpoints show their own failure (for example an invalid invitation). */
 export type ApiExtraOptions = { silent?: boolean };
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
+  // The session check main.tsx asks for first may already be on its way (app/early-session.ts).
+  fetchFn: (request) => takeEarlySessionCheck(request as Request) ?? fetch(request),
   credentials: 'same-origin',
   prepareHeaders: (headers) => {
     const token = readAccessToken();
