@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createBotViaApi,
   type Harness,
   logIn,
   type Person,
@@ -165,5 +166,47 @@ describe('app shell', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'mobile-roles');
+  });
+  // Issue 36: a page's data starts with its route (its module's preload) and the page's own hooks
+  // find it there. Asked with other arguments than the hooks use, the page would ask again.
+  it('opens each main page cold asking for each piece of its data once', async () => {
+    const { page, context } = await h.newPage();
+    await page.goto('/login');
+    await logIn(page, user.email, user.password);
+    await page.waitForURL('**/home');
+    const bot = await createBotViaApi(h, page, { bot_name: 'Preloaded' });
+    const signedIn = await context.storageState();
+    await context.close();
+    // Each page, the call that brings its data, and its main control.
+    const pages: Array<[string, string, Parameters<Page['getByRole']>[0], string]> = [
+      ['/home', '/api/home/summary', 'list', 'Your bots'],
+      ['/bot', '/api/chat/bots/user/', 'link', 'Create bot'],
+      [`/bot/knowledge/qna?bot=${bot.bot_id}`, `/api/qna/?bot_id=${bot.bot_id}`, 'button', 'Add Q&A'],
+      ['/inbox', '/api/chat/helpdesk/grouped/', 'searchbox', 'Search conversations'],
+      ['/analytics', '/api/analytics/overview', 'button', 'Export CSV'],
+      ['/subscriptions', '/api/pricing/subscriptions/', 'progressbar', 'Messages this month used'],
+    ];
+    for (const [path, data, role, name] of pages) {
+      const cold = await h.browser.newContext({ baseURL: h.baseUrl, storageState: signedIn });
+      const tab = await cold.newPage();
+      screenshotOnFailure(tab, `preload${path.replace(/[^a-z]+/g, '-')}`);
+      const asked: string[] = [];
+      tab.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.method() === 'GET' && url.pathname.startsWith('/api/'))
+          asked.push(url.pathname + url.search);
+      });
+      await tab.goto(path);
+      await tab.getByRole(role, { name, exact: true }).first().waitFor();
+      await tab.waitForLoadState('networkidle');
+      // Asked with the route: before the shell rendered and asked for the agents' presence.
+      const dataAt = asked.findIndex((url) => url.startsWith(data));
+      const shellAt = asked.findIndex((url) => url.startsWith('/api/chat/helpdesk/presence/'));
+      expect(dataAt, `${path} asked for ${data}`).toBeGreaterThanOrEqual(0);
+      expect(dataAt, `${path} asked for ${data} before the shell rendered`).toBeLessThan(shellAt);
+      const twice = asked.filter((url, i) => asked.indexOf(url) !== i);
+      expect(twice, `${path} asked twice`).toEqual([]);
+      await cold.close();
+    }
   });
 });

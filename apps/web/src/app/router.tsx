@@ -4,6 +4,7 @@ import { authApi } from '../features/auth/api';
 import { RouteErrorPage } from '../features/errors/pages/RouteErrorPage';
 import { SplashScreen } from '../shared/components/SplashScreen';
 import { AppRoot } from './AppRoot';
+import type { PagePreload } from './preload';
 import type { RouteHandle } from './route-handle';
 import type { AppStore } from './store';
 
@@ -19,6 +20,19 @@ function page<M, K extends keyof M>(
   name: K,
 ): RouteObject {
   return { path, handle, lazy: lazyComponent(load, name) };
+}
+
+/**
+ * A console page's data starts with its route: the loader waits only for the page's module (which
+ * the route needs anyway) and fires its `preload`, not awaiting the data, so rendering is not held.
+ */
+function withPreload(store: AppStore, load: () => Promise<unknown>) {
+  return async ({ request }: { request: Request }) => {
+    const preload = ((await load()) as { preload?: PagePreload }).preload;
+    const user = store.getState().session.user;
+    if (preload && user) preload({ dispatch: store.dispatch, user, url: new URL(request.url) });
+    return null;
+  };
 }
 
 const guest = (title: string): RouteHandle => ({ access: 'guest', title });
@@ -71,149 +85,187 @@ const blankRoutes: RouteObject[] = [
 ];
 
 /** Pages inside the app shell; each declares what it needs (default: read Home). */
-const shellRoutes: RouteObject[] = [
-  page('home', signedIn('Home'), () => import('../features/home/pages/HomePage'), 'HomePage'),
-  page('acl', signedIn('Access Control'), () => import('../features/permissions/pages/AclPage'), 'AclPage'),
-  // Everyone manages their own profile and layout; the menu entry still follows the Profile subject.
-  page('profile', signedIn('Profile'), () => import('../features/profile/pages/ProfilePage'), 'ProfilePage'),
-  page(
-    'settings',
-    signedIn('Settings'),
-    () => import('../features/settings/pages/SettingsPage'),
-    'SettingsPage',
-  ),
-  page('roles', menu('/roles', 'Users'), () => import('../features/roles/pages/RolesPage'), 'RolesPage'),
-  page('bot', menu('/bot', 'Manage Bots'), () => import('../features/bots/pages/BotsPage'), 'BotsPage'),
-  page(
-    'bot/new',
-    menu('/bot', 'Create bot'),
-    () => import('../features/bots/pages/BotWizardPage'),
-    'BotWizardPage',
-  ),
-  page(
-    'bot/:botId',
-    menu('/bot', 'Bot'),
-    () => import('../features/bots/pages/BotDetailPage'),
-    'BotDetailPage',
-  ),
-  page(
-    'bot/:botId/playground',
-    menu('/bot', 'Playground'),
-    () => import('../features/playground/pages/PlaygroundPage'),
-    'PlaygroundPage',
-  ),
-  page(
-    'bot/llm-settings',
-    menu('/bot', 'LLM settings'),
-    () => import('../features/llm/pages/LlmSettingsPage'),
-    'LlmSettingsPage',
-  ),
-  // Knowledge a bot is trained on: the same permission as Manage Bots.
-  page(
-    'bot/knowledge/files',
-    menu('/bot', 'Files'),
-    () => import('../features/files/pages/FileGroupsPage'),
-    'FileGroupsPage',
-  ),
-  page(
-    'bot/knowledge/websites',
-    menu('/bot', 'Websites'),
-    () => import('../features/crawler/pages/WebsitesPage'),
-    'WebsitesPage',
-  ),
-  page(
-    'bot/knowledge/notion',
-    menu('/bot', 'Notion'),
-    () => import('../features/notion/pages/NotionPage'),
-    'NotionPage',
-  ),
-  page('bot/knowledge/qna', menu('/bot', 'Q&A'), () => import('../features/qna/pages/QnaPage'), 'QnaPage'),
-  page(
-    'inbox',
-    menu('/inbox', 'Support Inbox'),
-    () => import('../features/inbox/pages/InboxPage'),
-    'InboxPage',
-  ),
-  page('leads', menu('/leads', 'Leads'), () => import('../features/leads/pages/LeadsPage'), 'LeadsPage'),
-  page(
-    'analytics',
-    menu('/analytics', 'Analytics'),
-    () => import('../features/analytics/pages/AnalyticsPage'),
-    'AnalyticsPage',
-  ),
-  page(
-    'subscriptions',
-    menu('/subscriptions', 'Subscriptions'),
-    () => import('../features/billing/pages/SubscriptionsPage'),
-    'SubscriptionsPage',
-  ),
-  page(
-    'upgrade',
-    menu('/upgrade', 'Upgrade'),
-    () => import('../features/billing/pages/UpgradePage'),
-    'UpgradePage',
-  ),
-  page(
-    'admin',
-    menu('/admin', 'Admin Dashboard'),
-    () => import('../features/admin/pages/AdminPage'),
-    'AdminPage',
-  ),
-  // Plans and add-ons on offer: platform admins only, the same rule as the Admin Dashboard.
-  page(
-    'admin/plans',
-    menu('/admin', 'Plans and add-ons'),
-    () => import('../features/billing/pages/AdminPlansPage'),
-    'AdminPlansPage',
-  ),
-  // Affiliate partners, balances and payouts: platform admins only.
-  page(
-    'admin/partners',
-    menu('/admin', 'Partners'),
-    () => import('../features/partner/pages/AdminPartnersPage'),
-    'AdminPartnersPage',
-  ),
-  page(
-    'capability',
-    menu('/capability', 'Capability Demos'),
-    () => import('../features/admin/pages/CapabilityPage'),
-    'CapabilityPage',
-  ),
-  // Everything under /integrations follows the Integrations entry's rule (read Manage Bots), so a
-  // role without it gets the not-authorised page, not the page's failing calls.
-  page(
-    'integrations/shopify/callback',
-    menu('/integrations', 'Shopify'),
-    () => import('../features/integrations/pages/ShopifyCallbackPage'),
-    'ShopifyCallbackPage',
-  ),
-  // A connected online store: the same rule as the Integrations page.
-  page(
-    'integrations/stores/:platform/:id',
-    menu('/integrations', 'Store'),
-    () => import('../features/stores/pages/StorePage'),
-    'StorePage',
-  ),
-  page(
-    'whatsapp/*',
-    menu('/whatsapp', 'WhatsApp'),
-    () => import('../features/whatsapp/pages/WhatsAppPage'),
-    'WhatsAppPage',
-  ),
-  // The operators' guides the Integrations cards link to.
-  page(
-    'help/:slug',
-    menu('/integrations', 'Guide'),
-    () => import('../features/integrations/pages/HelpPage'),
-    'HelpPage',
-  ),
-  page(
-    'integrations/*',
-    menu('/integrations', 'Integrations'),
-    () => import('../features/integrations/pages/IntegrationsPage'),
-    'IntegrationsPage',
-  ),
-];
+function shellRoutes(store: AppStore): RouteObject[] {
+  const shellPage = <M, K extends keyof M>(
+    path: string,
+    handle: RouteHandle,
+    load: () => Promise<M>,
+    name: K,
+  ): RouteObject => ({ ...page(path, handle, load, name), loader: withPreload(store, load) });
+  return [
+    shellPage('home', signedIn('Home'), () => import('../features/home/pages/HomePage'), 'HomePage'),
+    shellPage(
+      'acl',
+      signedIn('Access Control'),
+      () => import('../features/permissions/pages/AclPage'),
+      'AclPage',
+    ),
+    // Everyone manages their own profile and layout; the menu entry still follows the Profile subject.
+    shellPage(
+      'profile',
+      signedIn('Profile'),
+      () => import('../features/profile/pages/ProfilePage'),
+      'ProfilePage',
+    ),
+    shellPage(
+      'settings',
+      signedIn('Settings'),
+      () => import('../features/settings/pages/SettingsPage'),
+      'SettingsPage',
+    ),
+    shellPage(
+      'roles',
+      menu('/roles', 'Users'),
+      () => import('../features/roles/pages/RolesPage'),
+      'RolesPage',
+    ),
+    shellPage(
+      'bot',
+      menu('/bot', 'Manage Bots'),
+      () => import('../features/bots/pages/BotsPage'),
+      'BotsPage',
+    ),
+    shellPage(
+      'bot/new',
+      menu('/bot', 'Create bot'),
+      () => import('../features/bots/pages/BotWizardPage'),
+      'BotWizardPage',
+    ),
+    shellPage(
+      'bot/:botId',
+      menu('/bot', 'Bot'),
+      () => import('../features/bots/pages/BotDetailPage'),
+      'BotDetailPage',
+    ),
+    shellPage(
+      'bot/:botId/playground',
+      menu('/bot', 'Playground'),
+      () => import('../features/playground/pages/PlaygroundPage'),
+      'PlaygroundPage',
+    ),
+    shellPage(
+      'bot/llm-settings',
+      menu('/bot', 'LLM settings'),
+      () => import('../features/llm/pages/LlmSettingsPage'),
+      'LlmSettingsPage',
+    ),
+    // Knowledge a bot is trained on: the same permission as Manage Bots.
+    shellPage(
+      'bot/knowledge/files',
+      menu('/bot', 'Files'),
+      () => import('../features/files/pages/FileGroupsPage'),
+      'FileGroupsPage',
+    ),
+    shellPage(
+      'bot/knowledge/websites',
+      menu('/bot', 'Websites'),
+      () => import('../features/crawler/pages/WebsitesPage'),
+      'WebsitesPage',
+    ),
+    shellPage(
+      'bot/knowledge/notion',
+      menu('/bot', 'Notion'),
+      () => import('../features/notion/pages/NotionPage'),
+      'NotionPage',
+    ),
+    shellPage(
+      'bot/knowledge/qna',
+      menu('/bot', 'Q&A'),
+      () => import('../features/qna/pages/QnaPage'),
+      'QnaPage',
+    ),
+    shellPage(
+      'inbox',
+      menu('/inbox', 'Support Inbox'),
+      () => import('../features/inbox/pages/InboxPage'),
+      'InboxPage',
+    ),
+    shellPage(
+      'leads',
+      menu('/leads', 'Leads'),
+      () => import('../features/leads/pages/LeadsPage'),
+      'LeadsPage',
+    ),
+    shellPage(
+      'analytics',
+      menu('/analytics', 'Analytics'),
+      () => import('../features/analytics/pages/AnalyticsPage'),
+      'AnalyticsPage',
+    ),
+    shellPage(
+      'subscriptions',
+      menu('/subscriptions', 'Subscriptions'),
+      () => import('../features/billing/pages/SubscriptionsPage'),
+      'SubscriptionsPage',
+    ),
+    shellPage(
+      'upgrade',
+      menu('/upgrade', 'Upgrade'),
+      () => import('../features/billing/pages/UpgradePage'),
+      'UpgradePage',
+    ),
+    shellPage(
+      'admin',
+      menu('/admin', 'Admin Dashboard'),
+      () => import('../features/admin/pages/AdminPage'),
+      'AdminPage',
+    ),
+    // Plans and add-ons on offer: platform admins only, the same rule as the Admin Dashboard.
+    shellPage(
+      'admin/plans',
+      menu('/admin', 'Plans and add-ons'),
+      () => import('../features/billing/pages/AdminPlansPage'),
+      'AdminPlansPage',
+    ),
+    // Affiliate partners, balances and payouts: platform admins only.
+    shellPage(
+      'admin/partners',
+      menu('/admin', 'Partners'),
+      () => import('../features/partner/pages/AdminPartnersPage'),
+      'AdminPartnersPage',
+    ),
+    shellPage(
+      'capability',
+      menu('/capability', 'Capability Demos'),
+      () => import('../features/admin/pages/CapabilityPage'),
+      'CapabilityPage',
+    ),
+    // Everything under /integrations follows the Integrations entry's rule (read Manage Bots), so a
+    // role without it gets the not-authorised page, not the page's failing calls.
+    shellPage(
+      'integrations/shopify/callback',
+      menu('/integrations', 'Shopify'),
+      () => import('../features/integrations/pages/ShopifyCallbackPage'),
+      'ShopifyCallbackPage',
+    ),
+    // A connected online store: the same rule as the Integrations page.
+    shellPage(
+      'integrations/stores/:platform/:id',
+      menu('/integrations', 'Store'),
+      () => import('../features/stores/pages/StorePage'),
+      'StorePage',
+    ),
+    shellPage(
+      'whatsapp/*',
+      menu('/whatsapp', 'WhatsApp'),
+      () => import('../features/whatsapp/pages/WhatsAppPage'),
+      'WhatsAppPage',
+    ),
+    // The operators' guides the Integrations cards link to.
+    shellPage(
+      'help/:slug',
+      menu('/integrations', 'Guide'),
+      () => import('../features/integrations/pages/HelpPage'),
+      'HelpPage',
+    ),
+    shellPage(
+      'integrations/*',
+      menu('/integrations', 'Integrations'),
+      () => import('../features/integrations/pages/IntegrationsPage'),
+      'IntegrationsPage',
+    ),
+  ];
+}
 
 /** The sign-in pages show Google's button when the server has a client id: asked with the route. */
 const withAuthConfig = (store: AppStore) => (route: RouteObject) =>
@@ -238,7 +290,10 @@ const routes = (store: AppStore): RouteObject[] => [
         lazy: lazyComponent(() => import('../layouts/BlankLayout'), 'BlankLayout'),
         children: blankRoutes.map(withAuthConfig(store)),
       },
-      { lazy: lazyComponent(() => import('../layouts/AppLayout'), 'AppLayout'), children: shellRoutes },
+      {
+        lazy: lazyComponent(() => import('../layouts/AppLayout'), 'AppLayout'),
+        children: shellRoutes(store),
+      },
       { path: '*', handle: open('Page not found'), element: <Navigate to="/404" replace /> },
     ],
   },

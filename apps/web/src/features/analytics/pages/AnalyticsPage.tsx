@@ -8,12 +8,15 @@ import TextField from '@mui/material/TextField';
 import { ANALYTICS_PLAN_TEXTS } from '@parley/contracts';
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
+import type { PagePreload } from '../../../app/preload';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { serverDetail } from '../../../shared/api/errors';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useWorkingBots } from '../../bots/hooks/useWorkingBots';
 import { type DownloadOutcome, downloadWithSession, saveBlob } from '../../leads/download';
 import {
+  analyticsApi,
   type PeriodArgs,
   periodQuery,
   useAnalyticsInsightsQuery,
@@ -27,6 +30,12 @@ import { Revenue } from '../components/Revenue';
 import { lastDays } from '../model';
 
 const PERIODS = [7, 30, 90] as const;
+const DEFAULT_DAYS = 30;
+
+/** The overview of the default period, over every bot, starts with the route. */
+export const preload: PagePreload = ({ dispatch }) => {
+  dispatch(analyticsApi.util.prefetch('analyticsOverview', { ...lastDays(DEFAULT_DAYS), botId: null }, {}));
+};
 
 function downloadFailure(outcome: Exclude<DownloadOutcome, { ok: true }>): string {
   const failed = 'The CSV could not be downloaded.';
@@ -43,13 +52,13 @@ const refusalOf = (error: unknown) =>
 export function AnalyticsPage() {
   const notify = useNotify();
   const dispatch = useDispatch();
-  const [days, setDays] = useState<number>(30);
+  const [days, setDays] = useState<number>(DEFAULT_DAYS);
   const [botId, setBotId] = useState<number | null>(null);
   const [downloading, setDownloading] = useState(false);
   const args: PeriodArgs = { ...lastDays(days), botId };
   // A viewer reads analytics without managing bots: the bot filter uses the call their role allows.
   const bots = useWorkingBots();
-  const options = { refetchOnMountOrArgChange: true } as const;
+  const options = { refetchOnMountOrArgChange: FRESH_ON_VISIT_S } as const;
   const overview = useAnalyticsOverviewQuery(args, options);
   // Insights and revenue are the advanced level: asked only once the overview says the plan has it,
   // so a plan without it sees why instead of two refused calls (402s in the browser's console).

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { BILLING_TEXTS, type Invoice } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { serverDetail } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { downloadWithSession, saveBlob } from '../../leads/download';
@@ -23,7 +24,7 @@ import { Section } from './Section';
 
 /** Every charge: number, date, period, what it was for, amount and tax, status, and its PDF. */
 export function InvoiceTable({ tenantId }: { tenantId: number }) {
-  const invoices = useInvoiceHistoryQuery(tenantId, { refetchOnMountOrArgChange: true });
+  const invoices = useInvoiceHistoryQuery(tenantId, { refetchOnMountOrArgChange: FRESH_ON_VISIT_S });
   const notify = useNotify();
   const dispatch = useDispatch();
   const [downloading, setDownloading] = useState<number | null>(null);

@@ -1,11 +1,14 @@
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
 import { BILLING_TEXTS } from '@parley/contracts';
+import type { PagePreload } from '../../../app/preload';
 import { useAppSelector } from '../../../app/store';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { PageHeader } from '../../../shared/components/PageHeader';
-import { useMessageLimitQuery } from '../../bots/api';
+import { botsApi, useMessageLimitQuery } from '../../bots/api';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import {
+  billingApi,
   useConsumptionQuery,
   useInProcessSubscriptionsQuery,
   usePendingSubscriptionsQuery,
@@ -18,6 +21,21 @@ import { PendingSubscriptions } from '../components/PendingSubscriptions';
 import { UsagePanel } from '../components/UsagePanel';
 import { boughtAddons, currentSubscription } from '../model';
 
+/** The plan, usage, subscriptions not applying yet and the invoices start with the route. */
+export const preload: PagePreload = ({ dispatch, user }) => {
+  const tenantId = user.tenant_id;
+  for (const endpoint of [
+    'subscriptions',
+    'pendingSubscriptions',
+    'inProcessSubscriptions',
+    'consumption',
+    'invoiceHistory',
+  ] as const) {
+    dispatch(billingApi.util.prefetch(endpoint, tenantId, {}));
+  }
+  dispatch(botsApi.util.prefetch('messageLimit', tenantId, {}));
+};
+
 /**
  * /subscriptions: the plan that applies now, what the workspace uses against it, add-ons bought,
  * subscriptions not applying yet, and the invoices (console.md /subscriptions; billing spec 3, 4, 7).
@@ -29,7 +47,7 @@ export function SubscriptionsPage() {
   const ability = useAbility();
   const canManage = ability.can('write', 'Subscriptions');
   const canChange = ability.can('read', 'Upgrade');
-  const fresh = { skip, refetchOnMountOrArgChange: true } as const;
+  const fresh = { skip, refetchOnMountOrArgChange: FRESH_ON_VISIT_S } as const;
   const subscriptions = useSubscriptionsQuery(tenantId, fresh);
   const pending = usePendingSubscriptionsQuery(tenantId, fresh);
   const inProcess = useInProcessSubscriptionsQuery(tenantId, fresh);

@@ -11,6 +11,12 @@ import { useBotsOfUserQuery } from '../api';
 
 const BOT_PARAM = 'bot';
 
+/** The bot an address names (`?bot=ID`), for a page's preload; null when it names none. */
+export function botInAddress(url: URL): number | null {
+  const id = Number(url.searchParams.get(BOT_PARAM));
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 export type BotSelection = {
   bots: Bot[];
   /** The chosen bot: the one named by `?bot=ID`, else the first of the list. */

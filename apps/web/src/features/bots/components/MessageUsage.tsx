@@ -1,13 +1,14 @@
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { useMessageLimitQuery } from '../api';
 
 const number = new Intl.NumberFormat();
 
 /** This month's bot answers against the allowance, as a bar (orange from 80 %, red when used up). */
 export function MessageUsage({ tenantId }: { tenantId: number }) {
-  const { data } = useMessageLimitQuery(tenantId, { refetchOnMountOrArgChange: true });
+  const { data } = useMessageLimitQuery(tenantId, { refetchOnMountOrArgChange: FRESH_ON_VISIT_S });
   if (!data) return null;
   const percent = data.limit > 0 ? Math.min(100, (data.used / data.limit) * 100) : 100;
   const color = percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary';

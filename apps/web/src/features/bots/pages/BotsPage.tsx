@@ -5,11 +5,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { BOTS_SUBJECT, type Bot } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import type { PagePreload } from '../../../app/preload';
 import { useAppSelector } from '../../../app/store';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
+import { llmApi } from '../../llm/api';
 import { useAbility } from '../../permissions/hooks/useAbility';
-import { useBotsOfUserQuery } from '../api';
+import { botsApi, useBotsOfUserQuery } from '../api';
 import { BotCard } from '../components/BotCard';
 import { BotsEmptyState } from '../components/BotsEmptyState';
 import { MessageUsage } from '../components/MessageUsage';
@@ -18,13 +21,20 @@ import { useCompanyModels } from '../hooks/useCompanyModels';
 import { useDeleteBot } from '../hooks/useDeleteBot';
 import { modelLabel } from '../model-label';
 
+/** The bots, their models and the month's messages start with the route. */
+export const preload: PagePreload = ({ dispatch, user }) => {
+  dispatch(botsApi.util.prefetch('botsOfUser', user.id, {}));
+  dispatch(botsApi.util.prefetch('messageLimit', user.tenant_id, {}));
+  dispatch(llmApi.util.prefetch('companyLlms', undefined, {}));
+};
+
 /** /bot, Manage Bots: the user's bots with their model and knowledge, and the way to create more. */
 export function BotsPage() {
   const me = useAppSelector((state) => state.session.user);
   const ability = useAbility();
   const canCreate = ability.can('create', BOTS_SUBJECT);
   const canDelete = ability.can('write', BOTS_SUBJECT);
-  const bots = useBotsOfUserQuery(me?.id ?? 0, { skip: !me, refetchOnMountOrArgChange: true });
+  const bots = useBotsOfUserQuery(me?.id ?? 0, { skip: !me, refetchOnMountOrArgChange: FRESH_ON_VISIT_S });
   const models = useCompanyModels();
   const createdId = useCreatedBot();
   const [deleting, setDeleting] = useState<Bot | null>(null);

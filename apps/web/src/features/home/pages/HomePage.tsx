@@ -9,10 +9,12 @@ import Typography from '@mui/material/Typography';
 import type { HomeSummary } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
+import type { PagePreload } from '../../../app/preload';
 import { useAppSelector } from '../../../app/store';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { isPartnerOnly } from '../../partner/membership';
-import { useHomeSummaryQuery } from '../api';
+import { homeApi, useHomeSummaryQuery } from '../api';
 import { HomeAnalyticsSummary } from '../components/HomeAnalyticsSummary';
 import { HomeBots } from '../components/HomeBots';
 import { HomeChecklist } from '../components/HomeChecklist';
@@ -68,6 +70,11 @@ function Panels({ summary }: { summary: HomeSummary }) {
   );
 }
 
+/** Home's one call starts with the route (a partner-only account is sent on instead). */
+export const preload: PagePreload = ({ dispatch, user }) => {
+  if (!isPartnerOnly(user)) dispatch(homeApi.util.prefetch('homeSummary', undefined, {}));
+};
+
 /** /home: the landing page after login: one summary call, as far as the person's permissions reach. */
 export function HomePage() {
   const user = useAppSelector((state) => state.session.user);
@@ -77,7 +84,7 @@ export function HomePage() {
   // Fresh on every visit: the checklist and lists change with what was done elsewhere.
   const { data, isLoading, isError } = useHomeSummaryQuery(undefined, {
     skip: !user || isPartner,
-    refetchOnMountOrArgChange: true,
+    refetchOnMountOrArgChange: FRESH_ON_VISIT_S,
   });
   if (!user) return null;
   if (isPartner) return <Navigate to="/partner" replace />;

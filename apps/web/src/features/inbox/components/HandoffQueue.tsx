@@ -16,7 +16,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { INBOX_FILTERS, type InboxConversation, type InboxFilter } from '@parley/contracts';
 import { useEffect, useState } from 'react';
-import { useInboxQuery } from '../api';
+import { type InboxArgs, useInboxQuery } from '../api';
 import { ChannelIcon } from './ChannelIcon';
 import { waitedFor } from './waited';
 
@@ -41,16 +41,22 @@ function permissionNow(): NotificationPermission | null {
   return typeof Notification === 'undefined' ? null : Notification.permission;
 }
 
+/** What the queue lists when the inbox opens (the inbox page's preload asks for the same). */
+export const FIRST_VIEW = { filter: 'needs_human', search: '', includeTests: false } as const satisfies Omit<
+  InboxArgs,
+  'tenantId'
+>;
+
 /**
  * The hand-off queue above the panes: a tab per filter with its unread and total counts, search by
  * visitor name, email or text, test chats on request, and the matching conversations (those waiting
  * for a person oldest first, with how long they have waited). Refreshed by the help-desk socket.
  */
 export function HandoffQueue({ tenantId, selectedId, onOpen, onList }: Props) {
-  const [filter, setFilter] = useState<InboxFilter>('needs_human');
-  const [search, setSearch] = useState('');
-  const [debounced, setDebounced] = useState('');
-  const [includeTests, setIncludeTests] = useState(false);
+  const [filter, setFilter] = useState<InboxFilter>(FIRST_VIEW.filter);
+  const [search, setSearch] = useState<string>(FIRST_VIEW.search);
+  const [debounced, setDebounced] = useState<string>(FIRST_VIEW.search);
+  const [includeTests, setIncludeTests] = useState<boolean>(FIRST_VIEW.includeTests);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(search), 300);

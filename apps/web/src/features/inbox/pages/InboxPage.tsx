@@ -13,6 +13,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
 import { useSearchParams } from 'react-router';
+import type { PagePreload } from '../../../app/preload';
 import { type AppStore, useAppDispatch, useAppSelector } from '../../../app/store';
 import { httpStatus, serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
@@ -36,7 +37,7 @@ import {
 import { BotPane, type InboxBot } from '../components/BotPane';
 import { ConversationDetails } from '../components/ConversationDetails';
 import { ConversationPane, type InboxFilters } from '../components/ConversationPane';
-import { HandoffQueue } from '../components/HandoffQueue';
+import { FIRST_VIEW, HandoffQueue } from '../components/HandoffQueue';
 import { ThreadPane } from '../components/ThreadPane';
 import { onInboxEvent, startInboxConnection, unwatchConversation, watchConversation } from '../connection';
 import { useInboxReducer } from '../hooks/useInboxReducer';
@@ -72,6 +73,13 @@ function useDebounced<T>(value: T, ms: number): T {
 function isChatMessage(value: unknown): value is ChatMessage {
   return Boolean(value && typeof value === 'object' && 'seq' in value && 'conversation_id' in value);
 }
+
+/** The bots with conversations and the hand-off queue's first view start with the route. */
+export const preload: PagePreload = ({ dispatch, user }) => {
+  const tenantId = user.tenant_id;
+  dispatch(inboxApi.util.prefetch('grouped', { tenantId }, {}));
+  dispatch(inboxApi.util.prefetch('inbox', { tenantId, ...FIRST_VIEW }, {}));
+};
 
 /**
  * The support inbox (console.md sections 3 and 4; issue "Support inbox"): bots with unread flags,

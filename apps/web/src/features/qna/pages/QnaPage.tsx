@@ -7,19 +7,30 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { type Bot, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
 import { useEffect, useState } from 'react';
+import type { PagePreload } from '../../../app/preload';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { BotPicker, useBotSelection } from '../../bots/components/BotPicker';
+import { botsApi } from '../../bots/api';
+import { BotPicker, botInAddress, useBotSelection } from '../../bots/components/BotPicker';
 import { KnowledgeTabs } from '../../knowledge/components/KnowledgeTabs';
-import { useDeleteAllQnasMutation, useDeleteQnaMutation, useQnasQuery } from '../api';
+import { qnaApi, useDeleteAllQnasMutation, useDeleteQnaMutation, useQnasQuery } from '../api';
 import { QnaDialog } from '../components/QnaDialog';
 import { QnaTable } from '../components/QnaTable';
 import { TrainingStatus } from '../components/TrainingStatus';
 import { UnansweredQuestions } from '../components/UnansweredQuestions';
 import { useQnaTraining } from '../hooks/useQnaTraining';
 import { isTrainingBusy, trainedSummary } from '../training';
+
+/** The bots start with the route, and the pairs and unanswered questions of the bot the address names. */
+export const preload: PagePreload = ({ dispatch, user, url }) => {
+  dispatch(botsApi.util.prefetch('botsOfUser', user.id, {}));
+  const botId = botInAddress(url);
+  if (botId === null) return;
+  dispatch(qnaApi.util.prefetch('qnas', botId, {}));
+  dispatch(qnaApi.util.prefetch('unanswered', botId, {}));
+};
 
 /** Knowledge: Q&A. Pick a bot (remembered as `?bot=ID`), manage its pairs and train it on them. */
 export function QnaPage() {
