@@ -46,10 +46,10 @@ function reactPlugins(): Plugin[] {
 const SHARED = /node_modules[\\/]/;
 
 /**
- * The session check that must run before the libraries' chunk is evaluated, with the storage keys it
- * reads: a chunk of its own, which index.html loads before the app (src/app/early-session.ts).
+ * The session check that must run before the libraries' chunk is evaluated: a chunk of its own,
+ * without imports, which index.html loads before the app (src/app/early-session.ts).
  */
-const EARLY = /[\\/]src[\\/](app[\\/]early-session|shared[\\/]lib[\\/]storage)\.ts$/;
+const EARLY = /[\\/]src[\\/]app[\\/]early-session\.ts$/;
 
 /** The shared modules that console pages use nearly all of; larger libraries (charts) stay apart. */
 const CONSOLE_UI = /node_modules[\\/](@mui[\\/](material|system|utils)|react-hook-form|@hookform)[\\/]/;
