@@ -6,6 +6,7 @@ import { SplashScreen } from '../shared/components/SplashScreen';
 import { AppRoot } from './AppRoot';
 import type { PagePreload } from './preload';
 import type { RouteHandle } from './route-handle';
+import { DEFAULT_ACCESS } from './startup-rules';
 import type { AppStore } from './store';
 
 /** A lazily loaded module's named component, so each screen is its own chunk. */
@@ -25,12 +26,19 @@ function page<M, K extends keyof M>(
 /**
  * A console page's data starts with its route: the loader waits only for the page's module (which
  * the route needs anyway) and fires its `preload`, not awaiting the data, so rendering is not held.
+ * Only for a page the user may open: another would get refusals, and their toasts, for nothing. The
+ * permission modules come with the console's chunks, not the entry's (the sign-in pages' budget).
  */
-function withPreload(store: AppStore, load: () => Promise<unknown>) {
+function withPreload(store: AppStore, load: () => Promise<unknown>, handle: RouteHandle) {
   return async ({ request }: { request: Request }) => {
-    const preload = ((await load()) as { preload?: PagePreload }).preload;
+    const [page, { canAccess }, { abilityFor }] = await Promise.all([
+      load() as Promise<{ preload?: PagePreload }>,
+      import('../features/permissions/menu'),
+      import('../features/permissions/ability'),
+    ]);
     const user = store.getState().session.user;
-    if (preload && user) preload({ dispatch: store.dispatch, user, url: new URL(request.url) });
+    if (!page.preload || !user || !canAccess(abilityFor(user), handle.access ?? DEFAULT_ACCESS)) return null;
+    page.preload({ dispatch: store.dispatch, user, url: new URL(request.url) });
     return null;
   };
 }
@@ -91,7 +99,7 @@ function shellRoutes(store: AppStore): RouteObject[] {
     handle: RouteHandle,
     load: () => Promise<M>,
     name: K,
-  ): RouteObject => ({ ...page(path, handle, load, name), loader: withPreload(store, load) });
+  ): RouteObject => ({ ...page(path, handle, load, name), loader: withPreload(store, load, handle) });
   return [
     shellPage('home', signedIn('Home'), () => import('../features/home/pages/HomePage'), 'HomePage'),
     shellPage(
