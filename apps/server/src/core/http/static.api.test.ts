@@ -59,6 +59,9 @@ describe('hashed assets', () => {
     expect(reply.headers.get('content-type')).toContain('javascript');
     expect(reply.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(reply.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    // Never revalidated: no validators to carry.
+    expect(reply.headers.get('etag')).toBeNull();
+    expect(reply.headers.get('last-modified')).toBeNull();
     expect(await reply.text()).toBe(ASSET);
   });
 

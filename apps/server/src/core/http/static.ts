@@ -23,6 +23,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
   app.addHook('onSend', async (request, reply, payload) => {
     if (servedFromDisk(request, reply)) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', webCachePolicy(request.url));
+      if (isHashed(request.url)) dropValidators(reply);
       varyOnEncoding(reply);
     }
     return payload;
@@ -69,7 +70,17 @@ function servedFromDisk(request: FastifyRequest, reply: FastifyReply): boolean {
 }
 
 export function webCachePolicy(url: string): string {
-  return url.startsWith('/assets/') ? CACHE_HASHED : CACHE_REVALIDATE;
+  return isHashed(url) ? CACHE_HASHED : CACHE_REVALIDATE;
+}
+
+const isHashed = (url: string) => url.startsWith('/assets/');
+
+/**
+ * An immutable file is never revalidated, so its ETag, date and byte ranges would only be carried:
+ * some 100 bytes on each of a page's scripts, which /login's 200 KB budget counts.
+ */
+function dropValidators(reply: FastifyReply): void {
+  for (const header of ['etag', 'last-modified', 'accept-ranges']) reply.removeHeader(header);
 }
 
 /** Caches must keep the brotli, gzip and plain answers apart; CORS may already vary on Origin. */
