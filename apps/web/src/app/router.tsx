@@ -24,23 +24,28 @@ function page<M, K extends keyof M>(
 }
 
 /**
- * A console page's data starts with its route: the loader waits only for the page's module (which
- * the route needs anyway) and fires its `preload`, not awaiting the data, so rendering is not held.
+ * A console page's data starts with its route: the loader fires the page module's `preload` once the
+ * module (which the route needs anyway) is in, and returns at once, so rendering never waits on it.
  * Only for a page the user may open: another would get refusals, and their toasts, for nothing. The
  * permission modules come with the console's chunks, not the entry's (the sign-in pages' budget).
  */
 function withPreload(store: AppStore, load: () => Promise<unknown>, handle: RouteHandle) {
-  return async ({ request }: { request: Request }) => {
-    const [page, { canAccess }, { abilityFor }] = await Promise.all([
-      load() as Promise<{ preload?: PagePreload }>,
-      import('../features/permissions/menu'),
-      import('../features/permissions/ability'),
-    ]);
-    const user = store.getState().session.user;
-    if (!page.preload || !user || !canAccess(abilityFor(user), handle.access ?? DEFAULT_ACCESS)) return null;
-    page.preload({ dispatch: store.dispatch, user, url: new URL(request.url) });
+  return ({ request }: { request: Request }) => {
+    // A module that fails to load is the route's own error to show (its `lazy`).
+    preloadPage(store, load, handle, new URL(request.url)).catch(() => undefined);
     return null;
   };
+}
+
+async function preloadPage(store: AppStore, load: () => Promise<unknown>, handle: RouteHandle, url: URL) {
+  const [page, { canAccess }, { abilityFor }] = await Promise.all([
+    load() as Promise<{ preload?: PagePreload }>,
+    import('../features/permissions/menu'),
+    import('../features/permissions/ability'),
+  ]);
+  const user = store.getState().session.user;
+  if (!page.preload || !user || !canAccess(abilityFor(user), handle.access ?? DEFAULT_ACCESS)) return;
+  page.preload({ dispatch: store.dispatch, user, url });
 }
 
 const guest = (title: string): RouteHandle => ({ access: 'guest', title });
