@@ -27,7 +27,7 @@ export type ApiExtraOptions = { silent?: boolean };
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
-  // The session check main.tsx asks for first may already be on its way (app/early-session.ts).
+  // The session check index.html's first module sent may already be on its way (app/early-session.ts).
   fetchFn: (request) => takeEarlySessionCheck(request as Request) ?? fetch(request),
   credentials: 'same-origin',
   prepareHeaders: (headers) => {

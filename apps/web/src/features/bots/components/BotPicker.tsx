@@ -11,9 +11,9 @@ import { useBotsOfUserQuery } from '../api';
 
 const BOT_PARAM = 'bot';
 
-/** The bot an address names (`?bot=ID`), for a page's preload; null when it names none. */
-export function botInAddress(url: URL): number | null {
-  const id = Number(url.searchParams.get(BOT_PARAM));
+/** The bot an address names (`?bot=ID`), for the picker and a page's preload; null when none. */
+export function botInAddress(params: URLSearchParams): number | null {
+  const id = Number(params.get(BOT_PARAM));
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
@@ -35,7 +35,7 @@ export function useBotSelection(): BotSelection {
   const bots = useBotsOfUserQuery(me?.id ?? 0, { skip: !me });
   const [params, setParams] = useSearchParams();
   const list = bots.data ?? [];
-  const wanted = Number(params.get(BOT_PARAM));
+  const wanted = botInAddress(params);
   const bot = list.find((b) => b.bot_id === wanted) ?? list[0] ?? null;
 
   const select = useCallback(

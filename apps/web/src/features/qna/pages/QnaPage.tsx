@@ -26,7 +26,7 @@ import { isTrainingBusy, trainedSummary } from '../training';
 /** The bots start with the route, and the pairs and unanswered questions of the bot the address names. */
 export const preload: PagePreload = ({ dispatch, user, url }) => {
   dispatch(botsApi.util.prefetch('botsOfUser', user.id, {}));
-  const botId = botInAddress(url);
+  const botId = botInAddress(url.searchParams);
   if (botId === null) return;
   dispatch(qnaApi.util.prefetch('qnas', botId, {}));
   dispatch(qnaApi.util.prefetch('unanswered', botId, {}));
