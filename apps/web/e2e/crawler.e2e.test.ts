@@ -71,7 +71,8 @@ describe('website crawler', () => {
     await screenshot(page, 'crawler-pages');
 
     await page.getByRole('button', { name: `Delete ${site.url}/pricing` }).click();
-    await page.getByText(MESSAGES.crawler.pageDeleted).first().waitFor();
+    // Generous: on a loaded CI machine (stop 39) the answer took longer than the default 15 s.
+    await page.getByText(MESSAGES.crawler.pageDeleted).first().waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('crawled-page').count()).toBe(3);
 
     await page.getByRole('checkbox', { name: `Select ${site.url}/faq` }).check();

@@ -12,6 +12,7 @@ import {
   connectionChanged,
   conversationRemoved,
   messageReceived,
+  missedWhileAway,
   selectInbox,
   unreadLoaded,
   unreadSet,
@@ -92,10 +93,17 @@ export function startInboxConnection(
       dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped', 'HelpdeskInbox']));
     }, REFRESH_DEBOUNCE_MS);
   };
-  const loadUnread = async () => {
+  /** The server's unread state; after a reconnect, what arrived meanwhile also rings the bell. */
+  const loadUnread = async (afterGap: boolean) => {
     const request = dispatch(inboxApi.endpoints.unread.initiate(tenantId, { forceRefetch: true }));
     try {
-      dispatch(unreadLoaded(await request.unwrap()));
+      const unread = await request.unwrap();
+      const missed = afterGap ? missedWhileAway(selectInbox(state()), unread) : 0;
+      dispatch(unreadLoaded(unread));
+      if (missed > 0) {
+        dispatch(notificationsAdded(missed));
+        playNotificationSound();
+      }
     } catch {
       // Shown by the shared error toast.
     } finally {
@@ -221,7 +229,7 @@ export function startInboxConnection(
         dispatch(inboxApi.util.invalidateTags(['HelpdeskGrouped']));
         // Notifications stored while the channel was down sent no frame.
         dispatch(notificationStored());
-        void loadUnread();
+        void loadUnread(true);
         break;
       case 'connected':
       case 'chunk':
@@ -242,7 +250,7 @@ export function startInboxConnection(
   for (const [conversationId, afterSeq] of watched) socket.watch(conversationId, afterSeq);
   const unbind = socket.bindTriggers();
   socket.connect();
-  void loadUnread();
+  void loadUnread(false);
   let unsubscribe: () => void = () => undefined;
 
   const entry: Live = {

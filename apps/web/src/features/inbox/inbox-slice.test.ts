@@ -12,6 +12,7 @@ import {
   initialInboxState,
   injectInboxReducer,
   messageReceived,
+  missedWhileAway,
   selectInbox,
   selectUnreadCount,
   unreadLoaded,
@@ -163,3 +164,32 @@ describe('injectInboxReducer', () => {
 function bot(id: number) {
   return { bot_id: id, bot_name: `Bot ${id}`, unread: false, conversations: [] };
 }
+
+describe('missedWhileAway: what the bell adds after the admin channel comes back', () => {
+  const server = (counts: Record<number, number>) => ({
+    conversations: Object.entries(counts).map(([id, n]) => ({
+      conversation_id: Number(id),
+      bot_id: 1,
+      unread_count: n,
+    })),
+    bots: [],
+    total: Object.values(counts).reduce((a, b) => a + b, 0),
+  });
+
+  it('counts only the unread messages no frame announced, never an open conversation', () => {
+    // Counted live: two in 7, one in 8. The server now has 4 in 7, 1 in 8, 2 in 9 (new), 3 in 5 (open).
+    const state = reduce([
+      visitor(7),
+      visitor(7),
+      visitor(8),
+      viewingSet(true),
+      conversationSelected({ conversationId: 5, botId: 1 }),
+    ]);
+    expect(missedWhileAway(state, server({ 7: 4, 8: 1, 9: 2, 5: 3 }))).toBe(4);
+  });
+
+  it('is 0 when the server counts fewer (read elsewhere meanwhile)', () => {
+    const state = reduce([visitor(7), visitor(7), visitor(7)]);
+    expect(missedWhileAway(state, server({ 7: 1 }))).toBe(0);
+  });
+});

@@ -41,6 +41,19 @@ function isOpen(state: InboxState, conversationId: number): boolean {
   return state.viewing && state.selectedConversationId === conversationId;
 }
 
+/**
+ * Visitor messages the server counts unread beyond what this tab has counted: those that arrived
+ * while the admin channel was down, which no frame announced. Open conversations are read, not missed.
+ */
+export function missedWhileAway(state: InboxState, server: UnreadConversations): number {
+  let missed = 0;
+  for (const c of server.conversations) {
+    if (isOpen(state, c.conversation_id)) continue;
+    missed += Math.max(0, c.unread_count - (state.unreadCounts[c.conversation_id] ?? 0));
+  }
+  return missed;
+}
+
 export const inboxSlice = createSlice({
   name: 'inbox',
   initialState: initialInboxState,
