@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
-import { DrizzleQueryError, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, getTableColumns, SQL, StringChunk, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import {
@@ -293,14 +293,93 @@ const dialect = new PgDialect();
  * The name comes from the text, so each variant of a statement is its own.
  */
 export async function queryPrepared<T>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const compiled = dialect.sqlToQuery(query);
-  const name = `parley_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`;
+  const compiled = compile(query);
+  const name = statementName(compiled.sql);
   const embedded = pgliteStatements.get(dialectOf(db));
   if (embedded) return embedded.query<T>(name, compiled.sql, compiled.params, db instanceof PgTransaction);
-  const prepared = db._.session.prepareQuery(compiled, undefined, name, false);
-  const result = (await prepared.execute()) as unknown as { rows: T[] };
-  return result.rows;
+  // Straight to node-postgres (the pool, or the transaction's client) with Drizzle's raw row types:
+  // Drizzle's prepared query object, built per call, cost a list request more than its reply.
+  const client = (db._.session as unknown as { client: pg.Pool | pg.PoolClient }).client;
+  try {
+    const result = await client.query<T & pg.QueryResultRow>(
+      { name, text: compiled.sql, types: RAW_TYPES },
+      compiled.params,
+    );
+    return result.rows;
+  } catch (error) {
+    // Wrapped as Drizzle wraps a failed query, so callers read both paths' errors alike.
+    throw new DrizzleQueryError(compiled.sql, compiled.params, error as Error);
+  }
 }
+
+/**
+ * A statement's text and parameters. Hot statements are raw SQL (text, nested fragments and plain
+ * values), which a direct walk compiles as Drizzle does at a fraction of its cost (its per-chunk
+ * entity checks and merges showed in bench/api's profile); anything else (columns, tables, encoded
+ * params, inlined params) goes through Drizzle.
+ */
+export function compile(query: SQL): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const parts: string[] = [];
+  const walk = (chunks: readonly unknown[]): boolean => {
+    for (const chunk of chunks) {
+      if (chunk instanceof StringChunk) parts.push(...chunk.value);
+      else if (chunk instanceof SQL) {
+        if (inlinesParams(chunk) || !walk(chunk.queryChunks)) return false;
+      } else if (chunk === undefined) continue;
+      else if (chunk === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof chunk)) {
+        params.push(chunk);
+        parts.push(`$${params.length}`);
+      } else return false;
+    }
+    return true;
+  };
+  return walk(query.queryChunks) ? { sql: parts.join(''), params } : dialect.sqlToQuery(query);
+}
+
+/** `sql.inlineParams()` (private in Drizzle's types): values written into the text, not sent apart. */
+const inlinesParams = (fragment: SQL) =>
+  (fragment as unknown as { shouldInlineParams?: boolean }).shouldInlineParams === true;
+
+/**
+ * A statement's name comes from its text, so each variant of a statement is its own. Remembered by
+ * text: hashing a list's long statement on every request showed in bench/api's profile.
+ */
+const statementNames = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 2_000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `parley_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < MAX_REMEMBERED_NAMES) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * What Drizzle leaves as text in raw rows, on both engines: dates, timestamps and intervals, and
+ * their arrays (numeric[] 1231, timestamp[] 1115, timestamptz[] 1185, interval[] 1187, date[] 1182).
+ */
+const KEPT_AS_TEXT = [
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.INTERVAL,
+  types.DATE,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+];
+const keptAsText = new Set(KEPT_AS_TEXT);
+/** node-postgres' parsers for raw rows, as Drizzle's own raw queries use them. */
+const RAW_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    keptAsText.has(oid)
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** Each PGlite database's statements, found from a database or transaction by their shared dialect. */
 const pgliteStatements = new WeakMap<PgDialect, PgliteStatements>();
@@ -311,12 +390,7 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 /** Rows as Drizzle's PGlite driver reads raw queries: objects, dates and intervals left as text. */
 const PGLITE_RAW_ROWS = {
   rowMode: 'object' as const,
-  parsers: Object.fromEntries(
-    // and their arrays: numeric[] 1231, timestamp[] 1115, timestamptz[] 1185, interval[] 1187, date[] 1182
-    [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
-      (oid) => [oid, (value: string) => value],
-    ),
-  ),
+  parsers: Object.fromEntries(KEPT_AS_TEXT.map((oid) => [oid, (value: string) => value])),
 };
 
 /**
