@@ -20,13 +20,14 @@ const COMPRESSED_SIBLINGS = ['**/*.br', '**/*.gz'];
 
 export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   // Before the files' routes, so the hook is theirs and the history fallback's (index.html for a 404).
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, as in security-headers.ts: every API reply passes it too, and needs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (servedFromDisk(request, reply)) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', webCachePolicy(request.url));
       if (isHashed(request.url)) dropValidators(reply);
       varyOnEncoding(reply);
     }
-    return payload;
+    done(null, payload);
   });
   await app.register(fastifyStatic, {
     root: webDir,
