@@ -1,7 +1,9 @@
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, eq, ilike, or } from 'drizzle-orm';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { compile, sql } from './database.js';
-import { bots } from './schema.js';
+import { bots } from '../../modules/bots/bots.schema.js';
+import { compile, compileDirect, sql } from './database.js';
+import { jobs } from './schema.js';
 
 const drizzle = new PgDialect();
 
@@ -15,13 +17,25 @@ describe('compile: a statement as Drizzle compiles it', () => {
       const scope = sql`c.tenant_id = ${7}`;
       return sql`select (select count(*) from c where ${scope}), (select 1 from c where ${scope} and id = ${9})`;
     })(),
-    'a column and a table (through Drizzle)': sql`select ${bots.id} from ${bots} where ${bots.tenantId} = ${3}`,
+    'columns, tables and conditions': sql`select ${bots.id} from ${bots} where ${and(
+      eq(bots.tenantId, 3),
+      or(ilike(bots.botName, '%a\\_b%'), eq(bots.isPublic, true)),
+    )} order by ${bots.id} desc`,
+    "a json column's value, encoded": sql`select 1 from ${jobs} where ${eq(jobs.data, { n: 1 })}`,
+    'an aliased table': (() => {
+      const other = alias(bots, 'other');
+      return sql`select ${other.id} from ${other} where ${eq(other.id, 1)}`;
+    })(),
     'inlined values (through Drizzle)': sql`select ${sql`${"it's"}`.inlineParams()}, ${4}`,
     'a date and a list (through Drizzle)': sql`select ${new Date('2026-01-02T00:00:00Z')} where id in ${[1, 2]}`,
   };
 
+  /** What the direct walk leaves to Drizzle. */
+  const throughDrizzle = new Set(['inlined values (through Drizzle)', 'a date and a list (through Drizzle)']);
+
   for (const [name, query] of Object.entries(cases)) {
     it(name, () => {
+      expect(compileDirect(query) === null).toBe(throughDrizzle.has(name));
       const expected = drizzle.sqlToQuery(query);
       const compiled = compile(query);
       expect({ sql: compiled.sql, params: compiled.params }).toEqual({
