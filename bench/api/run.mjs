@@ -21,6 +21,7 @@
 //   BENCH_UNCACHED       0 skips the extra row with the session cache off (measured by default)
 //   BENCH_LIST_BOTS      bots in the listed workspace (50)
 //   BENCH_LIST_ROWS      conversations, products and contacts seeded for the other lists (200)
+//   BENCH_LISTS          only the lists whose route holds one of these comma-separated words (all)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each Parley server process and of the lists' floor there
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -86,6 +87,13 @@ const LISTS = [
     rows: (body) => body.contacts.length,
   },
 ];
+
+const LIST_WORDS = (process.env.BENCH_LISTS ?? '')
+  .split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
+/** A list this run measures (BENCH_LISTS), to profile one list alone. */
+const chosen = (list) => LIST_WORDS.length === 0 || LIST_WORDS.some((word) => list.route.includes(word));
 
 for (const file of ['app.js', 'config.js', 'core/db/database.js', 'modules/auth/sessions.js']) {
   if (!existsSync(path.join(serverDist, file))) {
@@ -347,7 +355,8 @@ async function benchLists(label, database, { dataDir, secret, token, scope, star
     );
     const bare = await start('bare-list-server.mjs', bareEnv, profArgs(`${label}-floor`));
     const rows = [];
-    for (const list of LISTS) rows.push(await benchList(label, list, { parley, bare, token, scope }));
+    for (const list of LISTS.filter(chosen))
+      rows.push(await benchList(label, list, { parley, bare, token, scope }));
     await stop(parley);
     await stop(bare);
     return rows;
