@@ -31,10 +31,13 @@ export const PAGES = [
  * Opens `path` in a fresh context and waits for `control` to be enabled. Resolves with the time
  * from navigation to usable, the requests made until the network went quiet, and their bytes
  * (bodies and headers as Chromium received them); `bodies` are the scripts and styles it loaded.
+ * `usableMs` is the page's own clock (watchUsable); `seenMs` is when the driver saw it, which adds
+ * its polling and round trips over a busy main thread (100 to 400 ms on this machine).
  */
 export async function openCold(browser, { baseUrl, storageState, path, control }) {
   const context = await browser.newContext({ baseURL: baseUrl, storageState });
   try {
+    await context.addInitScript(watchUsable, control);
     const page = await context.newPage();
     const finished = [];
     const onFinished = (request) => finished.push(requestCost(request));
@@ -55,13 +58,17 @@ export async function openCold(browser, { baseUrl, storageState, path, control }
       (el) => !el.disabled && el.getAttribute('aria-disabled') !== 'true',
       await target.elementHandle(),
     );
-    const usableMs = Date.now() - started;
+    const seenMs = Date.now() - started;
+    // The page's own clock: the first frame that showed the control enabled, from navigation start.
+    const usableMs = await page.evaluate(() => window.__usableAt ?? null);
+    if (usableMs === null) throw new Error(`${path}: the page never saw its own ${role} "${name}" enabled`);
     await page.waitForLoadState('networkidle');
     // A poll that ends while the context closes would fail its size query: count until now only.
     page.off('requestfinished', onFinished);
     const costs = await Promise.all(finished);
     return {
-      usableMs,
+      usableMs: Math.round(usableMs),
+      seenMs,
       requests: costs.length,
       kb: costs.reduce((sum, c) => sum + c.bytes, 0) / 1024,
       bodies: costs.filter((c) => c.body).map((c) => c.body),
@@ -69,6 +76,50 @@ export async function openCold(browser, { baseUrl, storageState, path, control }
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Runs in the page before its scripts (an init script): on every frame, looks for the control as
+ * its role and accessible name say (a simplified accessible name: aria-label, aria-labelledby, a
+ * label, an input's placeholder, else its text) and records `performance.now()` (from navigation start) the first time it is shown enabled.
+ * Playwright still finds the control by role afterwards, so a wrong match here cannot pass unseen.
+ */
+function watchUsable([role, name]) {
+  const TAGS = {
+    button: 'button,[role="button"]',
+    link: 'a[href],[role="link"]',
+    list: 'ul,ol,[role="list"]',
+    searchbox: 'input[type="search"],[role="searchbox"]',
+    progressbar: 'progress,[role="progressbar"]',
+  };
+  const nameOf = (el) => {
+    const label = el.getAttribute('aria-label');
+    if (label) return label.trim();
+    const by = el.getAttribute('aria-labelledby');
+    if (by)
+      return by
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim();
+    const labelled = el.id ? document.querySelector(`label[for="${CSS.escape(el.id)}"]`) : null;
+    if (labelled) return (labelled.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (el.tagName === 'INPUT') return el.getAttribute('placeholder') ?? '';
+    return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  };
+  const enabled = (el) =>
+    !el.disabled && el.getAttribute('aria-disabled') !== 'true' && el.getClientRects().length > 0;
+  const look = () => {
+    if (window.__usableAt !== undefined) return;
+    for (const el of document.querySelectorAll(TAGS[role] ?? `[role="${role}"]`)) {
+      if (nameOf(el) === name && enabled(el)) {
+        window.__usableAt = performance.now();
+        return;
+      }
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
 }
 
 async function requestCost(request) {
