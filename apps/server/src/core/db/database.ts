@@ -349,13 +349,13 @@ export function compileDirect(query: SQL): { sql: string; params: unknown[] } | 
       } else if (chunk === undefined) continue;
       else if (chunk === null || PRIMITIVES.has(typeof chunk)) value(chunk);
       else if (chunk instanceof Column) {
-        const table = chunk.table as unknown as Record<symbol, string | undefined>;
-        if (chunk.keyAsName || table[TABLE_SCHEMA] !== undefined) return false;
-        parts.push(`${quoteName(table[TABLE_NAME]!)}.${quoteName(chunk.name)}`);
+        const table = quotedTable(chunk.table);
+        if (chunk.keyAsName || table === null) return false;
+        parts.push(`${table}.${quoteName(chunk.name)}`);
       } else if (chunk instanceof Table) {
-        const table = chunk as unknown as Record<symbol, string | undefined>;
-        if (table[TABLE_SCHEMA] !== undefined) return false;
-        parts.push(quoteName(table[TABLE_NAME]!));
+        const table = quotedTable(chunk);
+        if (table === null) return false;
+        parts.push(table);
       } else if (chunk instanceof Param) {
         if (chunk.value instanceof Placeholder) return false;
         const mapped = chunk.value === null ? null : chunk.encoder.mapToDriverValue(chunk.value);
@@ -376,6 +376,11 @@ const TABLE_SCHEMA = Symbol.for('drizzle:Schema');
 const TABLE_NAME = Symbol.for('drizzle:Name');
 /** PostgreSQL's quoting of a name, as Drizzle's dialect writes it. */
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** A table of the default schema by its quoted name (an alias's is its own); null for another schema. */
+function quotedTable(table: Table): string | null {
+  const symbols = table as unknown as Record<symbol, string | undefined>;
+  return symbols[TABLE_SCHEMA] === undefined ? quoteName(symbols[TABLE_NAME]!) : null;
+}
 
 /** `sql.inlineParams()` (private in Drizzle's types): values written into the text, not sent apart. */
 const inlinesParams = (fragment: SQL) =>
@@ -413,12 +418,11 @@ const KEPT_AS_TEXT = [
   1182,
 ];
 const keptAsText = new Set(KEPT_AS_TEXT);
+const asText = (value: string) => value;
 /** node-postgres' parsers for raw rows, as Drizzle's own raw queries use them. */
 const RAW_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    keptAsText.has(oid)
-      ? (value: string) => value
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    keptAsText.has(oid) ? asText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** Each PGlite database's statements, found from a database or transaction by their shared dialect. */
@@ -430,7 +434,7 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 /** Rows as Drizzle's PGlite driver reads raw queries: objects, dates and intervals left as text. */
 const PGLITE_RAW_ROWS = {
   rowMode: 'object' as const,
-  parsers: Object.fromEntries(KEPT_AS_TEXT.map((oid) => [oid, (value: string) => value])),
+  parsers: Object.fromEntries(KEPT_AS_TEXT.map((oid) => [oid, asText])),
 };
 
 /**
