@@ -1,17 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { type Database, enableVectors } from './core/db/database.js';
 import { EventBus } from './core/events/bus.js';
 import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
+import { registerCors } from './core/http/cors.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
@@ -203,16 +203,11 @@ export async function createParley(
     googleSignIn: Boolean(config.GOOGLE_CLIENT_ID),
   });
   // The console's API answers only the configured origins; the widget's public endpoints any site.
-  const consoleCors: FastifyCorsOptions = {
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    credentials: true,
-  };
-  const widgetCors: FastifyCorsOptions = { origin: '*', credentials: false, methods: ['GET', 'POST'] };
-  await app.register(
-    fastifyCors,
-    () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) =>
-      callback(null, WIDGET_PUBLIC_PATHS.test(request.url.split('?')[0] ?? '') ? widgetCors : consoleCors),
-  );
+  await registerCors(app, {
+    console: { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true },
+    public: { origin: '*', credentials: false, methods: ['GET', 'POST'] },
+    isPublic: (path) => WIDGET_PUBLIC_PATHS.test(path),
+  });
   if (role !== 'worker') await registerWidgetScript(app, config.WIDGET_DIST_DIR ?? DEFAULT_WIDGET_DIST);
   await app.register(fastifyCookie);
   // Once, at the root: the chat and help-desk sockets of feature modules share it.

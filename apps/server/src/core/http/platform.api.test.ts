@@ -79,11 +79,21 @@ it('serves the web app with history fallback, but never for API paths or missing
 it('sends secure headers and no CORS grant to unknown origins', async () => {
   const reply = await server.get('/api/health', { headers: { origin: 'https://evil.example.com' } });
   expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(reply.headers.get('content-security-policy')).toContain("default-src 'self'");
-  // Served over plain http here: no HSTS, no upgrade of the app's requests to https.
+  // An API answer lets nothing load and nothing frame it, should a browser ever open it as a page.
+  expect(reply.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(reply.headers.get('x-frame-options')).toBe('DENY');
+  expect(reply.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(reply.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(reply.headers.get('x-request-id')).toBeTruthy();
+  // Headers that only a document heeds stay on documents.
+  expect(reply.headers.get('cross-origin-opener-policy')).toBeNull();
+  expect(reply.headers.get('x-dns-prefetch-control')).toBeNull();
+  // Served over plain http here: no HSTS.
   expect(reply.headers.get('strict-transport-security')).toBeNull();
-  expect(reply.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
   expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+  // Swagger UI is a page: the document's policy, which lets its own scripts run.
+  const docs = await server.get('/api/docs/');
+  expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
 });
 
 it("sends a hashed asset only the headers a script heeds, and a page the document's", async () => {
@@ -95,7 +105,11 @@ it("sends a hashed asset only the headers a script heeds, and a page the documen
   expect(asset.headers.get('x-frame-options')).toBeNull();
   const page = await server.get<string>('/login');
   expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+  // Over plain http, no upgrade of the app's requests to https.
+  expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
   expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
 });
 
 it('never shows internals for a server error', async () => {

@@ -87,8 +87,12 @@ it('says so when Google sign-in is not configured', async () => {
 it('tells the sign-in page whether Google is offered, and allows its script only then', async () => {
   const on = await server.get<{ google_client_id: string | null }>('/api/auth/config');
   expect(on.body).toEqual({ google_client_id: CLIENT_ID });
-  expect(on.headers.get('content-security-policy')).toContain('https://accounts.google.com/gsi/client');
+  // The sign-in page's policy (a document's), not the API's, is what lets Google's script run.
+  const onPage = await server.get('/login');
+  expect(onPage.headers.get('content-security-policy')).toContain('https://accounts.google.com/gsi/client');
   const off = await unconfigured.get('/api/auth/config');
   expect(off.body).toEqual({ google_client_id: null });
-  expect(off.headers.get('content-security-policy')).not.toContain('accounts.google.com');
+  const offPage = await unconfigured.get('/login');
+  expect(offPage.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(offPage.headers.get('content-security-policy')).not.toContain('accounts.google.com');
 });
