@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { type Database, enableVectors } from './core/db/database.js';
 import { EventBus } from './core/events/bus.js';
-import { API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
+import { API_DOCS_PREFIX, API_PREFIX, registerAuth } from './core/http/auth-plugin.js';
 import { registerCors } from './core/http/cors.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { loggerOptions } from './core/http/logging.js';
@@ -275,6 +275,6 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
-  app.get('/docs', { schema: { hide: true } }, (_request, reply) => reply.redirect(`${API_PREFIX}/docs`));
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
+  app.get('/docs', { schema: { hide: true } }, (_request, reply) => reply.redirect(API_DOCS_PREFIX));
 }

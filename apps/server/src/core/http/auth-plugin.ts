@@ -4,6 +4,8 @@ import { forbidden, unauthorized } from '../errors.js';
 import type { AuthContext } from './request-context.js';
 
 export const API_PREFIX = '/api';
+/** Swagger UI, a page among the API's routes. */
+export const API_DOCS_PREFIX = `${API_PREFIX}/docs`;
 
 /** Resolves a bearer token to the caller, or null when the token is not valid. */
 export type Authenticate = (token: string) => Promise<AuthContext | null>;

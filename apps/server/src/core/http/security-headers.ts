@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { API_DOCS_PREFIX, API_PREFIX } from './auth-plugin.js';
 
 /**
  * Helmet's secure headers, computed once at start: they do not depend on the request, and building
@@ -24,7 +25,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: HeaderOpt
     if (url.startsWith(ASSETS)) {
       for (const [name, value] of assetHeaders) reply.header(name, value);
     } else {
-      const api = url.startsWith(API) && !url.startsWith(API_DOCS);
+      // Swagger UI is a page: the document's headers.
+      const api = url.startsWith(API) && !url.startsWith(API_DOCS_PREFIX);
       for (const [name, value] of api ? apiHeaders : documentHeaders) reply.header(name, value);
       reply.header('x-request-id', request.id);
     }
@@ -44,9 +46,7 @@ const ASSET_HEADERS = new Set([
   'strict-transport-security',
 ]);
 
-const API = '/api/';
-/** Swagger UI: a document, with the document's headers. */
-const API_DOCS = '/api/docs';
+const API = `${API_PREFIX}/`;
 /**
  * The API's answers (JSON, files, CSV) are never documents a browser renders as the console, so they
  * carry what OWASP's REST cheat sheet asks of an API: no sniffing, no framing, no referrer, and a
