@@ -7,7 +7,9 @@ export const profileApi = api.injectEndpoints({
   endpoints: (build) => ({
     updateProfile: build.mutation<User, { id: number; body: UpdateProfileBody }>({
       query: ({ id, body }) => ({ url: `/auth/user/profile/${id}`, method: 'PUT', body }),
-      invalidatesTags: ['Users'],
+      // 'Me' too: a session load still in flight when the profile was saved (signed up a moment ago)
+      // would otherwise put the old name back in the account menu; it is fetched again after it.
+      invalidatesTags: ['Users', 'Me'],
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
