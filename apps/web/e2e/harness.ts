@@ -157,13 +157,55 @@ export async function startHarness(options: { env?: Record<string, string> } = {
   };
 }
 
-/** Call at the start of a test: a failure leaves a screenshot of the page as it was. */
+/**
+ * Call at the start of a test: a failure leaves a screenshot of the page as it was, and prints the
+ * notices showing and the page's last API exchanges and console errors, so a failure on a CI machine can be read from its log.
+ */
 export function screenshotOnFailure(page: Page, name: string): void {
+  const trail = pageTrail(page);
   onTestFailed(async () => {
     await page
       .screenshot({ path: path.join(ARTIFACTS, `FAILED-${name}.png`), fullPage: true })
       .catch(() => undefined);
+    const notices = await page
+      .locator('[role=status], [role=alert]')
+      .allTextContents()
+      .catch(() => []);
+    console.error(
+      `[${name}] notices showing: ${JSON.stringify(notices)}\n` +
+        `the page's last API calls and console errors:\n${trail().join('\n')}`,
+    );
   });
+}
+
+/** The last 40 API exchanges (method, path, status, milliseconds) and console errors of a page. */
+function pageTrail(page: Page): () => string[] {
+  const started = Date.now();
+  const lines: string[] = [];
+  const note = (line: string) => {
+    lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
+    if (lines.length > 40) lines.shift();
+  };
+  const apiPath = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return pathname.startsWith('/api/') ? pathname + search : null;
+  };
+  page.on('requestfinished', async (request) => {
+    const where = apiPath(request.url());
+    if (!where) return;
+    const response = await request.response().catch(() => null);
+    note(
+      `${request.method()} ${where} → ${response?.status()} in ${Math.round(request.timing().responseEnd)} ms`,
+    );
+  });
+  page.on('requestfailed', (request) => {
+    const where = apiPath(request.url());
+    if (where) note(`${request.method()} ${where} → failed: ${request.failure()?.errorText}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') note(`console: ${message.text()}`);
+  });
+  return () => (lines.length > 0 ? lines : ['(none)']);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
