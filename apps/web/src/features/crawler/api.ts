@@ -61,7 +61,9 @@ export const crawlerApi = tagged.injectEndpoints({
     deleteWebSource: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/crawler/websource/${id}`, method: 'DELETE' }),
       extraOptions: { silent: true },
-      invalidatesTags: ['WebSources', 'CrawledPages'],
+      // Not 'CrawledPages': the open list of the source just deleted would be asked for again (a 404);
+      // other sources' pages are as they were.
+      invalidatesTags: ['WebSources'],
     }),
   }),
 });
