@@ -37,7 +37,8 @@ export const partnerApi = tagged.injectEndpoints({
     becomePartner: build.mutation<BecomePartnerResponse, void>({
       query: () => ({ url: '/affiliation/partners/become', method: 'POST' }),
       extraOptions: { silent: true },
-      invalidatesTags: ['PartnerProfile'],
+      // 'Me': a session load sent before joining would otherwise take the partner area away again.
+      invalidatesTags: ['PartnerProfile', 'Me'],
     }),
     updatePartner: build.mutation<PartnerProfileResponse, UpdatePartnerBody>({
       query: (body) => ({ url: '/affiliation/partners/me', method: 'PUT', body }),

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import type { User } from '@parley/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeStore } from '../../app/store';
+import { acceptRelativeRequests, jsonResponse } from '../../test/api-stubs';
+import { partnerApi } from '../partner/api';
+import { profileApi } from '../profile/api';
+import { authApi } from './api';
+
+const user = (first_name: string, is_partner = false) =>
+  ({ id: 7, first_name, last_name: 'Tester', email: 'c@x.io', is_partner }) as User;
+
+/**
+ * The session's user is written by the session load (GET /auth/user) and by the calls that change
+ * it. A load sent before such a call and answered after it must not put the old user back.
+ */
+describe('a change to the signed-in user while the session load is on its way', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The first session load answers only when told, with the user as it was; later ones as it is. */
+  function stubServer(before: User, after: User, changed: unknown) {
+    acceptRelativeRequests();
+    let answerFirstLoad: (r: Response) => void = () => undefined;
+    const loads = { count: 0 };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        if (request.method !== 'GET') return jsonResponse(changed);
+        loads.count += 1;
+        return loads.count === 1 ? new Promise<Response>((r) => (answerFirstLoad = r)) : jsonResponse(after);
+      }),
+    );
+    return { loads, answerFirstLoad: () => answerFirstLoad(jsonResponse(before)) };
+  }
+
+  it('keeps the new name after a profile save', async () => {
+    const server = stubServer(user('Cleo'), user('Cleopatra'), user('Cleopatra'));
+    const store = makeStore();
+    const session = store.dispatch(authApi.endpoints.getMe.initiate());
+    await vi.waitFor(() => expect(server.loads.count).toBe(1));
+
+    await store.dispatch(
+      profileApi.endpoints.updateProfile.initiate({
+        id: 7,
+        body: { first_name: 'Cleopatra', last_name: 'Tester', username: 'cleo' },
+      }),
+    );
+    server.answerFirstLoad();
+
+    await vi.waitFor(() => expect(server.loads.count).toBe(2));
+    await vi.waitFor(() => expect(store.getState().session.user?.first_name).toBe('Cleopatra'));
+    session.unsubscribe();
+  });
+
+  it('keeps the partner area after joining the partner programme', async () => {
+    const server = stubServer(user('Cleo'), user('Cleo', true), { message: 'joined' });
+    const store = makeStore();
+    const session = store.dispatch(authApi.endpoints.getMe.initiate());
+    await vi.waitFor(() => expect(server.loads.count).toBe(1));
+
+    await store.dispatch(partnerApi.endpoints.becomePartner.initiate());
+    server.answerFirstLoad();
+
+    await vi.waitFor(() => expect(server.loads.count).toBe(2));
+    await vi.waitFor(() => expect(store.getState().session.user?.is_partner).toBe(true));
+    session.unsubscribe();
+  });
+});
