@@ -74,6 +74,9 @@ function freshDataDir(): string {
  * run's migrated template) and an SMTP server on loopback that captures its mail. Needs
  * `npm run build` first.
  */
+/** The output (warnings and errors) of this test file's running servers, printed when a test fails. */
+const runningServerLogs = new Set<() => string>();
+
 export async function startServer(env: Record<string, string> = {}): Promise<ServerHandle> {
   for (const file of [SERVER_ENTRY, WEB_INDEX]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
@@ -110,6 +113,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   server.stdout?.on('data', collect);
   server.stderr?.on('data', collect);
   await waitForHealth(baseUrl, server, () => output);
+  const logs = () => output;
+  runningServerLogs.add(logs);
   return {
     baseUrl,
     mail,
@@ -120,6 +125,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
         if (server.exitCode === null) server.kill('SIGKILL');
       }
+      runningServerLogs.delete(logs);
       await mail.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -159,7 +165,8 @@ export async function startHarness(options: { env?: Record<string, string> } = {
 
 /**
  * Call at the start of a test: a failure leaves a screenshot of the page as it was, and prints the
- * notices showing and the page's last API exchanges and console errors, so a failure on a CI machine can be read from its log.
+ * notices showing, the page's last API exchanges and console errors, and the server's warnings, so
+ * that a failure on a CI machine can be read from its log.
  */
 export function screenshotOnFailure(page: Page, name: string): void {
   const trail = pageTrail(page);
@@ -171,9 +178,11 @@ export function screenshotOnFailure(page: Page, name: string): void {
       .locator('[role=status], [role=alert]')
       .allTextContents()
       .catch(() => []);
+    const serverLogs = [...runningServerLogs].map((logs) => logs().slice(-4000).trim() || '(nothing)');
     console.error(
       `[${name}] notices showing: ${JSON.stringify(notices)}\n` +
-        `the page's last API calls and console errors:\n${trail().join('\n')}`,
+        `the page's last API calls and console errors:\n${trail().join('\n')}\n` +
+        `the server's warnings and errors:\n${serverLogs.join('\n---\n')}`,
     );
   });
 }
