@@ -7,6 +7,9 @@ import { partnerApi } from '../partner/api';
 import { profileApi } from '../profile/api';
 import { authApi } from './api';
 
+/** Generous for a loaded CI machine: a few promise turns and a stubbed fetch, normally in milliseconds. */
+const SETTLED = { timeout: 5000 };
+
 const user = (first_name: string, is_partner = false) =>
   ({ id: 7, first_name, last_name: 'Tester', email: 'c@x.io', is_partner }) as User;
 
@@ -37,7 +40,7 @@ describe('a change to the signed-in user while the session load is on its way', 
     const server = stubServer(user('Cleo'), user('Cleopatra'), user('Cleopatra'));
     const store = makeStore();
     const session = store.dispatch(authApi.endpoints.getMe.initiate());
-    await vi.waitFor(() => expect(server.loads.count).toBe(1));
+    await vi.waitFor(() => expect(server.loads.count).toBe(1), SETTLED);
 
     await store.dispatch(
       profileApi.endpoints.updateProfile.initiate({
@@ -47,8 +50,8 @@ describe('a change to the signed-in user while the session load is on its way', 
     );
     server.answerFirstLoad();
 
-    await vi.waitFor(() => expect(server.loads.count).toBe(2));
-    await vi.waitFor(() => expect(store.getState().session.user?.first_name).toBe('Cleopatra'));
+    await vi.waitFor(() => expect(server.loads.count).toBe(2), SETTLED);
+    await vi.waitFor(() => expect(store.getState().session.user?.first_name).toBe('Cleopatra'), SETTLED);
     session.unsubscribe();
   });
 
@@ -56,13 +59,13 @@ describe('a change to the signed-in user while the session load is on its way', 
     const server = stubServer(user('Cleo'), user('Cleo', true), { message: 'joined' });
     const store = makeStore();
     const session = store.dispatch(authApi.endpoints.getMe.initiate());
-    await vi.waitFor(() => expect(server.loads.count).toBe(1));
+    await vi.waitFor(() => expect(server.loads.count).toBe(1), SETTLED);
 
     await store.dispatch(partnerApi.endpoints.becomePartner.initiate());
     server.answerFirstLoad();
 
-    await vi.waitFor(() => expect(server.loads.count).toBe(2));
-    await vi.waitFor(() => expect(store.getState().session.user?.is_partner).toBe(true));
+    await vi.waitFor(() => expect(server.loads.count).toBe(2), SETTLED);
+    await vi.waitFor(() => expect(store.getState().session.user?.is_partner).toBe(true), SETTLED);
     session.unsubscribe();
   });
 });
