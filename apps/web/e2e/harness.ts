@@ -69,14 +69,14 @@ function freshDataDir(): string {
   return dataDir;
 }
 
+/** The output (warnings and errors) of this test file's running servers, printed when a test fails. */
+const runningServerLogs = new Set<() => string>();
+
 /**
  * The built server on a free port with a fresh embedded database (a temp DATA_DIR, a copy of the
  * run's migrated template) and an SMTP server on loopback that captures its mail. Needs
  * `npm run build` first.
  */
-/** The output (warnings and errors) of this test file's running servers, printed when a test fails. */
-const runningServerLogs = new Set<() => string>();
-
 export async function startServer(env: Record<string, string> = {}): Promise<ServerHandle> {
   for (const file of [SERVER_ENTRY, WEB_INDEX]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);

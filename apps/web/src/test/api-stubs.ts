@@ -1,20 +1,13 @@
-import { vi } from 'vitest';
+/** A JSON answer as the API gives it. */
+export const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
- * The API's base is relative ('/api'), which Node's Request cannot take without a page address:
- * requests made through the real API slice get one. Undo with `vi.unstubAllGlobals()`.
+ * Browsers resolve relative request URLs against the page; Node's Request does not. Stubbed in
+ * (`vi.stubGlobal('Request', BrowserRequest)`), it lets the real API slice, whose base is '/api', run.
  */
-export function acceptRelativeRequests(): void {
-  const NodeRequest = Request;
-  vi.stubGlobal(
-    'Request',
-    class extends NodeRequest {
-      constructor(input: RequestInfo | URL, init?: RequestInit) {
-        super(typeof input === 'string' ? new URL(input, 'http://localhost') : input, init);
-      }
-    },
-  );
+export class BrowserRequest extends Request {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, location.href) : input, init);
+  }
 }
-
-export const jsonResponse = (body: unknown): Response =>
-  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

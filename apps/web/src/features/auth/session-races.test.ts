@@ -2,7 +2,7 @@
 import type { User } from '@parley/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
-import { acceptRelativeRequests, jsonResponse } from '../../test/api-stubs';
+import { BrowserRequest, json } from '../../test/api-stubs';
 import { partnerApi } from '../partner/api';
 import { profileApi } from '../profile/api';
 import { authApi } from './api';
@@ -22,18 +22,18 @@ describe('a change to the signed-in user while the session load is on its way', 
 
   /** The first session load answers only when told, with the user as it was; later ones as it is. */
   function stubServer(before: User, after: User, changed: unknown) {
-    acceptRelativeRequests();
+    vi.stubGlobal('Request', BrowserRequest);
     let answerFirstLoad: (r: Response) => void = () => undefined;
     const loads = { count: 0 };
     vi.stubGlobal(
       'fetch',
       vi.fn(async (request: Request) => {
-        if (request.method !== 'GET') return jsonResponse(changed);
+        if (request.method !== 'GET') return json(changed);
         loads.count += 1;
-        return loads.count === 1 ? new Promise<Response>((r) => (answerFirstLoad = r)) : jsonResponse(after);
+        return loads.count === 1 ? new Promise<Response>((r) => (answerFirstLoad = r)) : json(after);
       }),
     );
-    return { loads, answerFirstLoad: () => answerFirstLoad(jsonResponse(before)) };
+    return { loads, answerFirstLoad: () => answerFirstLoad(json(before)) };
   }
 
   it('keeps the new name after a profile save', async () => {

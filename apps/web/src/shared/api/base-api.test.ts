@@ -3,11 +3,9 @@ import type { AuthResponse } from '@parley/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
 import { authApi } from '../../features/auth/api';
+import { BrowserRequest, json } from '../../test/api-stubs';
 
 const user = { id: 1, first_name: 'Ada', roles: [] } as unknown as AuthResponse['user'];
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 /** Answers by URL; records the Authorization header of every API call. */
 function server(routes: Record<string, Array<() => Response>>) {
   const seen: Array<{ url: string; auth: string | null }> = [];
@@ -21,13 +19,6 @@ function server(routes: Record<string, Array<() => Response>>) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return seen;
-}
-
-/** Browsers resolve relative request URLs against the page; Node's Request does not. */
-class BrowserRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === 'string' ? new URL(input, location.href) : input, init);
-  }
 }
 
 describe('base query', () => {

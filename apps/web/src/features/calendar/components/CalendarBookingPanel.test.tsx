@@ -5,18 +5,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../../app/store';
+import { BrowserRequest, json } from '../../../test/api-stubs';
 import { AbilityContext } from '../../permissions/ability';
 import { CalendarBookingPanel } from './CalendarBookingPanel';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-/** Browsers resolve relative request URLs against the page; Node's Request does not. */
-class BrowserRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === 'string' ? new URL(input, location.href) : input, init);
-  }
-}
 
 type Call = { method: string; path: string; body: unknown };
 

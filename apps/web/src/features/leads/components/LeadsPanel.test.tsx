@@ -4,16 +4,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../../app/store';
+import { BrowserRequest, json } from '../../../test/api-stubs';
 import { LeadsPanel } from './LeadsPanel';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-class BrowserRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === 'string' ? new URL(input, location.href) : input, init);
-  }
-}
 
 const lead = (id: number, fields: Record<string, string>): Lead => ({
   id,
