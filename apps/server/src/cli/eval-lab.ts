@@ -10,6 +10,7 @@ import { bm25Top, IndexBuilder } from '../modules/knowledge/lexical-index.js';
 import { markdownSections } from '../modules/knowledge/markdown.js';
 import { baselineRanks, docbookMainText, sphinxMainText } from './eval-baseline.js';
 import { EVAL_DIR, postgresPages, type Question } from './eval-corpora.js';
+import { LabEncoder, nearestIds } from './eval-lab-encoder.js';
 import { REPO } from './eval-release.js';
 
 /**
@@ -30,7 +31,9 @@ import { REPO } from './eval-release.js';
  * --misses lists the questions where Parley or the reference is below rank 3 (--all: both too);
  * --explain shows a question's lexemes, their chunk frequencies and its first chunks with the
  * matching positions. LAB_CHUNK and LAB_OVERLAP set chunkSections' sizes, LAB_REF_CHARS the
- * reference's chunk size (800 characters). The PostgreSQL server
+ * reference's chunk size (800 characters). LAB_ENCODER=chunks|sentences fuses the full-text ranking
+ * with a sentence encoder's (eval-lab-encoder.ts), by reciprocal rank as the hybrid search does,
+ * the encoder's list weighted LAB_ENCODER_WEIGHT (1). The PostgreSQL server
  * at LAB_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) only computes tsvectors,
  * in a query; they and each corpus's extracted pages are cached under eval/retrieval/.cache/ (the
  * pages keyed by the extraction code's source), so a change of chunking or ranking is scored in
@@ -199,6 +202,43 @@ const summary = (ranks: Array<number | null>) => {
   return `hit@1 ${hit(1).toFixed(3)} hit@3 ${hit(3).toFixed(3)} MRR ${mrr.toFixed(3)}`;
 };
 
+type Ranked = Array<{ chunkId: number; score: number }>;
+
+/** The full-text ranking, or with LAB_ENCODER set, it fused with the encoder's nearest chunks. */
+async function ranking(
+  questions: Question[],
+  chunks: Chunk[],
+  fullText: (lexemes: string[], k: number) => Ranked,
+): Promise<(question: string, lexemes: string[], k: number) => Ranked> {
+  const mode = process.env.LAB_ENCODER;
+  if (!mode) return (_q, lexemes, k) => fullText(lexemes, k);
+  const encoder = new LabEncoder(CACHE);
+  const items =
+    mode === 'sentences'
+      ? await encoder.sentenceVectors(chunks)
+      : await encoder.vectors(chunks.map((c) => (c.heading ? `${c.heading}\n\n${c.content}` : c.content)));
+  const asked = await encoder.vectors(questions.map((q) => q.q));
+  const vectorOf = new Map(questions.map((q, i) => [q.q, asked[i]!]));
+  const weight = Number(process.env.LAB_ENCODER_WEIGHT ?? 1);
+  const DEPTH = 40;
+  return (question, lexemes, k) => {
+    const score = new Map<number, number>();
+    const add = (chunkId: number, position: number, w: number) => {
+      score.set(chunkId, (score.get(chunkId) ?? 0) + w / (60 + position + 1));
+    };
+    fullText(lexemes, DEPTH).forEach((c, p) => {
+      add(c.chunkId, p, 1);
+    });
+    nearestIds(vectorOf.get(question)!, items, DEPTH).forEach((id, p) => {
+      add(id + 1, p, weight);
+    });
+    return [...score]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([chunkId, s]) => ({ chunkId, score: s }));
+  };
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const only = args.find((a) => a.startsWith('--corpus='))?.slice(9);
@@ -253,9 +293,9 @@ async function main() {
         return [r.q, [...r.l, ...corrections]];
       }),
     );
-    const rank = (ls: string[], k: number) => bm25Top([index], ls, k);
+    const rank = await ranking(corpus.questions, chunks, (ls, k) => bm25Top([index], ls, k));
     const ours = corpus.questions.map((question) => {
-      const top = rank(lexemes.get(question.q)!, 10);
+      const top = rank(question.q, lexemes.get(question.q)!, 10);
       const at = top.findIndex((c) => question.pages.includes(chunks[c.chunkId - 1]!.page));
       return {
         rank: at === -1 ? null : at + 1,
