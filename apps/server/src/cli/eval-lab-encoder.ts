@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { sentencesOf } from '../modules/knowledge/chunker.js';
 
 /**
  * A general sentence encoder for the lab, to measure what a model of meaning adds to full text
@@ -34,7 +35,8 @@ export class LabEncoder {
         this.cache.set(keyOf(t), unit(vectors[j]!));
       });
       if (i % 1600 === 0) console.error(`encoded ${i + batch.length} of ${missing.length} texts`);
-      if (i % 8000 === 0) writeCache(this.file, this.cache);
+      // A checkpoint now and then: the Python manual's sentences take half an hour.
+      if (i > 0 && i % 8000 === 0) writeCache(this.file, this.cache);
     }
     if (missing.length > 0) writeCache(this.file, this.cache);
     return texts.map((t) => this.cache.get(keyOf(t))!);
@@ -43,7 +45,7 @@ export class LabEncoder {
   /** Per chunk, its heading's and first 11 sentences' vectors: a chunk is as near as its nearest one. */
   async sentenceVectors(chunks: Array<{ heading: string | null; content: string }>): Promise<number[][][]> {
     const texts = chunks.map((c) =>
-      [c.heading ?? '', ...sentencesOf(c.content)].filter(Boolean).slice(0, 12),
+      [c.heading ?? '', ...sentencesOf(c.content).filter((s) => s.length > 20)].filter(Boolean).slice(0, 12),
     );
     const flat = await this.vectors(texts.flat());
     let next = 0;
@@ -60,21 +62,17 @@ export class LabEncoder {
   }
 }
 
-/** Ids (0-based) of the `k` items nearest `query`; an item given as several vectors counts its nearest. */
-export function nearestIds(query: number[], items: Array<number[] | number[][]>, k: number): number[] {
+/** Ids (0-based) of the `k` items nearest `query`, each item one or more vectors and as near as its nearest. */
+export function nearestIds(query: number[], items: number[][][], k: number): number[] {
   const dot = (v: number[]) => v.reduce((sum, x, i) => sum + x * query[i]!, 0);
   return items
-    .map((v, id) => ({
-      id,
-      score: Array.isArray(v[0]) ? Math.max(...(v as number[][]).map(dot)) : dot(v as number[]),
-    }))
+    .map((vectors, id) => ({ id, score: Math.max(...vectors.map(dot)) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, k)
     .map((s) => s.id);
 }
 
 const keyOf = (text: string) => createHash('sha1').update(text).digest('hex');
-const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/).filter((s) => s.length > 20);
 const unit = (v: number[]) => {
   const norm = Math.hypot(...v) || 1;
   return v.map((x) => x / norm);

@@ -8,6 +8,7 @@ import { contentWords } from '../modules/knowledge/evidence.js';
 import { BoilerplateLearner, sectionsOf } from '../modules/knowledge/html-sections.js';
 import { bm25Top, IndexBuilder } from '../modules/knowledge/lexical-index.js';
 import { markdownSections } from '../modules/knowledge/markdown.js';
+import { RRF_K } from '../modules/knowledge/retrieval.service.js';
 import { baselineRanks, docbookMainText, sphinxMainText } from './eval-baseline.js';
 import { EVAL_DIR, postgresPages, type Question } from './eval-corpora.js';
 import { LabEncoder, nearestIds } from './eval-lab-encoder.js';
@@ -203,6 +204,8 @@ const summary = (ranks: Array<number | null>) => {
 };
 
 type Ranked = Array<{ chunkId: number; score: number }>;
+/** How many chunks each list brings to the fusion. */
+const FUSION_DEPTH = 40;
 
 /** The full-text ranking, or with LAB_ENCODER set, it fused with the encoder's nearest chunks. */
 async function ranking(
@@ -216,20 +219,21 @@ async function ranking(
   const items =
     mode === 'sentences'
       ? await encoder.sentenceVectors(chunks)
-      : await encoder.vectors(chunks.map((c) => (c.heading ? `${c.heading}\n\n${c.content}` : c.content)));
+      : (
+          await encoder.vectors(chunks.map((c) => (c.heading ? `${c.heading}\n\n${c.content}` : c.content)))
+        ).map((v) => [v]);
   const asked = await encoder.vectors(questions.map((q) => q.q));
   const vectorOf = new Map(questions.map((q, i) => [q.q, asked[i]!]));
   const weight = Number(process.env.LAB_ENCODER_WEIGHT ?? 1);
-  const DEPTH = 40;
   return (question, lexemes, k) => {
     const score = new Map<number, number>();
     const add = (chunkId: number, position: number, w: number) => {
-      score.set(chunkId, (score.get(chunkId) ?? 0) + w / (60 + position + 1));
+      score.set(chunkId, (score.get(chunkId) ?? 0) + w / (RRF_K + position + 1));
     };
-    fullText(lexemes, DEPTH).forEach((c, p) => {
+    fullText(lexemes, FUSION_DEPTH).forEach((c, p) => {
       add(c.chunkId, p, 1);
     });
-    nearestIds(vectorOf.get(question)!, items, DEPTH).forEach((id, p) => {
+    nearestIds(vectorOf.get(question)!, items, FUSION_DEPTH).forEach((id, p) => {
       add(id + 1, p, weight);
     });
     return [...score]

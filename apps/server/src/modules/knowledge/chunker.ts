@@ -73,7 +73,7 @@ function splitPieces(text: string, maxTokens: number): Piece[] {
       pieces.push({ text: clean, tokens });
       continue;
     }
-    for (const sentence of clean.split(/(?<=[.!?])\s+/)) pieces.push(...hardSplit(sentence, maxTokens));
+    for (const sentence of sentencesOf(clean)) pieces.push(...hardSplit(sentence, maxTokens));
   }
   return pieces;
 }
@@ -103,7 +103,7 @@ function overlapTail(pieces: Piece[], overlapTokens: number): Piece[] {
     tokens += pieces[i]!.tokens;
   }
   if (tail.length > 0 || pieces.length === 0) return tail;
-  const sentences = pieces.at(-1)!.text.split(/(?<=[.!?])\s+/);
+  const sentences = sentencesOf(pieces.at(-1)!.text);
   let text = '';
   for (let i = sentences.length - 1; i >= 0; i--) {
     const candidate = text ? `${sentences[i]} ${text}` : sentences[i]!;
@@ -112,3 +112,6 @@ function overlapTail(pieces: Piece[], overlapTokens: number): Piece[] {
   }
   return text ? [{ text, tokens: countTokens(text) }] : [];
 }
+
+/** A text cut after each full stop, question or exclamation mark that a space follows. */
+export const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/);

@@ -426,7 +426,8 @@ const inScope = (scope: Scope) =>
     sql` OR `,
   )})`;
 
-const RRF_K = 60;
+/** Reciprocal-rank fusion's k: a list's first place counts 1/(k+1). */
+export const RRF_K = 60;
 
 /**
  * Reciprocal-rank fusion of ranked lists (full text, and vectors where configured): a chunk's score
