@@ -74,15 +74,18 @@ async function crawlPagesFresh(
 ): Promise<Page[]> {
   const seen = new Set<string>(['index.html']);
   let level = ['index.html'];
-  const extracted: Array<{ page: string; title: string; blocks: ReturnType<typeof extractPage>['blocks'] }> =
-    [];
+  const extracted: Array<{
+    page: string;
+    title: string;
+    blocks: Awaited<ReturnType<typeof extractPage>>['blocks'];
+  }> = [];
   const hashes = new Set<string>();
   for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = [];
     for (const page of level) {
       const html = readFileSync(path.join(dir, page), 'utf8');
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const found = extractPage(html, `${SITE}/${page}`);
+      const found = await extractPage(html, `${SITE}/${page}`);
       if (depth < maxDepth)
         for (const link of found.links) {
           const url = normalizeUrl(link);

@@ -13,14 +13,14 @@ describe('normalizeUrl', () => {
 });
 
 describe('extractPage', () => {
-  it('keeps the title and main content, drops navigation, footer and scripts, reads canonical and links', () => {
+  it('keeps the title and main content, drops navigation, footer and scripts, reads canonical and links', async () => {
     const body = 'The main content explains returns and refunds in plain words. '.repeat(8);
     const html = `<html><head><title> Returns </title><link rel="canonical" href="/returns/#x">
       <script>var secret = "SCRIPT";</script><style>.a{}</style></head>
       <body><nav>NAVIGATION <a href="/a?b=2&a=1#f">A</a></nav><header>HEADER</header>
       <main><article><h1>Returns</h1><p>${body}</p><a href="https://other.example/x">x</a>
       <a href="/skip" rel="nofollow">skip</a></article></main><footer>FOOTER</footer></body></html>`;
-    const page = extractPage(html, 'https://shop.example/returns?utm=1');
+    const page = await extractPage(html, 'https://shop.example/returns?utm=1');
     expect(page.title).toBe('Returns');
     expect(page.canonical).toBe('https://shop.example/returns');
     expect(page.text).toContain('returns and refunds');

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
-import { JSDOM, VirtualConsole } from 'jsdom';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import {
@@ -115,8 +114,13 @@ export const contentHash = (title: string, text: string) =>
 
 type Extracted = { title: string; blocks: Block[]; text: string; canonical: string | null; links: string[] };
 
-/** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
-export function extractPage(html: string, url: string): Extracted {
+/**
+ * Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL
+ * and links. jsdom is imported on the first page: it is a quarter of the server's start-up import
+ * time, and most processes (the API, every test file) never crawl.
+ */
+export async function extractPage(html: string, url: string): Promise<Extracted> {
+  const { JSDOM, VirtualConsole } = await import('jsdom');
   const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
   const { document } = dom.window;
   try {
@@ -322,7 +326,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     }
     const finalUrl = normalizeUrl(response.url);
     if (!finalUrl || !sameHost(finalUrl)) return;
-    const page = extractPage(response.body.toString('utf8'), finalUrl);
+    const page = await extractPage(response.body.toString('utf8'), finalUrl);
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
     if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;

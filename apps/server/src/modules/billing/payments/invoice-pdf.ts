@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatMinor } from './money.js';
 
 export type InvoicePdfInput = {
@@ -18,8 +17,12 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 const LEFT = 50;
 const RIGHT = 545;
 
-/** Parley's invoice for one paid charge, an A4 page drawn with pdfkit's built-in Helvetica. */
-export function renderInvoicePdf(invoice: InvoicePdfInput): Promise<Buffer> {
+/**
+ * Parley's invoice for one paid charge, an A4 page drawn with pdfkit's built-in Helvetica. pdfkit is
+ * imported on the first invoice, not at the server's start.
+ */
+export async function renderInvoicePdf(invoice: InvoicePdfInput): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: LEFT,
