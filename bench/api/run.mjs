@@ -15,7 +15,7 @@
 //   BENCH_DATABASE_URL   PostgreSQL server to use (a fresh database is created on it and dropped);
 //                        default postgres://postgres@127.0.0.1:5432/test, skipped if unreachable
 //   BENCH_DURATION       seconds per measurement (10), split in BENCH_ROUNDS alternating rounds (2)
-//   BENCH_WARMUP         seconds of warm-up per server (3)
+//   BENCH_WARMUP         seconds of warm-up per server (3); 0 measures cold
 //   BENCH_CONNECTIONS    concurrent connections (50)
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_UNCACHED       0 skips the extra row with the session cache off (measured by default)
@@ -186,8 +186,10 @@ async function measure(server, token, seconds, route) {
  * of the rounds'; p99: the worst round's.
  */
 async function compare(parley, bare, token, route = PATH) {
-  await measure(bare, token, WARMUP, route);
-  await measure(parley, token, WARMUP, route);
+  if (WARMUP > 0) {
+    await measure(bare, token, WARMUP, route);
+    await measure(parley, token, WARMUP, route);
+  }
   const rounds = { parley: [], bare: [] };
   for (let i = 0; i < ROUNDS; i++) {
     rounds.bare.push(await measure(bare, token, DURATION / ROUNDS, route));

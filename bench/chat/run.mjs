@@ -46,6 +46,7 @@ const LOAD = env('CHAT_BENCH_LOAD', '1') !== '0';
 const MODEL_MS = Number(env('CHAT_BENCH_MODEL_MS', 50));
 const TOKEN_MS = Number(env('CHAT_BENCH_TOKEN_MS', 2));
 const PAUSE_MS = Number(env('CHAT_BENCH_PAUSE_MS', 1000));
+const SETTLE_MS = Number(env('CHAT_BENCH_SETTLE_MS', 1000));
 const TIMEOUT_MS = Number(env('CHAT_BENCH_TIMEOUT_MS', 30_000));
 const DATABASES = env('BENCH_DATABASES', 'pglite,postgres')
   .split(',')
@@ -355,11 +356,11 @@ async function traceTurns(parley, label) {
 
 // ---------------------------------------------------------------- load: many visitors at once
 
-/** The server's memory once it has settled: full GCs a few times, a second apart, the last kept. */
+/** The server's memory once it has settled: full GCs a few times, SETTLE_MS apart, the last kept. */
 async function settledMemory(server) {
   let memory;
   for (let i = 0; i < 3; i++) {
-    await sleep(1000);
+    await sleep(SETTLE_MS);
     memory = await server.ask('memory', 'memory');
   }
   return memory;
