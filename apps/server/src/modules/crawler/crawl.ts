@@ -7,6 +7,7 @@ import {
   BoilerplateLearner,
   type PageSection,
   readBlocks,
+  readHtml,
   sectionsOf,
 } from '../knowledge/html-sections.js';
 import { compilePattern } from './patterns.js';
@@ -114,16 +115,9 @@ export const contentHash = (title: string, text: string) =>
 
 type Extracted = { title: string; blocks: Block[]; text: string; canonical: string | null; links: string[] };
 
-/**
- * Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL
- * and links. jsdom is imported on the first page: it is a quarter of the server's start-up import
- * time, and most processes (the API, every test file) never crawl.
- */
-export async function extractPage(html: string, url: string): Promise<Extracted> {
-  const { JSDOM, VirtualConsole } = await import('jsdom');
-  const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
-  const { document } = dom.window;
-  try {
+/** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
+export function extractPage(html: string, url: string): Promise<Extracted> {
+  return readHtml(html, url, (document) => {
     const canonicalHref = document.querySelector('link[rel~="canonical" i]')?.getAttribute('href');
     const canonical = canonicalHref ? normalizeUrl(canonicalHref, url) : null;
     const links: string[] = [];
@@ -136,9 +130,7 @@ export async function extractPage(html: string, url: string): Promise<Extracted>
     const blocks = readBlocks(document);
     const text = blocks.map((block) => block.text).join('\n\n');
     return { title: document.title.replace(/\s+/g, ' ').trim() || h1 || url, blocks, text, canonical, links };
-  } finally {
-    dom.window.close();
-  }
+  });
 }
 
 /** Page URLs listed by a sitemap or, recursively, a sitemap index (at most 20 sitemaps read). */

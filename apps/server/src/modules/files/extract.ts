@@ -227,16 +227,8 @@ export function extractHtml(html: string): Promise<Section[]> {
  * it only becomes part of a link (ingest.ts `sectionUrl`) if the document is given one.
  */
 async function htmlSections(html: string): Promise<Section[]> {
-  const [{ JSDOM, VirtualConsole }, { readBlocks, sectionsOf }] = await Promise.all([
-    import('jsdom'),
-    import('../knowledge/html-sections.js'),
-  ]);
-  const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
-  try {
-    const { document } = dom.window;
-    const title = document.title.replace(/\s+/g, ' ').trim();
-    return sectionsOf(readBlocks(document), title);
-  } finally {
-    dom.window.close();
-  }
+  const { readBlocks, readHtml, sectionsOf } = await import('../knowledge/html-sections.js');
+  return readHtml(html, undefined, (document) =>
+    sectionsOf(readBlocks(document), document.title.replace(/\s+/g, ' ').trim()),
+  );
 }

@@ -93,6 +93,25 @@ const BLOCK_TAGS = new Set([
 const HEADING = /^H([1-6])$/;
 
 /**
+ * `read` run on the HTML parsed by jsdom (no script runs; the page's console is silenced), then the
+ * window freed. jsdom is imported on the first call: it is a quarter of the server's start-up import
+ * time, and most processes (the API, every test file) never read HTML.
+ */
+export async function readHtml<T>(
+  html: string,
+  url: string | undefined,
+  read: (document: Document) => T,
+): Promise<T> {
+  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
+  try {
+    return read(dom.window.document);
+  } finally {
+    dom.window.close();
+  }
+}
+
+/**
  * The blocks of a document's main content: `main` (or `[role=main]`, or the one `article`) when the
  * page marks it, else the body, after removing navigation, banners, sidebars, footers, cookie notices
  * and hidden elements. Furniture named only by class or id is removed when it holds less than a
