@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test projects:
@@ -28,24 +27,9 @@ const apiShared = { include: apiTests, isolate: false };
 const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
 const hasPg = Boolean(process.env.TEST_DATABASE_URL);
 
-/**
- * Projects by how long their files run, longest first. Vitest's own order is by project name, then
- * (with no timings cached, as on a fresh clone) by file size, which started the one long file, the
- * benchmarks' smoke run, after every API file: the run then waited on its tail. Longest first lets
- * the short files fill in around it. Within a project, Vitest's order stands.
- */
-const PROJECTS_LONGEST_FIRST = ['bench-smoke', 'browser', 'api-pg', 'api-pglite', 'unit'];
-class LongestFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => PROJECTS_LONGEST_FIRST.indexOf(file.project.name);
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
-  }
-}
-
 export default defineConfig({
   test: {
     maxWorkers: workers,
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
