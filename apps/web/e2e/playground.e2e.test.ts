@@ -66,6 +66,8 @@ describe('bot playground and full-page chat', () => {
     await page.goto(`/bot/${bot.bot_id}/playground`);
     await page.getByRole('heading', { name: 'Shipping helper' }).waitFor();
     await page.getByTestId('welcome-message').waitFor();
+    // No language model: the caption names no temperature, which the built-in answerer does not have.
+    await page.getByText('Playground · built-in answers').waitFor();
     // The default greeting is a sentence naming the business (the workspace has its automatic name,
     // so the bot's).
     expect(await page.getByTestId('welcome-message').innerText()).toContain(

@@ -28,6 +28,7 @@ import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
 import { RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
+import { playgroundCaption } from '../lib/caption';
 
 function parseId(raw: string | undefined): number | null {
   return raw && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
@@ -56,7 +57,6 @@ function Playground({ bot }: { bot: Bot }) {
   // Playground defaults (spec section 9) where the bot leaves them unset.
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
   const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
-  const temperature = bot.temperature ?? BOT.defaultTemperature;
   const started = chat.messages.some((m) => m.message_type === 'user');
   const [previewOpen, setPreviewOpen] = useState(false);
 
@@ -105,7 +105,7 @@ function Playground({ bot }: { bot: Bot }) {
             {bot.bot_name}
           </Typography>
           <Typography variant="caption" color="text.secondary">
-            Playground · temperature {temperature}
+            {playgroundCaption(bot)}
           </Typography>
         </Box>
         <Button size="small" startIcon={<ManageSearch />} onClick={() => setPreviewOpen(true)}>
