@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { lastSeq, mergeMessages } from './messages.js';
+import { lastSeq, mergeMessages, rateable } from './messages.js';
 
 const m = (conversation_id: number, seq: number, message = `m${seq}`) =>
   ({ conversation_id, seq, message }) as ChatMessage;
@@ -29,5 +29,16 @@ describe('mergeMessages', () => {
     expect(mergeMessages(list, [])).toBe(list);
     expect(lastSeq(list, 2)).toBe(5);
     expect(lastSeq(list, 3)).toBe(0);
+  });
+});
+
+describe('rateable', () => {
+  it("offers thumbs on the bot's answers only: not the welcome, a notice or the reply to a greeting", () => {
+    expect(rateable({ id: 5, answer_mode: 'extractive' })).toBe(true);
+    expect(rateable({ id: 5, answer_mode: 'not_found' })).toBe(true);
+    expect(rateable({ id: 0, answer_mode: 'extractive' })).toBe(false);
+    expect(rateable({ id: 5, answer_mode: null })).toBe(false);
+    expect(rateable({ id: 5, answer_mode: 'limit' })).toBe(false);
+    expect(rateable({ id: 5, answer_mode: 'small_talk' })).toBe(false);
   });
 });

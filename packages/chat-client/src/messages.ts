@@ -34,3 +34,13 @@ export function lastSeq(messages: readonly ChatMessage[], conversationId: number
   for (const m of messages) if (m.conversation_id === conversationId && m.seq > max) max = m.seq;
   return max;
 }
+
+/**
+ * Whether the reader may rate the message with a thumb: an answer of the bot. Not the welcome (no
+ * id), a notice past the month's credits, a consent reply (no answer mode), nor the reply to a
+ * greeting or thanks, which answers nothing.
+ */
+export function rateable(message: Pick<ChatMessage, 'id' | 'answer_mode'>): boolean {
+  const mode = message.answer_mode;
+  return message.id > 0 && mode !== null && mode !== 'limit' && mode !== 'small_talk';
+}

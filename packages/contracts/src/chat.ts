@@ -155,11 +155,23 @@ export const ChatMessage = z.object({
   attachments: z.array(Attachment),
   /**
    * How the answer was made: a matching Q&A pair, a language model, sentences of the sources
-   * (extractive), nothing found, or Parley's own order check (order). On a system message,
+   * (extractive), nothing found, Parley's own order check (order), or the short reply to a greeting,
+   * thanks or goodbye (small_talk), which asks nothing of the sources. On a system message,
    * `contact`: the visitor left their contact details through the contact form.
    */
   answer_mode: z
-    .enum(['qna', 'llm', 'extractive', 'not_found', 'limit', 'booking', 'helpdesk', 'order', 'contact'])
+    .enum([
+      'qna',
+      'llm',
+      'extractive',
+      'not_found',
+      'limit',
+      'booking',
+      'helpdesk',
+      'order',
+      'contact',
+      'small_talk',
+    ])
     .nullable(),
   /** Buttons under the message: the bot's calendar booking, the lead form, a person. */
   actions: z.array(MessageAction),

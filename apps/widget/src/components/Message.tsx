@@ -1,4 +1,11 @@
-import { citationTitle, citesByNumber, linkCitations, safeUrl, syncedLabel } from '@parley/chat-client';
+import {
+  citationTitle,
+  citesByNumber,
+  linkCitations,
+  rateable,
+  safeUrl,
+  syncedLabel,
+} from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
 import { useEffect, useState } from 'preact/hooks';
@@ -192,7 +199,3 @@ export function Message({
     </li>
   );
 }
-
-/** An answer of the bot (not the welcome, a notice past the month's credits, or a consent reply). */
-const rateable = (message: ChatMessage) =>
-  message.id > 0 && message.answer_mode !== null && message.answer_mode !== 'limit';

@@ -54,6 +54,7 @@ export type Period = { from: Date; to: Date; fromDay: string; toDay: string; bot
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
 const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
 const UNANSWERED_MODES = new Set(['not_found', 'limit']);
+// The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
 
 /** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
 export function answersOf(rows: readonly MetricRow[]): AnswerCounts {

@@ -22,6 +22,7 @@ import {
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
+import { SMALL_TALK_REPLIES, type SmallTalk, smallTalkOf } from './small-talk.js';
 
 /** What the bot wrote, where it came from and what it cost. */
 export type Answer = {
@@ -69,9 +70,10 @@ export const TEXTS = {
 
 /**
  * Answers a question from a bot's sources (console.md section 3 Chat message; issues 5 and 30): a
- * Q&A pair whose question means the visitor's, with its answer alone; otherwise, when the passages
- * show the evidence (knowledge/evidence.ts), their best sentences through the bot's language model,
- * or quoted as they are when it has none. Without that evidence it says so in one honest line and
+ * greeting, thanks or goodbye with a short reply of its own (small-talk.ts); a Q&A pair whose
+ * question means the visitor's, with its answer alone; otherwise, when the passages show the
+ * evidence (knowledge/evidence.ts), their best sentences through the bot's language model, or
+ * quoted as they are when it has none. Without that evidence it says so in one honest line and
  * offers a person or the lead form, and never invents a source. The same question gets the same
  * answer whoever asks it and wherever: the playground, the widget, the full-page chat, a channel.
  */
@@ -113,6 +115,8 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
+    const social = smallTalkOf(input.question, input.bot.botName);
+    if (social) return this.say(input, smallTalkAnswer(social));
     const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
     if (order)
@@ -325,6 +329,18 @@ function bookingAnswer(booking: Booking, text: string): Answer {
     qnaId: null,
     usage: null,
     actions: [{ type: 'booking', title: booking.title, url: booking.url, provider: booking.provider }],
+  };
+}
+
+/** A greeting, thanks or goodbye gets its short reply, the same with or without a model. */
+function smallTalkAnswer(kind: SmallTalk): Answer {
+  return {
+    text: SMALL_TALK_REPLIES[kind],
+    mode: 'small_talk',
+    sources: [],
+    qnaId: null,
+    usage: null,
+    actions: [],
   };
 }
 

@@ -7,6 +7,7 @@ import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
 import { TEXTS } from './answer.service.js';
+import { SMALL_TALK_REPLIES } from './small-talk.js';
 
 /**
  * Answers a small business can put in front of its customers (issue 30): a bakery's six-page site
@@ -112,6 +113,26 @@ describe('answers without a model', () => {
     // In other everyday words ("payment" for "pay"), around chat words that say nothing ("hi guys").
     const card = await ask('hi guys, is payment by card ok?');
     expect(card.body.bot_message).toMatchObject({ answer_mode: 'qna', message: BAKERY_QNA[3]!.answer });
+  });
+
+  it('greets, thanks and says goodbye back without searching the sources, and answers a question with a greeting in it', async () => {
+    const hello = await ask('Hello there!');
+    expect(hello.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: SMALL_TALK_REPLIES.greeting,
+      sources: [],
+      actions: [],
+    });
+    const thanks = await ask('thanks a lot 🙏', hello.body.conversation_id);
+    expect(thanks.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: SMALL_TALK_REPLIES.thanks,
+    });
+    const bye = await ask('ok thanks, bye!', hello.body.conversation_id);
+    expect(bye.body.bot_message!.message).toBe(SMALL_TALK_REPLIES.goodbye);
+    const question = await ask('hi, how much does delivery cost?');
+    expect(question.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
+    expect(question.body.bot_message!.message).toContain('Delivery costs $6');
   });
 
   it('never quotes a near-duplicate: the pair and the page saying the same thing give one sentence', async () => {
@@ -223,6 +244,17 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
     expect(pathsOf(reply)[0]).toBe('/delivery');
     expect(reply.body.bot_message!.sources.length).toBeLessThanOrEqual(3);
+  });
+
+  it('greets back without asking the model', async () => {
+    const seen = llm.requests.length;
+    const reply = await ask('hi!', undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: SMALL_TALK_REPLIES.greeting,
+      usage: null,
+    });
+    expect(llm.requests.length).toBe(seen);
   });
 
   it('sends the passage that holds the fact to the model', async () => {

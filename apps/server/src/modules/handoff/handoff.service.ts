@@ -345,7 +345,10 @@ export class HandoffService {
     return toMessage(stored.message);
   }
 
-  /** Whether the bot's reply to the visitor message at `seq` (the next bot message) answered it from its sources. */
+  /**
+   * Whether the bot's reply to the visitor message at `seq` (the next bot message) answered it from
+   * its sources, or the message asked nothing (a greeting, thanks).
+   */
   private async answeredWithConfidence(conversationId: number, seq: number): Promise<boolean> {
     const [reply] = await this.db
       .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
@@ -414,8 +417,11 @@ async function contactOffered(tx: DbOrTx, conversationId: number): Promise<boole
   return offer !== undefined;
 }
 
-/** Answers the bot gives only when its sources hold the answer (not_found and limit notices are not). */
-const CONFIDENT_MODES = ['qna', 'extractive', 'llm', 'order', 'booking'];
+/**
+ * Answers the bot gives only when its sources hold the answer (not_found and limit notices are not),
+ * and the reply to a message that asked nothing: neither leaves a question for the unanswered queue.
+ */
+const CONFIDENT_MODES = ['qna', 'extractive', 'llm', 'order', 'booking', 'small_talk'];
 
 /** A hand-off notice to both sides of the conversation, as a system message. */
 function systemNotice(row: ConversationRow, text: string, metadata: Record<string, unknown>): NewMessage {

@@ -6,6 +6,7 @@ import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { appendMessage } from '../chat/chat.queries.js';
+import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 import { overlap, SAME_QUESTION } from './unanswered.service.js';
 
 let server: TestServer;
@@ -237,6 +238,14 @@ describe('the queue of unanswered questions', () => {
     expect(loyalty?.suggestion?.answer).toBe('Yes, ask for a loyalty card at the till.');
     expect(sundays).toBeDefined();
     expect(sundays!.suggestion).toBeNull();
+  });
+
+  it('never queues a greeting or thanks: the question between them is queued, and asking for a person after a greeting queues nothing', async () => {
+    const cafe = await createBotViaApi(server, owner, { bot_name: 'Harbour cafe' });
+    expect(await visitorAsks(cafe, 'hi there!')).toBe(SMALL_TALK_REPLIES.greeting);
+    await visitorTalk(cafe, ['hello', 'Do you repair bikes?', 'ok thanks, bye']);
+    await visitorTalk(cafe, ['good morning', 'Can I talk to a person?']);
+    expect((await queue(owner, cafe.bot_id)).map((g) => g.question)).toEqual(['Do you repair bikes?']);
   });
 
   it('dismisses a group, refuses a blank answer, and hides every group from other workspaces and members without Bots', async () => {

@@ -2,6 +2,7 @@ import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
+import { rateable } from '@parley/chat-client';
 import type { ChatMessage } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { useRateAnswerMutation } from '../api';
@@ -28,8 +29,7 @@ export function RateAnswer({
     if (saved !== undefined) setRating(saved);
   }, [saved]);
   const [rate, { isLoading }] = useRateAnswerMutation();
-  // The welcome and notices carry no answer mode: nothing to rate.
-  if (!message.answer_mode || message.answer_mode === 'limit' || message.id <= 0) return null;
+  if (!rateable(message)) return null;
   const choose = async (next: 'up' | 'down') => {
     const value = rating === next ? null : next;
     const saved = await rate({

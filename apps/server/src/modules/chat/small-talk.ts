@@ -1,0 +1,172 @@
+/**
+ * Social turns: a visitor's message that only greets, thanks, says goodbye or acknowledges ("hi",
+ * "hello there!", "ok thanks 👍", "bye"). Such a message asks nothing the sources could answer, so
+ * searching them would only end in "Sorry, I don't know the answer to that", an offer of a person,
+ * an entry in the owner's unanswered questions and a lower answer rate. It gets a short reply of its
+ * own instead. A message with anything else in it ("hi, are you open on Sunday?", "thanks, and the
+ * price?") is a question and goes to the sources as before. English phrases, like the hand-off's
+ * intent words (the bots' language today).
+ */
+export type SmallTalk = 'greeting' | 'wellbeing' | 'opener' | 'thanks' | 'goodbye' | 'acknowledgement';
+
+/** The reply to each kind. */
+export const SMALL_TALK_REPLIES: Record<SmallTalk, string> = {
+  greeting: 'Hello! How can I help you today?',
+  wellbeing: "I'm well, thank you! How can I help you today?",
+  opener: 'Of course! What would you like to know?',
+  thanks: "You're welcome! Is there anything else I can help you with?",
+  goodbye: 'Thanks for chatting with us. Goodbye!',
+  acknowledgement: 'Is there anything else I can help you with?',
+};
+
+/** Phrases of each kind, as normalised text (lower case, letters and spaces). */
+const PHRASES: Record<SmallTalk, string[]> = {
+  greeting: [
+    'hi',
+    'hii',
+    'hiii',
+    'hey',
+    'heya',
+    'hello',
+    'helo',
+    'hiya',
+    'howdy',
+    'yo',
+    'greetings',
+    'good morning',
+    'good afternoon',
+    'good evening',
+    'good day',
+    'nice to meet you',
+  ],
+  wellbeing: ['how are you', 'how are you doing', 'how r u', 'hows it going', 'how is it going', 'whats up'],
+  opener: [
+    'help',
+    'i need help',
+    'i need some help',
+    'can you help me',
+    'can you help',
+    'could you help me',
+    'i have a question',
+    'i have some questions',
+    'can i ask a question',
+    'can i ask you something',
+    'quick question',
+  ],
+  thanks: [
+    'thanks',
+    'thank you',
+    'thankyou',
+    'thank u',
+    'thanx',
+    'thx',
+    'thnx',
+    'ty',
+    'tysm',
+    'cheers',
+    'many thanks',
+    'much appreciated',
+    'appreciate it',
+    'i appreciate it',
+    'that helps',
+    'that helped',
+    'that was helpful',
+    'that is helpful',
+    'thats helpful',
+    'helpful',
+  ],
+  goodbye: [
+    'bye',
+    'bye bye',
+    'byebye',
+    'goodbye',
+    'good bye',
+    'see you',
+    'see ya',
+    'see you later',
+    'cya',
+    'have a nice day',
+    'have a good day',
+    'have a great day',
+    'good night',
+    'take care',
+  ],
+  acknowledgement: [
+    'ok',
+    'okay',
+    'okey',
+    'okie',
+    'k',
+    'kk',
+    'cool',
+    'great',
+    'perfect',
+    'nice',
+    'awesome',
+    'excellent',
+    'lovely',
+    'brilliant',
+    'wonderful',
+    'got it',
+    'gotcha',
+    'alright',
+    'all right',
+    'sounds good',
+    'understood',
+    'noted',
+    'i see',
+    'makes sense',
+    'that makes sense',
+  ],
+};
+
+/** Words that may sit around the phrases without making the message a question. */
+const FILLER = new Set(
+  'there so very much again a lot guys all everyone folks team oh ah well really just for your the help and you too'.split(
+    ' ',
+  ),
+);
+
+/** When one message holds several kinds, the reply answers the one that ends a conversation first. */
+const PRIORITY: SmallTalk[] = ['goodbye', 'thanks', 'opener', 'wellbeing', 'greeting', 'acknowledgement'];
+
+/** Social turns are short: a longer message says something more. */
+const MAX_WORDS = 8;
+
+/** Every phrase with its kind, longest first, so "thank you" is read before "ty" could be. */
+const LEXICON = Object.entries(PHRASES)
+  .flatMap(([kind, phrases]) =>
+    phrases.map((phrase) => ({ kind: kind as SmallTalk, words: phrase.split(' ') })),
+  )
+  .sort((a, b) => b.words.length - a.words.length);
+
+/** Lower case letters and spaces only: a thumbs-up reads "ok"; other emoji, punctuation and apostrophes ("what's" → "whats") go. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/👍|👌/gu, ' ok ')
+    .replace(/[^\p{L}\s]+/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
+/**
+ * The kind of social turn the message is, or null when it holds anything else. The bot's own name
+ * may appear in it ("hi Crumb helper").
+ */
+export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
+  const words = wordsOf(message);
+  if (words.length === 0 || words.length > MAX_WORDS) return null;
+  const named = new Set(wordsOf(botName));
+  const kinds = new Set<SmallTalk>();
+  for (let at = 0; at < words.length; ) {
+    const phrase = LEXICON.find((entry) => entry.words.every((word, i) => words[at + i] === word));
+    if (phrase) {
+      kinds.add(phrase.kind);
+      at += phrase.words.length;
+    } else if (FILLER.has(words[at]!) || named.has(words[at]!)) at += 1;
+    else return null;
+  }
+  return PRIORITY.find((kind) => kinds.has(kind)) ?? null;
+}
