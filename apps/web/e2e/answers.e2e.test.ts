@@ -75,7 +75,13 @@ describe("answers on a small business's own site", () => {
       return reply;
     };
 
+    // A greeting is greeted back, with nothing to rate and no person offered.
+    const hello = await ask('Hi there!', 'Hello! How can I help you today?');
+    expect(await hello.getByRole('button', { name: 'Good answer' }).count()).toBe(0);
+    expect(await hello.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+
     const delivery = await ask('How much does delivery cost?', 'Delivery costs $6');
+    await delivery.getByRole('button', { name: 'Good answer' }).waitFor();
     await delivery
       .getByTestId('message-sources')
       .getByRole('link', { name: /^Delivery/ })
