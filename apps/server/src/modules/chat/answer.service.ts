@@ -22,7 +22,7 @@ import {
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { SMALL_TALK_REPLIES, type SmallTalk, smallTalkOf } from './small-talk.js';
+import { answerToOffer, SMALL_TALK_REPLIES, type SmallTalk, smallTalkOf } from './small-talk.js';
 
 /** What the bot wrote, where it came from and what it cost. */
 export type Answer = {
@@ -115,6 +115,9 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
+    const offer = offeredPerson(input.history) ? answerToOffer(input.question) : null;
+    if (offer === 'yes') return TAKES_PERSON;
+    if (offer === 'no') return this.say(input, smallTalkAnswer('declined'));
     const social = smallTalkOf(input.question, input.bot.botName);
     if (social) return this.say(input, smallTalkAnswer(social));
     const { model, booking } = prepared;
@@ -343,6 +346,24 @@ function smallTalkAnswer(kind: SmallTalk): Answer {
     actions: [],
   };
 }
+
+/** Whether the bot's last message offered a person (its "Talk to a person" button). */
+function offeredPerson(history: MessageRow[]): boolean {
+  const last = history.at(-1);
+  const actions = (last?.metadata as { actions?: MessageAction[] } | null)?.actions ?? [];
+  return last?.messageType === 'bot' && actions.some((action) => action.type === 'human');
+}
+
+/** The visitor said yes to the person offered: no words of the bot, the hand-off's notice is the reply. */
+const TAKES_PERSON: Answer = {
+  text: '',
+  mode: 'not_found',
+  sources: [],
+  qnaId: null,
+  usage: null,
+  actions: [],
+  wantsPerson: true,
+};
 
 function qnaAnswer(pair: QnaPair): Answer {
   return {

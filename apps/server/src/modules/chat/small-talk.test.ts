@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smallTalkOf } from './small-talk.js';
+import { answerToOffer, smallTalkOf } from './small-talk.js';
 
 describe('smallTalkOf', () => {
   it('reads greetings, thanks, goodbyes and acknowledgements in everyday spellings', () => {
@@ -51,5 +51,16 @@ describe('smallTalkOf', () => {
       '🎂',
     ])
       expect(smallTalkOf(text), text).toBeNull();
+  });
+});
+
+describe('answerToOffer', () => {
+  it('reads a yes or a no to an offered person, and nothing else', () => {
+    for (const text of ['yes', 'Yes please!', 'yeah sure', 'ok', 'please', "I'd like that", 'y'])
+      expect(answerToOffer(text), text).toBe('yes');
+    for (const text of ['no', 'No thanks.', 'nope', 'not now', "I'm good"])
+      expect(answerToOffer(text), text).toBe('no');
+    for (const text of ['yes no', 'yes, do you ship to Canada?', 'thanks', 'hello', ''])
+      expect(answerToOffer(text), text).toBeNull();
   });
 });

@@ -7,7 +7,14 @@
  * price?") is a question and goes to the sources as before. English phrases, like the hand-off's
  * intent words (the bots' language today).
  */
-export type SmallTalk = 'greeting' | 'wellbeing' | 'opener' | 'thanks' | 'goodbye' | 'acknowledgement';
+export type SmallTalk =
+  | 'greeting'
+  | 'wellbeing'
+  | 'opener'
+  | 'thanks'
+  | 'goodbye'
+  | 'acknowledgement'
+  | 'declined';
 
 /** The reply to each kind. */
 export const SMALL_TALK_REPLIES: Record<SmallTalk, string> = {
@@ -17,6 +24,7 @@ export const SMALL_TALK_REPLIES: Record<SmallTalk, string> = {
   thanks: "You're welcome! Is there anything else I can help you with?",
   goodbye: 'Thanks for chatting with us. Goodbye!',
   acknowledgement: 'Is there anything else I can help you with?',
+  declined: 'No problem. Is there anything else I can help you with?',
 };
 
 /** Phrases of each kind, as normalised text (lower case, letters and spaces). */
@@ -118,6 +126,8 @@ const PHRASES: Record<SmallTalk, string[]> = {
     'makes sense',
     'that makes sense',
   ],
+  // "No thanks" to an offered person (answerToOffer): alone, "no" answers something the reader cannot see.
+  declined: [],
 };
 
 /** Words that may sit around the phrases without making the message a question. */
@@ -133,12 +143,16 @@ const PRIORITY: SmallTalk[] = ['goodbye', 'thanks', 'opener', 'wellbeing', 'gree
 /** Social turns are short: a longer message says something more. */
 const MAX_WORDS = 8;
 
+type Lexicon<K> = { kind: K; words: string[] }[];
+
 /** Every phrase with its kind, longest first, so "thank you" is read before "ty" could be. */
-const LEXICON = Object.entries(PHRASES)
-  .flatMap(([kind, phrases]) =>
-    phrases.map((phrase) => ({ kind: kind as SmallTalk, words: phrase.split(' ') })),
-  )
-  .sort((a, b) => b.words.length - a.words.length);
+function lexiconOf<K extends string>(phrases: Record<K, string[]>): Lexicon<K> {
+  return (Object.entries(phrases) as [K, string[]][])
+    .flatMap(([kind, list]) => list.map((phrase) => ({ kind, words: phrase.split(' ') })))
+    .sort((a, b) => b.words.length - a.words.length);
+}
+
+const LEXICON = lexiconOf(PHRASES);
 
 /** Lower case letters and spaces only: a thumbs-up reads "ok"; other emoji, punctuation and apostrophes ("what's" → "whats") go. */
 function wordsOf(text: string): string[] {
@@ -152,21 +166,82 @@ function wordsOf(text: string): string[] {
 }
 
 /**
- * The kind of social turn the message is, or null when it holds anything else. The bot's own name
- * may appear in it ("hi Crumb helper").
+ * The kinds of the phrases the message is made of, or null when any word of it is neither one of
+ * the phrases, a filler word nor a word of the bot's name.
  */
-export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
+function phrasesOf<K>(message: string, lexicon: Lexicon<K>, botName: string): Set<K> | null {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS) return null;
   const named = new Set(wordsOf(botName));
-  const kinds = new Set<SmallTalk>();
+  const kinds = new Set<K>();
   for (let at = 0; at < words.length; ) {
-    const phrase = LEXICON.find((entry) => entry.words.every((word, i) => words[at + i] === word));
+    const phrase = lexicon.find((entry) => entry.words.every((word, i) => words[at + i] === word));
     if (phrase) {
       kinds.add(phrase.kind);
       at += phrase.words.length;
     } else if (FILLER.has(words[at]!) || named.has(words[at]!)) at += 1;
     else return null;
   }
-  return PRIORITY.find((kind) => kinds.has(kind)) ?? null;
+  return kinds;
+}
+
+/**
+ * The kind of social turn the message is, or null when it holds anything else. The bot's own name
+ * may appear in it ("hi Crumb helper").
+ */
+export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
+  const kinds = phrasesOf(message, LEXICON, botName);
+  return PRIORITY.find((kind) => kinds?.has(kind)) ?? null;
+}
+
+/**
+ * After the bot offered a person ("Would you like to talk to a person from our team?"), a visitor
+ * may answer in words instead of pressing the button: "yes please" takes the offer, "no thanks"
+ * declines it. Anything else is a new question.
+ */
+const OFFER_REPLIES: Record<'yes' | 'no', string[]> = {
+  yes: [
+    'yes',
+    'yes please',
+    'yeah',
+    'yea',
+    'yep',
+    'yup',
+    'y',
+    'sure',
+    'ok',
+    'okay',
+    'please',
+    'ok please',
+    'definitely',
+    'absolutely',
+    'of course',
+    'go ahead',
+    'i would',
+    'i would like that',
+    'id like that',
+    'that would be great',
+    'that would be good',
+  ],
+  no: [
+    'no',
+    'nope',
+    'nah',
+    'n',
+    'no thanks',
+    'no thank you',
+    'not now',
+    'not right now',
+    'maybe later',
+    'im good',
+    'im fine',
+  ],
+};
+const OFFER_LEXICON = lexiconOf(OFFER_REPLIES);
+
+/** Whether the message takes (`yes`) or declines (`no`) an offered person, or null when it does neither. */
+export function answerToOffer(message: string): 'yes' | 'no' | null {
+  const kinds = phrasesOf(message, OFFER_LEXICON, '');
+  if (kinds?.size !== 1) return null;
+  return kinds.has('yes') ? 'yes' : 'no';
 }

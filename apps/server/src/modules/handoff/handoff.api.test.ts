@@ -23,6 +23,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { leads } from '../bots/bots.schema.js';
 import { TEXTS } from '../chat/answer.service.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 
 type Frame = { type?: string; error?: string; conversation_id?: number; final_result_object?: ChatMessage };
 
@@ -190,6 +191,30 @@ afterAll(async () => {
 });
 
 describe('asking for a person', () => {
+  it('takes a "yes please" to the person the bot just offered as the request, and a "no thanks" as declining it', async () => {
+    const declines = await visitor();
+    const offer = await declines.say('Do you dye boots green?');
+    expect(offer.actions).toContainEqual(expect.objectContaining({ type: 'human' }));
+    expect(await declines.say('no thanks')).toMatchObject({
+      message_type: 'bot',
+      answer_mode: 'small_talk',
+      message: SMALL_TALK_REPLIES.declined,
+    });
+    // With no offer just before it, a yes asks for nobody.
+    expect(await declines.say('yes')).toMatchObject({ message_type: 'bot' });
+    expect(await events(declines.id())).toEqual([]);
+    declines.close();
+
+    const takes = await visitor();
+    await takes.say('Do you dye boots green?');
+    expect(await takes.say('yes please')).toMatchObject({
+      message_type: 'system',
+      handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
+    });
+    expect(await events(takes.id())).toEqual(['bot>human_requested:visitor_asked']);
+    takes.close();
+  });
+
   it('with nobody online: told so honestly, offered the contact form, tied to the conversation; the request waits', async () => {
     const guest = await visitor();
     await guest.say('Do you resole boots?');
