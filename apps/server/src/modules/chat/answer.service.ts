@@ -4,6 +4,7 @@ import {
   type MessageSourceRef,
   type OfferAction,
   type SearchHit,
+  welcomeOf,
 } from '@parley/contracts';
 import { APICallError, type LanguageModel } from 'ai';
 import type { BotRow } from '../bots/bots.queries.js';
@@ -49,6 +50,8 @@ export type AnswerInput = {
   question: string;
   /** Earlier messages of the conversation, oldest first (the question not included). */
   history: MessageRow[];
+  /** Whether the visitor was shown the bot's welcome: on the web, yes; a channel never sends it. */
+  welcomeShown: boolean;
   /** Whether an agent could take over now (asked only when the sources say nothing). */
   agentOnline: () => Promise<boolean>;
   onChunk: (text: string) => void;
@@ -119,7 +122,7 @@ export class AnswerService {
     if (offer === 'yes') return TAKES_PERSON;
     if (offer === 'no') return this.say(input, smallTalkAnswer('declined'));
     const social = smallTalkOf(input.question, input.bot.botName);
-    if (social) return this.say(input, smallTalkAnswer(social));
+    if (social) return this.say(input, smallTalkAnswer(social, greetingOf(input)));
     const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
     if (order)
@@ -336,15 +339,28 @@ function bookingAnswer(booking: Booking, text: string): Answer {
 }
 
 /** A greeting, thanks or goodbye gets its short reply, the same with or without a model. */
-function smallTalkAnswer(kind: SmallTalk): Answer {
+function smallTalkAnswer(kind: SmallTalk, greeting = SMALL_TALK_REPLIES.greeting): Answer {
   return {
-    text: SMALL_TALK_REPLIES[kind],
+    text: kind === 'greeting' ? greeting : SMALL_TALK_REPLIES[kind],
     mode: 'small_talk',
     sources: [],
     qnaId: null,
     usage: null,
     actions: [],
   };
+}
+
+/**
+ * The reply to a greeting. A visitor who greets first on a channel (Instagram, Messenger, WhatsApp)
+ * never saw the bot's welcome, which is only shown on the web: the welcome the owner wrote is the
+ * greeting. Later, or on the web, where it was shown, a short hello.
+ */
+function greetingOf(input: AnswerInput): string {
+  const answered = input.history.some(
+    (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
+  );
+  if (input.welcomeShown || answered) return SMALL_TALK_REPLIES.greeting;
+  return welcomeOf(input.bot.welcomeMessage, input.bot.botName);
 }
 
 /** Whether the bot's last message offered a person (its "Talk to a person" button). */

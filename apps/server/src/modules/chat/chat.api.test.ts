@@ -526,7 +526,7 @@ describe('when the bot must not answer', () => {
       ).json()) as Bot;
       const one = await limited.post<ChatExchange>(
         '/api/chat/chats',
-        { bot_id: created.bot_id, message: 'hi' },
+        { bot_id: created.bot_id, message: 'Do you ship abroad?' },
         as(account),
       );
       expect(one.body.bot_message!.answer_mode).toBe('not_found');

@@ -418,6 +418,7 @@ export class ChatService {
               conversationId: conversation.id,
               question: question.message,
               history,
+              welcomeShown: conversation.channel === 'bot',
               agentOnline: () => this.options.agentOnline(bot.tenantId),
               onChunk: (text) => hooks.onChunk?.(text),
               signal: hooks.signal,

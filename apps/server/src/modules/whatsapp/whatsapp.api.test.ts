@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type Bot,
   type CampaignAnalytics,
   type CampaignLogList,
   type ContactList,
@@ -30,6 +31,7 @@ import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 import { viewOf } from './contacts.service.js';
 import {
   whatsappAccounts,
@@ -519,6 +521,28 @@ describe('conversations', () => {
       as(other),
     );
     expect(foreign.status).toBe(404);
+  });
+
+  it("greets a customer's first hello with the bot's welcome, which a channel never showed, then a short hello", async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    await fake.postWebhook(
+      inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage('Hi!') }),
+    );
+    await settled();
+    const bot = await server.get<Bot>(`/api/chat/bots/${botId}`, as(owner));
+    expect(bot.body.welcome_message).toMatch(/^Welcome to /);
+    await expect.poll(() => fake.texts(from)).toEqual([bot.body.welcome_message]);
+    await fake.postWebhook(
+      inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage('thanks') }),
+    );
+    await settled();
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(SMALL_TALK_REPLIES.thanks);
+    await fake.postWebhook(
+      inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage('hello') }),
+    );
+    await settled();
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(SMALL_TALK_REPLIES.greeting);
   });
 
   it('honours STOP: the contact is opted out and told so', async () => {
