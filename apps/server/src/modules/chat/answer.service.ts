@@ -118,10 +118,12 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
-    const offer = offeredPerson(input.history) ? answerToOffer(input.question) : null;
-    if (offer === 'yes') return TAKES_PERSON;
-    if (offer === 'no') return this.say(input, smallTalkAnswer('declined'));
+    const offer = personOffered(input.history);
+    const toOffer = offer ? answerToOffer(input.question) : null;
     const social = smallTalkOf(input.question, input.bot.botName);
+    if (toOffer === 'no') return this.say(input, smallTalkAnswer('declined'));
+    // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
+    if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
     if (social) return this.say(input, smallTalkAnswer(social, greetingOf(input)));
     const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
@@ -363,11 +365,15 @@ function greetingOf(input: AnswerInput): string {
   return welcomeOf(input.bot.welcomeMessage, input.bot.botName);
 }
 
-/** Whether the bot's last message offered a person (its "Talk to a person" button). */
-function offeredPerson(history: MessageRow[]): boolean {
+/**
+ * How the bot's last message offered a person, with its button: asked ("Would you like to talk to a
+ * person from our team?") or told ("You can ask to talk to a person…"); null when it did not.
+ */
+function personOffered(history: MessageRow[]): 'asked' | 'told' | null {
   const last = history.at(-1);
   const actions = (last?.metadata as { actions?: MessageAction[] } | null)?.actions ?? [];
-  return last?.messageType === 'bot' && actions.some((action) => action.type === 'human');
+  if (last?.messageType !== 'bot' || !actions.some((action) => action.type === 'human')) return null;
+  return last.message.trimEnd().endsWith('?') ? 'asked' : 'told';
 }
 
 /** The visitor said yes to the person offered: no words of the bot, the hand-off's notice is the reply. */

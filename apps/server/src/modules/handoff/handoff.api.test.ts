@@ -213,6 +213,23 @@ describe('asking for a person', () => {
     });
     expect(await events(takes.id())).toEqual(['bot>human_requested:visitor_asked']);
     takes.close();
+
+    // "You can ask…" (nobody online) is not a question: an "ok" only says it was read.
+    const reads = await visitor();
+    expect((await reads.say('Do you dye boots green?')).message).not.toMatch(/\?$/);
+    expect(await reads.say('ok')).toMatchObject({ answer_mode: 'small_talk' });
+    expect(await events(reads.id())).toEqual([]);
+    reads.close();
+    // "Would you like…?" (an agent online) is: the "ok" takes the person.
+    const desk = await online(agent);
+    const agrees = await visitor();
+    expect((await agrees.say('Do you dye boots green?')).message).toMatch(/\?$/);
+    expect(await agrees.say('ok')).toMatchObject({
+      message_type: 'system',
+      handoff: { to: 'human_requested' },
+    });
+    desk.close();
+    agrees.close();
   });
 
   it('with nobody online: told so honestly, offered the contact form, tied to the conversation; the request waits', async () => {
