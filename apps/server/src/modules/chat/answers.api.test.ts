@@ -1,4 +1,5 @@
-import type { ChatExchange, SearchResult, StreamEvent } from '@parley/contracts';
+import { BOT, type ChatExchange, type SearchResult, type StreamEvent } from '@parley/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
@@ -7,6 +8,7 @@ import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
 import { TEXTS } from './answer.service.js';
+import { conversations } from './chat.schema.js';
 import { SMALL_TALK_REPLIES } from './small-talk.js';
 
 /**
@@ -130,6 +132,12 @@ describe('answers without a model', () => {
     });
     const bye = await ask('ok thanks, bye!', hello.body.conversation_id);
     expect(bye.body.bot_message!.message).toBe(SMALL_TALK_REPLIES.goodbye);
+    // The first question names the conversation (the inbox row, the most asked list), not "hello".
+    const nameOf = async (id: number) =>
+      (await server.database.db.select().from(conversations).where(eq(conversations.id, id)))[0]!.name;
+    expect(await nameOf(hello.body.conversation_id)).toBe(BOT.newConversationName);
+    await ask('Do you sell sourdough?', hello.body.conversation_id);
+    expect(await nameOf(hello.body.conversation_id)).toBe('Do you sell sourdough?');
     const question = await ask('hi, how much does delivery cost?');
     expect(question.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
     expect(question.body.bot_message!.message).toContain('Delivery costs $6');

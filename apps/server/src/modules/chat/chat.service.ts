@@ -42,6 +42,7 @@ import {
 } from './chat.queries.js';
 import { conversations, messages } from './chat.schema.js';
 import { messagesRatedBy } from './rated-history.js';
+import { smallTalkOf } from './small-talk.js';
 
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
 export type Actor =
@@ -330,7 +331,7 @@ export class ChatService {
         botId: bot.id,
         ...(actor.kind === 'visitor' ? { visitorId: actor.visitorId } : { userId: actor.userId }),
       },
-      nameFromQuestion: true,
+      nameFromQuestion: namesConversation(request.message, bot),
       announce: this.hub.storedNotification,
       answerContext,
     });
@@ -354,7 +355,11 @@ export class ChatService {
       welcomeOf(bot.welcomeMessage, bot.botName),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
-      { nameFromQuestion: true, announce: this.hub.storedNotification, answerContext },
+      {
+        nameFromQuestion: namesConversation(request.message, bot),
+        announce: this.hub.storedNotification,
+        answerContext,
+      },
     );
     return { welcome, question };
   }
@@ -458,6 +463,12 @@ export class ChatService {
     return { stored: stored.message, wantsPerson: answer.wantsPerson === true };
   }
 }
+
+/**
+ * Whether a visitor's message names their conversation: the first question does, a greeting before
+ * it does not ("hi" would name the inbox row and lead the most asked questions).
+ */
+const namesConversation = (message: string, bot: BotRow) => smallTalkOf(message, bot.botName) === null;
 
 /** The conversation's column that names the channel account. */
 function accountColumnOf(origin: ChannelOrigin) {
