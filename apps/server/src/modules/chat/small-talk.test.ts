@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { answerToOffer, smallTalkOf } from './small-talk.js';
 
@@ -62,5 +64,27 @@ describe('answerToOffer', () => {
       expect(answerToOffer(text), text).toBe('no');
     for (const text of ['yes no', 'yes, do you ship to Canada?', 'thanks', 'hello', ''])
       expect(answerToOffer(text), text).toBeNull();
+  });
+});
+
+/** Every visitor question of the answer and retrieval evaluations (eval/), holdout sets included. */
+function evaluationQuestions(): string[] {
+  const evalDir = fileURLToPath(new URL('../../../../../eval/', import.meta.url));
+  const questions: string[] = [];
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, string>>;
+  for (const set of ['dev', 'holdout'])
+    for (const site of readdirSync(`${evalDir}answers/${set}`))
+      for (const q of read(`${evalDir}answers/${set}/${site}/questions.json`))
+        questions.push(...[q.first, q.q].filter((text): text is string => Boolean(text)));
+  for (const file of ['questions.json', 'python-docs/questions.json', 'postgres-docs/questions.json'])
+    for (const q of read(`${evalDir}retrieval/${file}`)) questions.push(q.q!);
+  return questions;
+}
+
+describe("the evaluations' questions", () => {
+  it('are all questions, none read as small talk or as an answer to an offer', () => {
+    const questions = evaluationQuestions();
+    expect(questions.length).toBeGreaterThan(300);
+    expect(questions.filter((q) => smallTalkOf(q) !== null || answerToOffer(q) !== null)).toEqual([]);
   });
 });
