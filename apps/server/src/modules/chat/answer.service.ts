@@ -118,13 +118,8 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
-    const offer = personOffered(input.history);
-    const toOffer = offer ? answerToOffer(input.question) : null;
-    const social = smallTalkOf(input.question, input.bot.botName);
-    if (toOffer === 'no') return this.say(input, smallTalkAnswer('declined'));
-    // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
-    if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
-    if (social) return this.say(input, smallTalkAnswer(social, greetingOf(input)));
+    const social = socialTurn(input);
+    if (social) return social.wantsPerson ? social : this.say(input, social);
     const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
     if (order)
@@ -340,7 +335,21 @@ function bookingAnswer(booking: Booking, text: string): Answer {
   };
 }
 
-/** A greeting, thanks or goodbye gets its short reply, the same with or without a model. */
+/**
+ * A turn that asks nothing of the sources, answered the same with or without a model: a greeting,
+ * thanks or goodbye gets its short reply; a yes to the person the bot just offered is the request
+ * for one, a no is declined. Null for a question.
+ */
+function socialTurn(input: AnswerInput): Answer | null {
+  const offer = personOffered(input.history);
+  const toOffer = offer ? answerToOffer(input.question) : null;
+  const social = smallTalkOf(input.question, input.bot.botName);
+  if (toOffer === 'no') return smallTalkAnswer('declined');
+  // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
+  if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
+  return social ? smallTalkAnswer(social, greetingOf(input)) : null;
+}
+
 function smallTalkAnswer(kind: SmallTalk, greeting = SMALL_TALK_REPLIES.greeting): Answer {
   return {
     text: kind === 'greeting' ? greeting : SMALL_TALK_REPLIES[kind],
