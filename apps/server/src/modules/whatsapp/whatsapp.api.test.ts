@@ -4,6 +4,7 @@ import {
   type CampaignAnalytics,
   type CampaignLogList,
   type ContactList,
+  HANDOFF_TEXTS,
   type ImportPreview,
   type ImportResult,
   type MetaTemplateList,
@@ -543,6 +544,22 @@ describe('conversations', () => {
     );
     await settled();
     await expect.poll(() => fake.texts(from).at(-1)).toBe(SMALL_TALK_REPLIES.greeting);
+  });
+
+  it('takes a typed "yes" to the offered person as the request, since WhatsApp shows no button', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const say = async (text: string) => {
+      await fake.postWebhook(
+        inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage(text) }),
+      );
+      await settled();
+    };
+    await say('Do you sell gift vouchers?');
+    await expect.poll(() => fake.texts(from).at(-1)).toMatch(/talk to a person/);
+    await say('yes');
+    await expect.poll(async () => (await conversationOf(from))?.handoffState).toBe('human_requested');
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
   });
 
   it('honours STOP: the contact is opted out and told so', async () => {
