@@ -38,6 +38,7 @@ describe('rateable', () => {
     expect(rateable({ id: 5, answer_mode: 'not_found' })).toBe(true);
     expect(rateable({ id: 0, answer_mode: 'extractive' })).toBe(false);
     expect(rateable({ id: 5, answer_mode: null })).toBe(false);
+    expect(rateable({ id: 5 } as ChatMessage)).toBe(false);
     expect(rateable({ id: 5, answer_mode: 'limit' })).toBe(false);
     expect(rateable({ id: 5, answer_mode: 'small_talk' })).toBe(false);
   });

@@ -42,5 +42,6 @@ export function lastSeq(messages: readonly ChatMessage[], conversationId: number
  */
 export function rateable(message: Pick<ChatMessage, 'id' | 'answer_mode'>): boolean {
   const mode = message.answer_mode;
-  return message.id > 0 && mode !== null && mode !== 'limit' && mode !== 'small_talk';
+  // A message streamed live may carry no answer mode yet (undefined): nothing to rate either.
+  return message.id > 0 && Boolean(mode) && mode !== 'limit' && mode !== 'small_talk';
 }
