@@ -23,7 +23,13 @@ import {
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { answerToOffer, SMALL_TALK_REPLIES, type SmallTalk, smallTalkOf } from './small-talk.js';
+import {
+  answerToOffer,
+  identityReply,
+  SMALL_TALK_REPLIES,
+  type SmallTalk,
+  smallTalkOf,
+} from './small-talk.js';
 
 /** What the bot wrote, where it came from and what it cost. */
 export type Answer = {
@@ -344,20 +350,28 @@ function socialTurn(input: AnswerInput): Answer | null {
   const offer = personOffered(input.history);
   const toOffer = offer ? answerToOffer(input.question) : null;
   const social = smallTalkOf(input.question, input.bot.botName);
-  if (toOffer === 'no') return smallTalkAnswer('declined');
+  if (toOffer === 'no') return smallTalkAnswer('declined', input);
   // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
   if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
-  return social ? smallTalkAnswer(social, greetingOf(input)) : null;
+  return social ? smallTalkAnswer(social, input) : null;
 }
 
-function smallTalkAnswer(kind: SmallTalk, greeting = SMALL_TALK_REPLIES.greeting): Answer {
+function smallTalkAnswer(kind: SmallTalk, input: AnswerInput): Answer {
+  const person = offersPerson(input.bot);
+  const text =
+    kind === 'greeting'
+      ? greetingOf(input)
+      : kind === 'identity'
+        ? identityReply(input.bot.botName, person)
+        : SMALL_TALK_REPLIES[kind];
   return {
-    text: kind === 'greeting' ? greeting : SMALL_TALK_REPLIES[kind],
+    text,
     mode: 'small_talk',
     sources: [],
     qnaId: null,
     usage: null,
-    actions: [],
+    // Told it is a machine, the visitor is shown the way to a person.
+    actions: kind === 'identity' && person ? [PERSON] : [],
   };
 }
 

@@ -9,7 +9,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
 import { TEXTS } from './answer.service.js';
 import { conversations } from './chat.schema.js';
-import { SMALL_TALK_REPLIES } from './small-talk.js';
+import { identityReply, SMALL_TALK_REPLIES } from './small-talk.js';
 
 /**
  * Answers a small business can put in front of its customers (issue 30): a bakery's six-page site
@@ -141,6 +141,26 @@ describe('answers without a model', () => {
     const question = await ask('hi, how much does delivery cost?');
     expect(question.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
     expect(question.body.bot_message!.message).toContain('Delivery costs $6');
+  });
+
+  it('says it is an automated assistant when asked, with the way to a person, and that it is still there', async () => {
+    const bot = await ask('Hi, am I talking to a real person?');
+    expect(bot.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: identityReply('Blue Fern', true),
+      sources: [],
+      actions: [expect.objectContaining({ type: 'human' })],
+    });
+    const there = await ask('hello?? are you still there?', bot.body.conversation_id);
+    expect(there.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: SMALL_TALK_REPLIES.presence,
+      actions: [],
+    });
+    // Neither is a question the owner should have answered.
+    const unanswered = await server.get(`/api/unanswered/bot/${botId}`, as(owner));
+    expect(unanswered.status).toBe(200);
+    expect(JSON.stringify(unanswered.body)).not.toMatch(/real person|still there/);
   });
 
   it('never quotes a near-duplicate: the pair and the page saying the same thing give one sentence', async () => {

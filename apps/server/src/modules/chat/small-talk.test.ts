@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { answerToOffer, smallTalkOf } from './small-talk.js';
+import { answerToOffer, identityReply, smallTalkOf } from './small-talk.js';
 
 describe('smallTalkOf', () => {
   it('reads greetings, thanks, goodbyes and acknowledgements in everyday spellings', () => {
@@ -26,6 +26,12 @@ describe('smallTalkOf', () => {
       ['Got it.', 'acknowledgement'],
       ['alright, sounds good', 'acknowledgement'],
       ['👍', 'acknowledgement'],
+      ['Hola!', 'greeting'],
+      ['Are you still there?', 'presence'],
+      ['hello?? anyone there?', 'presence'],
+      ['Is this a bot?', 'identity'],
+      ['hi, am I talking to a real person?', 'identity'],
+      ['are you human or bot', 'identity'],
     ];
     for (const [text, kind] of cases) expect(smallTalkOf(text), text).toBe(kind);
   });
@@ -49,10 +55,23 @@ describe('smallTalkOf', () => {
       'no',
       'great cakes, do you deliver them?',
       'hello hello hello hello hello hello hello hello hello',
+      'are you open there on Sundays?',
+      'is there anyone who can fix my order',
+      'are you a shop or a bakery?',
+      'who are you',
       '',
       '🎂',
     ])
       expect(smallTalkOf(text), text).toBeNull();
+  });
+});
+
+describe('identityReply', () => {
+  it('says it is an automated assistant, by its name, and shows the way to a person when it hands off', () => {
+    expect(identityReply('Crumb helper', true)).toBe(
+      "I'm Crumb helper, an automated assistant, not a person. I can answer your questions, or you can ask to talk to a person from our team.",
+    );
+    expect(identityReply('  ', false)).toBe("I'm an automated assistant, not a person. How can I help you?");
   });
 });
 

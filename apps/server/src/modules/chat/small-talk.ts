@@ -1,6 +1,7 @@
 /**
  * Social turns: a visitor's message that only greets, thanks, says goodbye or acknowledges ("hi",
- * "hello there!", "ok thanks 👍", "bye"). Such a message asks nothing the sources could answer, so
+ * "hello there!", "ok thanks 👍", "bye"), checks the bot is still there, or asks whether it is a
+ * person. Such a message asks nothing the sources could answer, so
  * searching them would only end in "Sorry, I don't know the answer to that", an offer of a person,
  * an entry in the owner's unanswered questions and a lower answer rate. It gets a short reply of its
  * own instead. A message with anything else in it ("hi, are you open on Sunday?", "thanks, and the
@@ -10,6 +11,8 @@
 export type SmallTalk =
   | 'greeting'
   | 'wellbeing'
+  | 'presence'
+  | 'identity'
   | 'opener'
   | 'thanks'
   | 'goodbye'
@@ -20,6 +23,8 @@ export type SmallTalk =
 export const SMALL_TALK_REPLIES: Record<SmallTalk, string> = {
   greeting: 'Hello! How can I help you today?',
   wellbeing: "I'm well, thank you! How can I help you today?",
+  presence: "Yes, I'm here! How can I help you?",
+  identity: identityReply('', false),
   opener: 'Of course! What would you like to know?',
   thanks: "You're welcome! Is there anything else I can help you with?",
   goodbye: 'Thanks for chatting with us. Goodbye!',
@@ -46,8 +51,68 @@ const PHRASES: Record<SmallTalk, string[]> = {
     'good evening',
     'good day',
     'nice to meet you',
+    // The hellos a visitor types in another language are still hellos (the reply is in English).
+    'hola',
+    'bonjour',
+    'hallo',
+    'ciao',
+    'namaste',
+    'salaam',
+    'salam',
   ],
   wellbeing: ['how are you', 'how are you doing', 'how r u', 'hows it going', 'how is it going', 'whats up'],
+  presence: [
+    'are you there',
+    'are you still there',
+    'you there',
+    'you still there',
+    'r u there',
+    'anyone there',
+    'anybody there',
+    'is anyone there',
+    'is anybody there',
+    'is someone there',
+    'is there anyone',
+    'is there anybody',
+    'is anyone here',
+    'hello anyone',
+    'are you awake',
+  ],
+  // A visitor has a right to know they are talking to a machine: the answer says so plainly.
+  identity: [
+    'are you a bot',
+    'are you a robot',
+    'are you a chatbot',
+    'are you an ai',
+    'are you ai',
+    'are you human',
+    'are you a human',
+    'are you a person',
+    'are you a real person',
+    'are you real',
+    'is this a bot',
+    'is this a chatbot',
+    'is this a real person',
+    'is this a human',
+    'is this automated',
+    'is this an ai',
+    'am i talking to a bot',
+    'am i talking to a robot',
+    'am i talking to a human',
+    'am i talking to a person',
+    'am i talking to a real person',
+    'am i chatting with a bot',
+    'am i chatting with a human',
+    'am i chatting with a real person',
+    'bot or human',
+    'human or bot',
+    'are you human or bot',
+    'are you a bot or human',
+    'are you a bot or a human',
+    'are you a human or a bot',
+    'are you a bot or a person',
+    'are you a person or a bot',
+  ],
   opener: [
     'help',
     'i need help',
@@ -138,7 +203,16 @@ const FILLER = new Set(
 );
 
 /** When one message holds several kinds, the reply answers the one that ends a conversation first. */
-const PRIORITY: SmallTalk[] = ['goodbye', 'thanks', 'opener', 'wellbeing', 'greeting', 'acknowledgement'];
+const PRIORITY: SmallTalk[] = [
+  'goodbye',
+  'thanks',
+  'identity',
+  'presence',
+  'opener',
+  'wellbeing',
+  'greeting',
+  'acknowledgement',
+];
 
 /** Social turns are short: a longer message says something more. */
 const MAX_WORDS = 8;
@@ -192,6 +266,20 @@ function phrasesOf<K>(message: string, lexicon: Lexicon<K>, botName: string): Se
 export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
   const kinds = phrasesOf(message, LEXICON, botName);
   return PRIORITY.find((kind) => kinds?.has(kind)) ?? null;
+}
+
+/**
+ * The reply to "are you a bot?": the bot says what it is, by its name, and, when it hands off, that
+ * a person can take over (its "Talk to a person" button goes with it).
+ */
+export function identityReply(botName: string, offersPerson: boolean): string {
+  const name = botName.trim();
+  const who = name
+    ? `I'm ${name}, an automated assistant, not a person.`
+    : "I'm an automated assistant, not a person.";
+  return offersPerson
+    ? `${who} I can answer your questions, or you can ask to talk to a person from our team.`
+    : `${who} How can I help you?`;
 }
 
 /**
