@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, sql } from '../../apps/server/dist/core/db/database.js';
 import { listJobs, listMail, listWorkspaces } from '../../apps/server/dist/modules/admin/admin.queries.js';
+import { copyMigratedPglite } from '../shared/pglite-template.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { ms, printTable, summary } from '../shared/report.mjs';
 
@@ -93,6 +94,7 @@ if (pgDb) {
   }
 } else {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-bench-admin-'));
+  await copyMigratedPglite(dir);
   const database = await openDatabase({ kind: 'pglite', dataDir: dir });
   try {
     await benchOn('PGlite', database);

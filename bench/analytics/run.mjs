@@ -30,6 +30,7 @@ import { spanRows } from '../../apps/server/dist/modules/analytics/analytics.que
 import { AnalyticsService } from '../../apps/server/dist/modules/analytics/analytics.service.js';
 import { rollUpTenant, rollupCutoff } from '../../apps/server/dist/modules/analytics/rollup.js';
 import { Entitlements } from '../../apps/server/dist/modules/billing/entitlements.js';
+import { copyMigratedPglite } from '../shared/pglite-template.mjs';
 import { postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, ms, printTable, summary } from '../shared/report.mjs';
 
@@ -268,6 +269,7 @@ if (pgDb) {
   }
 } else {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-bench-analytics-'));
+  await copyMigratedPglite(dir);
   const database = await openDatabase({ kind: 'pglite', dataDir: dir });
   try {
     await benchOn('PGlite', database);

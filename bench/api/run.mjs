@@ -30,7 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { copyMigratedPglite } from '../shared/pglite-template.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 import { seedLists } from './seed-lists.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,9 +43,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const UNCACHED = process.env.BENCH_UNCACHED !== '0';
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
-  .split(',')
-  .map((d) => d.trim().toLowerCase());
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 const LIST_BOTS = Number(process.env.BENCH_LIST_BOTS ?? 50);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 200);
@@ -253,6 +251,7 @@ const profArgs = (name) =>
  */
 async function benchDatabase(label, database) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  if (!database.url) await copyMigratedPglite(path.join(dataDir, 'pgdata'));
   const secret = randomBytes(48).toString('base64url');
   const children = new Set();
   const start = async (...args) => {
@@ -464,8 +463,8 @@ console.log(
 );
 
 const rows = [];
-if (DATABASES.includes('pglite')) rows.push(...(await benchDatabase('PGlite', { url: undefined })));
-const server = DATABASES.includes('postgres') ? await postgresDatabase('api') : null;
+if (measuresPglite) rows.push(...(await benchDatabase('PGlite', { url: undefined })));
+const server = await postgresDatabase('api');
 if (server) {
   try {
     rows.push(...(await benchDatabase('PostgreSQL', server)));

@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyMigratedPglite } from '../shared/pglite-template.mjs';
 import { fmt, printTable } from '../shared/report.mjs';
 import { builtServer, startServerChild } from '../shared/server-child.mjs';
 
@@ -117,6 +118,7 @@ async function measure(label, server, urls) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-idle-'));
+await copyMigratedPglite(path.join(dataDir, 'pgdata'));
 const servers = [];
 try {
   const base = { ...process.env };

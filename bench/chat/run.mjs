@@ -23,7 +23,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { copyMigratedPglite } from '../shared/pglite-template.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, ms, printTable, summary, trio } from '../shared/report.mjs';
 import { builtServer, startServerChild } from '../shared/server-child.mjs';
 import { startFakeModel } from './fake-model.mjs';
@@ -48,9 +49,6 @@ const TOKEN_MS = Number(env('CHAT_BENCH_TOKEN_MS', 2));
 const PAUSE_MS = Number(env('CHAT_BENCH_PAUSE_MS', 1000));
 const SETTLE_MS = Number(env('CHAT_BENCH_SETTLE_MS', 1000));
 const TIMEOUT_MS = Number(env('CHAT_BENCH_TIMEOUT_MS', 30_000));
-const DATABASES = env('BENCH_DATABASES', 'pglite,postgres')
-  .split(',')
-  .map((d) => d.trim().toLowerCase());
 const TURNS_PER_CONVERSATION = 5;
 const TARGET_PRE_MODEL_P50 = 10;
 const TARGET_FIRST_FRAME_P95 = 2;
@@ -457,6 +455,7 @@ function parleyEnv(dataDir, databaseUrl) {
 
 async function benchDatabase(label, databaseUrl) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-chat-'));
+  if (!databaseUrl) await copyMigratedPglite(path.join(dataDir, 'pgdata'));
   const servers = [];
   try {
     const parleyServer = await startServer(
@@ -632,12 +631,12 @@ console.log(
 const latencyRows = [];
 const loadRows = [];
 try {
-  if (DATABASES.includes('pglite')) {
+  if (measuresPglite) {
     const result = await benchDatabase('PGlite');
     latencyRows.push(...result.latencyRows);
     loadRows.push(...result.loadRows);
   }
-  const server = DATABASES.includes('postgres') ? await postgresDatabase('chat') : null;
+  const server = await postgresDatabase('chat');
   if (server) {
     try {
       const result = await benchDatabase('PostgreSQL', server.url);

@@ -35,7 +35,7 @@ export function corpusParagraphs(corpusDir) {
   return paragraphs;
 }
 
-/** Lays the paragraphs out on Letter pages (Helvetica 10.5 pt) until at least minPages are filled. */
+/** Lays the paragraphs out on Letter pages (Helvetica 10.5 pt) until minPages are filled. */
 export async function makePdf(paragraphs, minPages) {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
@@ -53,6 +53,7 @@ export async function makePdf(paragraphs, minPages) {
   };
   for (let round = 0; pdf.getPageCount() < minPages; round++) {
     for (const paragraph of paragraphs) {
+      if (pdf.getPageCount() >= minPages) break;
       let current = '';
       for (const word of paragraph.split(' ')) {
         const candidate = current ? `${current} ${word}` : word;

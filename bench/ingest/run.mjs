@@ -13,7 +13,7 @@
 // Environment:
 //   BENCH_DATABASE_URL   PostgreSQL server to use (a fresh database is created on it and dropped);
 //                        default postgres://postgres@127.0.0.1:5432/test, skipped if unreachable
-//   BENCH_PAGES          least number of pages of the PDF (120)
+//   BENCH_PAGES          pages of the PDF (180)
 //   BENCH_ROUNDS         measured rounds of each (3), after one warm-up round
 //   BENCH_DATABASES      which to measure: pglite,postgres (both)
 //   BENCH_CPU_PROF_DIR   write a V8 CPU profile of each worker process there (--cpu-prof)
@@ -23,18 +23,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkWorker } from '../shared/fork-worker.mjs';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 import { corpusParagraphs, makePdf } from './make-pdf.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const serverDist = path.join(root, 'apps/server/dist');
 
-const PAGES = Number(process.env.BENCH_PAGES ?? 120);
+const PAGES = Number(process.env.BENCH_PAGES ?? 180);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
-  .split(',')
-  .map((d) => d.trim().toLowerCase());
 const TARGET = 0.7;
 
 for (const file of ['core/db/database.js', 'modules/knowledge/ingest.js', 'modules/files/extract.js']) {
@@ -135,8 +132,8 @@ try {
   writeFileSync(pdfPath, pdf);
 
   const measured = [];
-  if (DATABASES.includes('pglite')) measured.push(['PGlite', await runWorker('pglite', pdfPath)]);
-  const server = DATABASES.includes('postgres') ? await postgresDatabase('ingest') : null;
+  if (measuresPglite) measured.push(['PGlite', await runWorker('pglite', pdfPath)]);
+  const server = await postgresDatabase('ingest');
   if (server) {
     try {
       measured.push(['PostgreSQL', await runWorker('postgres', pdfPath, server.url)]);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { migratedPgliteDump } from '../shared/pglite-template.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -45,7 +46,9 @@ async function bareExtract() {
   return { pages, characters };
 }
 
-const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
+const database = await openDatabase(
+  url ? { kind: 'postgres', url } : { kind: 'pglite', loadDataDir: await migratedPgliteDump() },
+);
 const db = database.db;
 const [tenant] = await db.insert(tenants).values({ name: 'Bench ingest' }).returning();
 const [group] = await db

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chunkLoader } from '../shared/chunk-loader.mjs';
 import { chunkText, paragraphs, pick, QUESTIONS as questions } from '../shared/corpus.mjs';
+import { migratedPgliteDump } from '../shared/pglite-template.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -34,7 +35,9 @@ const OTHER_TENANTS = 9; // the rest: other tenants' file groups
 const CHUNKS_PER_DOCUMENT = 50;
 const BATCH = 1000;
 
-const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
+const database = await openDatabase(
+  url ? { kind: 'postgres', url } : { kind: 'pglite', loadDataDir: await migratedPgliteDump() },
+);
 const db = database.db;
 const client = db.$client;
 

@@ -1,11 +1,13 @@
 // Shared by the benchmarks that run the built server as a person would (`node apps/server/dist/main.js`
-// on a fresh embedded database): bench/web and bench/ingest's stall probe.
+// on a fresh embedded database, already migrated): bench/web, social, stores, whatsapp and bench/ingest's
+// stall probe.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyMigratedPglite } from './pglite-template.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
@@ -22,13 +24,16 @@ function freePort() {
 }
 
 /**
- * Starts the built server on a free port and a fresh PGlite data directory (removed on `stop`);
- * `env` adds or overrides settings. Resolves once /api/health answers.
+ * Starts the built server on a free port and a fresh PGlite data directory (removed on `stop`), a
+ * copy of the migrated template; `env` adds or overrides settings (a DATA_DIR given is kept, and
+ * gets the template only when it holds no database yet). Resolves once /api/health answers.
  */
 export async function startBuiltServer({ label, env = {} }) {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), `parley-bench-${label}-`));
+  const pgdata = path.join(env.DATA_DIR ?? dataDir, 'pgdata');
+  if (!env.DATABASE_URL && !existsSync(pgdata)) await copyMigratedPglite(pgdata);
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
