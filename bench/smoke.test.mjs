@@ -1,7 +1,8 @@
 // The bench-smoke project of `npm test`: every benchmark in its smoke mode (BENCH_SMOKE=1: tiny sizes,
 // a second or two per measurement, no target judged), so a benchmark that no longer runs fails the
-// build instead of rotting unseen. Needs the build (`npm test` builds first); uses PostgreSQL through
-// TEST_DATABASE_URL's server when set (CI), else the local server when reachable, else PGlite only.
+// build instead of rotting unseen. Needs the build (`npm test` builds first). Measures on
+// TEST_DATABASE_URL's PostgreSQL server alone when set (CI; bench/web and the idle sockets still run
+// the built server on PGlite), else on PGlite and the local server when reachable.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

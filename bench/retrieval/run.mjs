@@ -27,15 +27,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkWorker } from '../shared/fork-worker.mjs';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const serverDist = path.join(root, 'apps/server/dist');
 
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
-  .split(',')
-  .map((d) => d.trim().toLowerCase());
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const TARGET = 1.5;
 
@@ -119,12 +116,12 @@ function printTable(rows) {
 }
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const server = DATABASES.includes('postgres') ? await postgresDatabase('retrieval') : null;
+const server = await postgresDatabase('retrieval');
 const workers = [];
 const rows = [];
 let questions = 0;
 try {
-  if (DATABASES.includes('pglite')) workers.push({ database: 'PGlite', ...startWorker('pglite') });
+  if (measuresPglite) workers.push({ database: 'PGlite', ...startWorker('pglite') });
   if (server) workers.push({ database: 'PostgreSQL', ...startWorker('postgres', server.url) });
   // Every database loads at once (one core each), then each is measured alone.
   for (const _size of SIZES) {

@@ -10,11 +10,20 @@ export const { default: pg } = await import(pathToFileURL(serverRequire.resolve(
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** The databases a benchmark measures, BENCH_DATABASES: `pglite`, `postgres`, or both (the default). */
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((d) => d.trim().toLowerCase());
+export const measuresPglite = DATABASES.includes('pglite');
+const measuresPostgres = DATABASES.includes('postgres');
+
 /**
  * A PostgreSQL server to measure on (BENCH_DATABASE_URL, else the local server): a fresh database
- * named after the bench, dropped afterwards; null when the local server is not reachable.
+ * named after the bench, dropped afterwards; null when the local server is not reachable or
+ * BENCH_DATABASES leaves PostgreSQL out.
  */
 export async function postgresDatabase(bench) {
+  if (!measuresPostgres) return null;
   const explicit = process.env.BENCH_DATABASE_URL;
   const base = explicit ?? DEFAULT_PG_URL;
   const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });

@@ -10,7 +10,8 @@
 //   SOCIAL_BENCH_USERS=50 SOCIAL_BENCH_ROUNDS=1 node bench/social/run.mjs        # quick
 //
 // The built server runs on a fresh embedded database (PGlite), as `npm start` does, then on a fresh
-// PostgreSQL database when one is reachable (BENCH_DATABASE_URL, else the local server); the bot has no
+// PostgreSQL database when one is reachable (BENCH_DATABASE_URL, else the local server; BENCH_DATABASES
+// picks one: pglite or postgres); the bot has no
 // sources, so each answer is the "nothing found" text: this measures the channel's pipeline
 // (signature, de-duplication, queue, conversation, answer, outbox, Send API), not retrieval.
 import { fork } from 'node:child_process';
@@ -20,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBuiltServer } from '../shared/built-server.mjs';
 import { call } from '../shared/http.mjs';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 import { ms, printTable, summary } from '../shared/report.mjs';
 import { startFakeGraph } from './fake-graph.mjs';
 
@@ -206,7 +207,7 @@ try {
     `\nbench/social: ${USERS} users at once, ${ROUNDS} round(s) per database; ` +
       `node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
   );
-  lines.push(...(await measure('PGlite', graph, bare, {})));
+  if (measuresPglite) lines.push(...(await measure('PGlite', graph, bare, {})));
   if (postgres) lines.push(...(await measure('PostgreSQL', graph, bare, { DATABASE_URL: postgres.url })));
   printTable(
     [

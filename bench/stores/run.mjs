@@ -25,7 +25,8 @@
 //   STORES_BENCH_PRODUCTS=2000 STORES_BENCH_PLATFORMS=woocommerce node bench/stores/run.mjs   # quick
 //
 // The servers run on a fresh PGlite directory, then on a fresh PostgreSQL database when one is
-// reachable (BENCH_DATABASE_URL, else the local server). Timings are printed, never asserted; the
+// reachable (BENCH_DATABASE_URL, else the local server; BENCH_DATABASES picks one: pglite or
+// postgres). Timings are printed, never asserted; the
 // run exits 1 only when something did not work (a sync or training that failed or fell short).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startBuiltServer } from '../shared/built-server.mjs';
 import { call } from '../shared/http.mjs';
-import { postgresDatabase } from '../shared/postgres.mjs';
+import { measuresPglite, postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, printTable } from '../shared/report.mjs';
 import { SHOPIFY_PAGE, shopifyAlone, startShopifyFake, startWooFake, WOO_PAGE, wooAlone } from './fakes.mjs';
 import { pgliteFloor, postgresFloor } from './floor.mjs';
@@ -255,7 +256,7 @@ const fakes = {
 };
 // Reachable or not (null); the first PostgreSQL row uses it, each later row gets a fresh database.
 const postgres = await postgresDatabase('stores');
-const databases = [{ label: 'PGlite' }];
+const databases = measuresPglite ? [{ label: 'PGlite' }] : [];
 const results = [];
 const problems = [];
 try {

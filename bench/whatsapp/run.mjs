@@ -21,7 +21,8 @@
 // The account is created as a person would: an owner signs up, Meta's embedded signup hands a code
 // (POST /embedded-signup/onboard), the template is created, submitted and approved by Meta's signed
 // review webhook. The built server runs on a fresh PGlite directory, then on a fresh PostgreSQL
-// database when one is reachable (BENCH_DATABASE_URL, else the local server).
+// database when one is reachable (BENCH_DATABASE_URL, else the local server; BENCH_DATABASES picks
+// one: pglite or postgres).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBuiltServer } from '../shared/built-server.mjs';
 import { call } from '../shared/http.mjs';
-import { pg, postgresDatabase } from '../shared/postgres.mjs';
+import { measuresPglite, pg, postgresDatabase } from '../shared/postgres.mjs';
 import { fmt, printTable } from '../shared/report.mjs';
 import { duplicatesOf, startFakeCloud } from './fake-cloud.mjs';
 
@@ -404,7 +405,7 @@ try {
     `\nbench/whatsapp: import of ${fmt(ROWS)} CSV rows; campaign to ${fmt(RECIPIENTS)} recipients at ` +
       `${RATE}/s; node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
   );
-  results.push(await measure('PGlite', fake, files, {}, null));
+  if (measuresPglite) results.push(await measure('PGlite', fake, files, {}, null));
   if (postgres)
     results.push(await measure('PostgreSQL', fake, files, { DATABASE_URL: postgres.url }, postgres.url));
 } finally {
