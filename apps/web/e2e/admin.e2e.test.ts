@@ -1,11 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/src/core/db/database';
 import { jobs, mailOutbox } from '../../server/src/core/db/schema';
-import { type Harness, logIn, REPO_ROOT, screenshot, screenshotOnFailure, startHarness } from './harness';
+import {
+  freshDataDir,
+  type Harness,
+  logIn,
+  REPO_ROOT,
+  screenshot,
+  screenshotOnFailure,
+  startHarness,
+} from './harness';
 
 const ADMIN = { email: 'root-admin@example.com', password: 'admin password 123' };
 const WORKSPACE = 'Acme Rockets e2e';
@@ -57,7 +64,7 @@ describe('Admin Dashboard and Capability Demos', () => {
   let h: Harness;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-admin-'));
+    dataDir = freshDataDir();
     await prepare(dataDir);
     h = await startHarness({ env: { DATA_DIR: dataDir } });
     // A customer's workspace for the admin to find.

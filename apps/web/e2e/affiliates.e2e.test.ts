@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { AFFILIATE_TEXTS, type CheckoutResponse, type Plan } from '@parley/contracts';
 import type { Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { type RazorpayFake, startRazorpayFake } from '../../server/src/test/fake
 import {
   apiCall,
   fillSignup,
+  freshDataDir,
   type Harness,
   logIn,
   person,
@@ -65,7 +65,7 @@ describe('Affiliate programme', () => {
   let razorpay: RazorpayFake;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-affiliates-'));
+    dataDir = freshDataDir();
     execFileSync(
       process.execPath,
       [

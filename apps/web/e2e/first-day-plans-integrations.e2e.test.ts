@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { BILLING_TEXTS, INTEGRATION_TEXTS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  freshDataDir,
   type Harness,
   logIn,
   logOut,
@@ -112,7 +112,7 @@ describe('The first day: plans on, an admin gives a plan', () => {
   let h: Harness;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-first-day-'));
+    dataDir = freshDataDir();
     execFileSync(
       process.execPath,
       [

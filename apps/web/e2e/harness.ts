@@ -61,8 +61,13 @@ export type ServerHandle = {
   stop: () => Promise<void>;
 };
 
-/** The browser project's migrated data directory (global-setup.ts), copied for each server. */
-function freshDataDir(): string {
+/**
+ * A new data directory holding a copy of the browser project's migrated one (global-setup.ts): what
+ * each server starts on, and what a test prepares before starting its server (the admin CLI on a
+ * new directory would migrate it first, 15 s and more on a loaded machine). The caller removes one
+ * it asked for.
+ */
+export function freshDataDir(): string {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
   const template = inject('e2eDataTemplate');
   if (template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
