@@ -25,6 +25,7 @@ import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 import {
   answerToOffer,
+  capabilitiesReply,
   identityReply,
   SMALL_TALK_REPLIES,
   type SmallTalk,
@@ -363,15 +364,17 @@ function smallTalkAnswer(kind: SmallTalk, input: AnswerInput): Answer {
       ? greetingOf(input)
       : kind === 'identity'
         ? identityReply(input.bot.botName, person)
-        : SMALL_TALK_REPLIES[kind];
+        : kind === 'capabilities'
+          ? capabilitiesReply(input.bot.suggestionQuestions, person)
+          : SMALL_TALK_REPLIES[kind];
   return {
     text,
     mode: 'small_talk',
     sources: [],
     qnaId: null,
     usage: null,
-    // Told it is a machine, the visitor is shown the way to a person.
-    actions: kind === 'identity' && person ? [PERSON] : [],
+    // Told it is a machine, or what it can do, the visitor is shown the way to a person.
+    actions: (kind === 'identity' || kind === 'capabilities') && person ? [PERSON] : [],
   };
 }
 

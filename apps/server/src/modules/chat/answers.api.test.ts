@@ -9,7 +9,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
 import { TEXTS } from './answer.service.js';
 import { conversations } from './chat.schema.js';
-import { identityReply, SMALL_TALK_REPLIES } from './small-talk.js';
+import { capabilitiesReply, identityReply, SMALL_TALK_REPLIES } from './small-talk.js';
 
 /**
  * Answers a small business can put in front of its customers (issue 30): a bakery's six-page site
@@ -21,6 +21,7 @@ let llm: OpenAiFake;
 let owner: Account;
 let botId: number;
 let sourceId: number;
+const SUGGESTIONS = ['How much does delivery cost?', 'Do you make birthday cakes?'];
 
 const as = (account: Account) => ({ token: account.access_token });
 const ask = (message: string, conversationId?: number, bot = botId) =>
@@ -58,6 +59,7 @@ beforeAll(async () => {
   const bot = await createBotViaApi(server, owner, {
     bot_name: 'Blue Fern',
     web_source_ids: JSON.stringify([sourceId]),
+    suggestion_questions: JSON.stringify(SUGGESTIONS),
   });
   botId = bot.bot_id;
   await addPairs(botId);
@@ -143,7 +145,7 @@ describe('answers without a model', () => {
     expect(question.body.bot_message!.message).toContain('Delivery costs $6');
   });
 
-  it('says it is an automated assistant when asked, with the way to a person, and that it is still there', async () => {
+  it('says it is an automated assistant when asked, what it can do, and that it is still there', async () => {
     const bot = await ask('Hi, am I talking to a real person?');
     expect(bot.body.bot_message).toMatchObject({
       answer_mode: 'small_talk',
@@ -157,10 +159,17 @@ describe('answers without a model', () => {
       message: SMALL_TALK_REPLIES.presence,
       actions: [],
     });
-    // Neither is a question the owner should have answered.
+    const can = await ask('So what can you help me with?', bot.body.conversation_id);
+    expect(can.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: capabilitiesReply(SUGGESTIONS, true),
+      actions: [expect.objectContaining({ type: 'human' })],
+    });
+    expect(can.body.bot_message!.message).toContain('“Do you make birthday cakes?”');
+    // None is a question the owner should have answered.
     const unanswered = await server.get(`/api/unanswered/bot/${botId}`, as(owner));
     expect(unanswered.status).toBe(200);
-    expect(JSON.stringify(unanswered.body)).not.toMatch(/real person|still there/);
+    expect(JSON.stringify(unanswered.body)).not.toMatch(/real person|still there|help me with/);
   });
 
   it('never quotes a near-duplicate: the pair and the page saying the same thing give one sentence', async () => {

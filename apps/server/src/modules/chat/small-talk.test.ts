@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { answerToOffer, identityReply, smallTalkOf } from './small-talk.js';
+import { answerToOffer, capabilitiesReply, identityReply, smallTalkOf } from './small-talk.js';
 
 describe('smallTalkOf', () => {
   it('reads greetings, thanks, goodbyes and acknowledgements in everyday spellings', () => {
@@ -32,6 +32,8 @@ describe('smallTalkOf', () => {
       ['Is this a bot?', 'identity'],
       ['hi, am I talking to a real person?', 'identity'],
       ['are you human or bot', 'identity'],
+      ['What can you do?', 'capabilities'],
+      ['hi! what can you help me with?', 'capabilities'],
     ];
     for (const [text, kind] of cases) expect(smallTalkOf(text), text).toBe(kind);
   });
@@ -59,6 +61,8 @@ describe('smallTalkOf', () => {
       'is there anyone who can fix my order',
       'are you a shop or a bakery?',
       'who are you',
+      'what can you do about my late order',
+      'what do you know about gluten',
       '',
       '🎂',
     ])
@@ -72,6 +76,20 @@ describe('identityReply', () => {
       "I'm Crumb helper, an automated assistant, not a person. I can answer your questions, or you can ask to talk to a person from our team.",
     );
     expect(identityReply('  ', false)).toBe("I'm an automated assistant, not a person. How can I help you?");
+  });
+});
+
+describe('capabilitiesReply', () => {
+  it("names up to three of the owner's suggested questions, and a person when the bot hands off", () => {
+    expect(capabilitiesReply(['Do you deliver?', ' ', 'Are you open on Sunday?'], true)).toBe(
+      'I can answer your questions from the information our team has given me. For example, you could ask “Do you deliver?” or “Are you open on Sunday?”. I can also put you in touch with a person from our team.',
+    );
+    expect(capabilitiesReply(['A?', 'B?', 'C?', 'D?'], false)).toBe(
+      'I can answer your questions from the information our team has given me. For example, you could ask “A?”, “B?” or “C?”.',
+    );
+    expect(capabilitiesReply([], false)).toBe(
+      'I can answer your questions from the information our team has given me.',
+    );
   });
 });
 

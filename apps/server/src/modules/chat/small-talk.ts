@@ -13,18 +13,18 @@ export type SmallTalk =
   | 'wellbeing'
   | 'presence'
   | 'identity'
+  | 'capabilities'
   | 'opener'
   | 'thanks'
   | 'goodbye'
   | 'acknowledgement'
   | 'declined';
 
-/** The reply to each kind. */
-export const SMALL_TALK_REPLIES: Record<SmallTalk, string> = {
+/** The reply to each kind but those the bot's settings word (identityReply, capabilitiesReply). */
+export const SMALL_TALK_REPLIES: Record<Exclude<SmallTalk, 'identity' | 'capabilities'>, string> = {
   greeting: 'Hello! How can I help you today?',
   wellbeing: "I'm well, thank you! How can I help you today?",
   presence: "Yes, I'm here! How can I help you?",
-  identity: identityReply('', false),
   opener: 'Of course! What would you like to know?',
   thanks: "You're welcome! Is there anything else I can help you with?",
   goodbye: 'Thanks for chatting with us. Goodbye!',
@@ -112,6 +112,24 @@ const PHRASES: Record<SmallTalk, string[]> = {
     'are you a human or a bot',
     'are you a bot or a person',
     'are you a person or a bot',
+  ],
+  // What the bot can do: it answers from what it was given, and shows the owner's suggested questions.
+  capabilities: [
+    'what can you do',
+    'what can you do for me',
+    'what are you able to do',
+    'what can you help with',
+    'what can you help me with',
+    'how can you help',
+    'how can you help me',
+    'what can i ask',
+    'what can i ask you',
+    'what can i ask you about',
+    'what should i ask',
+    'what questions can i ask',
+    'what can you answer',
+    'what kind of questions can you answer',
+    'what do you know',
   ],
   opener: [
     'help',
@@ -207,6 +225,7 @@ const PRIORITY: SmallTalk[] = [
   'goodbye',
   'thanks',
   'identity',
+  'capabilities',
   'presence',
   'opener',
   'wellbeing',
@@ -280,6 +299,28 @@ export function identityReply(botName: string, offersPerson: boolean): string {
   return offersPerson
     ? `${who} I can answer your questions, or you can ask to talk to a person from our team.`
     : `${who} How can I help you?`;
+}
+
+/** Suggested questions the reply to "what can you do?" names at most. */
+const SUGGESTIONS_NAMED = 3;
+
+/**
+ * The reply to "what can you do?": what the bot answers from, a few of the questions the owner
+ * suggests for it (the welcome's chips on the web, which a channel never shows), and, when it hands
+ * off, that a person can take over.
+ */
+export function capabilitiesReply(suggestions: readonly string[], offersPerson: boolean): string {
+  const named = suggestions
+    .map((question) => question.trim())
+    .filter(Boolean)
+    .slice(0, SUGGESTIONS_NAMED)
+    .map((question) => `“${question}”`);
+  const examples =
+    named.length === 0
+      ? ''
+      : ` For example, you could ask ${named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`}.`;
+  const person = offersPerson ? ' I can also put you in touch with a person from our team.' : '';
+  return `I can answer your questions from the information our team has given me.${examples}${person}`;
 }
 
 /**
