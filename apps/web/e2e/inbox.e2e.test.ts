@@ -175,6 +175,10 @@ describe('support inbox', () => {
     // Another page of the console, reached inside the app (the channel stays open).
     await agent.getByRole('link', { name: 'Manage Bots' }).first().click();
     await agent.waitForURL('**/bot');
+    // The address changes first; the inbox stays on screen (and reads what arrives) until the new
+    // page is ready to replace it, a few hundred milliseconds on a loaded machine.
+    await agent.getByRole('heading', { name: 'Manage Bots', level: 1 }).waitFor();
+    await thread().waitFor({ state: 'detached' });
     expect(await agent.getByTestId('agent-indicator').textContent()).toBe('Helpdesk Online');
     const bell = agent.getByRole('button', { name: /^Notifications/ });
     const count = async () => Number((await bell.getAttribute('aria-label'))?.match(/\((\d+)\)/)?.[1] ?? 0);
