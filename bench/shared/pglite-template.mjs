@@ -1,18 +1,9 @@
 // Shared by the benchmarks: an embedded database already migrated. PGlite's first start (its initdb
 // and every migration) costs about 7 s alone and over a minute on a loaded CI machine, and measures
 // nothing a benchmark is about; copying a migrated directory costs a fraction of a second. Made once
-// per set of migrations (the API tests key theirs the same way), in the system's temp directory.
-import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+// per set of migrations (the server's migrationsFingerprint, as the API tests' template), in the
+// system's temp directory.
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,16 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MIGRATIONS = path.join(ROOT, 'apps/server/drizzle');
-
-function templateDir() {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(MIGRATIONS, { recursive: true }).map(String).sort()) {
-    if (file.endsWith('.sql') || file.endsWith('.json'))
-      hash.update(file).update(readFileSync(path.join(MIGRATIONS, file)));
-  }
-  return path.join(tmpdir(), `parley-bench-pglite-${hash.digest('hex').slice(0, 16)}`);
-}
+const DATABASE = pathToFileURL(path.join(ROOT, 'apps/server/dist/core/db/database.js')).href;
 
 /**
  * The template: `pgdata/` (a closed, migrated data directory) and `dump.tar` (the same, as PGlite's
@@ -37,11 +19,10 @@ function templateDir() {
  * start leaves; made in a directory of its own and renamed, so concurrent benches never see half.
  */
 async function ensureTemplate() {
-  const dir = templateDir();
+  const { migrationsFingerprint, openDatabase } = await import(DATABASE);
+  const dir = path.join(tmpdir(), `parley-bench-pglite-${migrationsFingerprint()}`);
   if (existsSync(path.join(dir, 'dump.tar'))) return dir;
   const partial = mkdtempSync(`${dir}-partial-`);
-  const dist = pathToFileURL(path.join(ROOT, 'apps/server/dist/core/db/database.js')).href;
-  const { openDatabase } = await import(dist);
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(partial, 'pgdata') });
   await database.close();
   const client = new PGlite({ dataDir: path.join(partial, 'pgdata'), extensions: { vector } });

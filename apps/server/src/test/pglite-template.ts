@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { migrationsFingerprint } from '../core/db/database.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -15,12 +15,7 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
  * new migration makes a new template.
  */
 export function templatePath(): string {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(MIGRATIONS, { recursive: true }).map(String).sort()) {
-    const full = path.join(MIGRATIONS, file);
-    if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(full));
-  }
-  return path.join(tmpdir(), `parley-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  return path.join(tmpdir(), `parley-pglite-template-${migrationsFingerprint()}.tar`);
 }
 
 export async function ensureTemplate(): Promise<string> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
@@ -64,6 +64,19 @@ function journalEntries(): number {
     entries: unknown[];
   };
   return journal.entries.length;
+}
+
+/**
+ * A fingerprint of the migrations' files. A migrated database kept as a template (the API tests'
+ * and the benchmarks') is made once per fingerprint: a new migration makes a new one.
+ */
+export function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS_DIR, { recursive: true }).map(String).sort()) {
+    if (file.endsWith('.sql') || file.endsWith('.json'))
+      hash.update(file).update(readFileSync(path.join(MIGRATIONS_DIR, file)));
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Drizzle's own record of applied migrations; missing (0) on a new database. */

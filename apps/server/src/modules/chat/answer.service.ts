@@ -25,11 +25,11 @@ import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 import {
   answerToOffer,
-  capabilitiesReply,
-  identityReply,
+  SHOWS_PERSON,
   SMALL_TALK_REPLIES,
   type SmallTalk,
   smallTalkOf,
+  smallTalkReply,
 } from './small-talk.js';
 
 /** What the bot wrote, where it came from and what it cost. */
@@ -359,22 +359,13 @@ function socialTurn(input: AnswerInput): Answer | null {
 
 function smallTalkAnswer(kind: SmallTalk, input: AnswerInput): Answer {
   const person = offersPerson(input.bot);
-  const text =
-    kind === 'greeting'
-      ? greetingOf(input)
-      : kind === 'identity'
-        ? identityReply(input.bot.botName, person)
-        : kind === 'capabilities'
-          ? capabilitiesReply(input.bot.suggestionQuestions, person)
-          : SMALL_TALK_REPLIES[kind];
   return {
-    text,
+    text: kind === 'greeting' ? greetingOf(input) : smallTalkReply(kind, input.bot, person),
     mode: 'small_talk',
     sources: [],
     qnaId: null,
     usage: null,
-    // Told it is a machine, or what it can do, the visitor is shown the way to a person.
-    actions: (kind === 'identity' || kind === 'capabilities') && person ? [PERSON] : [],
+    actions: person && SHOWS_PERSON.has(kind) ? [PERSON] : [],
   };
 }
 

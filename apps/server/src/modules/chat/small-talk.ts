@@ -301,6 +301,20 @@ export function identityReply(botName: string, offersPerson: boolean): string {
     : `${who} How can I help you?`;
 }
 
+/** The kinds whose reply shows the way to a person (the bot's "Talk to a person" button goes with it). */
+export const SHOWS_PERSON: ReadonlySet<SmallTalk> = new Set(['identity', 'capabilities']);
+
+/** The reply to any kind but a greeting (whose words depend on the conversation), in the bot's words where it has them. */
+export function smallTalkReply(
+  kind: Exclude<SmallTalk, 'greeting'>,
+  bot: { botName: string; suggestionQuestions: readonly string[] },
+  offersPerson: boolean,
+): string {
+  if (kind === 'identity') return identityReply(bot.botName, offersPerson);
+  if (kind === 'capabilities') return capabilitiesReply(bot.suggestionQuestions, offersPerson);
+  return SMALL_TALK_REPLIES[kind];
+}
+
 /** Suggested questions the reply to "what can you do?" names at most. */
 const SUGGESTIONS_NAMED = 3;
 
