@@ -168,6 +168,8 @@ export type AnswerResult = {
   reply: Reply;
   firstReply: Reply | null;
   judged: Judged;
+  /** Why a failed dev question went as it did: the bot's decision on the question alone (its search). */
+  why?: string;
 };
 
 /** Counts of a set's results, and the shares the README defines. */

@@ -142,6 +142,7 @@ function printFailures(run: SetRun): void {
     console.log(
       `- ${r.question.id} (${r.question.kind}; ${reasons.join('; ')}) ${asked} → "${answer}" [${r.reply.mode}; cited: ${cited}]`,
     );
+    if (r.why) console.log(`  why: ${r.why}`);
   }
   const unsent = (run.model ?? []).filter((m) => !m.factSent);
   if (unsent.length > 0) {

@@ -140,9 +140,21 @@ async function askSet(api: EvalApi, trained: TrainedSite[]): Promise<AnswerResul
   for (const { site, botId } of trained)
     for (const question of site.questions) {
       const { reply, firstReply } = await ask(api, botId, question);
-      results.push({ site: site.name, question, reply, firstReply, judged: judge(site, question, reply) });
+      const judged = judge(site, question, reply);
+      const failed = !['correct', 'handled'].includes(judged.outcome);
+      // The held-out set's failures are not for reading: no reasons are gathered for them.
+      const why = failed && site.set !== 'holdout' ? await decisionOf(api, botId, question.q) : undefined;
+      results.push({ site: site.name, question, reply, firstReply, judged, ...(why ? { why } : {}) });
     }
   return results;
+}
+
+/** The bot's decision on a question as the knowledge search explains it: what it covered and missed. */
+async function decisionOf(api: EvalApi, botId: number, query: string): Promise<string> {
+  const { decision } = await api.call<{
+    decision: { summary: string; coverage: number; covered: string[]; missing: string[] };
+  }>('POST', `/knowledge/search/${botId}`, { query });
+  return `${decision.summary} (coverage ${decision.coverage}; covered: ${decision.covered.join(', ') || 'nothing'}; missing: ${decision.missing.join(', ') || 'nothing'})`;
 }
 
 main().catch((error: unknown) => {
