@@ -5,6 +5,7 @@ import {
   decide,
   type QnaPair,
   questionTerms,
+  splitAside,
   subjectsOf,
   typoOf,
   unitsOf,
@@ -327,5 +328,82 @@ describe('evidence', () => {
 
   it('counts no contraction as a word of the question: "I\'m" is not a subject the bot lacks', () => {
     expect(contentWords("I'm in Harrogate, we’re late")).toEqual(['harrogate', 'late']);
+  });
+
+  it('reads what a visitor tells around a question apart from what they ask', () => {
+    expect(
+      splitAside("I run a small coffee shop across town, what's the minimum order for wholesale?"),
+    ).toEqual({
+      asking: "what's the minimum order for wholesale?",
+      aside: 'I run a small coffee shop across town',
+    });
+    expect(splitAside('My son has a peanut allergy. Is it safe for him?')).toEqual({
+      asking: 'Is it safe for him?',
+      aside: 'My son has a peanut allergy.',
+    });
+    // A question alone, or one whose asking part holds no word of its own, is all question.
+    expect(splitAside('do you price match amazon?').aside).toBe('');
+    expect(splitAside("I'm looking for a gluten-free cake, do you have any?").aside).toBe('');
+  });
+
+  it('weighs an aside less than the question, and a word of it the bot never heard of as the rarest word', () => {
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'uni', df: 0 },
+        { word: 'classes', df: 4 },
+        { word: 'students', df: 1 },
+      ],
+    };
+    const terms = questionTerms('im at uni, are classes any cheaper for students', stats);
+    const weight = (label: string) => terms.find((t) => t.label === label)!.weight;
+    expect(terms.find((t) => t.label === 'uni')).toMatchObject({ context: true, unknown: true });
+    // The rarest word the corpus holds (df 1) weighs more than the unknown word of the aside.
+    expect(weight('uni')).toBeLessThan(weight('students'));
+    // Asked in the question itself, the same unknown word weighs more than the rarest known one.
+    const asked = questionTerms('are there classes at the uni for students', stats);
+    expect(asked.find((t) => t.label === 'uni')!.weight).toBeGreaterThan(weight('students'));
+  });
+
+  it('leaves out the people a visitor asks for, and weighs a number no page holds lightly', () => {
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'husbands', df: 0 },
+        { word: 'voucher', df: 2 },
+        { word: 'birthday', df: 1 },
+        { word: 'pack', df: 3 },
+        { word: '20', df: 0 },
+        { word: 'boyfriend', df: 0 },
+        { word: 'husband', df: 2 },
+      ],
+    };
+    const labels = (q: string) => questionTerms(q, stats).map((t) => t.label);
+    expect(labels('can i get a voucher for my husbands birthday')).toEqual(['voucher', 'birthday']);
+    expect(labels('can my boyfriend use my 20 pack')).toEqual(['20', 'pack']);
+    const terms = questionTerms('is 20 too many for hot yoga', stats);
+    expect(terms.map((t) => t.label)).toEqual(['20', 'hot', 'yoga']);
+    // Both unknown; the number weighs a third of the word (half the rarest, against one and a half).
+    expect(terms[0]!.weight / terms[2]!.weight).toBeCloseTo(1 / 3);
+    // A person the pages do name is a word like any other.
+    expect(labels('is there a discount for my husband')).toContain('husband');
+  });
+
+  it('hears "when" as asking for a time only where it opens a question', () => {
+    const asksTime = (q: string) =>
+      questionTerms(q, { chunks: 40, terms: [] }).some((t) => t.intent === 'time');
+    expect(asksTime('When do you open on Sunday?')).toBe(true);
+    expect(asksTime('I booked for Friday, when can I check in?')).toBe(true);
+    expect(asksTime('where do i leave my car when i come for my appointment')).toBe(false);
+  });
+
+  it('hears "do I have to pay for" as asking a price, and joins irregular plurals and pets', () => {
+    const intents = (q: string) => questionTerms(q, { chunks: 40, terms: [] }).map((t) => t.intent);
+    expect(intents('do I need to pay extra for x-rays?')).toContain('price');
+    expect(intents('can I pay by card?')).not.toContain('price');
+    expect(intents('are classes any cheaper for students')).toContain('price');
+    const keys = (q: string) => questionTerms(q, { chunks: 40, terms: [] }).flatMap((t) => t.keys);
+    expect(keys('is tooth whitening free')).toContain('teeth');
+    expect(keys('is my pup allowed in')).toContain('dog');
   });
 });

@@ -122,6 +122,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'hi hello hey dear thanks thank pls please plz guys folks just also still really actually ever ' +
     'wondering wonder question know tell like want wanted need looking let s t d ll m re ve about ' +
     'much many more most one thing things anything something someone anyone somewhere anywhere ' +
+    // hedges and fillers of a chat message ("kinda out of shape", "any chance", "a few months ago")
+    'kinda sorta honestly literally basically chance yet til till ago maybe perhaps bit lot lots thinking allowed ' +
     // the verbs of "do you sell/make/offer/take X": X is what the visitor asks about
     'make made sell sold offer offered provide provided buy bring give take use find see come go serve accept allow ' +
     // words of any question about anything ("how does the warranty work?")
@@ -139,10 +141,11 @@ export const SYNONYM_WORDS: string[][] = [
   ['return', 'refund', 'exchange'],
   ['book', 'booking', 'reserve', 'reservation', 'appointment'],
   ['cancel', 'cancellation', 'cancelling'],
+  ['rent', 'rental', 'renting'],
   ['pay', 'payment', 'paying'],
   ['child', 'children', 'kid', 'kids', 'son', 'daughter', 'toddler'],
   ['people', 'person', 'persons', 'guest', 'guests', 'pax'],
-  ['pet', 'pets', 'dog', 'dogs', 'cat', 'cats'],
+  ['pet', 'pets', 'dog', 'dogs', 'puppy', 'pup', 'cat', 'cats'],
   ['wifi', 'internet'],
   ['park', 'parking', 'car park'],
   ['vegan', 'plant-based'],
@@ -165,6 +168,11 @@ export const SYNONYM_WORDS: string[][] = [
   ['tap', 'faucet'],
   ['mobile', 'cellphone'],
   ['invoice', 'receipt', 'bill'],
+  // Irregular plurals, which no stemmer joins.
+  ['tooth', 'teeth'],
+  ['foot', 'feet'],
+  ['man', 'men'],
+  ['woman', 'women'],
 ];
 const SYNONYMS = SYNONYM_WORDS.map((group) => group.map(keyOf));
 /** Words that stand for several others, one way: "weekend" is held by "Saturday", not the reverse. */
@@ -188,14 +196,18 @@ for (const [word, words] of Object.entries(COVERS))
 const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: RegExp }> = [
   {
     intent: 'price',
-    asks: /\b(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(est)?)\b/i,
-    words: /^(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(est)?)$/i,
+    // "Do I have to pay for X-rays?" asks whether something costs; "can I pay by card" does not.
+    asks: /\b(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(er|est)?)\b|\b(have to|need to|must i|do i|do we) pay\b|\bpay (extra|more)\b/i,
+    words:
+      /^(how much|costs?|prices?|priced|pricing|fees?|charges?|rates?|tariffs?|expensive|cheap(er|est)?)$/i,
     answers:
       /([$£€¥₹]\s?\d)|(\d\s?(€|eur|usd|gbp|dollars?|euros?|pounds?)\b)|(?<![\w-])free\b|\b(costs?|prices?|fees?|charges?|rates?)\b/i,
   },
   {
     intent: 'time',
-    asks: /\b(what time|when|opening|open|opens|close|closes|closing|hours?)\b/i,
+    // "When" asks when it opens a question or clause ("when do you open", "and when is checkout");
+    // inside one it is a conjunction ("can I pay when I order").
+    asks: /\b(what time|opening|open|opens|close|closes|closing|hours?)\b|(^|[,.;!?]\s*|\band\s+)when\b/i,
     words: /^(time|times|opening|open|opens|close|closes|closing|hours?)$/i,
     answers:
       /\b\d{1,2}([:.]\d{2})?\s?(am|pm|a\.m\.|p\.m\.|h)\b|\b\d{1,2}[:.]\d{2}\b|\b(closed|noon|midnight|open|opens|opening|hours)\b|\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,2}\b|\b\d{1,2}(st|nd|rd|th)?\s+(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i,
@@ -239,6 +251,19 @@ const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: Reg
 
 /** Adverbs by their usual endings ("separately", "quickly", "usually"); not "family", "supply", "early". */
 const ADVERB = /^[a-z]{2,}(ately|ently|antly|ously|ively|fully|ally|ably|ibly|ckly|ssly|tely|sely)$/;
+
+/** The people a visitor asks on behalf of; a child's words are not here (they hold "children", SYNONYM_WORDS). */
+const RELATIONS = new Set(
+  (
+    'mum mom mother dad father parent parents husband husbands wife partner boyfriend girlfriend fiance fiancee ' +
+    'sister brother sibling nan nana gran granny grandma grandmother grandad grandpa grandfather aunt uncle cousin ' +
+    'niece nephew friend friends mate mates colleague colleagues coworker coworkers boss'
+  ).split(' '),
+);
+/** A number or an ordinal ("12", "5th"). */
+const NUMBER = /^\d+(st|nd|rd|th)?$/;
+/** What a number no chunk holds weighs, against the rarest word the corpus holds. */
+const NUMBER_SHARE = 0.5;
 
 /** A word no chunk holds weighs this much more than the rarest word the corpus does hold. */
 const UNKNOWN_BOOST = 1.5;
@@ -292,13 +317,15 @@ const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(wo
  * count half, so the new question's own words decide.
  */
 export function questionTerms(question: string, stats: CorpusStats, context = ''): QuestionTerm[] {
+  const { asking, aside } = splitAside(question);
   const n = Math.max(stats.chunks, 1);
   const dfOf = new Map(stats.terms.map((t) => [t.word, t.df]));
   const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const rarest = idf(1);
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
-  const add = (text: string, share: number, context = false) => {
+  // An unknown word weighs most where the visitor asks for it; in what they tell around it, no more than the rarest word.
+  const add = (text: string, share: number, context = false, boost = UNKNOWN_BOOST) => {
     for (const word of contentWords(text)) {
       const key = keyOf(word);
       if (seen.has(key)) continue;
@@ -308,6 +335,8 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
       if (df < 0) continue;
       // An adverb no chunk holds ("separately", "quickly") says how, not what is asked: left out.
       if (df === 0 && ADVERB.test(word)) continue;
+      // Who the visitor is asking for ("my husband's birthday", "my nan's teeth"), when no page names them.
+      if (df === 0 && RELATIONS.has(word.replace(/'s$/, ''))) continue;
       const unknown = df === 0;
       terms.push({
         label: word,
@@ -315,13 +344,14 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
         word,
         intent: null,
         unknown,
-        weight: share * (unknown ? rarest * UNKNOWN_BOOST : idf(df)),
+        // A number no page holds ("my son is 12", "10 weeks") is a detail of the visitor's, not a subject.
+        weight: share * (unknown ? rarest * (NUMBER.test(word) ? NUMBER_SHARE : boost) : idf(df)),
         context,
       });
     }
   };
-  add(question, 1);
-  const subjects = subjectsOf(question);
+  add(asking, 1);
+  const subjects = subjectsOf(asking);
   for (const term of terms)
     if (term.word && subjects.has(term.word)) {
       term.subject = true;
@@ -365,12 +395,44 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
     }
   };
   addAsking(question, 1, false);
+  if (aside) add(aside, ASIDE_SHARE, true, 1);
   if (context) {
     add(context, 0.5, true);
     // "and sunday?" after "What are your opening hours on Saturday?" still asks for opening hours.
     addAsking(context, 0.5, true);
   }
   return terms;
+}
+
+/**
+ * What the visitor tells around the question counts this much of what they ask ("im at uni, are
+ * classes any cheaper for students?"), and a word of it no chunk holds weighs as the rarest word.
+ */
+const ASIDE_SHARE = 0.75;
+/** Words that open a question: a sentence or clause starting so asks, with or without its "?". */
+const QUESTION_OPENER =
+  /^(is|are|am|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|what|what's|whats|when|where|which|who|whose|why|how|any|anything|anyone)\b/i;
+
+/**
+ * A message's question and what the visitor says around it: "I run a small coffee shop across
+ * town, what's the minimum order for wholesale?" asks for a minimum order; the coffee shop is
+ * context. Sentences, and clauses after a comma that open with a question word, are read apart;
+ * those that end in "?" or open with a question word ask, the rest are asides. A message with no
+ * such part, or whose asking part holds no word of its own, is all question.
+ */
+export function splitAside(question: string): { asking: string; aside: string } {
+  const parts = question
+    .split(
+      /(?<=[.!?;])\s+|,\s*(?=(?:is|are|am|do|does|did|can|could|will|would|should|what|what's|whats|when|where|which|who|why|how|any)\b)/i,
+    )
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length < 2) return { asking: question, aside: '' };
+  const asks = (part: string) => part.endsWith('?') || QUESTION_OPENER.test(part);
+  const asking = parts.filter(asks);
+  if (asking.length === 0 || asking.length === parts.length || contentWords(asking.join(' ')).length === 0)
+    return { asking: question, aside: '' };
+  return { asking: asking.join(' '), aside: parts.filter((part) => !asks(part)).join(' ') };
 }
 
 /** Words after which a noun is what is asked for: "do you sell pizza", "is there a gym", "book a massage". */
