@@ -149,12 +149,17 @@ async function askSet(api: EvalApi, trained: TrainedSite[]): Promise<AnswerResul
   return results;
 }
 
-/** The bot's decision on a question as the knowledge search explains it: what it covered and missed. */
-async function decisionOf(api: EvalApi, botId: number, query: string): Promise<string> {
+/**
+ * The bot's decision on a question as the knowledge search explains it: what it covered and missed.
+ * A release from before the search explained itself gives none.
+ */
+async function decisionOf(api: EvalApi, botId: number, query: string): Promise<string | undefined> {
   const { decision } = await api.call<{
-    decision: { summary: string; coverage: number; covered: string[]; missing: string[] };
+    decision?: { summary: string; coverage: number; covered: string[]; missing: string[] };
   }>('POST', `/knowledge/search/${botId}`, { query });
-  return `${decision.summary} (coverage ${decision.coverage}; covered: ${decision.covered.join(', ') || 'nothing'}; missing: ${decision.missing.join(', ') || 'nothing'})`;
+  if (!decision) return undefined;
+  const words = (list: string[]) => list.join(', ') || 'nothing';
+  return `${decision.summary} (coverage ${decision.coverage}; covered: ${words(decision.covered)}; missing: ${words(decision.missing)})`;
 }
 
 main().catch((error: unknown) => {
