@@ -83,8 +83,9 @@ export const TEXTS = {
  * greeting, thanks or goodbye with a short reply of its own (small-talk.ts); a Q&A pair whose
  * question means the visitor's, with its answer alone; otherwise, when the passages show the
  * evidence (knowledge/evidence.ts), their best sentences through the bot's language model, or
- * quoted as they are when it has none. Without that evidence it says so in one honest line and
- * offers a person or the lead form, and never invents a source. The same question gets the same
+ * quoted as they are when it has none. Without that evidence a model still judges the passages it
+ * was given; with no model, or when the model declines, it says so in one honest line and offers a
+ * person or the lead form, and never invents a source. The same question gets the same
  * answer whoever asks it and wherever: the playground, the widget, the full-page chat, a channel.
  */
 export class AnswerService {
@@ -153,24 +154,26 @@ export class AnswerService {
       asked.previousAnswer,
     );
     if (pair) return this.say(input, qnaAnswer(pair));
-    if (!verdict.answers) {
-      if (booking && BOOKING_INTENT.test(input.question)) return this.say(input, bookingAnswer(booking, ''));
+    if (!verdict.answers && booking && BOOKING_INTENT.test(input.question))
+      return this.say(input, bookingAnswer(booking, ''));
+    // Passages whose words do not show that they answer still go to a model, which reads what words
+    // cannot ("take one for a spin" is a test ride) and says when they do not answer (DECLINE).
+    const judging = !verdict.answers && model !== null && passages.length > 0;
+    if (!verdict.answers && !judging)
       return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0));
-    }
     if (!model) return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
     try {
       const ordered = byEvidence(verdict, passages).slice(0, PASSAGES_FOR_MODEL);
-      return await this.generate(
-        input,
-        model.model,
-        ordered,
-        booking,
-        citable(verdict, ordered, input.bot.maxCitations),
-      );
+      return await this.generate(input, model.model, ordered, booking, {
+        judging,
+        fallbackSources: citable(verdict, ordered, input.bot.maxCitations),
+      });
     } catch (error) {
       if (input.signal?.aborted) throw error;
-      // The visitor is not told about models: they get the sentences of the sources that answer best.
+      // The visitor is not told about models: they get the sentences of the sources that answer best,
+      // or, when the words alone did not show an answer, the honest line.
       this.options.log?.(error, 'language model failed; answering with sentences from the sources');
+      if (judging) return this.say(input, abstain(input, await input.agentOnline(), true));
       return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
     }
   }
@@ -227,8 +230,8 @@ export class AnswerService {
     model: LanguageModel,
     passages: SearchHit[],
     booking: Booking | null,
-    fallbackSources: MessageSourceRef[],
-  ) {
+    { judging, fallbackSources }: { judging: boolean; fallbackSources: MessageSourceRef[] },
+  ): Promise<Answer> {
     const provider = providerModel(model);
     const tools = [
       ...(booking ? [BOOKING_TOOL_SPEC] : []),
@@ -240,7 +243,7 @@ export class AnswerService {
     const { stream } = await withOneRetry(() =>
       provider.doStream({
         prompt: [
-          { role: 'system', content: systemPrompt(input.bot, passages, booking !== null) },
+          { role: 'system', content: systemPrompt(input.bot, passages, booking !== null, judging) },
           ...historyPrompt(input.history),
           { role: 'user', content: [{ type: 'text', text: input.question }] },
         ],
@@ -254,12 +257,13 @@ export class AnswerService {
     let booked = false;
     let wantsPerson = false;
     let usage: Answer['usage'] = null;
+    const shown = judging ? declinable(input.onChunk) : { push: input.onChunk, declined: () => false };
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const part = next.value;
       if (part.type === 'text-delta') {
         text += part.delta;
-        input.onChunk(part.delta);
+        shown.push(part.delta);
       } else if (part.type === 'tool-call') {
         booked ||= part.toolName === BOOKING_TOOL;
         wantsPerson ||= part.toolName === HANDOFF_TOOL;
@@ -271,6 +275,8 @@ export class AnswerService {
       if (!text.trim()) input.onChunk(answer.text);
       return { ...answer, usage };
     }
+    if (shown.declined() && !wantsPerson)
+      return { ...this.say(input, abstain(input, await input.agentOnline(), true)), usage };
     const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
     return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
   }
@@ -651,11 +657,40 @@ export function cited(
   return { text: renumbered, sources: order.map((id) => sourceOf(byDocument.get(id)!)) };
 }
 
-/** Instructions, guardrails and the numbered passages (issue 5 item 4). */
-export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false): string {
+/** What a model asked to judge (the passages' words did not show an answer) replies when they do not answer. */
+export const DECLINE = 'NOT_IN_SOURCES';
+
+/**
+ * The model's text as it streams, held back while it may still be DECLINE: the visitor never sees
+ * the word, and sees an answer as it comes.
+ */
+function declinable(emit: (text: string) => void) {
+  let held = '';
+  let open = false;
+  return {
+    push(delta: string) {
+      if (open) return emit(delta);
+      held += delta;
+      const start = held.trimStart();
+      if (DECLINE.startsWith(start) || start.startsWith(DECLINE)) return;
+      open = true;
+      emit(held);
+    },
+    declined: () => !open,
+  };
+}
+
+/**
+ * Instructions, guardrails and the numbered passages (issue 5 item 4). `judging`: the passages'
+ * words did not show that they answer, so the model says DECLINE when they do not (a bot allowed
+ * general knowledge may still answer from it).
+ */
+export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false, judging = false): string {
   const knowledge = bot.internet
     ? 'If the sources do not cover the question, say so plainly, then you may add general knowledge, clearly marked as not coming from the sources.'
-    : 'If the sources do not cover the question, say plainly that you do not have that information. Do not use outside knowledge.';
+    : judging
+      ? `If the sources do not answer the question, reply with exactly ${DECLINE} and nothing else. Do not use outside knowledge.`
+      : 'If the sources do not cover the question, say plainly that you do not have that information. Do not use outside knowledge.';
   const sources = passages
     .map(
       (hit, index) =>

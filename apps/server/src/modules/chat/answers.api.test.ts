@@ -7,7 +7,7 @@ import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
-import { TEXTS } from './answer.service.js';
+import { DECLINE, TEXTS } from './answer.service.js';
 import { conversations } from './chat.schema.js';
 import { capabilitiesReply, identityReply, SMALL_TALK_REPLIES } from './small-talk.js';
 
@@ -292,6 +292,67 @@ describe('answers with a model', () => {
       usage: null,
     });
     expect(llm.requests.length).toBe(seen);
+  });
+
+  // A paraphrase whose words the pages do not hold: without a model the bot cannot tell it answers.
+  const PARAPHRASE = 'can my order be brought to my flat?';
+  const system = (index: number) => String(llm.requests[index]!.body.messages![0]!.content);
+
+  it('lets the model judge passages whose words do not show an answer, and answers when they do', async () => {
+    expect((await ask(PARAPHRASE)).body.bot_message).toMatchObject({ answer_mode: 'not_found' });
+    llm.reply((body) =>
+      String(body.messages![0]!.content).includes('We deliver within 5 miles')
+        ? 'Yes, we deliver within 5 miles, Tuesday to Saturday [1].'
+        : DECLINE,
+    );
+    const seen = llm.requests.length;
+    const reply = await ask(PARAPHRASE, undefined, modelBot);
+    expect(system(seen)).toContain(`reply with exactly ${DECLINE}`);
+    expect(reply.body.bot_message).toMatchObject({
+      answer_mode: 'llm',
+      message: 'Yes, we deliver within 5 miles, Tuesday to Saturday [1].',
+    });
+    expect(pathsOf(reply)).toEqual(['/delivery']);
+  });
+
+  it('says it does not know when the judging model declines, and the visitor never sees its word', async () => {
+    llm.reply(DECLINE);
+    const seen = llm.requests.length;
+    const response = await fetch(`${server.url}/api/chat/chats/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bot_id: modelBot, message: PARAPHRASE }),
+    });
+    const stream = await response.text();
+    expect(system(seen)).toContain('We deliver within 5 miles');
+    expect(stream).not.toContain(DECLINE);
+    const final = stream
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: '))
+      .map((block) => JSON.parse(block.slice(6)) as StreamEvent)
+      .at(-1) as Extract<StreamEvent, { type: 'final' }>;
+    expect(final.final_result_object).toMatchObject({
+      message: TEXTS.notFound + TEXTS.offerHumanLater,
+      answer_mode: 'not_found',
+      sources: [],
+    });
+  });
+
+  it('says it does not know, not a quote, when the judging model fails', async () => {
+    llm.reply('Yes, we deliver within 5 miles [1].');
+    llm.failNext(500, 'overloaded');
+    llm.failNext(500, 'overloaded');
+    const seen = llm.requests.length;
+    const reply = await ask(PARAPHRASE, undefined, modelBot);
+    expect(llm.requests.length - seen).toBe(2);
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'not_found', sources: [] });
+  });
+
+  it('answers from the words, without the judging instruction, when they show an answer', async () => {
+    llm.reply('Delivery is $6 [1].');
+    const seen = llm.requests.length;
+    await ask('How much does delivery cost?', undefined, modelBot);
+    expect(system(seen)).not.toContain(DECLINE);
   });
 
   it('sends the passage that holds the fact to the model', async () => {

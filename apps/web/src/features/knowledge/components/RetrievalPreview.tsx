@@ -14,8 +14,11 @@ import { useSearchKnowledgeMutation } from '../api';
 const SNIPPET = 280;
 const isHttp = (url: string | null): url is string => Boolean(url && /^https?:\/\//i.test(url));
 
-/** Which passages a question finds in a bot's sources, ranked, with their scores. */
-export function RetrievalPreview({ botId }: { botId: number }) {
+/**
+ * Which passages a question finds in a bot's sources, ranked, with their scores. `hasModel`: the bot
+ * answers with a language model, which also reads passages whose words fall short.
+ */
+export function RetrievalPreview({ botId, hasModel = false }: { botId: number; hasModel?: boolean }) {
   const [query, setQuery] = useState('');
   const [search, state] = useSearchKnowledgeMutation();
   const submit = (event: FormEvent) => {
@@ -48,7 +51,9 @@ export function RetrievalPreview({ botId }: { botId: number }) {
         </Button>
       </Stack>
       {state.isError ? <Alert severity="error">The search failed. Try again.</Alert> : null}
-      {result ? <DecisionNote decision={result.decision} /> : null}
+      {result ? (
+        <DecisionNote decision={result.decision} modelJudges={hasModel && result.hits.length > 0} />
+      ) : null}
       {result ? (
         result.hits.length === 0 ? (
           <Typography color="text.secondary">Nothing in this bot's sources matches.</Typography>
@@ -73,13 +78,30 @@ export function RetrievalPreview({ botId }: { botId: number }) {
  * What the bot would do with this question, and why (issue 30 item 2): the same decision a visitor's
  * question gets, so the owner sees what to add when it would not answer.
  */
-function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
+function DecisionNote({
+  decision,
+  modelJudges,
+}: {
+  decision: SearchResult['decision'];
+  /** The words fall short, but the bot's model reads the passages and may still answer. */
+  modelJudges: boolean;
+}) {
+  const judged = !decision.answers && modelJudges;
   return (
-    <Alert severity={decision.answers ? 'success' : 'warning'} aria-label="What the bot would do">
-      <Typography variant="body2">{decision.summary}</Typography>
+    <Alert
+      severity={decision.answers ? 'success' : judged ? 'info' : 'warning'}
+      aria-label="What the bot would do"
+    >
+      <Typography variant="body2">
+        {judged
+          ? decision.summary.replace(/^Would not answer: /, 'The words fall short: ')
+          : decision.summary}
+      </Typography>
       {decision.answers ? null : (
         <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
-          Add a page or a Q&A pair that says it, and the bot will answer.
+          {judged
+            ? "The bot's model reads these passages and answers only if they say it; if not, the bot says it does not know. A page or a Q&A pair in your customers' words makes it sure."
+            : 'Add a page or a Q&A pair that says it, and the bot will answer.'}
         </Typography>
       )}
       <Typography variant="caption" component="p" color="text.secondary">

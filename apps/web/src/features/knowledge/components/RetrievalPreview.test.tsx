@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+import type { SearchResult } from '@parley/contracts';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeStore } from '../../../app/store';
+import { BrowserRequest, json } from '../../../test/api-stubs';
+import { RetrievalPreview } from './RetrievalPreview';
+
+const SHORT: SearchResult = {
+  qna_match: null,
+  mode: 'full-text',
+  hits: [
+    {
+      chunk_id: 1,
+      document_id: 1,
+      source_type: 'web',
+      page_title: 'Delivery',
+      page_url: 'https://bakery.example/delivery',
+      page_number: null,
+      heading_path: 'Delivery',
+      content: 'We deliver within 5 miles of the bakery.',
+      synced_at: null,
+      score: 0.5,
+      text_rank: 0.5,
+      vector_distance: null,
+    },
+  ],
+  decision: {
+    answers: false,
+    summary: 'Would not answer: Delivery covers order but nothing covers flat',
+    source: 'Delivery',
+    coverage: 0.17,
+    covered: ['order'],
+    missing: ['flat'],
+  },
+};
+const MODEL_NOTE = /model reads these passages and answers only if they say it/;
+
+async function searchFor(hasModel: boolean) {
+  render(
+    <Provider store={makeStore()}>
+      <RetrievalPreview botId={4} hasModel={hasModel} />
+    </Provider>,
+  );
+  fireEvent.change(screen.getByLabelText('Question'), { target: { value: 'can my order come to my flat?' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+  await screen.findByLabelText('What the bot would do');
+}
+
+describe('RetrievalPreview', () => {
+  beforeEach(() => {
+    vi.stubGlobal('Request', BrowserRequest);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(SHORT)),
+    );
+    localStorage.setItem('accessToken', 'token');
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it("says a bot's model still reads passages whose words fall short", async () => {
+    await searchFor(true);
+    expect(screen.getByText(MODEL_NOTE)).toBeTruthy();
+    expect(
+      screen.getByText('The words fall short: Delivery covers order but nothing covers flat'),
+    ).toBeTruthy();
+  }, 20_000);
+
+  it('says nothing of a model to a bot without one', async () => {
+    await searchFor(false);
+    expect(screen.queryByText(MODEL_NOTE)).toBeNull();
+    expect(screen.getByText(SHORT.decision.summary)).toBeTruthy();
+    expect(screen.getByText(/Add a page or a Q&A pair that says it/)).toBeTruthy();
+  }, 20_000);
+});
