@@ -275,8 +275,11 @@ export class AnswerService {
       if (!text.trim()) input.onChunk(answer.text);
       return { ...answer, usage };
     }
-    if (shown.declined() && !wantsPerson)
-      return { ...this.say(input, abstain(input, await input.agentOnline(), true)), usage };
+    // A judging model that declined, or only asked for a person, says nothing of its own.
+    if (shown.declined())
+      return wantsPerson
+        ? { ...TAKES_PERSON, usage }
+        : { ...this.say(input, abstain(input, await input.agentOnline(), true)), usage };
     const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
     return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
   }
@@ -664,7 +667,7 @@ export const DECLINE = 'NOT_IN_SOURCES';
  * The model's text as it streams, held back while it may still be DECLINE: the visitor never sees
  * the word, and sees an answer as it comes.
  */
-function declinable(emit: (text: string) => void) {
+export function declinable(emit: (text: string) => void) {
   let held = '';
   let open = false;
   return {

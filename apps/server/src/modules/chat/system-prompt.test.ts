@@ -1,7 +1,7 @@
 import type { SearchHit } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import type { BotRow } from '../bots/bots.queries.js';
-import { DECLINE, systemPrompt } from './answer.service.js';
+import { DECLINE, declinable, systemPrompt } from './answer.service.js';
 
 const bot = (internet: boolean) => ({ botName: 'Blue Fern', prompt: null, internet }) as unknown as BotRow;
 const passage: SearchHit = {
@@ -31,5 +31,21 @@ describe('the instructions a model answers by', () => {
     const general = systemPrompt(bot(true), [passage], false, true);
     expect(general).not.toContain(DECLINE);
     expect(general).toContain('you may add general knowledge');
+  });
+
+  it("hold a judging model's text back only while it may still be the word", () => {
+    const streamed = (...deltas: string[]) => {
+      const shown: string[] = [];
+      const text = declinable((delta) => shown.push(delta));
+      for (const delta of deltas) text.push(delta);
+      return { shown: shown.join(''), declined: text.declined() };
+    };
+    expect(streamed(' NOT_', 'IN_SOURCES', '.')).toEqual({ shown: '', declined: true });
+    expect(streamed('')).toEqual({ shown: '', declined: true });
+    expect(streamed('No', 't before 9 am', ' [1].')).toEqual({
+      shown: 'Not before 9 am [1].',
+      declined: false,
+    });
+    expect(streamed('Yes', ', we deliver')).toEqual({ shown: 'Yes, we deliver', declined: false });
   });
 });
