@@ -146,7 +146,15 @@ describe('Online stores', () => {
     await page.goto(storePage);
 
     // Categories: their own sync follows its job to the end; one is deleted from Parley.
-    await page.getByRole('tab', { name: 'Categories' }).click();
+    // The page is read before the tab is clicked: a click while it still loads can be lost.
+    await page.getByRole('listitem', { name: 'Products' }).first().waitFor();
+    const categoriesTab = page.getByRole('tab', { name: 'Categories' });
+    await expect
+      .poll(async () => {
+        await categoriesTab.click();
+        return categoriesTab.getAttribute('aria-selected');
+      })
+      .toBe('true');
     const categories = page.getByRole('table', { name: 'Categories' });
     await categories.getByRole('row').nth(5).waitFor();
     await page.getByRole('button', { name: 'Sync categories' }).click();
