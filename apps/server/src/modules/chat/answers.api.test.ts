@@ -30,6 +30,20 @@ const ask = (message: string, conversationId?: number, bot = botId) =>
     { bot_id: bot, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
     as(owner),
   );
+/** Asks on the stream route (the widget's and the playground's): its raw text, and its last (final) event. */
+async function askStreamed(message: string, bot = botId) {
+  const response = await fetch(`${server.url}/api/chat/chats/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ bot_id: bot, message }),
+  });
+  const raw = await response.text();
+  const events = raw
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice(6)) as StreamEvent);
+  return { raw, final: events.at(-1) as Extract<StreamEvent, { type: 'final' }> };
+}
 const search = (query: string, bot = botId) =>
   server.post<SearchResult>(`/api/knowledge/search/${bot}`, { query }, as(owner));
 const pathsOf = (reply: { body: ChatExchange }) =>
@@ -318,19 +332,9 @@ describe('answers with a model', () => {
   it('says it does not know when the judging model declines, and the visitor never sees its word', async () => {
     llm.reply(DECLINE);
     const seen = llm.requests.length;
-    const response = await fetch(`${server.url}/api/chat/chats/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bot_id: modelBot, message: PARAPHRASE }),
-    });
-    const stream = await response.text();
+    const { raw, final } = await askStreamed(PARAPHRASE, modelBot);
     expect(system(seen)).toContain('We deliver within 5 miles');
-    expect(stream).not.toContain(DECLINE);
-    const final = stream
-      .split('\n\n')
-      .filter((block) => block.startsWith('data: '))
-      .map((block) => JSON.parse(block.slice(6)) as StreamEvent)
-      .at(-1) as Extract<StreamEvent, { type: 'final' }>;
+    expect(raw).not.toContain(DECLINE);
     expect(final.final_result_object).toMatchObject({
       message: TEXTS.notFound + TEXTS.offerHumanLater,
       answer_mode: 'not_found',
@@ -368,16 +372,7 @@ describe('answers with a model', () => {
 describe('the same answer everywhere', () => {
   it('gives the streamed and the plain request the same answer', async () => {
     const plain = await ask('How much does delivery cost?');
-    const response = await fetch(`${server.url}/api/chat/chats/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bot_id: botId, message: 'How much does delivery cost?' }),
-    });
-    const events = (await response.text())
-      .split('\n\n')
-      .filter((block) => block.startsWith('data: '))
-      .map((block) => JSON.parse(block.slice(6)) as StreamEvent);
-    const final = events.at(-1) as Extract<StreamEvent, { type: 'final' }>;
+    const { final } = await askStreamed('How much does delivery cost?');
     expect(final.final_result_object!.message).toBe(plain.body.bot_message!.message);
   });
 });
