@@ -1,7 +1,7 @@
 import type { SearchHit } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import type { BotRow } from '../bots/bots.queries.js';
-import { DECLINE, declinable, systemPrompt } from './answer.service.js';
+import { DECLINE, declinable, passagesForModel, systemPrompt } from './answer.service.js';
 
 const bot = (internet: boolean) => ({ botName: 'Blue Fern', prompt: null, internet }) as unknown as BotRow;
 const passage: SearchHit = {
@@ -47,5 +47,23 @@ describe('the instructions a model answers by', () => {
       declined: false,
     });
     expect(streamed('Yes', ', we deliver')).toEqual({ shown: 'Yes, we deliver', declined: false });
+  });
+});
+
+describe('the passages a model reads', () => {
+  const many = (count: number, words: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      ...passage,
+      chunk_id: i + 1,
+      content: Array.from({ length: words }, () => 'bread').join(' '),
+    }));
+
+  it("are a small site's first eight, not five", () => {
+    expect(passagesForModel(many(10, 60)).map((p) => p.chunk_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('stop at five full chunks of tokens, and always include the best one', () => {
+    expect(passagesForModel(many(10, 800))).toHaveLength(5);
+    expect(passagesForModel(many(3, 5000))).toHaveLength(1);
   });
 });
