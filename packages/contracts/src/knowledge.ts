@@ -122,6 +122,11 @@ export const SearchResult = z.object({
     coverage: z.number(),
     covered: z.array(z.string()),
     missing: z.array(z.string()),
+    /**
+     * The words fall short, but the bot's active language model reads the passages found and
+     * answers only if they say it (else the honest line and a person).
+     */
+    model_judges: z.boolean(),
   }),
 });
 export type SearchResult = z.infer<typeof SearchResult>;

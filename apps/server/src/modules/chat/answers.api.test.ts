@@ -246,6 +246,7 @@ describe('what the bot finds (the playground)', () => {
 
 describe('answers with a model', () => {
   let modelBot: number;
+  let settingId: number;
   beforeAll(async () => {
     const setting = await server.post<{ id: number }>(
       '/api/settings/llm',
@@ -259,6 +260,7 @@ describe('answers with a model', () => {
       as(owner),
     );
     expect(setting.status, JSON.stringify(setting.body)).toBe(201);
+    settingId = setting.body.id;
     const bot = await createBotViaApi(server, owner, {
       bot_name: 'Blue Fern model',
       llm_model: String(setting.body.id),
@@ -327,6 +329,30 @@ describe('answers with a model', () => {
       message: 'Yes, we deliver within 5 miles, Tuesday to Saturday [1].',
     });
     expect(pathsOf(reply)).toEqual(['/delivery']);
+  });
+
+  it("shows the owner that the bot's active model judges what the words fall short of, and not once it is off", async () => {
+    const judged = await search(PARAPHRASE, modelBot);
+    expect(judged.body.decision).toMatchObject({ answers: false, model_judges: true });
+    expect(judged.body.decision.summary).toMatch(/^The words fall short: /);
+    expect((await search(PARAPHRASE)).body.decision).toMatchObject({ answers: false, model_judges: false });
+
+    const toggle = (on: boolean) =>
+      server.patch(`/api/settings/llm/${settingId}/toggle/${on}`, undefined, as(owner));
+    expect((await toggle(false)).status).toBe(200);
+    try {
+      const off = await search(PARAPHRASE, modelBot);
+      expect(off.body.decision).toMatchObject({ answers: false, model_judges: false });
+      expect(off.body.decision.summary).toMatch(/^Would not answer: /);
+      // The chat agrees: with its model off, the bot says it does not know.
+      const seen = llm.requests.length;
+      expect((await ask(PARAPHRASE, undefined, modelBot)).body.bot_message).toMatchObject({
+        answer_mode: 'not_found',
+      });
+      expect(llm.requests.length).toBe(seen);
+    } finally {
+      await toggle(true);
+    }
   });
 
   it('says it does not know when the judging model declines, and the visitor never sees its word', async () => {

@@ -944,6 +944,13 @@ export type Decision = {
   missing: string[];
 };
 
+/** The decision as the owner reads it when the bot's model judges passages whose words fall short. */
+export function judgedByModel(decision: Decision, modelJudges: boolean): Decision & { model_judges: boolean } {
+  if (!modelJudges) return { ...decision, model_judges: false };
+  const summary = decision.summary.replace(/^Would not answer: /, 'The words fall short: ');
+  return { ...decision, summary, model_judges: true };
+}
+
 /** Share of the visitor's question a pair's question (its answer counting half) must hold. */
 const PAIR_VISITOR_SHARE = 0.6;
 /** Share of the pair's own question the visitor must have said. */

@@ -6,7 +6,8 @@ import { notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
-import { ANSWER_PASSAGES, decide, relevantHits } from './evidence.js';
+import { isActiveModel } from '../llm/llm.queries.js';
+import { ANSWER_PASSAGES, decide, judgedByModel, relevantHits } from './evidence.js';
 import type { RetrievalService } from './retrieval.service.js';
 
 const STATUS = { queued: 'queued', active: 'in_progress', completed: 'completed', failed: 'failed' } as const;
@@ -53,12 +54,12 @@ export const knowledgeRoutes =
           query,
           Math.max(limit, ANSWER_PASSAGES),
         );
-        const { decision } = decide(
-          { ...found, stats, hits: relevantHits(found.hits) },
-          query,
-          bot.handoffConfidence,
-        );
-        return { ...found, hits: found.hits.slice(0, limit), decision };
+        const passages = relevantHits(found.hits);
+        const { decision } = decide({ ...found, stats, hits: passages }, query, bot.handoffConfidence);
+        // As the chat does: passages whose words fall short still go to an active model, which judges them.
+        const modelJudges =
+          !decision.answers && passages.length > 0 && (await isActiveModel(db, auth.tenantId, bot.llmModel));
+        return { ...found, hits: found.hits.slice(0, limit), decision: judgedByModel(decision, modelJudges) };
       },
     );
   };

@@ -17,6 +17,13 @@ export async function findSetting(db: DbOrTx, tenantId: number, id: number): Pro
   return row;
 }
 
+/** Whether a bot's `llm_model` names an active setting of the tenant: the bot then answers through it. */
+export async function isActiveModel(db: DbOrTx, tenantId: number, llmModel: string | null): Promise<boolean> {
+  const id = Number(llmModel);
+  if (!llmModel || !Number.isSafeInteger(id) || id <= 0) return false;
+  return (await findSetting(db, tenantId, id))?.isActive === true;
+}
+
 /** Whether another setting of the tenant has this name (case-insensitive). */
 export async function nameTaken(db: DbOrTx, tenantId: number, name: string, exceptId?: number) {
   const [row] = await db

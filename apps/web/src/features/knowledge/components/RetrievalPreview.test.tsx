@@ -33,14 +33,28 @@ const SHORT: SearchResult = {
     coverage: 0.17,
     covered: ['order'],
     missing: ['flat'],
+    model_judges: false,
+  },
+};
+/** The same search for a bot whose active model judges the passages (the server says so). */
+const JUDGED: SearchResult = {
+  ...SHORT,
+  decision: {
+    ...SHORT.decision,
+    summary: 'The words fall short: Delivery covers order but nothing covers flat',
+    model_judges: true,
   },
 };
 const MODEL_NOTE = /model reads these passages and answers only if they say it/;
 
-async function searchFor(hasModel: boolean) {
+async function searchFor(result: SearchResult) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(result)),
+  );
   render(
     <Provider store={makeStore()}>
-      <RetrievalPreview botId={4} hasModel={hasModel} />
+      <RetrievalPreview botId={4} />
     </Provider>,
   );
   fireEvent.change(screen.getByLabelText('Question'), { target: { value: 'can my order come to my flat?' } });
@@ -51,10 +65,6 @@ async function searchFor(hasModel: boolean) {
 describe('RetrievalPreview', () => {
   beforeEach(() => {
     vi.stubGlobal('Request', BrowserRequest);
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => json(SHORT)),
-    );
     localStorage.setItem('accessToken', 'token');
   });
   afterEach(() => {
@@ -63,15 +73,15 @@ describe('RetrievalPreview', () => {
   });
 
   it("says a bot's model still reads passages whose words fall short", async () => {
-    await searchFor(true);
+    await searchFor(JUDGED);
     expect(screen.getByText(MODEL_NOTE)).toBeTruthy();
     expect(
       screen.getByText('The words fall short: Delivery covers order but nothing covers flat'),
     ).toBeTruthy();
   }, 20_000);
 
-  it('says nothing of a model to a bot without one', async () => {
-    await searchFor(false);
+  it('says nothing of a model when the server says none judges', async () => {
+    await searchFor(SHORT);
     expect(screen.queryByText(MODEL_NOTE)).toBeNull();
     expect(screen.getByText(SHORT.decision.summary)).toBeTruthy();
     expect(screen.getByText(/Add a page or a Q&A pair that says it/)).toBeTruthy();

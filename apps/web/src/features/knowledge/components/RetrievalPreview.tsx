@@ -14,11 +14,8 @@ import { useSearchKnowledgeMutation } from '../api';
 const SNIPPET = 280;
 const isHttp = (url: string | null): url is string => Boolean(url && /^https?:\/\//i.test(url));
 
-/**
- * Which passages a question finds in a bot's sources, ranked, with their scores. `hasModel`: the bot
- * answers with a language model, which also reads passages whose words fall short.
- */
-export function RetrievalPreview({ botId, hasModel = false }: { botId: number; hasModel?: boolean }) {
+/** Which passages a question finds in a bot's sources, ranked, with their scores, and what the bot would do. */
+export function RetrievalPreview({ botId }: { botId: number }) {
   const [query, setQuery] = useState('');
   const [search, state] = useSearchKnowledgeMutation();
   const submit = (event: FormEvent) => {
@@ -51,9 +48,7 @@ export function RetrievalPreview({ botId, hasModel = false }: { botId: number; h
         </Button>
       </Stack>
       {state.isError ? <Alert severity="error">The search failed. Try again.</Alert> : null}
-      {result ? (
-        <DecisionNote decision={result.decision} modelJudges={hasModel && result.hits.length > 0} />
-      ) : null}
+      {result ? <DecisionNote decision={result.decision} /> : null}
       {result ? (
         result.hits.length === 0 ? (
           <Typography color="text.secondary">Nothing in this bot's sources matches.</Typography>
@@ -76,27 +71,17 @@ export function RetrievalPreview({ botId, hasModel = false }: { botId: number; h
 
 /**
  * What the bot would do with this question, and why (issue 30 item 2): the same decision a visitor's
- * question gets, so the owner sees what to add when it would not answer.
+ * question gets, so the owner sees what to add when it would not answer. The server says when the
+ * bot's active model judges passages whose words fall short.
  */
-function DecisionNote({
-  decision,
-  modelJudges,
-}: {
-  decision: SearchResult['decision'];
-  /** The words fall short, but the bot's model reads the passages and may still answer. */
-  modelJudges: boolean;
-}) {
-  const judged = !decision.answers && modelJudges;
+function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
+  const judged = decision.model_judges;
   return (
     <Alert
       severity={decision.answers ? 'success' : judged ? 'info' : 'warning'}
       aria-label="What the bot would do"
     >
-      <Typography variant="body2">
-        {judged
-          ? decision.summary.replace(/^Would not answer: /, 'The words fall short: ')
-          : decision.summary}
-      </Typography>
+      <Typography variant="body2">{decision.summary}</Typography>
       {decision.answers ? null : (
         <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
           {judged

@@ -158,7 +158,7 @@ function Playground({ bot }: { bot: Bot }) {
         />
       </Paper>
       <Drawer anchor="right" open={previewOpen} onClose={() => setPreviewOpen(false)}>
-        <RetrievalPreview botId={bot.bot_id} hasModel={Boolean(bot.llm_model)} />
+        <RetrievalPreview botId={bot.bot_id} />
       </Drawer>
     </Box>
   );
