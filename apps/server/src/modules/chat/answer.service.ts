@@ -489,7 +489,13 @@ export function extractive(verdict: Verdict, passages: SearchHit[], maxSources: 
   const bar = Math.max(best.coverage * RELATIVE_DISTANCE, Number.MIN_VALUE);
   const siblings = verdict.units.filter(
     (u) =>
-      u.kind !== 'sentence' && u.group === best.group && u.hit === best.hit && u.coverage >= best.coverage,
+      u.kind !== 'sentence' &&
+      u.group === best.group &&
+      u.hit === best.hit &&
+      u.coverage >= best.coverage &&
+      // Held by the line itself, not only by the title above every line: a page titled "…Hybrids,
+      // E-Bikes" holds "hybrid" for each row of its price table, and only the Hybrid row says it.
+      u.own >= best.own,
   );
   let chosen: ScoredUnit[];
   if (best.kind !== 'sentence' && siblings.length >= 3) {
@@ -539,7 +545,6 @@ function nearDuplicate(a: string, b: string): boolean {
   return shared >= DUPLICATE_SHARE * Math.min(x.size, y.size);
 }
 
-/** The passages in the order their evidence ranks them (the best unit's passage first), then the rest. */
 /** The first passages, up to PASSAGES_FOR_MODEL and their token budget (the first one always). */
 export function passagesForModel(ordered: SearchHit[]): SearchHit[] {
   const chosen: SearchHit[] = [];
@@ -552,6 +557,7 @@ export function passagesForModel(ordered: SearchHit[]): SearchHit[] {
   return chosen;
 }
 
+/** The passages in the order their evidence ranks them (the best unit's passage first), then the rest. */
 function byEvidence(verdict: Verdict, passages: SearchHit[]): SearchHit[] {
   const order = [...new Set(verdict.units.map((u) => u.hit))];
   return [...order.map((i) => passages[i]!), ...passages.filter((_, i) => !order.includes(i))];

@@ -138,3 +138,49 @@ describe('extractive answers', () => {
     );
   });
 });
+
+describe('a price table', () => {
+  // The page's title names every kind of bike, as shops' titles do; the table's header holds a figure in a label.
+  const RATES = hit(
+    1,
+    'Bike Rentals | Cruisers, Hybrids, Mountain & E-Bikes',
+    [
+      '## Rental rates',
+      '',
+      'Bike | Per hour (2-hour minimum) | Full day',
+      'City cruiser | $12 | $45',
+      'Hybrid | $16 | $55',
+      'Full-suspension mountain bike | $22 | $85',
+      'E-bike (Class 1, pedal assist) | $28 | $95',
+    ].join('\n'),
+  );
+  // A shop's corpus: "e-bike" is on many of its pages, "hybrid" on few.
+  const DF: Record<string, number> = { 'e-bike': 25, hybrid: 3, rent: 8, day: 12 };
+  const stats = (question: string) => ({
+    chunks: 60,
+    terms: contentWords(question).map((word) => ({ word, df: DF[word] ?? 1 })),
+  });
+
+  it('reads each row with its header, and quotes the row asked about alone', () => {
+    const answer = extractiveAnswer([RATES], 'How much is it to rent a hybrid for the day?');
+    expect(answer.text).toBe('Hybrid: Per hour (2-hour minimum) $16, Full day $55.');
+  });
+
+  it("answers a follow-up with the row of the follow-up's own word, not the row asked before", () => {
+    const first = 'How much is it to rent a hybrid for the day?';
+    const { verdict } = decide(
+      { qna_match: null, hits: [RATES], stats: stats(`${first} and an e-bike?`) },
+      'and an e-bike?',
+      0.34,
+      first,
+      'Hybrid: Per hour (2-hour minimum) $16, Full day $55',
+    );
+    expect(verdict.answers).toBe(true);
+    expect(verdict.best!.text).toBe(
+      'E-bike (Class 1, pedal assist): Per hour (2-hour minimum) $28, Full day $95',
+    );
+    const { text } = extractive(verdict, [RATES], 3);
+    expect(text).toContain('E-bike (Class 1, pedal assist): Per hour (2-hour minimum) $28, Full day $95');
+    expect(text).not.toContain('Hybrid');
+  });
+});

@@ -74,7 +74,7 @@ export type Unit = {
 };
 
 export type ScoredUnit = Unit & {
-  /** Weighted share of the question's own terms (not a follow-up's previous turn) it holds. */
+  /** Weighted share of the question's own terms (not a follow-up's previous turn) it holds itself, not by its heading. */
   fresh: number;
   /** The share of its own words that are the question's: a line that says only the answer beats a sentence about more. */
   density: number;
@@ -158,7 +158,7 @@ export const SYNONYM_WORDS: string[][] = [
   ['takeaway', 'takeout', 'carryout'],
   ['clean', 'tidy'],
   ['toilet', 'restroom', 'washroom', 'loo'],
-  ['gluten-free', 'coeliac', 'celiac'],
+  ['gluten-free', 'gf', 'coeliac', 'celiac'],
   ['vegetarian', 'veggie'],
   ['wheelchair', 'accessible', 'accessibility', 'step-free'],
   ['pram', 'pushchair', 'stroller', 'buggy'],
@@ -570,6 +570,7 @@ export function judge(
     let coverage = 0;
     let ownCoverage = 0;
     const covered: QuestionTerm[] = [];
+    const held: QuestionTerm[] = [];
     const asked = unit.asks ? textTerms(unit.asks) : null;
     const section = textTerms(unit.heading.split(' > ').at(-1) ?? '');
     // A line of a list says what its heading says the list is: "Sunday: closed" under "Opening hours".
@@ -584,6 +585,7 @@ export function judge(
         ownCoverage += term.weight;
         coverage += term.weight;
         covered.push(term);
+        held.push(term);
       } else if (!term.intent && holds(term, under)) {
         coverage += term.weight;
         covered.push(term);
@@ -610,7 +612,7 @@ export function judge(
       topical: topical / (total || 1),
       covered,
       phrases: Math.min(said, MAX_PHRASES),
-      fresh: covered.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
+      fresh: held.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
       density: covered.length / Math.max(own.keys.size, 1),
       continues: quoted.has(unit.group),
     });
@@ -770,8 +772,9 @@ export function unitsOf(hit: SearchHit, index: number): Unit[] {
       if (TABLE_ROW.test(block.text)) {
         const cells = block.text.split(' | ').map((c) => c.trim());
         if (before !== null) caption = before;
-        // A first row without figures names the columns: "Wine | Glass | Bottle".
-        if (!header && !/\d/.test(block.text)) {
+        // A first row whose cells are no figures names the columns: "Wine | Glass | Bottle", or
+        // "Bike | Per hour (2-hour minimum) | Full day", whose figure is inside a label.
+        if (!header && !cells.some((cell) => FIGURE_CELL.test(cell))) {
           header = cells;
           continue;
         }
@@ -826,6 +829,9 @@ function questionOnly(paragraph: string): string | null {
     return null;
   return segment(text).every((sentence) => sentence.endsWith('?')) ? text : null;
 }
+
+/** A cell that is a figure (a price, an amount, a time), not a label: "$12", "45", "9:00 – 17:00". */
+const FIGURE_CELL = /^\p{Sc}?\s?\d/u;
 
 /** A table row read as a line: "Vinho Verde: Glass $10, Bottle $38" with its header, else its cells. */
 function rowText(cells: string[], header: string[] | null): string {
@@ -945,7 +951,10 @@ export type Decision = {
 };
 
 /** The decision as the owner reads it when the bot's model judges passages whose words fall short. */
-export function judgedByModel(decision: Decision, modelJudges: boolean): Decision & { model_judges: boolean } {
+export function judgedByModel(
+  decision: Decision,
+  modelJudges: boolean,
+): Decision & { model_judges: boolean } {
   if (!modelJudges) return { ...decision, model_judges: false };
   const summary = decision.summary.replace(/^Would not answer: /, 'The words fall short: ');
   return { ...decision, summary, model_judges: true };
