@@ -178,12 +178,20 @@ describe('WhatsApp', () => {
       .waitFor({ timeout: 20_000 });
     await campaign.getByRole('button', { name: 'Details' }).click();
     const logs = page.getByTestId('campaign-log');
-    await expect.poll(() => logs.count()).toBe(2);
+    // The logs load after the click: a busy machine takes more than the poll's default second.
+    await expect.poll(() => logs.count(), { timeout: 15_000 }).toBe(2);
+
     await expect
       .poll(async () => (await logs.allTextContents()).every((t) => t.includes('delivered')), {
         timeout: 15_000,
       })
       .toBe(true);
+    // Recipients, sent, delivered, read, failed: both delivered messages count as sent too.
+    await expect
+      .poll(async () => (await campaign.getByRole('cell').allTextContents()).slice(3, 8), {
+        timeout: 15_000,
+      })
+      .toEqual(['2', '2', '2', '0', '0']);
     await page.getByTestId('campaign-chart').waitFor();
     await screenshot(page, 'whatsapp-campaign');
 

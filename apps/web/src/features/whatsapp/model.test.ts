@@ -3,6 +3,7 @@ import {
   codeOf,
   exportFileName,
   fillVariables,
+  funnelOf,
   headerFieldOf,
   isLive,
   selectedAccount,
@@ -13,6 +14,11 @@ import {
 const account = (id: number) => ({ id }) as never;
 
 describe('whatsapp model', () => {
+  it("reads a campaign's counts as a funnel: a delivered message was sent, a read one delivered", () => {
+    expect(funnelOf({ sent: 0, delivered: 2, read: 0 })).toEqual({ sent: 2, delivered: 2, read: 0 });
+    expect(funnelOf({ sent: 1, delivered: 2, read: 3 })).toEqual({ sent: 6, delivered: 5, read: 3 });
+  });
+
   it('finds numbered variables once, in order, and fills them', () => {
     expect(variablesOf('Hi {{2}}, {{1}} and {{ 2 }}')).toEqual([1, 2]);
     expect(fillVariables('Hi {{1}}, ends {{2}}', ['Ana'])).toBe('Hi Ana, ends {{2}}');

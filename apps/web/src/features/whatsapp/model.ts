@@ -1,4 +1,4 @@
-import type { WhatsAppAccount } from '@parley/contracts';
+import type { CampaignCounts, WhatsAppAccount } from '@parley/contracts';
 
 /** The numbered variables ({{1}}, {{2}}...) a text uses, each once, in ascending order. */
 export function variablesOf(text: string): number[] {
@@ -101,6 +101,19 @@ export const CAMPAIGN_STATUS_COLORS: Record<string, 'default' | 'info' | 'succes
 };
 
 /** A share 0..1 as a percentage with one decimal. */
+/**
+ * A campaign's funnel as people read it (and Meta's own tools show it): every delivered message
+ * was sent, every read one delivered. The API counts recipients by their current status, so a
+ * campaign whose two messages were delivered has "sent" 0 there.
+ */
+export function funnelOf(counts: Pick<CampaignCounts, 'sent' | 'delivered' | 'read'>) {
+  return {
+    sent: counts.sent + counts.delivered + counts.read,
+    delivered: counts.delivered + counts.read,
+    read: counts.read,
+  };
+}
+
 export function percent(share: number): string {
   return `${(Math.round(share * 1000) / 10).toString()}%`;
 }

@@ -18,7 +18,7 @@ import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { useCampaignActionMutation, useCampaignsQuery } from '../api';
-import { CAMPAIGN_POLL_MS, CAMPAIGN_STATUS_COLORS, isLive } from '../model';
+import { CAMPAIGN_POLL_MS, CAMPAIGN_STATUS_COLORS, funnelOf, isLive } from '../model';
 import { CampaignWizard } from './CampaignWizard';
 
 // The chart library is large: loaded when a campaign's details are first opened.
@@ -99,6 +99,7 @@ function CampaignRow({
   const [confirming, setConfirming] = useState(false);
   const mayWrite = ability.can('write', 'Create Bot');
   const { counts, status } = campaign;
+  const funnel = funnelOf(counts);
 
   const run = async (action: 'send' | 'pause' | 'resume' | 'delete') => {
     try {
@@ -138,9 +139,9 @@ function CampaignRow({
         />
       </TableCell>
       <TableCell align="right">{counts.recipients}</TableCell>
-      <TableCell align="right">{counts.sent}</TableCell>
-      <TableCell align="right">{counts.delivered}</TableCell>
-      <TableCell align="right">{counts.read}</TableCell>
+      <TableCell align="right">{funnel.sent}</TableCell>
+      <TableCell align="right">{funnel.delivered}</TableCell>
+      <TableCell align="right">{funnel.read}</TableCell>
       <TableCell align="right">{counts.failed}</TableCell>
       <TableCell align="right">
         <Stack direction="row" spacing={1} justifyContent="flex-end">
