@@ -1,7 +1,17 @@
 import { LLM_MESSAGES, LLM_TEST_MESSAGES, MESSAGES } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiFake, startOpenAiFake } from '../../server/src/test/fakes/openai';
-import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
+import {
+  apiCall,
+  createBotViaApi,
+  type Harness,
+  person,
+  screenshot,
+  screenshotOnFailure,
+  signUp,
+  startHarness,
+  tokenOf,
+} from './harness';
 
 const KEY = 'sk-e2e-secret-key-0000-1234';
 
@@ -17,7 +27,7 @@ describe('LLM settings', () => {
     await fake?.close();
   });
 
-  it('adds a local model, tests it, toggles, edits and deletes it; the key is only ever masked', async () => {
+  it('adds a local model, tests it, toggles, edits and deletes it; the key is only ever masked; the playground names a bot'"'"'s model and says when it is off', async () => {
     const { page } = await h.newPage();
     screenshotOnFailure(page, 'llm');
     await signUp(page, person('llm'));
@@ -127,5 +137,26 @@ describe('LLM settings', () => {
     await wrong.getByText('Test failed').waitFor();
     expect(await page.getByLabel('Active: Wrong key').isChecked()).toBe(false);
     await screenshot(page, 'llm-saved-inactive');
+
+    // Switched on once its test passes, a bot answers with it; switched off again, the bot answers
+    // without it, and its playground says so.
+    const wrongActive = page.getByLabel('Active: Wrong key');
+    await wrongActive.click();
+    await expect.poll(() => wrongActive.isChecked()).toBe(true);
+    const models = await apiCall<Array<{ id: number; name: string }>>(
+      h,
+      await tokenOf(page),
+      'GET',
+      '/settings/llm/company',
+    );
+    const wrongKey = models.find((m) => m.name === 'Wrong key')!;
+    const bot = await createBotViaApi(h, page, { bot_name: 'Qwen bot', llm_model: String(wrongKey.id) });
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    await page.getByText('Playground · Wrong key · temperature').waitFor();
+    await page.goto('/bot/llm-settings');
+    await wrongActive.click();
+    await expect.poll(() => wrongActive.isChecked()).toBe(false);
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    await page.getByText('Playground · Wrong key is switched off: built-in answers').waitFor();
   });
 });

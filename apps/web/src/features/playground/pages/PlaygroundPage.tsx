@@ -28,6 +28,7 @@ import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
 import { RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
+import { useCompanyLlmsQuery } from '../../llm/api';
 import { playgroundCaption } from '../lib/caption';
 
 function parseId(raw: string | undefined): number | null {
@@ -53,6 +54,8 @@ export function PlaygroundPage() {
 function Playground({ bot }: { bot: Bot }) {
   const chat = useStreamingChat(bot.bot_id);
   const booking = useCalendarBookingQuery(bot.bot_id);
+  // Only to name the bot's model and say whether it is on; a bot without one needs no list.
+  const models = useCompanyLlmsQuery(undefined, { skip: bot.llm_model === null });
   const fullScreen = useAppSelector((state) => state.ui.chatFullScreen);
   // Playground defaults (spec section 9) where the bot leaves them unset.
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
@@ -105,7 +108,7 @@ function Playground({ bot }: { bot: Bot }) {
             {bot.bot_name}
           </Typography>
           <Typography variant="caption" color="text.secondary">
-            {playgroundCaption(bot)}
+            {playgroundCaption(bot, models.data)}
           </Typography>
         </Box>
         <Button size="small" startIcon={<ManageSearch />} onClick={() => setPreviewOpen(true)}>
