@@ -27,7 +27,7 @@ describe('LLM settings', () => {
     await fake?.close();
   });
 
-  it('adds a local model, tests it, toggles, edits and deletes it; the key is only ever masked; the playground names a bot'"'"'s model and says when it is off', async () => {
+  it("adds a local model, tests it, toggles, edits and deletes it; the key is only ever masked; the playground names a bot's model and says when it is off", async () => {
     const { page } = await h.newPage();
     screenshotOnFailure(page, 'llm');
     await signUp(page, person('llm'));
