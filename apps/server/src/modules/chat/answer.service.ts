@@ -69,8 +69,8 @@ export type AnswerInput = {
 
 /**
  * Passages handed to the model, at most: a small site's passages are short, and the one that
- * answers a paraphrase is often ranked sixth to eighth by its words (eval/answers: the fact reached
- * the model for 76 of 88 dev questions with five, 81 with eight).
+ * answers a paraphrase is often ranked sixth to eighth by its words (eval/answers/README.md,
+ * "Eight passages for the model").
  */
 const PASSAGES_FOR_MODEL = 8;
 /** Their tokens, at most: five full chunks, the most a model was given when it got five passages. */

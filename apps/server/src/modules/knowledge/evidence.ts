@@ -554,8 +554,8 @@ export function judge(
   phrases: string[] = [],
   previous = '',
 ): Verdict {
-  const total = terms.reduce((sum, term) => sum + term.weight, 0);
-  const ownTotal = terms.filter((t) => !t.context).reduce((sum, term) => sum + term.weight, 0);
+  const total = weightOf(terms);
+  const ownTotal = weightOf(terms.filter((t) => !t.context));
   const scored: ScoredUnit[] = [];
   const units = hits.flatMap(unitsOf);
   // A follow-up goes on where the last answer was: the list or paragraph it quoted.
@@ -567,8 +567,7 @@ export function judge(
   for (const unit of units) {
     const own = textTerms(unit.text);
     const under = textTerms(unit.heading);
-    let coverage = 0;
-    let ownCoverage = 0;
+    // The terms it holds by its heading too, and those it holds by its own words.
     const covered: QuestionTerm[] = [];
     const held: QuestionTerm[] = [];
     const asked = unit.asks ? textTerms(unit.asks) : null;
@@ -582,12 +581,9 @@ export function judge(
         (asked && !term.intent && holds(term, asked)) ||
         (list && holds(term, section))
       ) {
-        ownCoverage += term.weight;
-        coverage += term.weight;
         covered.push(term);
         held.push(term);
       } else if (!term.intent && holds(term, under)) {
-        coverage += term.weight;
         covered.push(term);
       }
     }
@@ -600,19 +596,19 @@ export function judge(
       unit.kind === 'sentence' &&
       terms.some((t) => !t.intent && holds(t, section)) &&
       terms.every((t) => t.intent || t.context || covered.includes(t));
-    if ((ownCoverage === 0 && !headed) || !unit.quotable) continue;
+    if ((held.length === 0 && !headed) || !unit.quotable) continue;
 
-    const topical = covered.filter((t) => !t.intent && holds(t, section)).reduce((n, t) => n + t.weight, 0);
+    const topical = weightOf(covered.filter((t) => !t.intent && holds(t, section)));
     const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
     const said = phrases.filter((phrase) => lower.includes(` ${phrase} `)).length;
     scored.push({
       ...unit,
-      coverage: coverage / (total || 1),
-      own: ownCoverage / (total || 1),
+      coverage: weightOf(covered) / (total || 1),
+      own: weightOf(held) / (total || 1),
       topical: topical / (total || 1),
       covered,
       phrases: Math.min(said, MAX_PHRASES),
-      fresh: held.filter((t) => !t.context).reduce((n, t) => n + t.weight, 0) / (ownTotal || 1),
+      fresh: weightOf(held.filter((t) => !t.context)) / (ownTotal || 1),
       density: covered.length / Math.max(own.keys.size, 1),
       continues: quoted.has(unit.group),
     });
@@ -634,6 +630,8 @@ export function judge(
     summary: summaryOf(answers, best, hits, covered, missing),
   };
 }
+
+const weightOf = (terms: QuestionTerm[]) => terms.reduce((sum, term) => sum + term.weight, 0);
 
 /** Stronger first: coverage, the unit's own share, its heading's, its density, the passage's rank, reading order. */
 export const byStrength = (a: ScoredUnit, b: ScoredUnit) =>
@@ -674,6 +672,10 @@ export function phrasesOf(question: string): string[] {
   return pairs;
 }
 
+/** How a decision not to answer opens, and how it opens when the bot's model judges instead. */
+const NOT_ANSWERING = 'Would not answer: ';
+const MODEL_JUDGES = 'The words fall short: ';
+
 function summaryOf(
   answers: boolean,
   best: ScoredUnit | null,
@@ -684,12 +686,12 @@ function summaryOf(
   const list = (terms: QuestionTerm[]) => terms.map((t) => t.label).join(', ');
   if (!best) {
     return missing.length > 0
-      ? `Would not answer: nothing covers ${list(missing.filter((t) => !t.intent)) || list(missing)}`
-      : 'Would not answer: the question has no words to look for';
+      ? `${NOT_ANSWERING}nothing covers ${list(missing.filter((t) => !t.intent)) || list(missing)}`
+      : `${NOT_ANSWERING}the question has no words to look for`;
   }
   const from = titleOf(hits[best.hit]!);
   if (answers) return `Would answer from ${from}: covers ${list(covered)}`;
-  return `Would not answer: ${from} covers ${list(covered)} but nothing covers ${list(missing)}`;
+  return `${NOT_ANSWERING}${from} covers ${list(covered)} but nothing covers ${list(missing)}`;
 }
 
 export const titleOf = (hit: SearchHit) => hit.page_title ?? hit.page_url ?? 'Untitled';
@@ -956,8 +958,11 @@ export function judgedByModel(
   modelJudges: boolean,
 ): Decision & { model_judges: boolean } {
   if (!modelJudges) return { ...decision, model_judges: false };
-  const summary = decision.summary.replace(/^Would not answer: /, 'The words fall short: ');
-  return { ...decision, summary, model_judges: true };
+  const { summary } = decision;
+  const judged = summary.startsWith(NOT_ANSWERING)
+    ? MODEL_JUDGES + summary.slice(NOT_ANSWERING.length)
+    : summary;
+  return { ...decision, summary: judged, model_judges: true };
 }
 
 /** Share of the visitor's question a pair's question (its answer counting half) must hold. */
