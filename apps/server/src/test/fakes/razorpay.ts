@@ -63,6 +63,11 @@ export type RazorpayFake = {
   webhookUrl: string | undefined;
   /** Every API request as "METHOD /path" (query left out), in order. */
   requests: string[];
+  /**
+   * true: the webhooks an API call sends by itself (an immediate cancel's) are delivered before
+   * the call is answered, as Razorpay may do: Parley then learns of the change first from them.
+   */
+  webhooksBeforeAnswer: boolean;
   /** Request bodies by "METHOD /path", the last one of each. */
   lastBody: Map<string, Json>;
   customers: Map<string, Json>;
@@ -142,6 +147,7 @@ export async function startRazorpayFake(
     webhookSecret,
     webhookUrl: undefined,
     requests: [],
+    webhooksBeforeAnswer: false,
     lastBody: new Map(),
     customers: new Map(),
     plans: new Map(),
@@ -420,6 +426,7 @@ export async function startRazorpayFake(
     const body = parseJson(raw);
     fake.lastBody.set(key.replace(/\/(sub|plan|cust)_[0-9a-f]+/, '/:id'), body);
     const answer = route(req.method ?? 'GET', url, body);
+    if (fake.webhooksBeforeAnswer) await fake.idle();
     return send(res, answer.status, answer.body);
   }
 

@@ -440,6 +440,23 @@ describe('payments with Razorpay', () => {
     allOk(fake.deliveries.slice(-1));
   });
 
+  it("cancel now answers cancelled when Razorpay's webhook lands before its answer", async () => {
+    const made = await create(other, { plan_id: ids.pro, billing_cycle: 'monthly' });
+    fake.webhooksBeforeAnswer = true;
+    try {
+      const reply = await server.post<Subscription>(
+        `/api/payment/cancel-subscription/${made.body.subscription.id}`,
+        { at_period_end: false },
+        as(other),
+      );
+      allOk(fake.deliveries.slice(-1));
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatchObject({ status: 'cancelled', auto_renew: false, is_active: false });
+    } finally {
+      fake.webhooksBeforeAnswer = false;
+    }
+  });
+
   it('applies events by their time: an older one arriving late changes nothing', async () => {
     const reply = await create(other, { plan_id: ids.pro, billing_cycle: 'monthly' });
     const id = reply.body.subscription.id;

@@ -153,7 +153,11 @@ export class PaymentsService {
         ),
       )
       .returning();
-    return subscriptionView(this.deps.db, saved ?? row);
+    // No row updated: Razorpay's cancellation webhook landed first and ended it; answer with that.
+    return subscriptionView(
+      this.deps.db,
+      saved ?? (await ownSubscription(this.deps.db, auth.tenantId, id)) ?? row,
+    );
   }
 
   async cancelAddon(auth: AuthContext, id: number, atPeriodEnd: boolean): Promise<SubscriptionAddon> {
@@ -173,7 +177,8 @@ export class PaymentsService {
         ),
       )
       .returning();
-    return addonLinkView(this.deps.db, saved ?? row);
+    // As for a subscription: the webhook may have ended it first.
+    return addonLinkView(this.deps.db, saved ?? (await ownAddonLink(this.deps.db, auth.tenantId, id)) ?? row);
   }
 
   /**
