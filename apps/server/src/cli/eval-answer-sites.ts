@@ -45,8 +45,11 @@ export type Site = {
 /** A site given to a bot: its pages crawled, its pairs trained. */
 export type TrainedSite = { site: Site; botId: number; crawled: number };
 
-/** The sets asked for (a set that is not there yet is left out with a word), each with its sites. */
-export function loadSets(names: readonly string[]): Array<{ name: string; sites: Site[] }> {
+/**
+ * The sets asked for (a set that is not there yet is left out with a word), each with its sites:
+ * all of them, or only those named in `only`.
+ */
+export function loadSets(names: readonly string[], only?: string[]): Array<{ name: string; sites: Site[] }> {
   const sets = [];
   for (const name of names) {
     const dir = path.join(ANSWERS_DIR, name);
@@ -55,7 +58,7 @@ export function loadSets(names: readonly string[]): Array<{ name: string; sites:
       continue;
     }
     const sites = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      .filter((entry) => entry.isDirectory() && (!only || only.includes(entry.name)))
       .map((entry) => loadSite(name, path.join(dir, entry.name)))
       .sort((a, b) => a.name.localeCompare(b.name));
     sets.push({ name, sites });

@@ -28,7 +28,8 @@ import { freshDatabase, serverLog, withServer } from './eval-server.js';
  *
  * Options: --set=dev|holdout (default both), --pg, --previous=<commit> (default c8c79f1),
  * --no-previous, --model (the model pass on every database and release), --no-model,
- * --holdout-failures (print the held-out set's failures, which are otherwise left out).
+ * --holdout-failures (print the held-out set's failures, which are otherwise left out),
+ * --sites=a,b (only these sites of the sets: a round of new sites on its own).
  */
 const PREVIOUS = 'c8c79f1';
 const CACHE = path.join(ANSWERS_DIR, '.cache');
@@ -46,7 +47,10 @@ async function main(): Promise<void> {
   const { databases, releases, option, flag } = evalOptions(process.argv.slice(2), PREVIOUS);
   const only = option('set');
   if (only && !(SETS as readonly string[]).includes(only)) throw new Error(`--set=${only}: dev or holdout`);
-  const sets = loadSets(only ? [only] : SETS);
+  const sites = option('sites')?.split(',');
+  const sets = loadSets(only ? [only] : SETS, sites).filter((set) => set.sites.length > 0);
+  const unknown = sites?.filter((name) => !sets.some((set) => set.sites.some((site) => site.name === name)));
+  if (unknown?.length) throw new Error(`--sites: no site ${unknown.join(', ')}`);
   if (sets.length === 0) throw new Error('no set to run');
   const plan: ModelPlan = flag('no-model') ? 'none' : flag('model') ? 'all' : 'first';
   const fake = plan === 'none' ? null : await startModelFake();
