@@ -184,3 +184,52 @@ describe('a price table', () => {
     expect(text).not.toContain('Hybrid');
   });
 });
+
+describe('a price list', () => {
+  // The page's title names brows and lashes, so every line under it holds "brows" through the title.
+  const BEAUTY = hit(
+    1,
+    'Hair Treatments, Brows, Lashes & Products | Thornfield & Rose',
+    [
+      '## The beauty room',
+      '',
+      'Sophie looks after brows and lashes in our beauty room on the first floor.',
+      '',
+      '- Brow shape (wax and tidy): £15',
+      '- Brow tint: £14',
+      '- Lash tint: £18',
+      '- Lash lift with tint: £48',
+    ].join('\n'),
+  );
+  const first = 'how much is a lash lift';
+  const followUp = 'and just getting my brows tinted?';
+  const stats = {
+    chunks: 40,
+    terms: contentWords(`${first} ${followUp}`).map((word) => ({ word, df: 2 })),
+  };
+
+  it('moves a follow-up on to the line beside the one quoted, when that line says its own words', () => {
+    const { verdict } = decide(
+      { qna_match: null, hits: [BEAUTY], stats },
+      followUp,
+      0.34,
+      first,
+      'Lash lift with tint: £48.',
+    );
+    expect(verdict.answers).toBe(true);
+    expect(verdict.best!.text).toBe('Brow tint: £14');
+    const { text } = extractive(verdict, [BEAUTY], 3);
+    expect(text.startsWith('- Brow tint: £14')).toBe(true);
+  });
+
+  it('quotes the same line again when nothing beside it says more of the follow-up', () => {
+    const { verdict } = decide(
+      { qna_match: null, hits: [BEAUTY], stats },
+      'and how much is it?',
+      0.34,
+      'do you do a lash lift',
+      'Lash lift with tint: £48.',
+    );
+    expect(verdict.best!.text).toBe('Lash lift with tint: £48');
+  });
+});

@@ -80,6 +80,11 @@ export type ScoredUnit = Unit & {
   density: number;
   /** In the list or paragraph the previous answer quoted: "and on Sunday?" after Saturday's line. */
   continues: boolean;
+  /**
+   * The previous answer quoted this very unit, and a unit beside it (same list or paragraph) holds
+   * more of the follow-up by its own words: the follow-up asks on from it, not for it again.
+   */
+  passed: boolean;
   /** The question's word pairs it says as they are ("check in", not "check out"): a tie-breaker. */
   phrases: number;
   /** Weighted share of the question's terms held by the unit or its heading. */
@@ -611,8 +616,12 @@ export function judge(
       fresh: weightOf(held.filter((t) => !t.context)) / (ownTotal || 1),
       density: covered.length / Math.max(own.keys.size, 1),
       continues: quoted.has(unit.group),
+      passed: false,
     });
   }
+  for (const unit of scored)
+    unit.passed =
+      previous.includes(unit.text) && scored.some((u) => u.group === unit.group && u.fresh > unit.fresh);
   scored.sort(byStrength);
   const best = scored[0] ?? null;
   const coverage = best?.coverage ?? 0;
@@ -647,7 +656,14 @@ const strength = (unit: ScoredUnit) =>
   unit.coverage +
   PHRASE_BONUS * unit.phrases +
   FRESH_BONUS * unit.fresh +
-  (unit.continues ? CONTINUES_BONUS : 0);
+  (unit.continues ? CONTINUES_BONUS : 0) -
+  (unit.passed ? PASSED_PENALTY : 0);
+/**
+ * "and just my brows tinted?" after the lash lift's line: that line, quoted already, holds the
+ * follow-up's words only through the page's title and the turn before; the brow tint's line beside
+ * it holds them itself.
+ */
+const PASSED_PENALTY = 0.2;
 /** A follow-up's answer in the place of the previous answer beats one of like coverage elsewhere. */
 const CONTINUES_BONUS = 0.1;
 /** A follow-up's own words tip units of like coverage: "and on Sunday?" wants Sunday's line. */
