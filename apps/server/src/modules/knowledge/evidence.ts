@@ -14,8 +14,14 @@ import { CODE_FENCE } from './markdown.js';
  * under its heading; the best unit decides, and the extractive answer quotes the best units.
  */
 
-/** Passages an answer is chosen from: enough for the model, and for a bot citing 5 pages to find 5 distinct ones. */
-export const ANSWER_PASSAGES = 10;
+/**
+ * Passages an answer is chosen from, by the evidence's reading of their sentences, rows and pairs
+ * (the model then gets the best eight of them, passagesForModel). Sixteen rather than ten: a
+ * passage full text ranks past tenth is still read ("how much is a check up on the nhs" reaches a
+ * fees table that says "examination"; the rental page's helmet line); eval/answers/README.md has
+ * the figures, and a search costs about 0.4 ms more.
+ */
+export const ANSWER_PASSAGES = 16;
 /** A vector neighbour this far or nearer counts as relevant on its own (cosine distance). */
 const RELEVANT_DISTANCE = 0.45;
 
