@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  codeOf,
   exportFileName,
   fillVariables,
   funnelOf,
   headerFieldOf,
   isLive,
   selectedAccount,
-  signupIdsOf,
   variablesOf,
 } from './model';
+import { codeOf, signupIdsOf } from './signup';
 
 const account = (id: number) => ({ id }) as never;
 

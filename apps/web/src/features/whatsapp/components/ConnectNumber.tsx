@@ -7,7 +7,7 @@ import { useIntegrationStatusQuery } from '../../integrations/api';
 import { canConnect, IntegrationNotice } from '../../integrations/components/IntegrationNotice';
 import { useAbility } from '../../permissions/hooks/useAbility';
 import { useLazySignupConfigQuery, useOnboardMutation } from '../api';
-import { CALLBACK_PATH, CODE_CHANNEL, codeOf, type SignupIds, signupIdsOf } from '../model';
+import { CALLBACK_PATH, CODE_CHANNEL, codeOf, type SignupIds, signupIdsOf } from '../signup';
 
 type Pending = { ids: SignupIds | null; code: string | null; dialogOrigin: string; redirectUri: string };
 

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { CODE_CHANNEL, CODE_MESSAGE } from '../model';
+import { CODE_CHANNEL, CODE_MESSAGE } from '../signup';
 
 /**
  * Where Meta's signup popup lands (/whatsapp/callback?code=…): hands the code to the console that
