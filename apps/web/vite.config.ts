@@ -10,7 +10,7 @@ const apiTarget = process.env.PARLEY_API_URL ?? 'http://localhost:3000';
 /**
  * The shared contracts only declare schemas, constants and functions: nothing runs on import.
  * Saying so lets a page that needs one constant leave the other schemas (and zod, and CASL) behind,
- * which keeps /login within its 250 KB budget. Other packages keep their own `sideEffects` flags.
+ * which keeps /login within its 200 KB budget. Other packages keep their own `sideEffects` flags.
  */
 const CONTRACTS = /[\\/]packages[\\/]contracts[\\/]dist[\\/]/;
 function pureContracts(): Plugin {
@@ -81,6 +81,8 @@ function sharedChunks(): ManualChunksOption {
   let signIn: Set<string> | undefined;
   return (id, { getModuleInfo }) => {
     if (EARLY.test(id)) return 'early';
+    if (CONTRACT_CONSTANTS.test(id)) return 'vendor';
+    if (CHAT_CLIENT.test(id)) return 'console-ui';
     if (!SHARED.test(id)) return undefined;
     // Rollup pulls a manual chunk's unassigned dependencies into it: the entry's own libraries must
     // have a chunk of their own, or React would move into a page's chunk.
@@ -94,6 +96,22 @@ function sharedChunks(): ManualChunksOption {
     return CONSOLE_UI.test(id) ? 'console-ui' : undefined;
   };
 }
+
+/**
+ * The chat client's sockets, message merging and lead form checks, which the inbox, the
+ * playground, the bot page and the widget page share. Left alone, Rollup merges them (small, and
+ * pure) into the entry, and /login downloads them; in `console-ui` they load with the console
+ * pages, at no extra request. Its Markdown (marked, DOMPurify), and the barrel, stay with the
+ * pages that use them.
+ */
+const CHAT_CLIENT = /[\\/]packages[\\/]chat-client[\\/]dist[\\/](?!markdown|index)[\w-]+\.js$/;
+/**
+ * The contracts' constants, which the entry and the chat client both import (the client through
+ * `@parley/contracts/constants`, not the barrel, which would pull every schema and zod with it):
+ * with the entry's libraries, so that `console-ui` does not take them and become an import of the
+ * entry.
+ */
+const CONTRACT_CONSTANTS = /[\\/]packages[\\/]contracts[\\/]dist[\\/]constants\.js$/;
 
 const sourceFile = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 

@@ -1,5 +1,5 @@
 import type { ChatMessage, ClientFrame, ServerFrame } from '@parley/contracts';
-import { SOCKET } from '@parley/contracts';
+import { SOCKET } from '@parley/contracts/constants';
 
 /** What the client needs of a WebSocket; the browser binding is `browserSocket`, tests pass a fake. */
 export type SocketHandlers = {

@@ -1,4 +1,4 @@
-import { SOCKET } from '@parley/contracts';
+import { SOCKET } from '@parley/contracts/constants';
 
 export type ChunkBatcher = {
   /** Adds streamed text; it reaches `flush` at most one interval later, joined with its neighbours. */

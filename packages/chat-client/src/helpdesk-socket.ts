@@ -1,5 +1,5 @@
 import type { ChatMessage, HelpdeskControlStatus } from '@parley/contracts';
-import { SOCKET } from '@parley/contracts';
+import { SOCKET } from '@parley/contracts/constants';
 import {
   bindReconnectTriggers,
   ChatSocket,
