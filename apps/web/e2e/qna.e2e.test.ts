@@ -169,5 +169,27 @@ describe('Q&A knowledge', () => {
 
     const next = await ask('Do you ship to Canada?');
     await next.getByText('Yes, parcels to Canada arrive within a week.').waitFor({ timeout: 15_000 });
+
+    // Asked again in other words: the owner says it is the same question, and the pair answers it.
+    const toronto = 'could you send my order to toronto?';
+    const other = await ask(toronto);
+    await other.getByText("Sorry, I don't know the answer to that.", { exact: false }).waitFor();
+    await page.reload();
+    const worded = queue.getByTestId('unanswered-question').filter({ hasText: toronto });
+    await worded
+      .getByRole('button', { name: `${toronto}: same as an existing answer` })
+      .click({ timeout: 15_000 });
+    const link = page.getByRole('dialog', { name: 'Same as an existing answer' });
+    await link.getByLabel('Q&A pair').click();
+    await page.getByRole('option', { name: 'Do you ship to Canada?' }).click();
+    await link.getByTestId('chosen-answer').getByText('parcels to Canada', { exact: false }).waitFor();
+    await screenshot(page, 'qna-same-as-dialog');
+    await link.getByRole('button', { name: 'Add to this answer' }).click();
+    await link.waitFor({ state: 'hidden' });
+    await queue.getByText('No unanswered questions', { exact: false }).waitFor();
+    await table.getByTestId('other-wordings').getByText(toronto, { exact: false }).waitFor();
+    await screenshot(page, 'qna-other-wordings');
+    const again = await ask('Could you send my order to Toronto');
+    await again.getByText('Yes, parcels to Canada arrive within a week.').waitFor({ timeout: 15_000 });
   });
 });

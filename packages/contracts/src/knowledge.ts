@@ -22,6 +22,11 @@ export const QnA = z.object({
   bot_id: z.number().int(),
   question: z.string(),
   answer: z.string(),
+  /**
+   * Other wordings of the question, each a visitor's, that the pair answers as it answers its
+   * own (added from the unanswered queue with "Same as an existing answer", or edited here).
+   */
+  alternate_questions: z.array(z.string()),
   trained: z.boolean(),
   /** Its training, queued when it was saved, is waiting or running (it answers within seconds). */
   training: z.boolean(),
@@ -44,12 +49,22 @@ export const CreateQnABody = z.object({
 });
 export type CreateQnABody = z.infer<typeof CreateQnABody>;
 
+/** A pair's other wordings: at most MAX_ALTERNATE_QUESTIONS, each like a question. */
+export const MAX_ALTERNATE_QUESTIONS = 20;
+const AlternateQuestions = z
+  .array(text(MESSAGES.qna.questionRequired, 2000))
+  .max(MAX_ALTERNATE_QUESTIONS, MESSAGES.qna.tooManyWordings);
+
 export const UpdateQnABody = z
   .object({
     question: text(MESSAGES.qna.questionRequired, 2000).optional(),
     answer: text(MESSAGES.qna.answerRequired, 20_000).optional(),
+    alternate_questions: AlternateQuestions.optional(),
   })
-  .refine((v) => v.question !== undefined || v.answer !== undefined, 'Nothing to update');
+  .refine(
+    (v) => v.question !== undefined || v.answer !== undefined || v.alternate_questions !== undefined,
+    'Nothing to update',
+  );
 export type UpdateQnABody = z.infer<typeof UpdateQnABody>;
 
 /** `?bot_id=` on the list: digits only when present. */
@@ -138,6 +153,7 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export const UNANSWERED_ROUTE_RULES = {
   'GET /unanswered/bot/:botId': need(BOTS_SUBJECT, 'read'),
   'POST /unanswered/:id/answer': need(BOTS_SUBJECT, 'create'),
+  'POST /unanswered/:id/link': need(BOTS_SUBJECT, 'write'),
   'DELETE /unanswered/:id': need(BOTS_SUBJECT, 'write'),
 } as const satisfies Record<string, RouteRule>;
 
@@ -166,3 +182,7 @@ export const AnswerUnansweredBody = z.object({
   answer: text(MESSAGES.qna.answerRequired, 20_000),
 });
 export type AnswerUnansweredBody = z.infer<typeof AnswerUnansweredBody>;
+
+/** "Same as an existing answer": the group's wordings become other wordings of this pair. */
+export const LinkUnansweredBody = z.object({ qna_id: BodyId('Q&A') });
+export type LinkUnansweredBody = z.infer<typeof LinkUnansweredBody>;

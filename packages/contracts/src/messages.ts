@@ -88,6 +88,9 @@ export const MESSAGES = {
     questionRequired: 'Question is required',
     answerRequired: 'Answer is required',
     botRequired: 'Bot ID is required',
+    tooManyWordings: 'At most 20 other wordings',
+    linkFailed: 'Failed to add the question to that answer',
+    otherBot: "That Q&A pair is not one of this bot's",
   },
   calendar: {
     saveFailed: 'Failed to save calendar booking',

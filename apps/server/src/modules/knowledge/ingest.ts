@@ -587,7 +587,12 @@ async function documentExists(db: Db, documentId: number): Promise<boolean> {
 }
 
 /** As the chunks triggers do (migration 0006), for a change retrieval must see that writes no chunk. */
-async function bumpCollectionVersion(tx: Tx, tenantId: number, sourceType: SourceType, collectionId: number) {
+export async function bumpCollectionVersion(
+  tx: Tx,
+  tenantId: number,
+  sourceType: SourceType,
+  collectionId: number,
+) {
   await tx.execute(
     sql`INSERT INTO chunk_collection_versions AS v (tenant_id, source_type, collection_id, version)
       VALUES (${tenantId}, ${sourceType}, ${collectionId}, 1)

@@ -22,7 +22,7 @@ const SHOP: PairTerms[] = [
 
 describe('bestPair', () => {
   it('answers the pair asked in its own words, or in paraphrases sharing its question’s or answer’s words', () => {
-    expect(bestPair(SHOP, 4, ['long', 'ship', 'take'])).toEqual({ qnaId: 9, coverage: 1 });
+    expect(bestPair(SHOP, 4, ['long', 'ship', 'take'])).toEqual({ qnaId: 9, wording: 0, coverage: 1 });
     // "Shipping to Canada?"
     expect(bestPair(SHOP, 4, ['ship', 'canada'])?.qnaId).toBe(7);
     // "Parcels to Canada?": parcel is only in the answer.
@@ -50,8 +50,31 @@ describe('bestPair', () => {
       ['return', ['refund']],
     ]);
     // "refund" is in the return policy's answer only (counting half); with its synonym, in its question.
-    expect(bestPair(SHOP, 4, ['refund', 'polici'])).toEqual({ qnaId: 4, coverage: 0.75 });
-    expect(bestPair(SHOP, 4, ['refund', 'polici'], alike)).toEqual({ qnaId: 4, coverage: 1 });
+    expect(bestPair(SHOP, 4, ['refund', 'polici'])).toEqual({ qnaId: 4, wording: 0, coverage: 0.75 });
+    expect(bestPair(SHOP, 4, ['refund', 'polici'], alike)).toEqual({ qnaId: 4, wording: 0, coverage: 1 });
+  });
+});
+
+describe('bestPair with other wordings', () => {
+  // The Canada pair's owner added a visitor's words from the unanswered queue.
+  const canada = SHOP[1]!;
+  const WORDED: PairTerms[] = [
+    ...SHOP,
+    { id: 7, wording: 1, question: ['send', 'stuff', 'toronto'], answer: canada.answer },
+    { id: 7, wording: 2, question: ['ship', 'canada', 'free'], answer: canada.answer },
+  ];
+
+  it('answers a visitor in the words of one of its other wordings, and says which', () => {
+    // "can you send stuff to toronto": without the wording, no pair means it.
+    expect(bestPair(SHOP, 4, ['send', 'stuff', 'toronto'])).toBeNull();
+    expect(bestPair(WORDED, 4, ['send', 'stuff', 'toronto'])).toEqual({ qnaId: 7, wording: 1, coverage: 1 });
+  });
+
+  it("never counts a pair's wordings as rivals of each other, nor as more pairs holding a word", () => {
+    // Its own question and its second wording both hold "ship canada": still one pair, clearly meant.
+    expect(bestPair(WORDED, 4, ['ship', 'canada'])).toMatchObject({ qnaId: 7, wording: 0 });
+    // "Shipping?" still fits two pairs (Canada and shipping time) equally, however many wordings say it.
+    expect(bestPair(WORDED, 4, ['ship'])).toBeNull();
   });
 });
 
@@ -61,6 +84,17 @@ describe('QnaQuestions', () => {
     expect(questions.version).toBe(3);
     for (const query of [['long', 'ship', 'take'], ['parcel', 'canada'], ['refund'], ['ship'], ['warranti']])
       expect(questions.best(query)).toEqual(bestPair(SHOP, SHOP.length, query));
+    // A pair's other wordings are rows of their own, and the pairs are still counted once each.
+    const worded = await loadQuestions(
+      dbWith([...SHOP, { id: 7, wording: 1, question: ['send', 'stuff', 'toronto'], answer: [] }]),
+      1,
+      1,
+      4,
+    );
+    expect(worded.best(['send', 'stuff', 'toronto'])).toMatchObject({ qnaId: 7, wording: 1 });
+    expect(worded.best(['long', 'ship', 'take'])).toEqual(
+      bestPair(SHOP, SHOP.length, ['long', 'ship', 'take']),
+    );
     // A pair that holds only a synonym of the visitor's word is a candidate too.
     const alike = new Map([['tidi', ['clean']]]);
     const cleaning = await loadQuestions(
@@ -69,6 +103,6 @@ describe('QnaQuestions', () => {
       1,
       1,
     );
-    expect(cleaning.best(['tidi'], alike)).toEqual({ qnaId: 1, coverage: 1 });
+    expect(cleaning.best(['tidi'], alike)).toEqual({ qnaId: 1, wording: 0, coverage: 1 });
   });
 });

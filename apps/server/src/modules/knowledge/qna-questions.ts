@@ -15,9 +15,13 @@ export const MIN_COVERAGE = 0.55;
 /** The runner-up may score at most this share of the best pair; closer, neither is clearly meant. */
 export const CLEAR_MARGIN = 0.8;
 
-/** A trained pair's stems (`to_tsvector('english', …)` of its question and of its answer). */
-export type PairTerms = { id: number; question: string[]; answer: string[] };
-export type PairMatch = { qnaId: number; coverage: number };
+/**
+ * A trained pair's stems (`to_tsvector('english', …)` of a wording of its question and of its
+ * answer): one per wording, `wording` 0 its own question, n its n-th other wording.
+ */
+export type PairTerms = { id: number; wording?: number; question: string[]; answer: string[] };
+/** The pair meant, and which of its wordings the visitor's question was read against. */
+export type PairMatch = { qnaId: number; wording: number; coverage: number };
 /** A stem's everyday synonyms' stems ("tidy": "clean"): a pair holding one holds the stem. */
 export type Alike = ReadonlyMap<string, readonly string[]>;
 
@@ -27,8 +31,10 @@ export type Alike = ReadonlyMap<string, readonly string[]>;
  * holds counts fully against a match); a pair scores the weighted share of them it holds, its
  * question counting twice its answer, so "Can I return an item?" finds the pair "What is your
  * return policy?" whose answer says "any unworn item". Among pairs with equal coverage, the one whose own
- * question the visitor said more fully ranks first. `candidates` must hold every pair sharing a
- * stem with the query (the others score 0 and change no weight); `total` counts all the bot's pairs.
+ * question the visitor said more fully ranks first. A pair with other wordings scores as its best
+ * wording, and the runner-up it must clearly beat is another pair. `candidates` must hold every
+ * wording sharing a stem with the query (the others score 0 and change no weight); `total` counts
+ * all the bot's pairs.
  */
 export function bestPair(
   candidates: PairTerms[],
@@ -42,12 +48,15 @@ export function bestPair(
   if (terms.length === 0 || candidates.length === 0) return null;
   const sets = candidates.map((pair) => ({
     id: pair.id,
+    wording: pair.wording ?? 0,
     question: new Set(pair.question),
     answer: new Set(pair.answer),
   }));
+  // Rarity among pairs, not wordings: a pair's five wordings of "parking" make it no commoner.
   const weight = new Map(
     terms.map((term) => {
-      const df = sets.filter((pair) => has(pair.question, term) || has(pair.answer, term)).length;
+      const holders = sets.filter((pair) => has(pair.question, term) || has(pair.answer, term));
+      const df = new Set(holders.map((pair) => pair.id)).size;
       return [term, Math.log(1 + (total + 1) / (df + 1))];
     }),
   );
@@ -64,13 +73,19 @@ export function bestPair(
       }
       const coverage = held / sum;
       const questionShare = pair.question.size === 0 ? 0 : said / pair.question.size;
-      return { id: pair.id, coverage, score: coverage * (0.75 + 0.25 * questionShare) };
+      return {
+        id: pair.id,
+        wording: pair.wording,
+        coverage,
+        score: coverage * (0.75 + 0.25 * questionShare),
+      };
     })
-    .sort((a, b) => b.score - a.score || a.id - b.id);
-  const [best, second] = scored as [(typeof scored)[0], (typeof scored)[0] | undefined];
+    .sort((a, b) => b.score - a.score || a.id - b.id || a.wording - b.wording);
+  const best = scored[0]!;
+  const second = scored.find((pair) => pair.id !== best.id);
   if (best.coverage < MIN_COVERAGE) return null;
   if (second && second.score > CLEAR_MARGIN * best.score) return null;
-  return { qnaId: best.id, coverage: Math.round(best.coverage * 1000) / 1000 };
+  return { qnaId: best.id, wording: best.wording, coverage: Math.round(best.coverage * 1000) / 1000 };
 }
 
 /**
@@ -82,12 +97,16 @@ export class QnaQuestions {
 
   constructor(
     readonly version: number,
+    /** One entry per wording of each pair. */
     private readonly pairs: PairTerms[],
     private readonly pairsOf: Map<string, number[]>,
     postings: number,
   ) {
     this.bytes = pairs.length * PAIR_BYTES + postings * POSTING_BYTES;
+    this.pairCount = new Set(pairs.map((pair) => pair.id)).size;
   }
+
+  private readonly pairCount: number;
 
   /** The pair the query clearly means (see bestPair); null when none does. */
   best(lexemes: string[], alike: Alike = new Map()): PairMatch | null {
@@ -96,14 +115,24 @@ export class QnaQuestions {
       for (const pair of this.pairsOf.get(lexeme) ?? []) candidates.add(pair);
     return bestPair(
       [...candidates].map((pair) => this.pairs[pair]!),
-      this.pairs.length,
+      this.pairCount,
       lexemes,
       alike,
     );
   }
 }
 
-/** Reads the bot's trained pairs' stems (question and answer) and indexes them by stem. */
+/**
+ * Each wording of a pair `q` as a row `w`: `w.text`, and `w.ord` 1 for its question, n + 1 for its
+ * n-th other wording (see WORDING).
+ */
+export const WORDINGS = sql.raw(
+  'CROSS JOIN LATERAL unnest(array[q.question] || q.alternate_questions) WITH ORDINALITY AS w(text, ord)',
+);
+/** Which wording a WORDINGS row is, as PairTerms counts them. */
+export const WORDING = sql.raw('(w.ord - 1)::int');
+
+/** Reads the bot's trained pairs' stems (each wording of the question, and the answer) and indexes them by stem. */
 export async function loadQuestions(
   db: DbOrTx,
   tenantId: number,
@@ -112,9 +141,10 @@ export async function loadQuestions(
 ): Promise<QnaQuestions> {
   const pairs = await queryRows<PairTerms>(
     db,
-    sql`SELECT id, tsvector_to_array(to_tsvector('english', question)) AS question,
-               tsvector_to_array(to_tsvector('english', answer)) AS answer
-      FROM qna WHERE tenant_id = ${tenantId} AND bot_id = ${botId} AND trained ORDER BY id`,
+    sql`SELECT q.id, ${WORDING} AS wording, tsvector_to_array(to_tsvector('english', w.text)) AS question,
+               tsvector_to_array(to_tsvector('english', q.answer)) AS answer
+      FROM qna q ${WORDINGS}
+      WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId} AND q.trained ORDER BY q.id, w.ord`,
   );
   const pairsOf = new Map<string, number[]>();
   let postings = 0;

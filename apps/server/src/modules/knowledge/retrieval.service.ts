@@ -12,7 +12,7 @@ import {
   LexicalIndexCache,
   type VersionedCollection,
 } from './lexical-index.js';
-import { type Alike, bestPair, type PairTerms } from './qna-questions.js';
+import { type Alike, bestPair, type PairTerms, WORDING, WORDINGS } from './qna-questions.js';
 import { embedderOf } from './vectors.js';
 
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
@@ -332,10 +332,11 @@ export class RetrievalService {
       ? questions.best(lexemes, alike)
       : await this.qnaMatchSql(tenantId, botId, query, lexemes, alike);
     if (!best) return null;
+    // The wording the visitor's question was read against: the evidence checks it means the question.
     const [pair] = await queryPrepared<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
       this.db,
-      sql`SELECT id, question, answer FROM qna
-        WHERE id = ${best.qnaId} AND tenant_id = ${tenantId} AND bot_id = ${botId} AND trained`,
+      sql`SELECT id, coalesce((array[question] || alternate_questions)[${best.wording + 1}], question) AS question, answer
+        FROM qna WHERE id = ${best.qnaId} AND tenant_id = ${tenantId} AND bot_id = ${botId} AND trained`,
     );
     return pair
       ? { qna_id: pair.id, question: pair.question, answer: pair.answer, overlap: best.coverage }
@@ -381,11 +382,11 @@ export class RetrievalService {
         : sql``;
     const candidates = await queryRows<PairTerms & { total: number }>(
       this.db,
-      sql`SELECT a.id, tsvector_to_array(v.question) AS question, tsvector_to_array(v.answer) AS answer,
+      sql`SELECT q.id, ${WORDING} AS wording, tsvector_to_array(v.question) AS question, tsvector_to_array(v.answer) AS answer,
                (SELECT count(*) FROM qna t WHERE t.tenant_id = ${tenantId} AND t.bot_id = ${botId} AND t.trained)::int AS total
-        FROM qna a CROSS JOIN LATERAL (SELECT to_tsvector('english', a.question) AS question,
-                                              to_tsvector('english', a.answer) AS answer) v
-        WHERE a.tenant_id = ${tenantId} AND a.bot_id = ${botId} AND a.trained
+        FROM qna q ${WORDINGS} CROSS JOIN LATERAL (SELECT to_tsvector('english', w.text) AS question,
+                                              to_tsvector('english', q.answer) AS answer) v
+        WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId} AND q.trained
           AND ((v.question || v.answer) @@ ${orQuery(query)}${orMates})`,
     );
     return bestPair(candidates, candidates[0]?.total ?? 0, lexemes, alike);

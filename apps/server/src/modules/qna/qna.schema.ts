@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { tenants } from '../../core/db/schema.js';
 import { bots } from '../bots/bots.schema.js';
@@ -15,6 +16,8 @@ export const qna = pgTable(
       .references(() => bots.id, { onDelete: 'cascade' }),
     question: text('question').notNull(),
     answer: text('answer').notNull(),
+    /** Other wordings of the question, from visitors the owner said it answers (the unanswered queue). */
+    alternateQuestions: text('alternate_questions').array().notNull().default(sql`'{}'::text[]`),
     chatId: integer('chat_id'),
     trained: boolean('trained').notNull().default(false),
     characterCount: integer('character_count'),

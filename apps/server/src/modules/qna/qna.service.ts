@@ -1,4 +1,10 @@
-import type { CreateQnABody, QnA, UpdateQnABody } from '@parley/contracts';
+import {
+  type CreateQnABody,
+  MAX_ALTERNATE_QUESTIONS,
+  MESSAGES,
+  type QnA,
+  type UpdateQnABody,
+} from '@parley/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
@@ -9,7 +15,7 @@ import type { Entitlements } from '../billing/entitlements.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { bumpCollectionVersion, removeDocument, replaceDocument } from '../knowledge/ingest.js';
 import { notifyTraining } from '../notifications/notifications.service.js';
 import { qna } from './qna.schema.js';
 
@@ -22,12 +28,27 @@ type TrainQnaJob = { botId: number };
 type TrainQnaPairJob = { qnaId: number };
 type Row = typeof qna.$inferSelect;
 
+/** The wordings trimmed, each once (case aside), none the pair's own question, in the order given. */
+export function otherWordings(question: string, wordings: readonly string[]): string[] {
+  const seen = new Set([question.trim().toLowerCase()]);
+  const kept: string[] = [];
+  for (const wording of wordings) {
+    const text = wording.replace(/\s+/g, ' ').trim();
+    const key = text.toLowerCase();
+    if (!text || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(text);
+  }
+  return kept;
+}
+
 const toQnA = (row: Row, training = false): QnA => ({
   id: row.id,
   tenant_id: row.tenantId,
   bot_id: row.botId,
   question: row.question,
   answer: row.answer,
+  alternate_questions: row.alternateQuestions,
   trained: row.trained,
   training: !row.trained && training,
   character_count: row.characterCount,
@@ -136,17 +157,65 @@ export class QnaService {
     return new Set(pending.map((row) => Number(row.qnaId)));
   }
 
+  /**
+   * A new question or answer is trained again; other wordings alone are not (they are no text of
+   * the pair's document): the bot's pairs' version moves, so retrieval reads them at once.
+   */
   async update(auth: AuthContext, id: number, body: UpdateQnABody): Promise<QnA> {
     return this.db.transaction(async (tx) => {
+      const current = await this.lockPair(tx, auth.tenantId, id);
+      const retrain = body.question !== undefined || body.answer !== undefined;
+      const question = body.question ?? current.question;
       const [row] = await tx
         .update(qna)
-        .set({ question: body.question, answer: body.answer, trained: false, updatedAt: new Date() })
-        .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
+        .set({
+          question: body.question,
+          answer: body.answer,
+          alternateQuestions: otherWordings(question, body.alternate_questions ?? current.alternateQuestions),
+          ...(retrain ? { trained: false } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(qna.id, id))
         .returning();
-      if (!row) throw notFound('Q&A not found');
-      await this.queuePairTraining(tx, row);
-      return toQnA(row, true);
+      if (retrain) await this.queuePairTraining(tx, row!);
+      else await bumpCollectionVersion(tx, auth.tenantId, 'qna', row!.botId);
+      const training = retrain || (await this.pairsInTraining(tx, auth.tenantId, [row!])).has(row!.id);
+      return toQnA(row!, training);
     });
+  }
+
+  /**
+   * Visitors' wordings the owner says this pair answers (the unanswered queue's "Same as an
+   * existing answer"), added in the caller's transaction after those it has; past
+   * MAX_ALTERNATE_QUESTIONS the oldest go. The pair must be one of `botId`'s.
+   */
+  async addWordingsIn(
+    tx: Tx,
+    auth: AuthContext,
+    id: number,
+    botId: number,
+    wordings: string[],
+  ): Promise<QnA> {
+    const pair = await this.lockPair(tx, auth.tenantId, id);
+    if (pair.botId !== botId) throw badRequest(MESSAGES.qna.otherBot);
+    const merged = otherWordings(pair.question, [...pair.alternateQuestions, ...wordings]);
+    const [row] = await tx
+      .update(qna)
+      .set({ alternateQuestions: merged.slice(-MAX_ALTERNATE_QUESTIONS), updatedAt: new Date() })
+      .where(eq(qna.id, id))
+      .returning();
+    await bumpCollectionVersion(tx, auth.tenantId, 'qna', pair.botId);
+    return toQnA(row!, (await this.pairsInTraining(tx, auth.tenantId, [row!])).has(row!.id));
+  }
+
+  private async lockPair(tx: Tx, tenantId: number, id: number): Promise<Row> {
+    const [row] = await tx
+      .select()
+      .from(qna)
+      .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
+      .for('update');
+    if (!row) throw notFound('Q&A not found');
+    return row;
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {

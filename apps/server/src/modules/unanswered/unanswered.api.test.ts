@@ -280,3 +280,53 @@ describe('overlap', () => {
     expect(overlap(['ship', 'canada'], ['ship', 'mexico'])).toBeLessThan(SAME_QUESTION);
   });
 });
+
+describe('same as an existing answer', () => {
+  const CANADA = 'Yes: parcels to Canada arrive in five to seven working days.';
+  const TORONTO = 'could you send my order to toronto?';
+
+  it("adds a visitor's wording to a pair, which answers it from then on, until the owner removes it", async () => {
+    const shop = await createBotViaApi(server, owner, { bot_name: 'Bike shop' });
+    const made = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: shop.bot_id, question: 'Do you ship to Canada?', answer: CANADA },
+      as(owner),
+    );
+    const pairs = async () =>
+      (await server.get<QnA[]>(`/api/qna/?bot_id=${shop.bot_id}`, as(owner))).body.find(
+        (pair) => pair.id === made.body.id,
+      );
+    await expect.poll(async () => (await pairs())?.trained, { timeout: 10_000 }).toBe(true);
+    expect(await visitorAsks(shop, TORONTO)).not.toBe(CANADA);
+    const [group] = await queue(owner, shop.bot_id);
+    expect(group!.question).toBe(TORONTO);
+
+    // Refused, changing nothing: no pair named, another bot's pair, another workspace.
+    const link = (account: Account, body: unknown) =>
+      server.post<QnA>(`/api/unanswered/${group!.id}/link`, body, as(account));
+    expect((await link(owner, {})).body).toEqual({ detail: 'Q&A is required' });
+    const [otherBotsPair] = (await server.get<QnA[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(owner))).body;
+    const wrongBot = await link(owner, { qna_id: otherBotsPair!.id });
+    expect(wrongBot.status).toBe(400);
+    expect(wrongBot.body).toEqual({ detail: "That Q&A pair is not one of this bot's" });
+    expect((await link(other, { qna_id: made.body.id })).status).toBe(404);
+    expect(await queue(owner, shop.bot_id)).toHaveLength(1);
+
+    const linked = await link(owner, { qna_id: made.body.id });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    expect(linked.body).toMatchObject({ id: made.body.id, alternate_questions: [TORONTO], trained: true });
+    expect(await queue(owner, shop.bot_id)).toEqual([]);
+    // The next visitor in those words gets the pair's answer, with no training between.
+    expect(await visitorAsks(shop, 'Could you send my order to Toronto')).toBe(CANADA);
+
+    // The owner edits the wordings: at most 20, and removing them stops the match at once.
+    const many = Array.from({ length: 21 }, (_, i) => `wording ${i}`);
+    const tooMany = await server.put(`/api/qna/${made.body.id}`, { alternate_questions: many }, as(owner));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ detail: 'At most 20 other wordings' });
+    const cleared = await server.put<QnA>(`/api/qna/${made.body.id}`, { alternate_questions: [] }, as(owner));
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body).toMatchObject({ alternate_questions: [], trained: true, training: false });
+    expect(await visitorAsks(shop, TORONTO)).not.toBe(CANADA);
+  });
+});

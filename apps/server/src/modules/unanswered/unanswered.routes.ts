@@ -1,4 +1,11 @@
-import { AnswerUnansweredBody, IdParams, MessageResponse, QnA, UnansweredGroup } from '@parley/contracts';
+import {
+  AnswerUnansweredBody,
+  IdParams,
+  LinkUnansweredBody,
+  MessageResponse,
+  QnA,
+  UnansweredGroup,
+} from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../core/http/request-context.js';
@@ -35,6 +42,20 @@ export const unansweredRoutes =
       },
       async (request, reply) =>
         reply.status(201).send(await service.answer(requireAuth(request), request.params.id, request.body)),
+    );
+    app.post(
+      '/unanswered/:id/link',
+      {
+        schema: {
+          tags,
+          summary:
+            "Same as an existing answer: the group's wordings become other wordings of one of the bot's Q&A pairs, and it leaves the queue",
+          params: IdParams,
+          body: LinkUnansweredBody,
+          response: { 200: QnA },
+        },
+      },
+      async (request) => service.link(requireAuth(request), request.params.id, request.body),
     );
     app.delete(
       '/unanswered/:id',

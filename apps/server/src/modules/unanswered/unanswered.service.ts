@@ -1,4 +1,4 @@
-import type { AnswerUnansweredBody, QnA, UnansweredGroup } from '@parley/contracts';
+import type { AnswerUnansweredBody, LinkUnansweredBody, QnA, UnansweredGroup } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -181,6 +181,26 @@ export class UnansweredService {
         question: body.question ?? group.question,
         answer: body.answer,
       });
+      await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(eq(groups.id, id));
+      return pair;
+    });
+  }
+
+  /**
+   * "Same as an existing answer": the group's wordings become other wordings of one of the bot's
+   * pairs, which then answers them (no training: retrieval reads them at once), and the group
+   * leaves the queue.
+   */
+  async link(auth: AuthContext, id: number, body: LinkUnansweredBody): Promise<QnA> {
+    return this.db.transaction(async (tx) => {
+      const group = await this.lockOpen(tx, auth, id);
+      const asked = await tx
+        .select({ question: questions.question })
+        .from(questions)
+        .where(eq(questions.groupId, id))
+        .orderBy(questions.askedAt);
+      const wordings = [group.question, ...asked.map((row) => row.question)];
+      const pair = await this.qna.addWordingsIn(tx, auth, body.qna_id, group.botId, wordings);
       await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(eq(groups.id, id));
       return pair;
     });

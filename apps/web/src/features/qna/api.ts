@@ -1,6 +1,7 @@
 import type {
   AnswerUnansweredBody,
   CreateQnABody,
+  LinkUnansweredBody,
   MessageResponse,
   QnA,
   TaskResponse,
@@ -62,6 +63,15 @@ export const qnaApi = tagged.injectEndpoints({
         { type: 'QnA', id: botId },
       ],
     }),
+    /** "Same as an existing answer": the group's wordings join a pair's other wordings. */
+    linkUnanswered: build.mutation<QnA, { id: number; botId: number; body: LinkUnansweredBody }>({
+      query: ({ id, body }) => ({ url: `/unanswered/${id}/link`, method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [
+        { type: 'Unanswered', id: botId },
+        { type: 'QnA', id: botId },
+      ],
+    }),
     dismissUnanswered: build.mutation<MessageResponse, { id: number; botId: number }>({
       query: ({ id }) => ({ url: `/unanswered/${id}`, method: 'DELETE' }),
       extraOptions: { silent: true },
@@ -86,6 +96,7 @@ export const {
   useUnansweredQuery,
   useAnswerUnansweredMutation,
   useDismissUnansweredMutation,
+  useLinkUnansweredMutation,
 } = qnaApi;
 
 /** Refetches a bot's pairs (after training, each shows trained). */

@@ -1,10 +1,14 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { CreateQnABody, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
+import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
@@ -36,6 +40,7 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
     },
   });
   const title = pair ? 'Edit Q&A' : unanswered ? "Answer a visitor's question" : 'Add Q&A';
+  const [wordings, setWordings] = useState(pair?.alternate_questions ?? []);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -43,7 +48,9 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
         await answer({ id: unanswered.id, botId, body: values }).unwrap();
         notify.success('Answer added as a Q&A pair');
       } else if (pair) {
-        await update({ id: pair.id, botId, body: values }).unwrap();
+        const changed = wordings.length !== pair.alternate_questions.length;
+        const body = changed ? { ...values, alternate_questions: wordings } : values;
+        await update({ id: pair.id, botId, body }).unwrap();
         notify.success('Q&A updated');
       } else {
         await create({ bot_id: botId, ...values }).unwrap();
@@ -63,6 +70,23 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
           <Stack spacing={2.5} sx={{ pt: 1 }}>
             <TextInput label="Question" autoFocus autoComplete="off" {...fieldProps(form, 'question')} />
             <TextInput label="Answer" multiline minRows={4} {...fieldProps(form, 'answer')} />
+            {wordings.length > 0 ? (
+              <Box component="section" aria-label="Other wordings">
+                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                  Also asked as (visitors' words this pair answers too):
+                </Typography>
+                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+                  {wordings.map((wording) => (
+                    <Chip
+                      key={wording}
+                      label={wording}
+                      size="small"
+                      onDelete={() => setWordings(wordings.filter((w) => w !== wording))}
+                    />
+                  ))}
+                </Stack>
+              </Box>
+            ) : null}
           </Stack>
         </DialogContent>
         <DialogActions>

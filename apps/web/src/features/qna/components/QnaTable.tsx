@@ -9,6 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
 import type { QnA } from '@parley/contracts';
 import { truncate } from '../training';
 
@@ -35,7 +36,7 @@ function PairState({ pair }: { pair: QnA }) {
   return <Chip size="small" label="Not trained" />;
 }
 
-/** A bot's pairs: question, answer (shortened), training state, and the characters trained. */
+/** A bot's pairs: question and its other wordings, answer (shortened), training state, and the characters trained. */
 export function QnaTable({ botName, pairs, onEdit, onDelete }: Props) {
   return (
     <TableContainer>
@@ -52,7 +53,21 @@ export function QnaTable({ botName, pairs, onEdit, onDelete }: Props) {
         <TableBody>
           {pairs.map((pair) => (
             <TableRow key={pair.id}>
-              <TableCell sx={{ fontWeight: 500, maxWidth: 280 }}>{pair.question}</TableCell>
+              <TableCell sx={{ maxWidth: 280 }}>
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                  {pair.question}
+                </Typography>
+                {pair.alternate_questions.length > 0 ? (
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    title={pair.alternate_questions.join('\n')}
+                    data-testid="other-wordings"
+                  >
+                    Also asked as: {truncate(pair.alternate_questions.join(' · '))}
+                  </Typography>
+                ) : null}
+              </TableCell>
               <TableCell sx={{ color: 'text.secondary' }} title={pair.answer}>
                 {truncate(pair.answer)}
               </TableCell>

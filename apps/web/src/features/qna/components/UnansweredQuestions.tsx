@@ -5,21 +5,26 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
 import type { UnansweredGroup } from '@parley/contracts';
+import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
-import { useDismissUnansweredMutation, useUnansweredQuery } from '../api';
+import { useDismissUnansweredMutation, useQnasQuery, useUnansweredQuery } from '../api';
+import { LinkToPairDialog } from './LinkToPairDialog';
 
 type Props = { botId: number; botName: string; onAnswer: (group: UnansweredGroup) => void };
 
 /**
  * What visitors asked and the bot could not answer, most asked first; rewordings of one question are
  * grouped. Answering a group once adds it as a Q&A pair, trained at once; what an agent replied to it in
- * a conversation they took over is offered as the answer to review.
+ * a conversation they took over is offered as the answer to review. A question a pair already answers,
+ * in other words, is added to that pair instead ("Same as an existing answer").
  */
 export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
   const notify = useNotify();
   const groups = useUnansweredQuery(botId, { pollingInterval: 30_000 });
   const [dismiss, dismissState] = useDismissUnansweredMutation();
+  const pairs = useQnasQuery(botId).data ?? [];
+  const [linking, setLinking] = useState<UnansweredGroup | null>(null);
   const list = groups.data ?? [];
 
   const onDismiss = async (group: UnansweredGroup) => {
@@ -73,6 +78,15 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
             <Button size="small" variant="outlined" onClick={() => onAnswer(group)}>
               {group.suggestion ? 'Review the answer' : 'Answer'}
             </Button>
+            {pairs.length > 0 ? (
+              <Button
+                size="small"
+                onClick={() => setLinking(group)}
+                aria-label={`${group.question}: same as an existing answer`}
+              >
+                Same as an existing answer
+              </Button>
+            ) : null}
             <Button
               size="small"
               color="inherit"
@@ -85,6 +99,9 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
           </ListItem>
         ))}
       </List>
+      {linking ? (
+        <LinkToPairDialog botId={botId} group={linking} pairs={pairs} onClose={() => setLinking(null)} />
+      ) : null}
     </Box>
   );
 }

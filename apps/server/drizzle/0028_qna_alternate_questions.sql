@@ -1,0 +1,1 @@
+ALTER TABLE "qna" ADD COLUMN "alternate_questions" text[] DEFAULT '{}'::text[] NOT NULL;
