@@ -191,5 +191,16 @@ describe('Q&A knowledge', () => {
     await screenshot(page, 'qna-other-wordings');
     const again = await ask('Could you send my order to Toronto');
     await again.getByText('Yes, parcels to Canada arrive within a week.').waitFor({ timeout: 15_000 });
+
+    // The owner sees the wording in the pair's dialog and takes it back.
+    await table.getByRole('button', { name: 'Edit Do you ship to Canada?' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Q&A' });
+    const wordings = edit.getByRole('region', { name: 'Other wordings' });
+    await wordings.getByText(toronto).waitFor();
+    await screenshot(page, 'qna-edit-other-wordings');
+    await wordings.getByRole('button', { name: toronto }).locator('svg').click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await table.getByTestId('other-wordings').waitFor({ state: 'detached' });
   });
 });

@@ -158,13 +158,18 @@ export class QnaService {
   }
 
   /**
-   * A new question or answer is trained again; other wordings alone are not (they are no text of
-   * the pair's document): the bot's pairs' version moves, so retrieval reads them at once.
+   * A changed question or answer is trained again; other wordings alone are not (they are no text
+   * of the pair's document): the bot's pairs' version moves, so retrieval reads them at once.
    */
   async update(auth: AuthContext, id: number, body: UpdateQnABody): Promise<QnA> {
     return this.db.transaction(async (tx) => {
       const current = await this.lockPair(tx, auth.tenantId, id);
-      const retrain = body.question !== undefined || body.answer !== undefined;
+      // The console's dialog sends both texts with every save: only a changed one is trained again
+      // (or a pair not trained, whose save is the owner's retry).
+      const retrain =
+        !current.trained ||
+        (body.question !== undefined && body.question !== current.question) ||
+        (body.answer !== undefined && body.answer !== current.answer);
       const question = body.question ?? current.question;
       const [row] = await tx
         .update(qna)
