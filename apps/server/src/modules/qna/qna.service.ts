@@ -42,6 +42,16 @@ export function otherWordings(question: string, wordings: readonly string[]): st
   return kept;
 }
 
+/** The workspace's pair, read and locked for the rest of the transaction; undefined when there is none. */
+async function lockedPair(tx: Tx, tenantId: number, id: number): Promise<Row | undefined> {
+  const [row] = await tx
+    .select()
+    .from(qna)
+    .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
+    .for('update');
+  return row;
+}
+
 const toQnA = (row: Row, training = false): QnA => ({
   id: row.id,
   tenant_id: row.tenantId,
@@ -214,11 +224,7 @@ export class QnaService {
   }
 
   private async lockPair(tx: Tx, tenantId: number, id: number): Promise<Row> {
-    const [row] = await tx
-      .select()
-      .from(qna)
-      .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
-      .for('update');
+    const row = await lockedPair(tx, tenantId, id);
     if (!row) throw notFound('Q&A not found');
     return row;
   }
@@ -302,11 +308,7 @@ export class QnaService {
    * meanwhile is trained with its new text. False when the pair is gone.
    */
   private async trainPair(tx: Tx, tenantId: number, id: number): Promise<boolean> {
-    const [pair] = await tx
-      .select()
-      .from(qna)
-      .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
-      .for('update');
+    const pair = await lockedPair(tx, tenantId, id);
     if (!pair) return false;
     const { characterCount } = await replaceDocument(
       tx,
