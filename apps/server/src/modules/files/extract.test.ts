@@ -31,7 +31,8 @@ describe('detectKind', () => {
   });
 });
 
-describe('extractSections', () => {
+// The first PDF loads pdf.js (seconds on a busy 2-CPU machine beside the other test files).
+describe('extractSections', { timeout: 30_000 }, () => {
   it('reads a PDF page by page, keeping page numbers', async () => {
     const sections = await extractSections('pdf', await makePdf());
     expect(sections.map((s) => s.pageNumber)).toEqual([1, 2, 3]);
