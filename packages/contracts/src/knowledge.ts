@@ -173,6 +173,11 @@ export const UnansweredGroup = z.object({
   suggestion: z
     .object({ answer: z.string(), agent: z.string().nullable(), answered_at: z.string() })
     .nullable(),
+  /**
+   * The bot's Q&A pair these words come nearest, though not near enough to answer with it: what
+   * "Same as an existing answer" offers first. Null when no pair shares enough of them.
+   */
+  likely_pair: z.object({ id: z.number().int(), question: z.string() }).nullable(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 

@@ -41,6 +41,8 @@ export function bestPair(
   total: number,
   query: string[],
   alike: Alike = new Map(),
+  /** How sure the match must be: the answer's bars, or an owner's suggestion's lower ones. */
+  bars: { minCoverage: number; clearMargin: number } = { minCoverage: MIN_COVERAGE, clearMargin: CLEAR_MARGIN },
 ): PairMatch | null {
   const terms = [...new Set(query)];
   const has = (stems: Set<string>, term: string) =>
@@ -83,8 +85,8 @@ export function bestPair(
     .sort((a, b) => b.score - a.score || a.id - b.id || a.wording - b.wording);
   const best = scored[0]!;
   const second = scored.find((pair) => pair.id !== best.id);
-  if (best.coverage < MIN_COVERAGE) return null;
-  if (second && second.score > CLEAR_MARGIN * best.score) return null;
+  if (best.coverage < bars.minCoverage) return null;
+  if (second && second.score > bars.clearMargin * best.score) return null;
   return { qnaId: best.id, wording: best.wording, coverage: Math.round(best.coverage * 1000) / 1000 };
 }
 

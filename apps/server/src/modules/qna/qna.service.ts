@@ -6,7 +6,7 @@ import {
   type UpdateQnABody,
 } from '@parley/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
+import { type Db, type DbOrTx, queryRows, type Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -16,10 +16,16 @@ import { requireBot } from '../bots/bots.queries.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { bumpCollectionVersion, removeDocument, replaceDocument } from '../knowledge/ingest.js';
+import { bestPair, type PairTerms, WORDING, WORDINGS } from '../knowledge/qna-questions.js';
 import { notifyTraining } from '../notifications/notifications.service.js';
 import { qna } from './qna.schema.js';
 
 const TRAIN_QNA_ATTEMPTS = 3;
+/**
+ * A pair is offered for a visitor's question when it holds this weighted share of its words (about
+ * a third of what answering with it takes) and clearly beats the next pair: the owner confirms it.
+ */
+const LIKELY_PAIR = { minCoverage: 0.2, clearMargin: 0.8 };
 
 export const TRAIN_QNA_JOB = 'training.qna';
 /** One pair, queued in the transaction that saves it. */
@@ -221,6 +227,30 @@ export class QnaService {
       .returning();
     await bumpCollectionVersion(tx, auth.tenantId, 'qna', pair.botId);
     return toQnA(row!, (await this.pairsInTraining(tx, auth.tenantId, [row!])).has(row!.id));
+  }
+
+  /**
+   * For a question's stemmed words, the bot's pair they come nearest (bestPair over every wording
+   * of every pair, with the lower bars of a suggestion an owner confirms), or null: what the
+   * unanswered queue offers first for "Same as an existing answer".
+   */
+  async nearestPairOf(
+    tenantId: number,
+    botId: number,
+  ): Promise<(terms: string[]) => { id: number; question: string } | null> {
+    const wordings = await queryRows<PairTerms & { own: string }>(
+      this.db,
+      sql`SELECT q.id, q.question AS own, ${WORDING} AS wording,
+            tsvector_to_array(to_tsvector('english', w.text)) AS question,
+            tsvector_to_array(to_tsvector('english', q.answer)) AS answer
+        FROM qna q ${WORDINGS} WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId}`,
+    );
+    const pairs = new Set(wordings.map((w) => w.id)).size;
+    return (terms) => {
+      const match = bestPair(wordings, pairs, terms, new Map(), LIKELY_PAIR);
+      const pair = match && wordings.find((w) => w.id === match.qnaId);
+      return pair ? { id: pair.id, question: pair.own } : null;
+    };
   }
 
   private async lockPair(tx: Tx, tenantId: number, id: number): Promise<Row> {

@@ -300,6 +300,8 @@ describe('same as an existing answer', () => {
     expect(await visitorAsks(shop, TORONTO)).not.toBe(CANADA);
     const [group] = await queue(owner, shop.bot_id);
     expect(group!.question).toBe(TORONTO);
+    // No word of it is the pair's: no pair is offered first.
+    expect(group!.likely_pair).toBeNull();
 
     // Refused, changing nothing: no pair named, another bot's pair, another workspace.
     const link = (account: Account, body: unknown) =>
@@ -333,5 +335,11 @@ describe('same as an existing answer', () => {
     expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
     expect(cleared.body).toMatchObject({ alternate_questions: [], trained: true, training: false });
     expect(await visitorAsks(shop, TORONTO)).not.toBe(CANADA);
+
+    // A question sharing some of the pair's words, too few to answer with it, offers it first.
+    const vancouver = 'Do you ship to Vancouver or Toronto?';
+    expect(await visitorAsks(shop, vancouver)).not.toBe(CANADA);
+    const near = (await queue(owner, shop.bot_id)).find((g) => g.question === vancouver);
+    expect(near?.likely_pair).toEqual({ id: made.body.id, question: 'Do you ship to Canada?' });
   });
 });

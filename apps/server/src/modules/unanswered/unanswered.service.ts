@@ -98,7 +98,11 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions] = await Promise.all([this.examplesOf(ids), this.suggestionsFor(ids)]);
+    const [examples, suggestions, likely] = await Promise.all([
+      this.examplesOf(ids),
+      this.suggestionsFor(ids),
+      this.qna.nearestPairOf(auth.tenantId, botId),
+    ]);
     return rows.map((row) => ({
       id: row.id,
       bot_id: row.botId,
@@ -108,6 +112,7 @@ export class UnansweredService {
       last_asked_at: row.lastAskedAt.toISOString(),
       examples: (examples.get(row.id) ?? []).filter((text) => text !== row.question).slice(0, EXAMPLES),
       suggestion: suggestions.get(row.id) ?? null,
+      likely_pair: likely(row.terms),
     }));
   }
 

@@ -21,7 +21,10 @@ type Props = { botId: number; group: UnansweredGroup; pairs: QnA[]; onClose: () 
  */
 export function LinkToPairDialog({ botId, group, pairs, onClose }: Props) {
   const notify = useNotify();
-  const [chosen, setChosen] = useState<QnA | null>(null);
+  // The pair the group's words come nearest, when the server found one, is offered first.
+  const [chosen, setChosen] = useState<QnA | null>(
+    pairs.find((pair) => pair.id === group.likely_pair?.id) ?? null,
+  );
   const [link, linkState] = useLinkUnansweredMutation();
 
   const onAdd = async () => {

@@ -65,6 +65,11 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 Last asked {new Date(group.last_asked_at).toLocaleString()}
                 {group.examples.length > 0 ? ` · also asked as: ${group.examples.join(' · ')}` : ''}
               </Typography>
+              {group.likely_pair && !group.suggestion ? (
+                <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="likely-pair">
+                  Looks like “{group.likely_pair.question}”
+                </Typography>
+              ) : null}
               {group.suggestion ? (
                 <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="suggested-answer">
                   <strong>{group.suggestion.agent ?? 'An agent'} answered:</strong> {group.suggestion.answer}
