@@ -238,12 +238,16 @@ export class QnaService {
     tenantId: number,
     botId: number,
   ): Promise<(terms: string[]) => { id: number; question: string } | null> {
+    // Each answer is stemmed once, not once per wording of its pair (a lateral subquery would be
+    // inlined and run per wording: 330 against 115 ms for 1,000 pairs of three wordings).
     const wordings = await queryRows<PairTerms & { own: string }>(
       this.db,
-      sql`SELECT q.id, q.question AS own, ${WORDING} AS wording,
-            tsvector_to_array(to_tsvector('english', w.text)) AS question,
-            tsvector_to_array(to_tsvector('english', q.answer)) AS answer
-        FROM qna q ${WORDINGS} WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId}`,
+      sql`WITH q AS MATERIALIZED (
+          SELECT id, question, alternate_questions, tsvector_to_array(to_tsvector('english', answer)) AS answer
+          FROM qna WHERE tenant_id = ${tenantId} AND bot_id = ${botId})
+        SELECT q.id, q.question AS own, ${WORDING} AS wording,
+          tsvector_to_array(to_tsvector('english', w.text)) AS question, q.answer
+        FROM q ${WORDINGS}`,
     );
     const pairs = new Set(wordings.map((w) => w.id)).size;
     return (terms) => {

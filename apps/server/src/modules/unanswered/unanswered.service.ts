@@ -101,7 +101,8 @@ export class UnansweredService {
     const [examples, suggestions, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
-      this.qna.nearestPairOf(auth.tenantId, botId),
+      // The bot's pairs are stemmed only when there is a group to offer one for.
+      rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
     ]);
     return rows.map((row) => ({
       id: row.id,
