@@ -198,10 +198,16 @@ describe('Q&A knowledge', () => {
     const edit = page.getByRole('dialog', { name: 'Edit Q&A' });
     const wordings = edit.getByRole('region', { name: 'Other wordings' });
     await wordings.getByText(toronto).waitFor();
-    await screenshot(page, 'qna-edit-other-wordings');
     await wordings.getByRole('button', { name: toronto }).locator('svg').click();
+    // And adds one they expect; Enter adds it, it does not save the dialog.
+    const expected = 'any chance you deliver to canada?';
+    await wordings.getByLabel('Add a wording').fill(expected);
+    await wordings.getByLabel('Add a wording').press('Enter');
+    await wordings.getByRole('button', { name: expected }).waitFor();
+    await screenshot(page, 'qna-edit-other-wordings');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
-    await table.getByTestId('other-wordings').waitFor({ state: 'detached' });
+    await table.getByTestId('other-wordings').getByText(`Also asked as: ${expected}`).waitFor();
+    await expect.poll(() => table.getByTestId('other-wordings').textContent()).not.toContain('toronto');
   });
 });

@@ -1,12 +1,9 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { CreateQnABody, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
@@ -14,6 +11,7 @@ import { TextInput } from '../../../shared/components/TextInput';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { fieldProps, useZodForm } from '../../../shared/lib/form';
 import { useAnswerUnansweredMutation, useCreateQnaMutation, useUpdateQnaMutation } from '../api';
+import { OtherWordings } from './OtherWordings';
 
 /** The fields a person types: the rules of CreateQnABody (section 5 QnA), the bot comes from the page. */
 const QnaFields = CreateQnABody.pick({ question: true, answer: true });
@@ -48,7 +46,7 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
         await answer({ id: unanswered.id, botId, body: values }).unwrap();
         notify.success('Answer added as a Q&A pair');
       } else if (pair) {
-        const changed = wordings.length !== pair.alternate_questions.length;
+        const changed = wordings.join('\n') !== pair.alternate_questions.join('\n');
         const body = changed ? { ...values, alternate_questions: wordings } : values;
         await update({ id: pair.id, botId, body }).unwrap();
         notify.success('Q&A updated');
@@ -70,23 +68,7 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
           <Stack spacing={2.5} sx={{ pt: 1 }}>
             <TextInput label="Question" autoFocus autoComplete="off" {...fieldProps(form, 'question')} />
             <TextInput label="Answer" multiline minRows={4} {...fieldProps(form, 'answer')} />
-            {wordings.length > 0 ? (
-              <Box component="section" aria-label="Other wordings">
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                  Also asked as (visitors' words this pair answers too):
-                </Typography>
-                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
-                  {wordings.map((wording) => (
-                    <Chip
-                      key={wording}
-                      label={wording}
-                      size="small"
-                      onDelete={() => setWordings(wordings.filter((w) => w !== wording))}
-                    />
-                  ))}
-                </Stack>
-              </Box>
-            ) : null}
+            {pair ? <OtherWordings wordings={wordings} onChange={setWordings} /> : null}
           </Stack>
         </DialogContent>
         <DialogActions>
