@@ -6,7 +6,7 @@ import {
   type UpdateQnABody,
 } from '@parley/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, queryRows, type Tx } from '../../core/db/database.js';
+import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -16,7 +16,7 @@ import { requireBot } from '../bots/bots.queries.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { bumpCollectionVersion, removeDocument, replaceDocument } from '../knowledge/ingest.js';
-import { bestPair, type PairTerms, WORDING, WORDINGS } from '../knowledge/qna-questions.js';
+import { bestPair, pairWordings } from '../knowledge/qna-questions.js';
 import { notifyTraining } from '../notifications/notifications.service.js';
 import { qna } from './qna.schema.js';
 
@@ -35,7 +35,7 @@ type TrainQnaPairJob = { qnaId: number };
 type Row = typeof qna.$inferSelect;
 
 /** The wordings trimmed, each once (case aside), none the pair's own question, in the order given. */
-export function otherWordings(question: string, wordings: readonly string[]): string[] {
+function otherWordings(question: string, wordings: readonly string[]): string[] {
   const seen = new Set([question.trim().toLowerCase()]);
   const kept: string[] = [];
   for (const wording of wordings) {
@@ -238,17 +238,7 @@ export class QnaService {
     tenantId: number,
     botId: number,
   ): Promise<(terms: string[]) => { id: number; question: string } | null> {
-    // Each answer is stemmed once, not once per wording of its pair (a lateral subquery would be
-    // inlined and run per wording: 330 against 115 ms for 1,000 pairs of three wordings).
-    const wordings = await queryRows<PairTerms & { own: string }>(
-      this.db,
-      sql`WITH q AS MATERIALIZED (
-          SELECT id, question, alternate_questions, tsvector_to_array(to_tsvector('english', answer)) AS answer
-          FROM qna WHERE tenant_id = ${tenantId} AND bot_id = ${botId})
-        SELECT q.id, q.question AS own, ${WORDING} AS wording,
-          tsvector_to_array(to_tsvector('english', w.text)) AS question, q.answer
-        FROM q ${WORDINGS}`,
-    );
+    const wordings = await pairWordings(this.db, tenantId, botId, { trainedOnly: false });
     const pairs = new Set(wordings.map((w) => w.id)).size;
     return (terms) => {
       const match = bestPair(wordings, pairs, terms, new Map(), LIKELY_PAIR);
