@@ -240,6 +240,14 @@ describe('the queue of unanswered questions', () => {
     expect(sundays!.suggestion).toBeNull();
   });
 
+  it('counts a question once when the visitor, not answered, then asks for a person', async () => {
+    const florist = await createBotViaApi(server, owner, { bot_name: 'Corner florist' });
+    await visitorTalk(florist, ['Do you deliver to Hove?', 'Can I talk to a person please?']);
+    await visitorTalk(florist, ['Do you deliver to Hove?']);
+    const groups = await queue(owner, florist.bot_id);
+    expect(groups.map((g) => [g.question, g.asked_count])).toEqual([['Do you deliver to Hove?', 2]]);
+  });
+
   it('never queues a greeting or thanks: the question between them is queued, and asking for a person after a greeting queues nothing', async () => {
     const cafe = await createBotViaApi(server, owner, { bot_name: 'Harbour cafe' });
     expect(await visitorAsks(cafe, 'hi there!')).toBe(SMALL_TALK_REPLIES.greeting);

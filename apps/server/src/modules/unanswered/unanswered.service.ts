@@ -52,6 +52,8 @@ export class UnansweredService {
     if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
+      const already = await this.queuedBefore(tx, input, question);
+      if (already !== null) return already;
       const open = await tx
         .select({ id: groups.id, terms: groups.terms })
         .from(groups)
@@ -86,6 +88,29 @@ export class UnansweredService {
       });
       return groupId;
     });
+  }
+
+  /**
+   * The open group already holding this question from this conversation: the bot's "I don't know"
+   * queues it, and the visitor then asking for a person would queue the same message again, so one
+   * question asked once would read "asked 2 times".
+   */
+  private async queuedBefore(tx: DbOrTx, input: UnansweredInput, question: string): Promise<number | null> {
+    if (!input.conversationId) return null;
+    const [row] = await tx
+      .select({ groupId: questions.groupId })
+      .from(questions)
+      .innerJoin(groups, eq(groups.id, questions.groupId))
+      .where(
+        and(
+          eq(questions.conversationId, input.conversationId),
+          eq(questions.question, question),
+          eq(groups.botId, input.botId),
+          eq(groups.status, 'open'),
+        ),
+      )
+      .limit(1);
+    return row?.groupId ?? null;
   }
 
   /** A bot's open groups, most asked first, each with its latest other wordings. */
