@@ -6,6 +6,16 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { agentOnlineSet } from '../../app/ui-slice';
 import { useHelpdeskPresenceQuery } from '../../features/inbox/presence-api';
 
+/** Hidden from sight, still read out (and still the chip's text). */
+const ONLY_FOR_SCREEN_READERS = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 /**
  * 'Helpdesk Online' or 'Offline' (spec sections 2 and 4 Agent indicator): whether an agent of the
  * workspace is connected, polled every 5 s (the admin channel's presence frames update it between).
@@ -30,6 +40,11 @@ export function AgentIndicator() {
       label={label}
       data-testid="agent-indicator"
       data-online={online}
+      title={label}
+      // On a phone the dot alone says it, so the screen's title keeps the room to be read.
+      sx={(theme) => ({
+        [theme.breakpoints.down('sm')]: { '& .MuiChip-label': ONLY_FOR_SCREEN_READERS, pr: 1 },
+      })}
       icon={
         <Box
           component="span"

@@ -3,6 +3,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Grid from '@mui/material/Grid';
+import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import type { AnalyticsOverview } from '@parley/contracts';
@@ -37,6 +38,7 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
   const xAxis = [{ scaleType: 'point' as const, data: days.map((day) => day.slice(5)) }];
   // Counts are whole numbers: no tick between 0 and 1.
   const countAxis = [{ tickMinStep: 1 }];
+  const answers = ANSWER_BARS.map((bar) => overview.answers[bar.key]);
   return (
     <Grid container spacing={2} sx={{ mb: 2 }}>
       <Grid size={{ xs: 12, md: 6 }}>
@@ -59,15 +61,18 @@ export function Charts({ overview }: { overview: AnalyticsOverview }) {
       </Grid>
       <Grid size={{ xs: 12 }}>
         <ChartCard title="Who answered" label="Who answered">
-          <BarChart
-            height={220}
-            layout="horizontal"
-            xAxis={countAxis}
-            yAxis={[{ scaleType: 'band', data: ANSWER_BARS.map((bar) => bar.label), width: 90 }]}
-            series={[
-              { id: 'answers', label: 'Answers', data: ANSWER_BARS.map((bar) => overview.answers[bar.key]) },
-            ]}
-          />
+          {answers.some((count) => count > 0) ? (
+            <BarChart
+              height={220}
+              layout="horizontal"
+              xAxis={countAxis}
+              yAxis={[{ scaleType: 'band', data: ANSWER_BARS.map((bar) => bar.label), width: 90 }]}
+              series={[{ id: 'answers', label: 'Answers', data: answers }]}
+            />
+          ) : (
+            // An axis from 0 to 0 draws one meaningless tick ("0.000000"): say it in words instead.
+            <Typography color="text.secondary">No answers in this period.</Typography>
+          )}
         </ChartCard>
       </Grid>
     </Grid>
