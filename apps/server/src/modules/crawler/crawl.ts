@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
+import { decodeHtml } from '../../core/text-encoding.js';
 import {
   type Block,
   BoilerplateLearner,
@@ -318,7 +319,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     }
     const finalUrl = normalizeUrl(response.url);
     if (!finalUrl || !sameHost(finalUrl)) return;
-    const page = await extractPage(response.body.toString('utf8'), finalUrl);
+    const page = await extractPage(decodeHtml(response.body, response.contentType), finalUrl);
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
     if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;

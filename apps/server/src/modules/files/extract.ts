@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import type { FileKind } from '@parley/contracts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { fileTypeFromBuffer } from 'file-type';
+import { decodeHtml, decodeText, hasByteOrderMark } from '../../core/text-encoding.js';
 import type { Section } from '../knowledge/chunker.js';
 import { markdownSections } from '../knowledge/markdown.js';
 import { ExtractionError } from './extraction-error.js';
@@ -41,25 +42,18 @@ export const KIND_MIME: Record<FileKind, string> = {
 
 /**
  * What a file really is, from its bytes: binary formats by their signature (file-type), whatever the
- * name says; text formats by extension, only when the bytes are valid UTF-8 without NUL. So a
- * `.pdf` that holds plain text is refused, and a PDF named `.txt` is read as a PDF. Null: refused.
+ * name says; text formats by extension, only when the bytes read as text (UTF-8, UTF-16 with its
+ * mark, or windows-1252: decodeText). So a `.pdf` that holds plain text is refused, and a PDF named
+ * `.txt` is read as a PDF. Null: refused.
  */
 export async function detectKind(filename: string, content: Uint8Array): Promise<FileKind | null> {
+  const byName = TEXT_EXTENSIONS[extname(filename).toLowerCase()];
+  // file-type takes UTF-16's mark (FF FE) for an MPEG audio frame: marked text that reads as text is text.
+  if (byName && hasByteOrderMark(content) && decodeText(content) !== null) return byName;
   const detected = await fileTypeFromBuffer(content);
   if (detected) return MIME[detected.mime] ?? null;
-  const byName = TEXT_EXTENSIONS[extname(filename).toLowerCase()];
-  if (!byName || !isUtf8Text(content)) return null;
+  if (!byName || decodeText(content) === null) return null;
   return byName;
-}
-
-function isUtf8Text(content: Uint8Array): boolean {
-  if (content.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(content);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Archives small enough for any test or ordinary document; the server passes its configured limits. */
@@ -100,7 +94,7 @@ function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> 
     case 'csv':
       return extractCsv(decode(content));
     case 'html':
-      return extractHtml(decode(content));
+      return extractHtml(decodeHtml(content));
     case 'markdown':
       return markdownSections(decode(content));
     case 'txt':
@@ -108,7 +102,8 @@ function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> 
   }
 }
 
-const decode = (content: Uint8Array) => new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
+/** detectKind has let only text through. */
+const decode = (content: Uint8Array) => decodeText(content) ?? '';
 
 /** Page by page, each section keeping its page number. */
 export async function extractPdf(content: Uint8Array): Promise<Section[]> {

@@ -8,7 +8,7 @@ import {
   MESSAGES,
   type Role,
 } from '@parley/contracts';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -203,6 +203,44 @@ describe('upload and extraction', () => {
     expect(renamed.body.files[0]!.mime_type).toBe('application/pdf');
     const group = await settled(owner, renamed.body.id);
     expect(group.files[0]!.trained).toBe(true);
+  });
+
+  it("reads a CSV saved by Excel on Windows (windows-1252) and Excel's Unicode text (UTF-16) with their £, € and é", async () => {
+    // What Excel writes: one byte per character in its code page (£ 0xA3, € 0x80, é 0xE9).
+    const windows1252 = Uint8Array.from(
+      'service,price\nCut and finish,\xa335\nCaf\xe9 cr\xe8me,\x803\n',
+      (c) => c.charCodeAt(0),
+    );
+    const utf16 = new Uint8Array([
+      0xff,
+      0xfe,
+      ...new Uint8Array(Uint16Array.from('Gift vouchers from £25', (c) => c.charCodeAt(0)).buffer),
+    ]);
+    const reply = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      { name: 'prices.csv', content: windows1252 },
+      { name: 'vouchers.txt', content: utf16 },
+    ]);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const group = await settled(owner, reply.body.id);
+    expect(group.files.map((f) => f.status)).toEqual(['trained', 'trained']);
+    const texts = await server.database.db
+      .select({ content: chunks.content })
+      .from(chunks)
+      .innerJoin(documents, eq(documents.id, chunks.documentId))
+      .where(
+        and(
+          eq(documents.sourceType, 'file'),
+          inArray(
+            documents.sourceId,
+            group.files.map((f) => f.id),
+          ),
+        ),
+      );
+    const all = texts.map((t) => t.content).join('\n');
+    expect(all).toContain('service: Cut and finish; price: £35');
+    expect(all).toContain('service: Café crème; price: €3');
+    expect(all).toContain('Gift vouchers from £25');
+    expect(all).not.toContain('\uFFFD');
   });
 
   it('marks a file with no text failed, with the reason, and trains the others', async () => {
