@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSite } from '../../test/crawl.js';
@@ -15,11 +16,13 @@ const page = (title: string, body: string, head = '') =>
 
 /**
  * A salon's older site: the home page's encoding is only in the server's header, the price list's
- * only in its own <meta>, and the booking page says nothing and is UTF-8.
+ * only in its own <meta>, and the booking page says nothing and is UTF-8. The home page travels
+ * gzipped; a page no link reaches is listed in a gzipped sitemap file that robots.txt names.
  */
-const PAGES: Record<string, { type: string; bytes: Buffer }> = {
+const PAGES: Record<string, { type: string; bytes: Buffer; encoding?: string }> = {
   '/': {
     type: 'text/html; charset=ISO-8859-1',
+    encoding: 'gzip',
     bytes: singleByte(
       page(
         'Salon Belle',
@@ -46,15 +49,35 @@ const PAGES: Record<string, { type: string; bytes: Buffer }> = {
   },
 };
 
+PAGES['/']!.bytes = gzipSync(PAGES['/']!.bytes);
+PAGES['/gift-vouchers'] = {
+  type: 'text/html; charset=utf-8',
+  bytes: Buffer.from(page('Gift vouchers', '<p>Gift vouchers from £25, valid for a year.</p>')),
+};
+
 let site: { url: string; close(): Promise<void> };
 let server: TestServer;
 let owner: Account;
 
 beforeAll(async () => {
   const http = createServer((req, res) => {
-    const found = PAGES[new URL(req.url ?? '/', 'http://site').pathname];
+    const path = new URL(req.url ?? '/', 'http://site').pathname;
+    const origin = `http://${req.headers.host}`;
+    if (path === '/robots.txt')
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(`User-agent: *\nSitemap: ${origin}/sitemap-pages.xml.gz\n`);
+    if (path === '/sitemap-pages.xml.gz') {
+      const xml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/gift-vouchers</loc></url></urlset>`;
+      return void res.writeHead(200, { 'content-type': 'application/x-gzip' }).end(gzipSync(xml));
+    }
+    const found = PAGES[path];
     if (!found) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': found.type }).end(found.bytes);
+    const headers = {
+      'content-type': found.type,
+      ...(found.encoding ? { 'content-encoding': found.encoding } : {}),
+    };
+    res.writeHead(200, headers).end(found.bytes);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   site = {
@@ -82,5 +105,16 @@ describe('crawled pages in the encoding they are written in', () => {
     expect(text).toContain('“Ok” €5');
     expect(text).toContain('Deposits of £10 secure a booking — refunded with 24 hours’ notice.');
     expect(text).not.toContain('\uFFFD');
+  });
+
+  it('reads a gzipped page and finds the pages a gzipped sitemap file lists', async () => {
+    const rows = await server.database.db
+      .select({ content: chunks.content, pageUrl: chunks.pageUrl })
+      .from(chunks)
+      .where(and(eq(chunks.tenantId, owner.user.tenant_id), eq(chunks.sourceType, 'web')));
+    expect(rows.find((row) => row.pageUrl === `${site.url}/`)?.content).toContain('Welcome to Salon Belle');
+    expect(rows.find((row) => row.pageUrl === `${site.url}/gift-vouchers`)?.content).toContain(
+      'Gift vouchers from £25, valid for a year.',
+    );
   });
 });

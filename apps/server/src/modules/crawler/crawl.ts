@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
@@ -134,10 +135,20 @@ export function extractPage(html: string, url: string): Promise<Extracted> {
   });
 }
 
+/** A sitemap as the protocol allows it: XML, or XML gzipped into a `.xml.gz` file. */
+const isSitemapFile = (contentType: string) =>
+  isXml(contentType) || /^application\/(x-)?gzip|^application\/octet-stream/.test(contentType);
+
+/** The sitemap's XML: a gzipped file (its magic bytes 1F 8B) unpacked, within the page byte limit. */
+function unpackedSitemap(body: Buffer, maxBytes: number): Buffer {
+  return body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body, { maxOutputLength: maxBytes }) : body;
+}
+
 /** Page URLs listed by a sitemap or, recursively, a sitemap index (at most 20 sitemaps read). */
 async function readSitemaps(
   first: string[],
   get: (url: string, accept: (type: string) => boolean) => Promise<SafeResponse | null>,
+  maxBytes: number,
 ): Promise<string[]> {
   const parser = new XMLParser({
     ignoreAttributes: true,
@@ -150,16 +161,16 @@ async function readSitemaps(
     const next = queue.shift()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    const response = await get(next, isXml);
+    const response = await get(next, isSitemapFile);
     if (!response?.body) continue;
     let parsed: {
       urlset?: { url?: { loc?: unknown }[] };
       sitemapindex?: { sitemap?: { loc?: unknown }[] };
     };
     try {
-      parsed = parser.parse(response.body.toString('utf8'));
+      parsed = parser.parse(unpackedSitemap(response.body, maxBytes).toString('utf8'));
     } catch {
-      continue;
+      continue; // not XML, or a .gz that does not unpack within the limit
     }
     for (const entry of parsed.urlset?.url ?? [])
       if (typeof entry.loc === 'string') pages.push(entry.loc.trim());
@@ -240,6 +251,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     const fromSitemap = await readSitemaps(
       sitemapUrls.filter((u) => normalizeUrl(u) && sameHost(u)),
       tolerant,
+      options.fetch.maxBytes,
     );
     for (const raw of fromSitemap) {
       const url = normalizeUrl(raw);

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockedUrlError, checkUrl, forbiddenAddressReason, safeFetch } from './safe-fetch.js';
 
@@ -8,6 +9,19 @@ const base = { allowPrivate: false, userAgent: 'ParleyTest', timeoutMs: 2000, ma
 let server: http.Server;
 let port: number;
 const hits: string[] = [];
+/** The Accept-Encoding each request carried, by path. */
+const encodingsAsked: Record<string, string | undefined> = {};
+const PAGE = `<p>${'Opening hours: nine to five, Monday to Saturday. '.repeat(40)}</p>`;
+/** Pages sent compressed, by path: the Content-Encoding and the bytes. */
+const COMPRESSED: Record<string, [string, Buffer]> = {
+  '/gzip': ['gzip', gzipSync(PAGE)],
+  '/brotli': ['br', brotliCompressSync(PAGE)],
+  '/deflate': ['deflate', deflateSync(PAGE)],
+  // 200 KB of one letter packs into a few hundred bytes: over the 100,000-byte limit once unpacked.
+  '/bomb': ['gzip', gzipSync('x'.repeat(200_000))],
+  '/broken': ['gzip', Buffer.from('not gzip at all')],
+  '/zstd': ['zstd', Buffer.from('whatever')],
+};
 /** The validators each request carried, by path. */
 const conditions: Record<string, [string | undefined, string | undefined]> = {};
 const ETAG = '"v1"';
@@ -17,6 +31,13 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     conditions[req.url ?? ''] = [req.headers['if-none-match'], req.headers['if-modified-since']];
+    encodingsAsked[req.url ?? ''] = req.headers['accept-encoding'];
+    const compressed = COMPRESSED[req.url ?? ''];
+    if (compressed) {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': compressed[0] });
+      res.end(compressed[1]);
+      return;
+    }
     if (req.url === '/moved') {
       res.writeHead(301, { location: '/cached' });
       res.end();
@@ -131,6 +152,30 @@ describe('SSRF guard without CRAWLER_ALLOW_PRIVATE', () => {
     await expect(safeFetch(`http://127.0.0.1:${port}/loop`, options)).rejects.toThrow(/Too many redirects/);
     await expect(safeFetch(`http://127.0.0.1:${port}/big`, options)).rejects.toThrow(
       /larger than 100000 bytes/,
+    );
+  });
+});
+
+describe('compressed pages', () => {
+  const options = { ...base, allowPrivate: true };
+
+  it('asks for gzip or brotli and reads gzip, brotli and deflate as the page', async () => {
+    for (const path of ['/gzip', '/brotli', '/deflate']) {
+      const reply = await safeFetch(`http://127.0.0.1:${port}${path}`, options);
+      expect(reply.body?.toString(), path).toBe(PAGE);
+    }
+    expect(encodingsAsked['/gzip']).toBe('gzip, br');
+  });
+
+  it('holds the unpacked bytes to the limit, and names a page it cannot unpack', async () => {
+    await expect(safeFetch(`http://127.0.0.1:${port}/bomb`, options)).rejects.toThrow(
+      /larger than 100000 bytes/,
+    );
+    await expect(safeFetch(`http://127.0.0.1:${port}/broken`, options)).rejects.toThrow(
+      /\/broken could not be read/,
+    );
+    await expect(safeFetch(`http://127.0.0.1:${port}/zstd`, options)).rejects.toThrow(
+      /an encoding this crawler cannot read \(zstd\)/,
     );
   });
 });
