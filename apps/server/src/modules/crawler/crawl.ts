@@ -36,6 +36,11 @@ export type CrawlOptions = {
   known?: (url: string) => KnownPage | undefined;
   /** The site's furniture as earlier crawls learnt it (block keys, html-sections.ts). */
   boilerplate?: string[];
+  /**
+   * Set to read the PDF documents the site links to on its own host (a menu, a price list), each up
+   * to `maxBytes`; they count as pages. Unset: PDFs are left alone, as other files are.
+   */
+  documents?: { maxBytes: number };
 };
 
 /** What a crawl did: pages stored, and the site's furniture to remember for the next one. */
@@ -57,9 +62,26 @@ export type CrawledContent = {
   links: string[];
 };
 
+/** A PDF the site links to, as fetched: its bytes are read by the caller (in the extraction pool). */
+export type CrawledDocument = {
+  url: string;
+  /** Its file name, made readable ("Dinner Menu (PDF)"): a PDF's own title is seldom set. */
+  title: string;
+  bytes: Buffer;
+  /** Of the bytes: the same file at another address is read once, and an unchanged one not again. */
+  contentHash: string;
+  etag: string | null;
+  lastModified: string | null;
+};
+
 export type CrawlHooks = {
   /** Stores a page; called one page at a time, in the order pages are accepted. */
   onPage(page: CrawledContent): Promise<void>;
+  /**
+   * Reads and stores a document (CrawlOptions.documents), in the same order as pages; false when it
+   * holds no text to store (a scan, a locked file), so it does not count as crawled.
+   */
+  onDocument?(document: CrawledDocument): Promise<boolean>;
   /**
    * Keeps a known page as it is: it answered 304 (`notModified`), or could not be read this time
    * (timeout, 5xx, 429), which is no proof it is gone.
@@ -84,6 +106,10 @@ const isXml = (contentType: string) => contentType.includes('xml') || contentTyp
 const isText = (contentType: string) => contentType.startsWith('text/') || contentType === '';
 /** Answers that say "not now" rather than "not here": a known page that gets one is kept. */
 const isTransient = (status: number) => status >= 500 || status === 429 || status === 408;
+const isPdf = (contentType: string) => contentType.startsWith('application/pdf');
+/** Every PDF file opens with these bytes, whatever the server calls it. */
+const PDF_SIGNATURE = '%PDF-';
+const PDF_PATH = /\.pdf$/i;
 const NON_HTML_EXTENSION =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|mjs|json|xml|zip|gz|tgz|rar|7z|mp[34]|avi|mov|webm|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv|txt)$/i;
 
@@ -114,6 +140,24 @@ const patternTarget = (url: string) => {
 
 export const contentHash = (title: string, text: string) =>
   createHash('sha256').update(title).update('\0').update(text).digest('hex');
+
+/** "Dinner Menu (PDF)" for `/files/Dinner_Menu.pdf`: the file's name, as a person would write it. */
+export function documentTitle(url: string): string {
+  const file = new URL(url).pathname.split('/').pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(file);
+  } catch {
+    name = file;
+  }
+  const words = name
+    .replace(PDF_PATH, '')
+    .replace(/[-_+.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const readable = words ? words[0]!.toUpperCase() + words.slice(1) : 'Document';
+  return `${readable} (PDF)`;
+}
 
 type Extracted = { title: string; blocks: Block[]; text: string; canonical: string | null; links: string[] };
 
@@ -208,8 +252,13 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     nextSlot = at + delayMs;
     if (at > now) await new Promise((r) => setTimeout(r, at - now));
   };
-  const get = async (url: string, accept: (type: string) => boolean, validators?: Validators) => {
-    return safeFetch(url, { ...options.fetch, accept, beforeRequest: waitTurn, validators });
+  const get = async (
+    url: string,
+    accept: (type: string) => boolean,
+    validators?: Validators,
+    maxBytes = options.fetch.maxBytes,
+  ) => {
+    return safeFetch(url, { ...options.fetch, accept, beforeRequest: waitTurn, validators, maxBytes });
   };
   const tolerant = async (url: string, accept: (type: string) => boolean) => {
     try {
@@ -236,11 +285,12 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   }
 
   const sameHost = (url: string) => new URL(url).host === host;
+  const isDocument = (url: string) => options.documents !== undefined && PDF_PATH.test(new URL(url).pathname);
   const allowed = (url: string) =>
     sameHost(url) &&
     robots.isAllowed(url, userAgent) !== false &&
     !excludes.some((pattern) => pattern.test(patternTarget(url))) &&
-    !NON_HTML_EXTENSION.test(new URL(url).pathname);
+    (isDocument(url) || !NON_HTML_EXTENSION.test(new URL(url).pathname));
   const included = (url: string) =>
     includes.length === 0 || includes.some((pattern) => pattern.test(patternTarget(url)));
 
@@ -280,10 +330,13 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
         next.push(link);
       }
   };
-  /** Queues a page's write after those before it, then its progress report. */
-  const enqueueWrite = (store: () => Promise<void>) => {
+  /** Queues a page's write after those before it, then its progress report; false: nothing stored. */
+  const enqueueWrite = (store: () => Promise<unknown>) => {
     storing = storing.then(async () => {
-      await store();
+      if ((await store()) === false) {
+        stored--;
+        return;
+      }
       written++;
       const total = Math.min(options.maxPages, stored + queued.size - seenCanonical.size);
       await hooks.onProgress(written, Math.max(total, written));
@@ -305,9 +358,12 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (url !== start && !allowed(url)) return;
     const known = options.known?.(url);
     // The start page must answer: otherwise the crawl fails and the web source keeps its pages.
+    const document = isDocument(url);
     let response: SafeResponse;
     try {
-      response = await get(url, isHtml, known);
+      response = document
+        ? await get(url, isPdf, known, options.documents!.maxBytes)
+        : await get(url, isHtml, known);
     } catch (error) {
       if (url !== start) {
         if (known && !(error instanceof BlockedUrlError)) await keep(url, known, depth, next, false);
@@ -331,6 +387,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     }
     const finalUrl = normalizeUrl(response.url);
     if (!finalUrl || !sameHost(finalUrl)) return;
+    if (document) return readDocument(finalUrl, response);
     const page = await extractPage(decodeHtml(response.body, response.contentType), finalUrl);
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
@@ -353,6 +410,22 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
       links: [...new Set(page.links.filter(sameHost))],
     });
     if (learner.pagesSeen >= BOILERPLATE_SAMPLE) await storePending();
+  };
+
+  /** A linked PDF: stored once per address and per file, counted as a page. */
+  const readDocument = (url: string, response: SafeResponse) => {
+    const bytes = response.body!;
+    if (!hooks.onDocument || bytes.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE)
+      return;
+    if (seenCanonical.has(url) || !allowed(url)) return;
+    seenCanonical.add(url);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    if (seenHashes.has(hash) || full()) return;
+    seenHashes.add(hash);
+    stored++;
+    const { etag, lastModified } = response;
+    const title = documentTitle(url);
+    enqueueWrite(() => hooks.onDocument!({ url, title, bytes, contentHash: hash, etag, lastModified }));
   };
 
   /**

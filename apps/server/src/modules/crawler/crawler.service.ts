@@ -18,9 +18,18 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { DUE_BATCH, nextSyncAt, noChanges, toSyncState } from '../../core/jobs/schedule.js';
 import { Entitlements } from '../billing/entitlements.js';
+import type { ExtractorPool } from '../files/extract-pool.js';
+import { ExtractionError } from '../files/extraction-error.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { charactersOf, markDocumentsSynced, removeDocument, replaceDocument } from '../knowledge/ingest.js';
-import { type CrawledContent, crawlSite, type KnownPage, normalizeUrl } from './crawl.js';
+import { markDocumentsSynced, removeDocument, replaceDocuments } from '../knowledge/ingest.js';
+import { type PreparedText, prepareText } from '../knowledge/prepare.js';
+import {
+  type CrawledContent,
+  type CrawledDocument,
+  crawlSite,
+  type KnownPage,
+  normalizeUrl,
+} from './crawl.js';
 import * as q from './crawler.queries.js';
 import type { CrawlSettings } from './crawler.schema.js';
 import { compilePattern, InvalidPatternError } from './patterns.js';
@@ -83,6 +92,8 @@ export class CrawlerService {
     private readonly resolve?: Resolver,
     private readonly embedder: Embedder | null = null,
     private readonly clock: Clock = systemClock,
+    /** Reads the PDFs a site links to (the crawl job's); without it a crawl leaves them alone. */
+    private readonly extractor: ExtractorPool | null = null,
   ) {
     this.limits = new Entitlements(db, config);
   }
@@ -284,6 +295,7 @@ export class CrawlerService {
         fetch: this.fetchOptions(job.signal),
         known: (url) => known.get(url),
         boilerplate: source.boilerplate ?? [],
+        documents: this.extractor ? { maxBytes: this.config.FILE_MAX_BYTES } : undefined,
       },
       {
         onPage: async (page) => {
@@ -291,6 +303,14 @@ export class CrawlerService {
           kept.push(outcome.id);
           checked.push(outcome.id);
           changes[outcome.change]++;
+        },
+        onDocument: async (document) => {
+          const outcome = await this.storeDocument(tenantId, data, document);
+          if (!outcome) return false;
+          kept.push(outcome.id);
+          checked.push(outcome.id);
+          changes[outcome.change]++;
+          return true;
         },
         onKept: async (url, notModified) => {
           const { id } = known.get(url)!;
@@ -317,12 +337,53 @@ export class CrawlerService {
   }
 
   /** Stores a page read in full: trained when new or its text changed, otherwise its chunks stay. */
-  private async storePage(tenantId: number, data: CrawlJobData, page: CrawledContent): Promise<PageOutcome> {
+  private storePage(tenantId: number, data: CrawlJobData, page: CrawledContent): Promise<PageOutcome> {
+    // Chunked before the transaction, so the CPU work does not hold the database.
+    const prepared = prepareText(page.title, page.url, page.sections);
+    return this.store(tenantId, data, { ...page, characterCount: page.text.length }, prepared);
+  }
+
+  /**
+   * Stores a linked PDF: read in the extraction pool (a child process with memory and time limits)
+   * unless the same file was stored and trained at this address before. Null when it holds no text
+   * (a scan, a locked file): it is not kept.
+   */
+  private async storeDocument(
+    tenantId: number,
+    data: CrawlJobData,
+    document: CrawledDocument,
+  ): Promise<PageOutcome | null> {
+    const existing = await q.findPageByUrl(this.db, tenantId, data.webSourceId, document.url);
+    if (existing?.contentHash === document.contentHash && existing.trained) {
+      const { etag, lastModified } = document;
+      await q.updatePage(this.db, tenantId, existing.id, { crawledAt: this.clock.now(), etag, lastModified });
+      return { id: existing.id, change: 'unchanged' };
+    }
+    let prepared: PreparedText;
+    try {
+      prepared = await this.extractor!.prepare('pdf', document.bytes, document.title);
+    } catch (error) {
+      if (error instanceof ExtractionError) return null;
+      throw error;
+    }
+    const row = { ...document, characterCount: prepared.characterCount, links: [] };
+    return this.store(tenantId, data, row, prepared);
+  }
+
+  /** A page's row and, when new or changed, its document and chunks, in one transaction. */
+  private async store(
+    tenantId: number,
+    data: CrawlJobData,
+    page: Pick<CrawledContent, 'url' | 'title' | 'contentHash' | 'etag' | 'lastModified' | 'links'> & {
+      characterCount: number;
+    },
+    prepared: PreparedText,
+  ): Promise<PageOutcome> {
     return this.db.transaction(async (tx) => {
       const values = {
         title: page.title,
         contentHash: page.contentHash,
-        characterCount: page.text.length,
+        characterCount: page.characterCount,
         crawledAt: this.clock.now(),
         userId: data.userId,
         etag: page.etag,
@@ -344,24 +405,27 @@ export class CrawlerService {
         tenantId,
         { type: 'web', collectionId: data.webSourceId },
         [id],
-        charactersOf(page.sections),
+        prepared.characterCount,
       );
-      const ingested = await replaceDocument(
+      const [ingested] = await replaceDocuments(
         tx,
-        {
-          tenantId,
-          sourceType: 'web',
-          sourceId: id,
-          collectionId: data.webSourceId,
-          title: page.title,
-          url: page.url,
-          sections: page.sections,
-        },
+        [
+          {
+            tenantId,
+            sourceType: 'web',
+            sourceId: id,
+            collectionId: data.webSourceId,
+            title: page.title,
+            url: page.url,
+            sections: [],
+          },
+        ],
         this.embedder,
+        [prepared],
       );
       await q.updatePage(tx, tenantId, id, { trained: true });
       if (!existing) return { id, change: 'added' };
-      return { id, change: ingested.unchanged ? 'unchanged' : 'changed' };
+      return { id, change: ingested!.unchanged ? 'unchanged' : 'changed' };
     });
   }
 }

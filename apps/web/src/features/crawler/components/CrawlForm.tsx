@@ -25,6 +25,9 @@ const lines = (text: string) =>
 const PATTERN_HELP =
   'Matched anywhere in the path and query. Globs: /blog/* (* any characters, ? one). Between slashes, an RE2 regular expression: /^\\/docs\\//';
 
+const EXCLUDE_HELP =
+  'PDFs the pages link to on the same site (a menu, a price list) are read too, each counted as a page: *.pdf leaves them out.';
+
 /**
  * Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". A refusal
  * (the server's detail) stays in the form until the next try: in a dialog a toast would vanish behind it.
@@ -141,6 +144,7 @@ export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => 
               minRows={2}
               value={exclude}
               onChange={(e) => setExclude(e.target.value)}
+              helperText={EXCLUDE_HELP}
             />
             <FormControlLabel
               control={<Switch checked={useSitemap} onChange={(e) => setUseSitemap(e.target.checked)} />}
