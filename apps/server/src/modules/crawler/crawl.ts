@@ -224,6 +224,9 @@ async function readSitemaps(
   return pages;
 }
 
+/** A host without its `www.`: example.com and www.example.com are one site. */
+const bareHost = (host: string) => host.replace(/^www\./, '');
+
 /**
  * Crawls one site breadth-first from `startUrl`: robots.txt (rules and Crawl-delay for our user
  * agent), the sitemap, links on the same host up to `maxDepth`, at most `maxPages` stored pages,
@@ -232,10 +235,12 @@ async function readSitemaps(
  * the site's furniture to remember for its next crawl.
  */
 export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promise<CrawlResult> {
-  const start = normalizeUrl(options.startUrl);
-  if (!start) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
-  const origin = new URL(start).origin;
-  const host = new URL(start).host;
+  const given = normalizeUrl(options.startUrl);
+  if (!given) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
+  const start = given;
+  // Where the crawl is: the host typed, or its www-variant where the site redirects (followHost).
+  let origin = new URL(start).origin;
+  let host = new URL(start).host;
   // A pattern RE2 cannot read (one stored before patterns ran on it) fails the crawl here, before any
   // request, with a message naming it; the web source keeps its pages.
   const includes = (options.includePatterns ?? []).map(compilePattern);
@@ -268,21 +273,39 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     }
   };
 
-  // The start URL must be fetchable at all: its refusal (SSRF, bad host) is the crawl's error.
-  const robotsUrl = `${origin}/robots.txt`;
-  let robotsText = '';
-  try {
-    const robots = await get(robotsUrl, isText);
-    if (robots.body && new URL(robots.url).host === host) robotsText = robots.body.toString('utf8');
-  } catch (error) {
-    if (error instanceof BlockedUrlError) throw error;
-  }
-  const robots = robotsParser(robotsUrl, robotsText);
-  const crawlDelay = Number(robots.getCrawlDelay(userAgent) ?? 0);
-  if (Number.isFinite(crawlDelay) && crawlDelay > 0) {
-    delayMs = Math.min(crawlDelay, options.maxCrawlDelaySeconds ?? 30) * 1000;
-    nextSlot = Date.now() + delayMs;
-  }
+  /**
+   * Moves the crawl to the host's www-variant when the site redirects there (example.com to
+   * www.example.com, or back): its pages, links, robots.txt and sitemap are that host's, and a crawl
+   * kept on the host typed stopped at the redirect with no page. Any other host is another site.
+   */
+  const followHost = (landedUrl: string): boolean => {
+    const landed = new URL(landedUrl);
+    if (landed.host === host || bareHost(landed.host) !== bareHost(host)) return false;
+    host = landed.host;
+    origin = landed.origin;
+    return true;
+  };
+
+  /** robots.txt of the crawl's host: its rules and its Crawl-delay for our user agent. */
+  const readRobots = async (): Promise<Robot> => {
+    let text = '';
+    try {
+      const answer = await get(`${origin}/robots.txt`, isText);
+      followHost(answer.url);
+      if (answer.body && new URL(answer.url).host === host) text = answer.body.toString('utf8');
+    } catch (error) {
+      // The start URL must be fetchable at all: its refusal (SSRF, bad host) is the crawl's error.
+      if (error instanceof BlockedUrlError) throw error;
+    }
+    const rules = robotsParser(`${origin}/robots.txt`, text);
+    const crawlDelay = Number(rules.getCrawlDelay(userAgent) ?? 0);
+    if (Number.isFinite(crawlDelay) && crawlDelay > 0) {
+      delayMs = Math.min(crawlDelay, options.maxCrawlDelaySeconds ?? 30) * 1000;
+      nextSlot = Date.now() + delayMs;
+    }
+    return rules;
+  };
+  let robots = await readRobots();
 
   const sameHost = (url: string) => new URL(url).host === host;
   const isDocument = (url: string) => options.documents !== undefined && PDF_PATH.test(new URL(url).pathname);
@@ -386,6 +409,8 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
       );
     }
     const finalUrl = normalizeUrl(response.url);
+    // robots.txt may not redirect where the start page does: the new host's own is read.
+    if (url === start && finalUrl && followHost(finalUrl)) robots = await readRobots();
     if (!finalUrl || !sameHost(finalUrl)) return;
     if (document) return readDocument(finalUrl, response);
     const page = await extractPage(decodeHtml(response.body, response.contentType), finalUrl);

@@ -25,6 +25,15 @@ const lines = (text: string) =>
 const PATTERN_HELP =
   'Matched anywhere in the path and query. Globs: /blog/* (* any characters, ? one). Between slashes, an RE2 regular expression: /^\\/docs\\//';
 
+/**
+ * The address as typed, with https:// in front when it has no scheme: people type their site as
+ * they say it ("oldforge.co.uk", "www.oldforge.co.uk/menu").
+ */
+export function withScheme(typed: string): string {
+  const url = typed.trim();
+  return /^[a-z][a-z\d+.-]*:/i.test(url) || !/^[^\s/]+\.[^\s/]+/.test(url) ? url : `https://${url}`;
+}
+
 const EXCLUDE_HELP =
   'PDFs the pages link to on the same site (a menu, a price list) are read too, each counted as a page: *.pdf leaves them out.';
 
@@ -47,7 +56,7 @@ export function CrawlForm({ onStarted, busy }: { onStarted: (taskId: string) => 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const parsed = CrawlBody.safeParse({
-      url,
+      url: withScheme(url),
       max_pages: Number(maxPages),
       max_depth: Number(maxDepth),
       include_patterns: lines(include).length ? lines(include) : undefined,
