@@ -20,6 +20,16 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /nothing\n');
       return;
     }
+    // A single-page app: an empty root the browser fills with JavaScript.
+    if (host === 'spa.test') {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<!doctype html><html><head><title>Studio</title><script type="module" src="/assets/app.js"></script></head>' +
+            '<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>',
+        );
+      return;
+    }
     if (host === 'bakery.test' || host === 'shop.test') {
       res.writeHead(301, { location: `http://www.${host}:${port}${req.url}` }).end();
       return;
@@ -87,6 +97,12 @@ describe('crawlSite', () => {
     });
     expect(requested).toContain('www.bakery.test/robots.txt');
     expect(requested).not.toContain('www.bakery.test/staff');
+  });
+
+  it('says plainly that a site built by JavaScript has no text to read, instead of crawling 0 pages', async () => {
+    await expect(crawl(`http://spa.test:${port}/`)).rejects.toThrow(
+      `http://spa.test:${port}/ builds its text with JavaScript in the browser, which the crawler does not run`,
+    );
   });
 
   it("reads the www host's robots.txt when only the pages redirect there", async () => {

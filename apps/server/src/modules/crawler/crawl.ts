@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
+import { PermanentJobError } from '../../core/jobs/queue.js';
 import { decodeHtml } from '../../core/text-encoding.js';
 import {
   type Block,
@@ -159,7 +160,15 @@ export function documentTitle(url: string): string {
   return `${readable} (PDF)`;
 }
 
-type Extracted = { title: string; blocks: Block[]; text: string; canonical: string | null; links: string[] };
+type Extracted = {
+  title: string;
+  blocks: Block[];
+  text: string;
+  canonical: string | null;
+  links: string[];
+  /** Whether the page runs scripts: a page with scripts and no text is built by them in the browser. */
+  scripted: boolean;
+};
 
 /** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
 export function extractPage(html: string, url: string): Promise<Extracted> {
@@ -173,9 +182,11 @@ export function extractPage(html: string, url: string): Promise<Extracted> {
       if (href) links.push(href);
     }
     const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
+    const scripted = document.querySelector('script') !== null;
     const blocks = readBlocks(document);
     const text = blocks.map((block) => block.text).join('\n\n');
-    return { title: document.title.replace(/\s+/g, ' ').trim() || h1 || url, blocks, text, canonical, links };
+    const title = document.title.replace(/\s+/g, ' ').trim() || h1 || url;
+    return { title, blocks, text, canonical, links, scripted };
   });
 }
 
@@ -335,6 +346,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     }
   }
 
+  let startBuiltByScripts = false;
   const seenCanonical = new Set<string>();
   const seenHashes = new Set<string>();
   let stored = 0;
@@ -414,6 +426,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (!finalUrl || !sameHost(finalUrl)) return;
     if (document) return readDocument(finalUrl, response);
     const page = await extractPage(decodeHtml(response.body, response.contentType), finalUrl);
+    if (url === start && !page.text && page.scripted) startBuiltByScripts = true;
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
     if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;
@@ -484,5 +497,12 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   await storePending();
   // An interrupted crawl saw only part of the site: it must not count as a snapshot.
   if (options.fetch.signal?.aborted) throw new Error('The crawl was interrupted');
+  // Said plainly, where "0 pages crawled" would leave the owner guessing (and keep the pages it had).
+  // Permanent: crawling it again would find the same nothing.
+  if (written === 0 && startBuiltByScripts)
+    throw new PermanentJobError(
+      `${start} builds its text with JavaScript in the browser, which the crawler does not run, so no page had text to read. ` +
+        'Add its content as files or Q&A pairs, or crawl a version of the site served as HTML.',
+    );
   return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE) };
 }

@@ -10,6 +10,7 @@ import {
 } from '@parley/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../core/db/schema.js';
 import { addTeammate, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -122,6 +123,12 @@ function website(externalUrl: string) {
         return;
       case '/private/secret':
         html(res, page('Secret', `<p>${prose('secrets')}</p>`));
+        return;
+      case '/app': // a single-page app: its text is built in the browser
+        html(
+          res,
+          '<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>',
+        );
         return;
       case '/data':
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -340,6 +347,24 @@ describe('crawling a website', () => {
     expect((await waitFor(json.body.task_id)).error_message).toMatch(
       /is not an HTML page \(application\/json\)/,
     );
+    const app = await server.post<CrawlStarted>(
+      '/api/crawler/crawl',
+      { url: `${site.url}/app`, use_sitemap: false },
+      as(owner),
+    );
+    expect(await waitFor(app.body.task_id)).toMatchObject({
+      status: 'failed',
+      pages_crawled: 0,
+      error_message: expect.stringContaining(
+        `${site.url}/app builds its text with JavaScript in the browser, which the crawler does not run`,
+      ),
+    });
+    // Failed at once: crawling it again would find the same nothing.
+    const [job] = await server.database.db
+      .select({ attempts: jobs.attempts })
+      .from(jobs)
+      .where(eq(jobs.id, app.body.task_id));
+    expect(job?.attempts).toBe(1);
     expect((await pagesOf(sourceId)).total).toBe(5);
   });
 
