@@ -16,11 +16,25 @@ export const FILE_ROUTE_RULES = {
   'PUT /file/file-groups/:groupId/user/:userId': need(BOTS_SUBJECT, 'write'),
 } as const satisfies Record<string, RouteRule>;
 
-/** Kinds of file an upload accepts, judged from the content (text kinds: extension and valid UTF-8). */
-export const FILE_KINDS = ['pdf', 'docx', 'xlsx', 'txt', 'markdown', 'csv', 'html'] as const;
+/**
+ * Kinds of file an upload accepts, judged from the content (text kinds: extension and bytes that
+ * read as text). Images (a photo of a menu, a scanned price list) are read by OCR.
+ */
+export const FILE_KINDS = [
+  'pdf',
+  'docx',
+  'xlsx',
+  'txt',
+  'markdown',
+  'csv',
+  'html',
+  'png',
+  'jpeg',
+  'webp',
+] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 /** For the file picker; the server judges by content whatever the name says. */
-export const FILE_ACCEPT = '.pdf,.docx,.xlsx,.txt,.md,.markdown,.csv,.html,.htm';
+export const FILE_ACCEPT = '.pdf,.docx,.xlsx,.txt,.md,.markdown,.csv,.html,.htm,.png,.jpg,.jpeg,.webp';
 
 /** Letters, digits and underscores only (spec section 5). */
 export const GroupName = z

@@ -17,12 +17,12 @@ const MENU = [
 
 /**
  * A restaurant's site, as many are: the menu is a PDF the home page links to (twice, under two
- * names), beside a scanned flyer with no text, a ".pdf" link that answers an HTML error page, and
+ * names), beside a flyer with no text at all (blank pages), a ".pdf" link that answers an HTML error page, and
  * another site's PDF.
  */
 async function restaurant(otherOrigin: string) {
   const menu = Buffer.from(await makePdf(MENU));
-  const scan = Buffer.from(await makePdf(['']));
+  const blank = Buffer.from(await makePdf(['']));
   let menuRequests = 0;
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
@@ -37,7 +37,7 @@ async function restaurant(otherOrigin: string) {
       menuRequests += 1;
       res.writeHead(200, { 'content-type': 'application/pdf' }).end(menu);
     } else if (path === '/flyer.pdf') {
-      res.writeHead(200, { 'content-type': 'application/pdf' }).end(scan);
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end(blank);
     } else if (path === '/missing.pdf') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Page not found</p>');
     } else res.writeHead(404).end();
@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 describe('PDFs a crawled site links to', () => {
-  it('reads the menu PDF once, page by page, and leaves out a scan, a non-PDF and other sites', async () => {
+  it('reads the menu PDF once, page by page, and leaves out a blank one, a non-PDF and other sites', async () => {
     const started = await server.post<CrawlStarted>(
       '/api/crawler/crawl',
       { url: `${site.url}/`, name: 'The Old Forge', use_sitemap: false },

@@ -80,7 +80,7 @@ export type CrawlHooks = {
   onPage(page: CrawledContent): Promise<void>;
   /**
    * Reads and stores a document (CrawlOptions.documents), in the same order as pages; false when it
-   * holds no text to store (a scan, a locked file), so it does not count as crawled.
+   * holds no text to store (blank pages, a locked file), so it does not count as crawled.
    */
   onDocument?(document: CrawledDocument): Promise<boolean>;
   /**

@@ -345,8 +345,8 @@ export class CrawlerService {
 
   /**
    * Stores a linked PDF: read in the extraction pool (a child process with memory and time limits)
-   * unless the same file was stored and trained at this address before. Null when it holds no text
-   * (a scan, a locked file): it is not kept.
+   * unless the same file was stored and trained at this address before (a scanned one is read by
+   * OCR there). Null when it holds no text (blank pages, a locked file): it is not kept.
    */
   private async storeDocument(
     tenantId: number,

@@ -7,10 +7,13 @@ import {
   enc,
   HTML_SECTIONS,
   HTML_TEXT,
+  MENU_LINES,
   makeDocx,
   makePdf,
+  makeScannedPdf,
   makeXlsx,
   PDF_PAGES,
+  textImage,
 } from './test-files.fixture.js';
 
 describe('detectKind', () => {
@@ -28,6 +31,38 @@ describe('detectKind', () => {
     expect(await detectKind('fake.pdf', enc('just some text'))).toBeNull();
     expect(await detectKind('binary.txt', new Uint8Array([0x66, 0x00, 0xff, 0xfe]))).toBeNull();
     expect(await detectKind('image.png', enc('text'))).toBeNull();
+  });
+
+  it('takes PNG, JPEG and WebP pictures by their bytes', async () => {
+    expect(await detectKind('menu.png', await textImage())).toBe('png');
+    expect(await detectKind('menu photo', await textImage(MENU_LINES, 'jpeg'))).toBe('jpeg');
+    expect(await detectKind('menu.webp', await textImage(MENU_LINES, 'webp'))).toBe('webp');
+  });
+});
+
+// OCR loads Tesseract's WebAssembly build and its English model: a few seconds on a busy machine.
+describe('text from pictures (OCR)', { timeout: 60_000 }, () => {
+  it('reads the text of a photo or scan, as PNG, JPEG or WebP', async () => {
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const sections = await extractSections(format, await textImage(MENU_LINES, format));
+      expect(sections, format).toEqual([{ text: MENU_LINES.join('\n') }]);
+    }
+  });
+
+  it('reads the scanned pages of a PDF by OCR and keeps the text layer of the others, page numbers kept', async () => {
+    const scan = await makeScannedPdf(['Opening hours are nine to five.', await textImage()]);
+    const sections = await extractSections('pdf', scan);
+    expect(sections).toEqual([
+      { text: 'Opening hours are nine to five.', pageNumber: 1 },
+      { text: MENU_LINES.join('\n'), pageNumber: 2 },
+    ]);
+  });
+
+  it('refuses a picture with no text in it', async () => {
+    const blank = await textImage([]);
+    await expect(extractSections('png', blank)).rejects.toThrow(
+      new ExtractionError('No text could be read from this image'),
+    );
   });
 });
 

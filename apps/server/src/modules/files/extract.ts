@@ -1,4 +1,5 @@
-import { extname } from 'node:path';
+import { createRequire } from 'node:module';
+import path, { extname } from 'node:path';
 import type { FileKind } from '@parley/contracts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { fileTypeFromBuffer } from 'file-type';
@@ -18,6 +19,9 @@ const MIME: Record<string, FileKind> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/webp': 'webp',
 };
 
 const TEXT_EXTENSIONS: Record<string, FileKind> = {
@@ -38,6 +42,9 @@ export const KIND_MIME: Record<FileKind, string> = {
   markdown: 'text/markdown',
   csv: 'text/csv',
   html: 'text/html',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
 };
 
 /**
@@ -99,22 +106,42 @@ function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> 
       return markdownSections(decode(content));
     case 'txt':
       return [{ text: decode(content) }];
+    case 'png':
+    case 'jpeg':
+    case 'webp':
+      return extractImage(content);
   }
+}
+
+/** A photo or scan of text (a menu, a price list), read by OCR. */
+async function extractImage(content: Uint8Array): Promise<Section[]> {
+  const { readImages } = await import('./ocr.js');
+  const [text] = await readImages([content]);
+  if (!text) throw new ExtractionError('No text could be read from this image');
+  return [{ text }];
 }
 
 /** detectKind has let only text through. */
 const decode = (content: Uint8Array) => decodeText(content) ?? '';
 
-/** Page by page, each section keeping its page number. */
+type PdfDocument = Awaited<
+  ReturnType<typeof import('pdfjs-dist/legacy/build/pdf.mjs')['getDocument']>['promise']
+>;
+
+const STANDARD_FONTS = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+
+/** Page by page, each section keeping its page number; scanned pages read by OCR. */
 export async function extractPdf(content: Uint8Array): Promise<Section[]> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  let document: Awaited<ReturnType<typeof getDocument>['promise']>;
+  let document: PdfDocument;
   try {
     document = await getDocument({
       data: new Uint8Array(content),
       isEvalSupported: false,
       disableFontFace: true,
       useSystemFonts: false,
+      // A scanned page is rendered to be read by OCR: the 14 standard fonts come with pdfjs.
+      standardFontDataUrl: STANDARD_FONTS,
       verbosity: 0,
     }).promise;
   } catch {
@@ -135,10 +162,31 @@ export async function extractPdf(content: Uint8Array): Promise<Section[]> {
       page.cleanup();
       sections.push({ text: out.replace(/[ \t]+\n/g, '\n'), pageNumber: n });
     }
+    await readScannedPages(document, sections);
     return sections;
   } finally {
     await document.destroy();
   }
+}
+
+/** A page with less text than this is a scan (a picture of its text), or has none. */
+const SCANNED_PAGE_CHARS = 20;
+/** Scanned pages read by OCR at most per file (a second or two each). */
+export const OCR_MAX_PAGES = 30;
+
+/** The text of the PDF's scanned pages, by OCR, in place of their (next to) empty text layer. */
+async function readScannedPages(document: PdfDocument, sections: Section[]): Promise<void> {
+  const scanned = sections
+    .filter((section) => section.text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS)
+    .slice(0, OCR_MAX_PAGES);
+  if (scanned.length === 0) return;
+  const { readImages, renderPage } = await import('./ocr.js');
+  const images: Uint8Array[] = [];
+  for (const section of scanned) images.push(await renderPage(document, section.pageNumber!));
+  const texts = await readImages(images);
+  scanned.forEach((section, i) => {
+    if (texts[i]) section.text = texts[i]!;
+  });
 }
 
 /**

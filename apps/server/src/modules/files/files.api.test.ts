@@ -20,10 +20,16 @@ import {
   DOCX_HANDBOOK,
   enc,
   HTML_TEXT,
+  MENU_LINES,
   makeDocx,
   makePdf,
+  makeScannedPdf,
   PDF_PAGES,
+  textImage,
 } from './test-files.fixture.js';
+
+/** What a scanned price list says. */
+const SCANNED_LINES = ['Cut and finish 35 pounds', 'Fringe trim 8 pounds'];
 
 const MAX_BYTES = 200_000;
 const MAX_FILES = 5;
@@ -241,6 +247,39 @@ describe('upload and extraction', () => {
     expect(all).toContain('service: Café crème; price: €3');
     expect(all).toContain('Gift vouchers from £25');
     expect(all).not.toContain('\uFFFD');
+  });
+
+  it('reads a photo of a menu and a scanned PDF by OCR, page numbers kept', async () => {
+    const reply = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      { name: 'menu-photo.jpg', content: await textImage(MENU_LINES, 'jpeg') },
+      { name: 'scanned-menu.pdf', content: await makeScannedPdf([await textImage(SCANNED_LINES)]) },
+    ]);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body.files.map((f) => f.mime_type)).toEqual(['image/jpeg', 'application/pdf']);
+    const group = await settled(owner, reply.body.id);
+    expect(group.files.map((f) => [f.status, f.error])).toEqual([
+      ['trained', null],
+      ['trained', null],
+    ]);
+    const rows = await server.database.db
+      .select({ content: chunks.content, page: chunks.pageNumber })
+      .from(chunks)
+      .innerJoin(documents, eq(documents.id, chunks.documentId))
+      .where(
+        and(
+          eq(documents.sourceType, 'file'),
+          inArray(
+            documents.sourceId,
+            group.files.map((f) => f.id),
+          ),
+        ),
+      );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { content: MENU_LINES.join('\n'), page: null },
+        { content: SCANNED_LINES.join('\n'), page: 1 },
+      ]),
+    );
   });
 
   it('marks a file with no text failed, with the reason, and trains the others', async () => {

@@ -22,7 +22,7 @@ export type ReceivedUpload = { fields: Record<string, string>; files: StoredUplo
 
 export type UploadLimits = { maxFileBytes: number; maxFiles: number };
 
-const SUPPORTED = 'PDF, DOCX, XLSX, TXT, Markdown, CSV or HTML';
+const SUPPORTED = 'PDF, DOCX, XLSX, TXT, Markdown, CSV, HTML or image (PNG, JPEG, WebP)';
 /** Bytes read to judge a file's kind: file-type's signatures fit in 4100; UTF-8 is checked on all of it. */
 const MAX_TEXT_CHECK = 64 * 1024 * 1024;
 

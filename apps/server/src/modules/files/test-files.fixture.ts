@@ -133,3 +133,47 @@ export async function makeXlsx(): Promise<Uint8Array> {
   workbook.addWorksheet('Staff').addRows([['Guide', 'Ingrid']]);
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
+
+/** Lines of a menu, as a photo or a scan would show them. */
+export const MENU_LINES = ['Braised lamb shank with mash 18 pounds', 'Wild mushroom risotto 15 pounds'];
+
+/**
+ * A picture of text: the lines drawn in a PDF with a standard font, rendered as OCR renders a
+ * scanned page, so no system font is needed. PNG, or JPEG or WebP re-encoded from it.
+ */
+export async function textImage(lines: string[] = MENU_LINES, format: 'png' | 'jpeg' | 'webp' = 'png') {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([400, 40 + lines.length * 30]);
+  lines.forEach((line, i) => {
+    page.drawText(line, { x: 20, y: page.getHeight() - 40 - i * 30, size: 14, font });
+  });
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { renderPage } = await import('./ocr.js');
+  const document = await getDocument({ data: await pdf.save(), verbosity: 0 }).promise;
+  const png = await renderPage(document, 1);
+  await document.destroy();
+  if (format === 'png') return png;
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(png));
+  const canvas = createCanvas(image.width, image.height);
+  canvas.getContext('2d').drawImage(image, 0, 0);
+  return format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('webp', 90);
+}
+
+/** A scanned document: each page holds only a picture (no text layer); a string page is real text. */
+export async function makeScannedPdf(pages: (Uint8Array | string)[]): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const content of pages) {
+    const page = pdf.addPage([400, 300]);
+    if (typeof content === 'string') {
+      page.drawText(content, { x: 20, y: 250, size: 10, font });
+      continue;
+    }
+    const image = await pdf.embedPng(content);
+    const { width, height } = image.scale(0.5);
+    page.drawImage(image, { x: 0, y: 300 - height, width, height });
+  }
+  return pdf.save();
+}

@@ -56,7 +56,7 @@ export function FileGroupsPage() {
       <KnowledgeTabs />
       <PageHeader
         title="Files"
-        subtitle="Upload PDF, Word, Excel, text, Markdown, CSV and HTML files for your bots to learn from."
+        subtitle="Upload PDF, Word, Excel, text, Markdown, CSV and HTML files, and photos or scans of text (PNG, JPEG, WebP), for your bots to learn from."
         actions={
           <Button variant="contained" onClick={() => setUploading({})}>
             Upload files
