@@ -62,13 +62,24 @@ export type OrderQuestion = {
  * Order help in chat (issue 18 item 4). Parley itself, never the model, answers about orders: it
  * shows an order only after the number and the email or phone on it both match, and a wrong pair is
  * told exactly what a missing order is told. Failed checks are limited per conversation, so nobody
- * can walk order numbers. No other customer's data is ever read into an answer or a prompt.
+ * can walk order numbers, and per order number across all conversations, so nobody can walk one
+ * order's contacts from fresh conversations. No other customer's data is ever read into an answer
+ * or a prompt.
  */
 export class OrderHelp {
   private readonly failures = new RateLimiterMemory({
     keyPrefix: 'order-check',
     points: 5,
     duration: 15 * 60,
+  });
+  /**
+   * Failed checks of one order number, whatever the conversation: a new conversation costs one
+   * unauthenticated call, and 30 of them once made 150 guesses at one order's email in 5 s.
+   */
+  private readonly orderFailures = new RateLimiterMemory({
+    keyPrefix: 'order-number-check',
+    points: 5,
+    duration: 60 * 60,
   });
 
   constructor(
@@ -85,10 +96,19 @@ export class OrderHelp {
     const key = `${input.tenantId}:${input.conversationId}`;
     const state = await this.failures.get(key);
     if (state && state.remainingPoints <= 0) return ORDER_TEXTS.tooMany;
-    const order = await this.find(input.tenantId, input.storeIds, ask);
+    const orderKey = `${input.tenantId}:${ask.number.replace(/^#/, '')}`;
+    const order = (await this.isLocked(orderKey))
+      ? null
+      : await this.find(input.tenantId, input.storeIds, ask);
     if (order) return describeOrder(order);
-    await this.failures.consume(key).catch(() => undefined);
+    await Promise.all([this.failures.consume(key), this.orderFailures.consume(orderKey)].map(ignoreRefusal));
+    // A locked order number is told what a wrong pair is told: the guesser learns nothing from it.
     return ORDER_TEXTS.notFound;
+  }
+
+  private async isLocked(orderKey: string): Promise<boolean> {
+    const state = await this.orderFailures.get(orderKey);
+    return state !== null && state.remainingPoints <= 0;
   }
 
   private isAboutOrder(input: OrderQuestion): boolean {
@@ -158,6 +178,9 @@ export class OrderHelp {
     return null;
   }
 }
+
+/** A limiter's refusal once its points are spent: the count is what matters, not the throw. */
+const ignoreRefusal = (consumed: Promise<unknown>) => consumed.catch(() => undefined);
 
 function merge(asks: OrderAsk[]): OrderAsk {
   return asks.reduce<OrderAsk>(

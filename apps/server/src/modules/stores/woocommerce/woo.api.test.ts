@@ -342,6 +342,19 @@ describe('order help in chat', () => {
   });
 });
 
+describe('order help against guessing', () => {
+  it('refuses guesses at one order number from 30 conversations after the limit, answered as a wrong pair', async () => {
+    const replies: string[] = [];
+    for (let i = 0; i < 30; i++)
+      replies.push((await ask(`order 1001, my email is guess${i}@example.com`)).body.bot_message!.message);
+    expect(new Set(replies)).toEqual(new Set([ORDER_TEXTS.notFound]));
+    // Locked: even the right pair, from a fresh conversation, gets the same answer and no order.
+    const right = await ask('order 1001, email jane@example.com');
+    expect(right.body.bot_message!.message).toBe(ORDER_TEXTS.notFound);
+    expect(right.body.bot_message!.message).not.toContain('1Z999');
+  });
+});
+
 describe('tenancy and permissions', () => {
   it("answers 404 to another workspace for every store route, and nothing of the store's", async () => {
     const order = (await server.get<StoreItemList>(`${base()}/orders`, as(owner))).body.items[0]!;
