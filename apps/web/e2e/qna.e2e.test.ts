@@ -209,5 +209,15 @@ describe('Q&A knowledge', () => {
     await edit.waitFor({ state: 'hidden' });
     await table.getByTestId('other-wordings').getByText(`Also asked as: ${expected}`).waitFor();
     await expect.poll(() => table.getByTestId('other-wordings').textContent()).not.toContain('toronto');
+
+    // The visitor found that answer no help: their thumbs down puts the question back in the queue.
+    await again.getByRole('button', { name: 'Bad answer' }).last().click();
+    await page.reload();
+    await queue
+      .getByTestId('unanswered-question')
+      .filter({ hasText: 'Do you ship to Vancouver or Toronto' })
+      .getByText('answer rated unhelpful')
+      .waitFor({ timeout: 15_000 });
+    await screenshot(page, 'qna-rated-unhelpful');
   });
 });

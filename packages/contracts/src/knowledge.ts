@@ -178,6 +178,11 @@ export const UnansweredGroup = z.object({
    * "Same as an existing answer" offers first. Null when no pair shares enough of them.
    */
   likely_pair: z.object({ id: z.number().int(), question: z.string() }).nullable(),
+  /**
+   * The bot did answer one of these, and the visitor rated that answer down: the answer the site
+   * gave was wrong or not enough, which a Q&A pair fixes.
+   */
+  rated_unhelpful: z.boolean(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 

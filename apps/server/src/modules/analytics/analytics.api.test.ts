@@ -6,6 +6,7 @@ import type {
   ConversationWithMessages,
   HomeSummary,
   RatingResponse,
+  UnansweredGroup,
   VisitorIdentity,
 } from '@parley/contracts';
 import { ChatMessage } from '@parley/contracts';
@@ -340,6 +341,41 @@ describe('ratings', () => {
       .from(messageRatings)
       .where(eq(messageRatings.messageId, qnaVisit.answerId));
     expect(rows).toEqual([]);
+  });
+
+  it("puts the question of an answer a visitor rated down in the owner's queue, not among the unanswered", async () => {
+    // A workspace of its own, so that its visits leave the owner's figures as the other tests count them.
+    const shop = await signupOwner(server);
+    const bot = await createBotViaApi(server, shop, { bot_name: 'Rated_bot', description: 'x' });
+    await server.post(
+      '/api/qna/',
+      { bot_id: bot.bot_id, question: 'Do you deliver?', answer: 'No.' },
+      as(shop),
+    );
+    const trained = async () =>
+      (await server.get<{ trained: boolean }[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(shop))).body[0]?.trained;
+    await expect.poll(trained, { timeout: 15_000 }).toBe(true);
+    const queue = async () =>
+      (await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${bot.bot_id}`, as(shop))).body;
+
+    const answered = await visitorAsks(bot, 'Do you deliver?');
+    expect(answered.mode).toBe('qna');
+    await rate({ message_id: answered.answerId, rating: 'down', visitor_token: answered.token });
+    expect(await queue()).toMatchObject([
+      { question: 'Do you deliver?', asked_count: 1, rated_unhelpful: true },
+    ]);
+
+    // A thumbs down on "not found" adds nothing: that question is queued already, and counted once.
+    const lost = await visitorAsks(bot, 'Do you sell submarines?');
+    expect(lost.mode).toBe('not_found');
+    await rate({ message_id: lost.answerId, rating: 'down', visitor_token: lost.token });
+    expect((await queue()).find((group) => group.question === 'Do you sell submarines?')).toMatchObject({
+      asked_count: 1,
+      rated_unhelpful: false,
+    });
+    // The bot did answer the first: the insights' unanswered questions leave it out.
+    const unanswered = (await insights(shop, `?from=${today()}`)).unanswered_questions.map((q) => q.text);
+    expect(unanswered).toEqual(['Do you sell submarines?']);
   });
 
   it('stores who rated only for bots whose analytics flag collects visitor details', async () => {

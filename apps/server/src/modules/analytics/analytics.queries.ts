@@ -219,7 +219,10 @@ export async function eventCounts(
   };
 }
 
-/** The unanswered questions of the period, most asked first (the unanswered module's groups). */
+/**
+ * The unanswered questions of the period, most asked first (the unanswered module's groups); a
+ * question queued for a thumbs down was answered, so it is not counted here.
+ */
 export async function unansweredTop(
   db: DbOrTx,
   tenantId: number,
@@ -234,7 +237,7 @@ export async function unansweredTop(
     sql`SELECT g.question AS text, count(*) AS count
           FROM unanswered_questions q JOIN unanswered_groups g ON g.id = q.group_id
          WHERE q.tenant_id = ${tenantId} AND q.asked_at >= ${from.toISOString()}::timestamptz
-           AND q.asked_at < ${to.toISOString()}::timestamptz ${bot}
+           AND q.asked_at < ${to.toISOString()}::timestamptz AND q.reason <> 'disliked' ${bot}
          GROUP BY g.id, g.question ORDER BY 2 DESC, 1 LIMIT ${limit}`,
   );
   return rows.map((row) => ({ text: row.text, count: Number(row.count) }));

@@ -14,7 +14,7 @@ import {
   type RatingResponse,
 } from '@parley/contracts';
 import { stringify } from 'csv-stringify/sync';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../core/db/database.js';
 import { notFound, paymentRequired } from '../../core/errors.js';
@@ -25,6 +25,7 @@ import { requireBot } from '../bots/bots.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { VisitorTokens } from '../chat/visitor.js';
 import { requireOrigin } from '../chat/widget-origins.js';
+import { recordQuestion } from '../unanswered/unanswered.service.js';
 import {
   citedKeys,
   countRows,
@@ -54,6 +55,8 @@ export type Period = { from: Date; to: Date; fromDay: string; toDay: string; bot
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
 const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
 const UNANSWERED_MODES = new Set(['not_found', 'limit']);
+/** Answers made from the bot's knowledge: a thumbs down on one queues its question (queueDisliked). */
+const FROM_KNOWLEDGE = new Set(['qna', 'llm', 'extractive']);
 // The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
 
 /** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
@@ -315,6 +318,8 @@ export class AnalyticsService {
         tenantId: messages.tenantId,
         botId: messages.botId,
         conversationId: messages.conversationId,
+        seq: messages.seq,
+        mode: sql<string | null>`${messages.metadata}->>'answer_mode'`,
       })
       .from(messages)
       .innerJoin(conversations, eq(conversations.id, messages.conversationId))
@@ -351,7 +356,42 @@ export class AnalyticsService {
         target: [messageRatings.messageId, messageRatings.raterKey],
         set: { rating: value, updatedAt: sql`now()` },
       });
+    if (value === -1 && rater.kind === 'visitor' && FROM_KNOWLEDGE.has(message.mode ?? ''))
+      await this.queueDisliked(message);
     return { message_id: message.id, rating: request.rating };
+  }
+
+  /**
+   * A visitor's thumbs down on an answer from the bot's knowledge puts the question it answered in
+   * the owner's queue of unanswered questions: the site's answer was wrong or not enough, and a Q&A
+   * pair the owner writes there will answer it next time.
+   */
+  private async queueDisliked(message: {
+    tenantId: number;
+    botId: number;
+    conversationId: number;
+    seq: number;
+  }) {
+    const [asked] = await this.deps.db
+      .select({ text: messages.message })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, message.conversationId),
+          eq(messages.messageType, 'user'),
+          lt(messages.seq, message.seq),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(1);
+    if (!asked) return;
+    await recordQuestion(this.deps.db, {
+      tenantId: message.tenantId,
+      botId: message.botId,
+      question: asked.text,
+      conversationId: message.conversationId,
+      reason: 'disliked',
+    });
   }
 
   /** Who rates: the visitor of a valid token (from a site the bot allows), else the signed-in user. */

@@ -45,7 +45,8 @@ export const unansweredQuestions = pgTable(
       .references(() => unansweredGroups.id, { onDelete: 'cascade' }),
     question: text('question').notNull(),
     conversationId: integer('conversation_id'),
-    reason: text('reason', { enum: ['not_found', 'low_confidence', 'handoff'] }).notNull(),
+    /** Why it is queued: nothing found, found below confidence, a person asked for, or a visitor's thumbs down on the answer. */
+    reason: text('reason', { enum: ['not_found', 'low_confidence', 'handoff', 'disliked'] }).notNull(),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('unanswered_questions_group_idx').on(t.groupId, t.askedAt)],

@@ -35,7 +35,8 @@ export function overlap(a: readonly string[], b: readonly string[]): number {
 
 /**
  * The questions a bot could not answer (issue 15 item 4): recorded by the chat when the bot found
- * nothing, answered below its confidence, or the visitor asked for a person; grouped when they ask
+ * nothing, answered below its confidence, or the visitor asked for a person, and by analytics when
+ * a visitor rated the bot's answer down; grouped when they ask
  * the same thing in other words; answered once by an owner, which makes the group a Q&A pair that
  * trains at once (QnaService) and takes it out of the queue.
  */
@@ -46,71 +47,8 @@ export class UnansweredService {
   ) {}
 
   /** Adds a visitor's question to the open group asking the same thing, or to a new one. */
-  async record(input: UnansweredInput): Promise<number | null> {
-    const question = input.question.replace(/\s+/g, ' ').trim().slice(0, 2000);
-    const terms = question ? await stemmedTerms(this.db, question) : [];
-    if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
-      const already = await this.queuedBefore(tx, input, question);
-      if (already !== null) return already;
-      const open = await tx
-        .select({ id: groups.id, terms: groups.terms })
-        .from(groups)
-        .where(
-          and(eq(groups.tenantId, input.tenantId), eq(groups.botId, input.botId), eq(groups.status, 'open')),
-        )
-        .orderBy(desc(groups.lastAskedAt))
-        .limit(GROUPS_COMPARED);
-      const best = open
-        .map((group) => ({ id: group.id, score: overlap(terms, group.terms) }))
-        .reduce<{ id: number; score: number } | null>((a, b) => (!a || b.score > a.score ? b : a), null);
-      let groupId: number;
-      if (best && best.score >= SAME_QUESTION) {
-        groupId = best.id;
-        await tx
-          .update(groups)
-          .set({ askedCount: sql`${groups.askedCount} + 1`, lastAskedAt: new Date() })
-          .where(eq(groups.id, groupId));
-      } else {
-        const [created] = await tx
-          .insert(groups)
-          .values({ tenantId: input.tenantId, botId: input.botId, question, terms })
-          .returning({ id: groups.id });
-        groupId = created!.id;
-      }
-      await tx.insert(questions).values({
-        tenantId: input.tenantId,
-        groupId,
-        question,
-        conversationId: input.conversationId ?? null,
-        reason: input.reason,
-      });
-      return groupId;
-    });
-  }
-
-  /**
-   * The open group already holding this question from this conversation: the bot's "I don't know"
-   * queues it, and the visitor then asking for a person would queue the same message again, so one
-   * question asked once would read "asked 2 times".
-   */
-  private async queuedBefore(tx: DbOrTx, input: UnansweredInput, question: string): Promise<number | null> {
-    if (!input.conversationId) return null;
-    const [row] = await tx
-      .select({ groupId: questions.groupId })
-      .from(questions)
-      .innerJoin(groups, eq(groups.id, questions.groupId))
-      .where(
-        and(
-          eq(questions.conversationId, input.conversationId),
-          eq(questions.question, question),
-          eq(groups.botId, input.botId),
-          eq(groups.status, 'open'),
-        ),
-      )
-      .limit(1);
-    return row?.groupId ?? null;
+  record(input: UnansweredInput): Promise<number | null> {
+    return recordQuestion(this.db, input);
   }
 
   /** A bot's open groups, most asked first, each with its latest other wordings. */
@@ -123,9 +61,10 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, likely] = await Promise.all([
+    const [examples, suggestions, disliked, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
+      this.dislikedIn(ids),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
     ]);
@@ -139,7 +78,18 @@ export class UnansweredService {
       examples: (examples.get(row.id) ?? []).filter((text) => text !== row.question).slice(0, EXAMPLES),
       suggestion: suggestions.get(row.id) ?? null,
       likely_pair: likely(row.terms),
+      rated_unhelpful: disliked.has(row.id),
     }));
+  }
+
+  /** The groups holding a question whose answer a visitor rated down. */
+  private async dislikedIn(groupIds: number[]): Promise<Set<number>> {
+    if (groupIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectDistinct({ groupId: questions.groupId })
+      .from(questions)
+      .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, 'disliked')));
+    return new Set(rows.map((row) => row.groupId));
   }
 
   /**
@@ -258,6 +208,77 @@ export class UnansweredService {
 }
 
 /** The question's words as PostgreSQL's English text search stems them, stop words left out. */
+/**
+ * Adds a visitor's question to its bot's open group asking the same thing, or to a new one. Needs
+ * the database alone, so whatever notices such a question (the chat, a thumbs down) can queue it.
+ */
+export async function recordQuestion(db: Db, input: UnansweredInput): Promise<number | null> {
+  const question = input.question.replace(/\s+/g, ' ').trim().slice(0, 2000);
+  const terms = question ? await stemmedTerms(db, question) : [];
+  if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
+    const already = await queuedBefore(tx, input, question);
+    if (already !== null) return already;
+    const open = await tx
+      .select({ id: groups.id, terms: groups.terms })
+      .from(groups)
+      .where(
+        and(eq(groups.tenantId, input.tenantId), eq(groups.botId, input.botId), eq(groups.status, 'open')),
+      )
+      .orderBy(desc(groups.lastAskedAt))
+      .limit(GROUPS_COMPARED);
+    const best = open
+      .map((group) => ({ id: group.id, score: overlap(terms, group.terms) }))
+      .reduce<{ id: number; score: number } | null>((a, b) => (!a || b.score > a.score ? b : a), null);
+    let groupId: number;
+    if (best && best.score >= SAME_QUESTION) {
+      groupId = best.id;
+      await tx
+        .update(groups)
+        .set({ askedCount: sql`${groups.askedCount} + 1`, lastAskedAt: new Date() })
+        .where(eq(groups.id, groupId));
+    } else {
+      const [created] = await tx
+        .insert(groups)
+        .values({ tenantId: input.tenantId, botId: input.botId, question, terms })
+        .returning({ id: groups.id });
+      groupId = created!.id;
+    }
+    await tx.insert(questions).values({
+      tenantId: input.tenantId,
+      groupId,
+      question,
+      conversationId: input.conversationId ?? null,
+      reason: input.reason,
+    });
+    return groupId;
+  });
+}
+
+/**
+ * The open group already holding this question from this conversation: the bot's "I don't know"
+ * queues it, and the visitor then asking for a person would queue the same message again, so one
+ * question asked once would read "asked 2 times".
+ */
+async function queuedBefore(tx: DbOrTx, input: UnansweredInput, question: string): Promise<number | null> {
+  if (!input.conversationId) return null;
+  const [row] = await tx
+    .select({ groupId: questions.groupId })
+    .from(questions)
+    .innerJoin(groups, eq(groups.id, questions.groupId))
+    .where(
+      and(
+        eq(questions.conversationId, input.conversationId),
+        eq(questions.question, question),
+        eq(groups.botId, input.botId),
+        eq(groups.status, 'open'),
+      ),
+    )
+    .limit(1);
+  return row?.groupId ?? null;
+}
+
 async function stemmedTerms(db: DbOrTx, text: string): Promise<string[]> {
   const [row] = await queryRows<{ terms: string[] }>(
     db,

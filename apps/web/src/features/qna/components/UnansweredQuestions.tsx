@@ -48,7 +48,8 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
       ) : null}
       {groups.isSuccess && list.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
-          No unanswered questions. What visitors ask and the bot cannot answer appears here.
+          No unanswered questions. What visitors ask and the bot cannot answer, or answers in a way they rate
+          down, appears here.
         </Typography>
       ) : null}
       <List dense disablePadding>
@@ -65,7 +66,8 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 Last asked {new Date(group.last_asked_at).toLocaleString()}
                 {group.examples.length > 0 ? ` · also asked as: ${group.examples.join(' · ')}` : ''}
               </Typography>
-              {group.likely_pair && !group.suggestion ? (
+              {/* A rated-down answer may have been that very pair's: it is no hint then. */}
+              {group.likely_pair && !group.suggestion && !group.rated_unhelpful ? (
                 <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="likely-pair">
                   Looks like “{group.likely_pair.question}”
                 </Typography>
@@ -76,6 +78,15 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 </Typography>
               ) : null}
             </Box>
+            {group.rated_unhelpful ? (
+              <Chip
+                size="small"
+                color="warning"
+                variant="outlined"
+                label="answer rated unhelpful"
+                title="The bot answered, and the visitor rated the answer down: an answer of your own fixes it."
+              />
+            ) : null}
             <Chip
               size="small"
               label={group.asked_count === 1 ? 'asked once' : `asked ${group.asked_count} times`}
