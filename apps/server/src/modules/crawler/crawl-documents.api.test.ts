@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaApi } from '../../test/bots.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
-import { makePdf } from '../files/test-files.fixture.js';
+import { makeDocx, makePdf } from '../files/test-files.fixture.js';
 import { chunks } from '../knowledge/knowledge.schema.js';
 import { documentTitle } from './crawl.js';
 
@@ -23,6 +23,9 @@ const MENU = [
 async function restaurant(otherOrigin: string) {
   const menu = Buffer.from(await makePdf(MENU));
   const blank = Buffer.from(await makePdf(['']));
+  const wine = Buffer.from(
+    await makeDocx(['Wine list', 'House red by the glass 6 pounds, by the bottle 22 pounds.']),
+  );
   let menuRequests = 0;
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
@@ -31,11 +34,14 @@ async function restaurant(otherOrigin: string) {
       res.end(`<!doctype html><html><head><title>The Old Forge</title></head><body><main>
         <h1>The Old Forge</h1><p>Seasonal food in the village, open Wednesday to Sunday evenings.</p>
         <a href="/files/Dinner_Menu.pdf">Our dinner menu</a> <a href="/menu-latest.pdf">Menu</a>
-        <a href="/flyer.pdf">Flyer</a> <a href="/missing.pdf">Old menu</a>
+        <a href="/flyer.pdf">Flyer</a> <a href="/missing.pdf">Old menu</a> <a href="/wine-list.docx">Wines</a>
         <a href="${otherOrigin}/their-menu.pdf">Friends</a></main></body></html>`);
     } else if (path === '/files/Dinner_Menu.pdf' || path === '/menu-latest.pdf') {
       menuRequests += 1;
       res.writeHead(200, { 'content-type': 'application/pdf' }).end(menu);
+    } else if (path === '/wine-list.docx') {
+      // As many servers send Office files: a plain byte stream.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(wine);
     } else if (path === '/flyer.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' }).end(blank);
     } else if (path === '/missing.pdf') {
@@ -90,7 +96,7 @@ afterAll(async () => {
 });
 
 describe('PDFs a crawled site links to', () => {
-  it('reads the menu PDF once, page by page, and leaves out a blank one, a non-PDF and other sites', async () => {
+  it('reads the menu PDF once, page by page, and a Word wine list; leaves out a blank PDF, a non-PDF and other sites', async () => {
     const started = await server.post<CrawlStarted>(
       '/api/crawler/crawl',
       { url: `${site.url}/`, name: 'The Old Forge', use_sitemap: false },
@@ -98,12 +104,13 @@ describe('PDFs a crawled site links to', () => {
     );
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     sourceId = started.body.web_source_id;
-    expect(await crawled(started.body.task_id)).toMatchObject({ status: 'completed', pages_crawled: 2 });
+    expect(await crawled(started.body.task_id)).toMatchObject({ status: 'completed', pages_crawled: 3 });
 
     const pages = await server.get<CrawledPageList>(`/api/crawler/websource/${sourceId}/pages`, as(owner));
     expect(pages.body.pages.map((page) => [new URL(page.url).pathname, page.title]).sort()).toEqual([
       ['/', 'The Old Forge'],
       ['/files/Dinner_Menu.pdf', 'Dinner Menu (PDF)'],
+      ['/wine-list.docx', 'Wine list (Word)'],
     ]);
     expect(other.hits).toBe(0);
 
@@ -116,6 +123,8 @@ describe('PDFs a crawled site links to', () => {
       [1, MENU[0]],
       [2, MENU[1]],
     ]);
+    const wine = rows.filter((row) => row.pageUrl === `${site.url}/wine-list.docx`);
+    expect(wine.map((row) => row.content).join('\n')).toContain('House red by the glass 6 pounds');
   });
 
   it("answers from the menu's page, citing the PDF and its page number", async () => {
@@ -158,13 +167,13 @@ describe('PDFs a crawled site links to', () => {
       undefined,
       as(owner),
     );
-    expect(await crawled(started.body.task_id)).toMatchObject({ status: 'completed', pages_crawled: 2 });
+    expect(await crawled(started.body.task_id)).toMatchObject({ status: 'completed', pages_crawled: 3 });
     const sources = await server.get<WebSource[]>(
       `/api/crawler/tenant/${owner.user.tenant_id}/websources`,
       as(owner),
     );
     const source = sources.body.find((s) => s.source_id === sourceId)!;
-    expect(source.last_changes).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: 2 });
+    expect(source.last_changes).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: 3 });
     expect(site.menuRequests()).toBeGreaterThan(requests);
     expect(await menuChunks()).toEqual(before);
   });
@@ -175,5 +184,6 @@ describe('documentTitle', () => {
     expect(documentTitle('https://a.example/files/Dinner_Menu.pdf')).toBe('Dinner Menu (PDF)');
     expect(documentTitle('https://a.example/price-list%202026.PDF')).toBe('Price list 2026 (PDF)');
     expect(documentTitle('https://a.example/.pdf')).toBe('Document (PDF)');
+    expect(documentTitle('https://a.example/docs/opening_hours.xlsx')).toBe('Opening hours (Excel)');
   });
 });

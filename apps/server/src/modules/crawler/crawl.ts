@@ -63,10 +63,12 @@ export type CrawledContent = {
   links: string[];
 };
 
-/** A PDF the site links to, as fetched: its bytes are read by the caller (in the extraction pool). */
+/** A document the site links to, as fetched: its bytes are read by the caller (in the extraction pool). */
 export type CrawledDocument = {
   url: string;
-  /** Its file name, made readable ("Dinner Menu (PDF)"): a PDF's own title is seldom set. */
+  /** What its address says it is; the caller checks the bytes agree. */
+  kind: DocumentKind;
+  /** Its file name, made readable ("Dinner Menu (PDF)"): a document's own title is seldom set. */
   title: string;
   bytes: Buffer;
   /** Of the bytes: the same file at another address is read once, and an unchanged one not again. */
@@ -107,10 +109,17 @@ const isXml = (contentType: string) => contentType.includes('xml') || contentTyp
 const isText = (contentType: string) => contentType.startsWith('text/') || contentType === '';
 /** Answers that say "not now" rather than "not here": a known page that gets one is kept. */
 const isTransient = (status: number) => status >= 500 || status === 429 || status === 408;
-const isPdf = (contentType: string) => contentType.startsWith('application/pdf');
-/** Every PDF file opens with these bytes, whatever the server calls it. */
-const PDF_SIGNATURE = '%PDF-';
-const PDF_PATH = /\.pdf$/i;
+/** Documents a site links to that a crawl reads (CrawlOptions.documents), by extension, and how a title names them. */
+const DOCUMENT_KINDS = { pdf: 'PDF', docx: 'Word', xlsx: 'Excel' } as const;
+export type DocumentKind = keyof typeof DOCUMENT_KINDS;
+const DOCUMENT_PATH = /\.(pdf|docx|xlsx)$/i;
+const documentKindOf = (url: string) =>
+  DOCUMENT_PATH.exec(new URL(url).pathname)?.[1]?.toLowerCase() as DocumentKind | undefined;
+/** What servers call them: their own types, or (often, for Office files) a plain byte stream or zip. */
+const isDocumentType = (contentType: string) =>
+  /^application\/(pdf|vnd\.openxmlformats-officedocument\.|octet-stream|zip|x-zip)/.test(contentType);
+/** Every PDF opens with `%PDF-`, every DOCX and XLSX (zip archives) with `PK\x03\x04`. */
+const SIGNATURES: Record<DocumentKind, string> = { pdf: '%PDF-', docx: 'PK\x03\x04', xlsx: 'PK\x03\x04' };
 const NON_HTML_EXTENSION =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|mjs|json|xml|zip|gz|tgz|rar|7z|mp[34]|avi|mov|webm|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv|txt)$/i;
 
@@ -144,6 +153,7 @@ export const contentHash = (title: string, text: string) =>
 
 /** "Dinner Menu (PDF)" for `/files/Dinner_Menu.pdf`: the file's name, as a person would write it. */
 export function documentTitle(url: string): string {
+  const kind = documentKindOf(url) ?? 'pdf';
   const file = new URL(url).pathname.split('/').pop() ?? '';
   let name: string;
   try {
@@ -152,12 +162,12 @@ export function documentTitle(url: string): string {
     name = file;
   }
   const words = name
-    .replace(PDF_PATH, '')
+    .replace(DOCUMENT_PATH, '')
     .replace(/[-_+.]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   const readable = words ? words[0]!.toUpperCase() + words.slice(1) : 'Document';
-  return `${readable} (PDF)`;
+  return `${readable} (${DOCUMENT_KINDS[kind]})`;
 }
 
 type Extracted = {
@@ -319,7 +329,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   let robots = await readRobots();
 
   const sameHost = (url: string) => new URL(url).host === host;
-  const isDocument = (url: string) => options.documents !== undefined && PDF_PATH.test(new URL(url).pathname);
+  const isDocument = (url: string) => options.documents !== undefined && documentKindOf(url) !== undefined;
   const allowed = (url: string) =>
     sameHost(url) &&
     robots.isAllowed(url, userAgent) !== false &&
@@ -397,7 +407,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     let response: SafeResponse;
     try {
       response = document
-        ? await get(url, isPdf, known, options.documents!.maxBytes)
+        ? await get(url, isDocumentType, known, options.documents!.maxBytes)
         : await get(url, isHtml, known);
     } catch (error) {
       if (url !== start) {
@@ -450,11 +460,12 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (learner.pagesSeen >= BOILERPLATE_SAMPLE) await storePending();
   };
 
-  /** A linked PDF: stored once per address and per file, counted as a page. */
+  /** A linked document: stored once per address and per file, counted as a page. */
   const readDocument = (url: string, response: SafeResponse) => {
     const bytes = response.body!;
-    if (!hooks.onDocument || bytes.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE)
-      return;
+    const kind = documentKindOf(url);
+    if (!hooks.onDocument || !kind) return;
+    if (bytes.subarray(0, SIGNATURES[kind].length).toString('latin1') !== SIGNATURES[kind]) return;
     if (seenCanonical.has(url) || !allowed(url)) return;
     seenCanonical.add(url);
     const hash = createHash('sha256').update(bytes).digest('hex');
@@ -463,7 +474,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     stored++;
     const { etag, lastModified } = response;
     const title = documentTitle(url);
-    enqueueWrite(() => hooks.onDocument!({ url, title, bytes, contentHash: hash, etag, lastModified }));
+    enqueueWrite(() => hooks.onDocument!({ url, kind, title, bytes, contentHash: hash, etag, lastModified }));
   };
 
   /**

@@ -18,6 +18,7 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import { DUE_BATCH, nextSyncAt, noChanges, toSyncState } from '../../core/jobs/schedule.js';
 import { Entitlements } from '../billing/entitlements.js';
+import { detectKind } from '../files/extract.js';
 import type { ExtractorPool } from '../files/extract-pool.js';
 import { ExtractionError } from '../files/extraction-error.js';
 import type { Embedder } from '../knowledge/embeddings.js';
@@ -344,7 +345,7 @@ export class CrawlerService {
   }
 
   /**
-   * Stores a linked PDF: read in the extraction pool (a child process with memory and time limits)
+   * Stores a linked document (PDF, Word, Excel): read in the extraction pool (a child process with memory and time limits)
    * unless the same file was stored and trained at this address before (a scanned one is read by
    * OCR there). Null when it holds no text (blank pages, a locked file): it is not kept.
    */
@@ -359,9 +360,11 @@ export class CrawlerService {
       await q.updatePage(this.db, tenantId, existing.id, { crawledAt: this.clock.now(), etag, lastModified });
       return { id: existing.id, change: 'unchanged' };
     }
+    // The bytes must be what the address says (a zip named .docx may be anything).
+    if ((await detectKind(new URL(document.url).pathname, document.bytes)) !== document.kind) return null;
     let prepared: PreparedText;
     try {
-      prepared = await this.extractor!.prepare('pdf', document.bytes, document.title);
+      prepared = await this.extractor!.prepare(document.kind, document.bytes, document.title);
     } catch (error) {
       if (error instanceof ExtractionError) return null;
       throw error;

@@ -35,7 +35,7 @@ export function withScheme(typed: string): string {
 }
 
 const EXCLUDE_HELP =
-  'PDFs the pages link to on the same site (a menu, a price list) are read too, each counted as a page: *.pdf leaves them out.';
+  'PDF, Word and Excel files the pages link to on the same site (a menu, a price list) are read too, each counted as a page: *.pdf leaves PDFs out.';
 
 /**
  * Starts a crawl: URL and page limit, with depth, patterns and the sitemap under "Advanced". A refusal
