@@ -96,6 +96,22 @@ async function settled(account: Account, groupId: number): Promise<FileGroup> {
   throw new Error(`files of group ${groupId} still pending`);
 }
 
+/** The chunks of a group's files: their text and page number. */
+const chunksOfGroup = (group: FileGroup) =>
+  server.database.db
+    .select({ content: chunks.content, page: chunks.pageNumber })
+    .from(chunks)
+    .innerJoin(documents, eq(documents.id, chunks.documentId))
+    .where(
+      and(
+        eq(documents.sourceType, 'file'),
+        inArray(
+          documents.sourceId,
+          group.files.map((f) => f.id),
+        ),
+      ),
+    );
+
 const textFile = (name = 'notes.txt', text = 'Opening hours are nine to five.') => ({ name, content: text });
 
 beforeAll(async () => {
@@ -229,20 +245,7 @@ describe('upload and extraction', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const group = await settled(owner, reply.body.id);
     expect(group.files.map((f) => f.status)).toEqual(['trained', 'trained']);
-    const texts = await server.database.db
-      .select({ content: chunks.content })
-      .from(chunks)
-      .innerJoin(documents, eq(documents.id, chunks.documentId))
-      .where(
-        and(
-          eq(documents.sourceType, 'file'),
-          inArray(
-            documents.sourceId,
-            group.files.map((f) => f.id),
-          ),
-        ),
-      );
-    const all = texts.map((t) => t.content).join('\n');
+    const all = (await chunksOfGroup(group)).map((t) => t.content).join('\n');
     expect(all).toContain('service: Cut and finish; price: £35');
     expect(all).toContain('service: Café crème; price: €3');
     expect(all).toContain('Gift vouchers from £25');
@@ -261,19 +264,7 @@ describe('upload and extraction', () => {
       ['trained', null],
       ['trained', null],
     ]);
-    const rows = await server.database.db
-      .select({ content: chunks.content, page: chunks.pageNumber })
-      .from(chunks)
-      .innerJoin(documents, eq(documents.id, chunks.documentId))
-      .where(
-        and(
-          eq(documents.sourceType, 'file'),
-          inArray(
-            documents.sourceId,
-            group.files.map((f) => f.id),
-          ),
-        ),
-      );
+    const rows = await chunksOfGroup(group);
     expect(rows).toEqual(
       expect.arrayContaining([
         { content: MENU_LINES.join('\n'), page: null },
