@@ -41,7 +41,15 @@ export class ExtractorPool {
   /** A file's text, chunked and fingerprinted with its `title`, ready for `trainDocument`. */
   async prepare(kind: FileKind, content: Uint8Array, title: string): Promise<PreparedText> {
     const { maxUnpackedBytes, maxEntries } = this.limits;
-    const task: ExtractTask = { kind, content, title, zipLimits: { maxUnpackedBytes, maxEntries } };
+    // Scanned pages get half the file's time: the rest is for reading, chunking and the text layer.
+    const ocrBudgetMs = Math.floor(this.limits.timeoutMs / 2);
+    const task: ExtractTask = {
+      kind,
+      content,
+      title,
+      zipLimits: { maxUnpackedBytes, maxEntries },
+      ocrBudgetMs,
+    };
     let result: ExtractResult;
     const drafts: ChunkDraft[] = [];
     const pool = this.workers();

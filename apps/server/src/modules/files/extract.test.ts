@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectKind, ExtractionError, extractSections } from './extract.js';
+import { DEFAULT_ZIP_LIMITS, detectKind, ExtractionError, extractSections } from './extract.js';
 import {
   CSV_TEXT,
   DOCX_HANDBOOK,
@@ -55,6 +55,13 @@ describe('text from pictures (OCR)', { timeout: 60_000 }, () => {
     expect(sections).toEqual([
       { text: 'Opening hours are nine to five.', pageNumber: 1 },
       { text: MENU_LINES.join('\n'), pageNumber: 2 },
+    ]);
+  });
+
+  it('reads scanned pages only while its time budget lasts, keeping the text layer', async () => {
+    const scan = await makeScannedPdf(['Opening hours are nine to five.', await textImage()]);
+    expect(await extractSections('pdf', scan, DEFAULT_ZIP_LIMITS, 0)).toEqual([
+      { text: 'Opening hours are nine to five.', pageNumber: 1 },
     ]);
   });
 

@@ -63,6 +63,9 @@ export async function detectKind(filename: string, content: Uint8Array): Promise
   return byName;
 }
 
+/** Time a file's scanned pages may spend in OCR, unless the pool says (half its time limit). */
+export const DEFAULT_OCR_BUDGET_MS = 30_000;
+
 /** Archives small enough for any test or ordinary document; the server passes its configured limits. */
 export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxUnpackedBytes: 50 * 1024 * 1024, maxEntries: 10_000 };
 
@@ -74,9 +77,10 @@ export async function extractSections(
   kind: FileKind,
   content: Uint8Array,
   zipLimits: ZipLimits = DEFAULT_ZIP_LIMITS,
+  ocrBudgetMs = DEFAULT_OCR_BUDGET_MS,
 ): Promise<Section[]> {
   if (kind === 'docx' || kind === 'xlsx') await assertZipWithinLimits(content, zipLimits, kind.toUpperCase());
-  const sections = await extractByKind(kind, content);
+  const sections = await extractByKind(kind, content, ocrBudgetMs);
   const kept = sections
     .map((s) => ({
       ...s,
@@ -90,10 +94,14 @@ export async function extractSections(
   return kept;
 }
 
-function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> | Section[] {
+function extractByKind(
+  kind: FileKind,
+  content: Uint8Array,
+  ocrBudgetMs: number,
+): Promise<Section[]> | Section[] {
   switch (kind) {
     case 'pdf':
-      return extractPdf(content);
+      return extractPdf(content, ocrBudgetMs);
     case 'docx':
       return extractDocx(content);
     case 'xlsx':
@@ -115,8 +123,8 @@ function extractByKind(kind: FileKind, content: Uint8Array): Promise<Section[]> 
 
 /** A photo or scan of text (a menu, a price list), read by OCR. */
 async function extractImage(content: Uint8Array): Promise<Section[]> {
-  const { readImages } = await import('./ocr.js');
-  const [text] = await readImages([content]);
+  const { withImageReader } = await import('./ocr.js');
+  const text = await withImageReader((read) => read(content));
   if (!text) throw new ExtractionError('No text could be read from this image');
   return [{ text }];
 }
@@ -130,8 +138,11 @@ type PdfDocument = Awaited<
 
 const STANDARD_FONTS = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
 
-/** Page by page, each section keeping its page number; scanned pages read by OCR. */
-export async function extractPdf(content: Uint8Array): Promise<Section[]> {
+/** Page by page, each section keeping its page number; scanned pages read by OCR within `ocrBudgetMs`. */
+export async function extractPdf(
+  content: Uint8Array,
+  ocrBudgetMs = DEFAULT_OCR_BUDGET_MS,
+): Promise<Section[]> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let document: PdfDocument;
   try {
@@ -162,7 +173,7 @@ export async function extractPdf(content: Uint8Array): Promise<Section[]> {
       page.cleanup();
       sections.push({ text: out.replace(/[ \t]+\n/g, '\n'), pageNumber: n });
     }
-    await readScannedPages(document, sections);
+    await readScannedPages(document, sections, ocrBudgetMs);
     return sections;
   } finally {
     await document.destroy();
@@ -171,21 +182,27 @@ export async function extractPdf(content: Uint8Array): Promise<Section[]> {
 
 /** A page with less text than this is a scan (a picture of its text), or has none. */
 const SCANNED_PAGE_CHARS = 20;
-/** Scanned pages read by OCR at most per file (a second or two each). */
+/** Scanned pages read by OCR at most per file. */
 export const OCR_MAX_PAGES = 30;
 
-/** The text of the PDF's scanned pages, by OCR, in place of their (next to) empty text layer. */
-async function readScannedPages(document: PdfDocument, sections: Section[]): Promise<void> {
+/**
+ * The text of the PDF's scanned pages, by OCR, in place of their (next to) empty text layer, page
+ * after page until `budgetMs` is spent: a dense page takes about 4 s here, and a file that overruns
+ * the extraction's time limit would lose its text layer's pages too.
+ */
+async function readScannedPages(document: PdfDocument, sections: Section[], budgetMs: number): Promise<void> {
   const scanned = sections
     .filter((section) => section.text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS)
     .slice(0, OCR_MAX_PAGES);
   if (scanned.length === 0) return;
-  const { readImages, renderPage } = await import('./ocr.js');
-  const images: Uint8Array[] = [];
-  for (const section of scanned) images.push(await renderPage(document, section.pageNumber!));
-  const texts = await readImages(images);
-  scanned.forEach((section, i) => {
-    if (texts[i]) section.text = texts[i]!;
+  const deadline = performance.now() + budgetMs;
+  const { renderPage, withImageReader } = await import('./ocr.js');
+  await withImageReader(async (read) => {
+    for (const section of scanned) {
+      if (performance.now() > deadline) return;
+      const text = await read(await renderPage(document, section.pageNumber!));
+      if (text) section.text = text;
+    }
   });
 }
 

@@ -10,7 +10,14 @@ import { ExtractionError, extractSections } from './extract.js';
 import type { ZipLimits } from './zip-guard.js';
 
 /** `title` is part of the document's fingerprint (ingest.ts `prepareText`). */
-export type ExtractTask = { kind: FileKind; content: Uint8Array; title: string; zipLimits: ZipLimits };
+export type ExtractTask = {
+  kind: FileKind;
+  content: Uint8Array;
+  title: string;
+  zipLimits: ZipLimits;
+  /** Time the file's scanned pages may spend in OCR (within the pool's time limit for the file). */
+  ocrBudgetMs: number;
+};
 /** The chunks arrive before it as `DraftBatch` events, in order. */
 export type ExtractResult =
   | { chunkCount: number; characterCount: number; contentHash: string }
@@ -23,10 +30,16 @@ export type DraftBatch = { drafts: ChunkDraft[] };
  */
 const DRAFTS_PER_MESSAGE = 200;
 
-async function extract({ kind, content, title, zipLimits }: ExtractTask): Promise<ExtractResult> {
+async function extract({
+  kind,
+  content,
+  title,
+  zipLimits,
+  ocrBudgetMs,
+}: ExtractTask): Promise<ExtractResult> {
   let prepared: ReturnType<typeof prepareText>;
   try {
-    prepared = prepareText(title, null, await extractSections(kind, content, zipLimits));
+    prepared = prepareText(title, null, await extractSections(kind, content, zipLimits, ocrBudgetMs));
   } catch (error) {
     if (error instanceof ExtractionError) return { error: error.message };
     // A parser that throws on this content will throw again: the file is unreadable, not the attempt.

@@ -20,8 +20,11 @@ const MIN_CONFIDENCE = 50;
 const RENDER_SCALE = 2;
 const MAX_RENDER_SIDE = 2400;
 
-/** Each image's text, in order; '' for one where nothing legible was found. */
-export async function readImages(images: Uint8Array[]): Promise<string[]> {
+/** Reads one picture's text; '' where nothing legible was found. */
+export type ReadImage = (image: Uint8Array) => Promise<string>;
+
+/** Runs `use` with a reader of pictures (one Tesseract worker, started once and ended after). */
+export async function withImageReader<T>(use: (read: ReadImage) => Promise<T>): Promise<T> {
   // cacheMethod 'none': the model is read from the package, and no copy is written to the disk.
   const worker = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: ENGLISH,
@@ -29,12 +32,10 @@ export async function readImages(images: Uint8Array[]): Promise<string[]> {
     cacheMethod: 'none',
   });
   try {
-    const texts: string[] = [];
-    for (const image of images) {
+    return await use(async (image) => {
       const { data } = await worker.recognize(Buffer.from(image));
-      texts.push(data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '');
-    }
-    return texts;
+      return data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '';
+    });
   } finally {
     await worker.terminate();
   }
