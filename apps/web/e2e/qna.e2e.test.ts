@@ -1,4 +1,5 @@
-import { MESSAGES } from '@parley/contracts';
+import { BAD_ANSWER_OFFER } from '@parley/chat-client';
+import { HANDOFF_TEXTS, MESSAGES } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -210,8 +211,14 @@ describe('Q&A knowledge', () => {
     await table.getByTestId('other-wordings').getByText(`Also asked as: ${expected}`).waitFor();
     await expect.poll(() => table.getByTestId('other-wordings').textContent()).not.toContain('toronto');
 
-    // The visitor found that answer no help: their thumbs down puts the question back in the queue.
+    // The visitor found that answer no help: they are offered a person at once, and their thumbs
+    // down puts the question back in the owner's queue.
     await again.getByRole('button', { name: 'Bad answer' }).last().click();
+    const offer = again.getByTestId('bad-answer-offer');
+    await offer.getByText(BAD_ANSWER_OFFER).waitFor();
+    await offer.getByRole('button', { name: HANDOFF_TEXTS.button }).click();
+    await again.getByTestId('system-message').first().waitFor({ timeout: 15_000 });
+    await offer.waitFor({ state: 'detached' });
     await page.reload();
     await queue
       .getByTestId('unanswered-question')

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BAD_ANSWER_OFFER } from '@parley/chat-client';
 import { CONTACT_FORM, HANDOFF_TEXTS, HELPDESK_TEXTS, LEAD_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -429,6 +430,37 @@ describe('website widget', () => {
       await expect.poll(steps, { timeout: 15_000 }).toEqual(expected);
       expect(await chat.getByText('VIP customer').count()).toBe(0);
       await screenshot(page, 'widget-handoff-back');
+    } finally {
+      await site.close();
+    }
+  });
+  it('offers a person under an answer the visitor rated down', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-bad-answer-owner');
+    await signUp(owner, person('rhea'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Rated helper', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-bad-answer');
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Rated helper' });
+      await connected(chat);
+      await ask(chat, QUESTION);
+      const answer = chat.getByTestId('bot-message').filter({ hasText: ANSWER });
+      await answer.waitFor({ timeout: 30_000 });
+      // The answer itself offers nobody: the bot answered.
+      expect(await chat.getByRole('button', { name: HANDOFF_TEXTS.button }).count()).toBe(0);
+      await answer.getByRole('button', { name: 'Bad answer' }).click();
+      const offer = answer.getByTestId('bad-answer-offer');
+      await offer.getByText(BAD_ANSWER_OFFER).waitFor();
+      await screenshot(page, 'widget-bad-answer-offer');
+      await offer.getByRole('button', { name: HANDOFF_TEXTS.button }).click();
+      await chat.getByTestId('system-message').first().waitFor({ timeout: 15_000 });
+      await offer.waitFor({ state: 'detached' });
     } finally {
       await site.close();
     }

@@ -57,6 +57,7 @@ button{font:inherit}
 .rate-btn.down svg{transform:rotate(180deg)}
 .rate-btn.on{color:var(--accent);background:rgba(127,127,127,.15)}
 .rate-btn:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
+.rate-offer{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin-top:6px;font-size:13px;color:#4b5563}
 .chips{display:flex;flex-wrap:wrap;gap:6px;margin:0;padding:0;border:0;min-width:0}
 .chip{padding:6px 10px;border:1px solid var(--accent);border-radius:999px;background:#fff;color:var(--accent);font-size:13px;text-align:left;cursor:pointer}
 .chip:disabled{opacity:.6;cursor:default}

@@ -18,6 +18,9 @@ export function mayAskForPerson(mode: HumanButtonMode, messages: readonly Pick<C
   return mode !== 'never' && state !== 'human_requested' && state !== 'human';
 }
 
+/** Said under an answer the visitor rated down, beside the button that asks for a person. */
+export const BAD_ANSWER_OFFER = "Sorry that didn't help. Someone from our team can answer instead.";
+
 type OfferView = Pick<ChatMessage, 'seq' | 'message_type' | 'message' | 'actions' | 'answer_mode'>;
 
 /**

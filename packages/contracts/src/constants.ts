@@ -1,6 +1,9 @@
 import type { LeadFormConfig } from './bots.js';
 
 /** Business constants and limits (spec console.md section 9 and integrations-and-billing.md section 9). */
+/** The button that asks for a person, wherever a visitor sees it (HANDOFF_TEXTS.button). */
+export const PERSON_BUTTON = 'Talk to a person';
+
 export const SOCKET = {
   maxReconnectAttempts: 10,
   backoffBaseMs: 1000,

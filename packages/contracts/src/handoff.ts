@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatMessage, HANDOFF_REASONS, HANDOFF_STATES } from './chat.js';
 import { BodyId, Id, inputText } from './common.js';
+import { PERSON_BUTTON } from './constants.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 
 /**
@@ -24,7 +25,7 @@ export const HANDOFF_ROUTE_RULES = {
 
 /** What the visitor and the agents read as each transition happens (system messages). */
 export const HANDOFF_TEXTS = {
-  button: 'Talk to a person',
+  button: PERSON_BUTTON,
   requested: (position: number) =>
     position <= 1
       ? 'You asked to talk to a person. Someone from our team will join you shortly; you are next in line.'

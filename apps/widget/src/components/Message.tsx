@@ -1,4 +1,5 @@
 import {
+  BAD_ANSWER_OFFER,
   citationTitle,
   citesByNumber,
   linkCitations,
@@ -8,6 +9,7 @@ import {
 } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
+import { PERSON_BUTTON } from '@parley/contracts/constants';
 import { useEffect, useState } from 'preact/hooks';
 import { CalendarIcon, ThumbIcon } from './icons';
 import { Markdown } from './Markdown';
@@ -88,10 +90,13 @@ function RateAnswer({
   messageId,
   saved: savedRating,
   onRate,
+  onRequestHuman,
 }: {
   messageId: number;
   saved: ChatMessage['rating'];
   onRate: Rate;
+  /** Offered once the answer is rated down (absent: a person cannot be asked for now). */
+  onRequestHuman?: () => void;
 }) {
   const [rating, setRating] = useState<'up' | 'down' | null>(savedRating ?? null);
   // The history's copy of the message can arrive after a live copy that knew no rating.
@@ -106,28 +111,38 @@ function RateAnswer({
     if (saved !== undefined) setRating(saved);
   };
   return (
-    <div class="rate" data-testid="rate-answer">
-      <button
-        type="button"
-        class={`rate-btn${rating === 'up' ? ' on' : ''}`}
-        aria-label="Good answer"
-        aria-pressed={rating === 'up'}
-        disabled={busy}
-        onClick={() => choose('up')}
-      >
-        <ThumbIcon />
-      </button>
-      <button
-        type="button"
-        class={`rate-btn down${rating === 'down' ? ' on' : ''}`}
-        aria-label="Bad answer"
-        aria-pressed={rating === 'down'}
-        disabled={busy}
-        onClick={() => choose('down')}
-      >
-        <ThumbIcon />
-      </button>
-    </div>
+    <>
+      <div class="rate" data-testid="rate-answer">
+        <button
+          type="button"
+          class={`rate-btn${rating === 'up' ? ' on' : ''}`}
+          aria-label="Good answer"
+          aria-pressed={rating === 'up'}
+          disabled={busy}
+          onClick={() => choose('up')}
+        >
+          <ThumbIcon />
+        </button>
+        <button
+          type="button"
+          class={`rate-btn down${rating === 'down' ? ' on' : ''}`}
+          aria-label="Bad answer"
+          aria-pressed={rating === 'down'}
+          disabled={busy}
+          onClick={() => choose('down')}
+        >
+          <ThumbIcon />
+        </button>
+      </div>
+      {rating === 'down' && onRequestHuman ? (
+        <div class="rate-offer" data-testid="bad-answer-offer">
+          <span>{BAD_ANSWER_OFFER}</span>
+          <button class="btn" type="button" onClick={onRequestHuman}>
+            {PERSON_BUTTON}
+          </button>
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -193,7 +208,13 @@ export function Message({
           </div>
         ) : null}
         {!agent && onRate && rateable(message) ? (
-          <RateAnswer messageId={message.id} saved={message.rating} onRate={onRate} />
+          <RateAnswer
+            messageId={message.id}
+            saved={message.rating}
+            onRate={onRate}
+            // An answer that already offers a person keeps its own button.
+            onRequestHuman={person ? undefined : onRequestHuman}
+          />
         ) : null}
       </div>
     </li>

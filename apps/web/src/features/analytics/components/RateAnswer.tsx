@@ -1,9 +1,11 @@
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
+import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import { rateable } from '@parley/chat-client';
-import type { ChatMessage } from '@parley/contracts';
+import Typography from '@mui/material/Typography';
+import { BAD_ANSWER_OFFER, rateable } from '@parley/chat-client';
+import { type ChatMessage, HANDOFF_TEXTS } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { useRateAnswerMutation } from '../api';
 
@@ -13,14 +15,17 @@ type Rating = 'up' | 'down' | null;
  * Thumbs up and down under a bot answer: pressing the chosen one again takes the rating back.
  * The playground rates as the signed-in owner; the full-page chat as its visitor, with the visitor's
  * token (the embeddable widget has its own). It starts from the rating the conversation's history
- * brought (the reader's own), so a reload shows it.
+ * brought (the reader's own), so a reload shows it. Rated down, it offers a person when one may be
+ * asked for (`onRequestHuman`).
  */
 export function RateAnswer({
   message,
   visitorToken,
+  onRequestHuman,
 }: {
   message: ChatMessage;
   visitorToken?: string | null;
+  onRequestHuman?: () => void;
 }) {
   const saved = message.rating;
   const [rating, setRating] = useState<Rating>(saved ?? null);
@@ -41,7 +46,7 @@ export function RateAnswer({
       .catch(() => null);
     if (saved) setRating(saved.rating);
   };
-  return (
+  const thumbs = (
     <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }} data-testid="rate-answer">
       <IconButton
         size="small"
@@ -64,5 +69,26 @@ export function RateAnswer({
         <ThumbDownOutlined fontSize="inherit" />
       </IconButton>
     </Stack>
+  );
+  if (rating !== 'down' || !onRequestHuman) return thumbs;
+  return (
+    <>
+      {thumbs}
+      <Stack
+        direction="row"
+        spacing={1}
+        alignItems="center"
+        flexWrap="wrap"
+        sx={{ mt: 0.5 }}
+        data-testid="bad-answer-offer"
+      >
+        <Typography variant="body2" color="text.secondary">
+          {BAD_ANSWER_OFFER}
+        </Typography>
+        <Button size="small" variant="outlined" onClick={onRequestHuman}>
+          {HANDOFF_TEXTS.button}
+        </Button>
+      </Stack>
+    </>
   );
 }

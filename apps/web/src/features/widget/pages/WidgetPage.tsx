@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ChatSocketStatus } from '@parley/chat-client';
-import { readableOn } from '@parley/chat-client';
+import { mayAskForPerson, readableOn } from '@parley/chat-client';
 import { BOT, type PublicBot, welcomeOf } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
@@ -174,7 +174,20 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         humanButton={bot.human_button}
         onRequestHuman={canSend ? chat.requestHuman : undefined}
         footer={<ConnectionLine status={chat.status} />}
-        answerFooter={(message) => <RateAnswer message={message} visitorToken={visitorToken} />}
+        answerFooter={(message) => (
+          <RateAnswer
+            message={message}
+            visitorToken={visitorToken}
+            // Rated down, an answer offers a person, unless it offers one already or none may be asked for.
+            onRequestHuman={
+              canSend &&
+              mayAskForPerson(bot.human_button, chat.messages) &&
+              !message.actions.some((action) => action.type === 'human')
+                ? chat.requestHuman
+                : undefined
+            }
+          />
+        )}
       />
     </Frame>
   );
