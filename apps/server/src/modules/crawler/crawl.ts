@@ -38,8 +38,8 @@ export type CrawlOptions = {
   /** The site's furniture as earlier crawls learnt it (block keys, html-sections.ts). */
   boilerplate?: string[];
   /**
-   * Set to read the PDF documents the site links to on its own host (a menu, a price list), each up
-   * to `maxBytes`; they count as pages. Unset: PDFs are left alone, as other files are.
+   * Set to read the documents (PDF, Word, Excel) the site links to on its own host (a menu, a price
+   * list), each up to `maxBytes`; they count as pages. Unset: they are left alone, as other files are.
    */
   documents?: { maxBytes: number };
 };
