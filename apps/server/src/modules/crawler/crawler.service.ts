@@ -93,7 +93,7 @@ export class CrawlerService {
     private readonly resolve?: Resolver,
     private readonly embedder: Embedder | null = null,
     private readonly clock: Clock = systemClock,
-    /** Reads the PDFs a site links to (the crawl job's); without it a crawl leaves them alone. */
+    /** Reads the documents a site links to (the crawl job's); without it a crawl leaves them alone. */
     private readonly extractor: ExtractorPool | null = null,
   ) {
     this.limits = new Entitlements(db, config);
@@ -345,9 +345,10 @@ export class CrawlerService {
   }
 
   /**
-   * Stores a linked document (PDF, Word, Excel): read in the extraction pool (a child process with memory and time limits)
-   * unless the same file was stored and trained at this address before (a scanned one is read by
-   * OCR there). Null when it holds no text (blank pages, a locked file): it is not kept.
+   * Stores a linked document (PDF, Word, Excel): read in the extraction pool (a child process with
+   * memory and time limits; a scanned PDF is read by OCR there) unless the same file was stored and
+   * trained at this address before. Null when it holds no text (blank pages, a locked file), or its
+   * bytes are not what its address says: it is not kept.
    */
   private async storeDocument(
     tenantId: number,
