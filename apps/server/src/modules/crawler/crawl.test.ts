@@ -27,4 +27,16 @@ describe('extractPage', () => {
     expect(page.text).not.toMatch(/NAVIGATION|FOOTER|SCRIPT/);
     expect(page.links).toEqual(['https://shop.example/a?a=1&b=2', 'https://other.example/x']);
   });
+
+  it('resolves relative links against the page’s <base href>, as a browser does', async () => {
+    const html = `<html><head><base href="https://shop.example/en/"><title>Menu</title></head>
+      <body><main><p>Our menu changes with the seasons, and so do our prices.</p>
+      <a href="menu.pdf">Menu</a> <a href="../about">About</a> <a href="/contact">Contact</a></main></body></html>`;
+    const page = await extractPage(html, 'https://shop.example/en/food/menu');
+    expect(page.links).toEqual([
+      'https://shop.example/en/menu.pdf',
+      'https://shop.example/about',
+      'https://shop.example/contact',
+    ]);
+  });
 });

@@ -183,12 +183,14 @@ type Extracted = {
 /** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
 export function extractPage(html: string, url: string): Promise<Extracted> {
   return readHtml(html, url, (document) => {
+    // Relative addresses resolve against the page's <base href> when it has one, as a browser's do.
+    const base = document.baseURI;
     const canonicalHref = document.querySelector('link[rel~="canonical" i]')?.getAttribute('href');
-    const canonical = canonicalHref ? normalizeUrl(canonicalHref, url) : null;
+    const canonical = canonicalHref ? normalizeUrl(canonicalHref, base) : null;
     const links: string[] = [];
     for (const anchor of document.querySelectorAll('a[href]')) {
       if ((anchor.getAttribute('rel') ?? '').split(/\s+/).includes('nofollow')) continue;
-      const href = normalizeUrl(anchor.getAttribute('href') ?? '', url);
+      const href = normalizeUrl(anchor.getAttribute('href') ?? '', base);
       if (href) links.push(href);
     }
     const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
