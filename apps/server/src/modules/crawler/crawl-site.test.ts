@@ -20,6 +20,13 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /nothing\n');
       return;
     }
+    // An old host's home page that sends the browser on to the real one.
+    if (host === 'forge.test' && req.url === '/') {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><meta http-equiv="refresh" content="0;url=/hours"></head><body></body></html>');
+      return;
+    }
     // A single-page app: an empty root the browser fills with JavaScript.
     if (host === 'spa.test') {
       res
@@ -97,6 +104,13 @@ describe('crawlSite', () => {
     });
     expect(requested).toContain('www.bakery.test/robots.txt');
     expect(requested).not.toContain('www.bakery.test/staff');
+  });
+
+  it('goes on where a home page with no text sends the browser (a meta refresh)', async () => {
+    expect(await crawl(`http://forge.test:${port}/`)).toEqual({
+      stored: 1,
+      urls: [`http://forge.test:${port}/hours`],
+    });
   });
 
   it('says plainly that a site built by JavaScript has no text to read, instead of crawling 0 pages', async () => {

@@ -28,6 +28,13 @@ describe('extractPage', () => {
     expect(page.links).toEqual(['https://shop.example/a?a=1&b=2', 'https://other.example/x']);
   });
 
+  it('follows a meta refresh as a link', async () => {
+    const html = `<html><head><meta http-equiv="Refresh" content="0; URL='/home.html'"><title>Loading</title></head>
+      <body></body></html>`;
+    const page = await extractPage(html, 'https://shop.example/');
+    expect(page.links).toEqual(['https://shop.example/home.html']);
+  });
+
   it('resolves relative links against the page’s <base href>, as a browser does', async () => {
     const html = `<html><head><base href="https://shop.example/en/"><title>Menu</title></head>
       <body><main><p>Our menu changes with the seasons, and so do our prices.</p>

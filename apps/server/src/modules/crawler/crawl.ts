@@ -193,6 +193,11 @@ export function extractPage(html: string, url: string): Promise<Extracted> {
       const href = normalizeUrl(anchor.getAttribute('href') ?? '', base);
       if (href) links.push(href);
     }
+    // An old host's home page that sends the browser on (`<meta http-equiv="refresh" content="0; url=/home">`).
+    const refresh = document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content');
+    const onward = refresh ? /url\s*=\s*['"]?([^'"\s]+)/i.exec(refresh)?.[1] : undefined;
+    const refreshed = onward ? normalizeUrl(onward, base) : null;
+    if (refreshed) links.push(refreshed);
     const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
     const scripted = document.querySelector('script') !== null;
     const blocks = readBlocks(document);
