@@ -361,9 +361,16 @@ describe('ratings', () => {
     const answered = await visitorAsks(bot, 'Do you deliver?');
     expect(answered.mode).toBe('qna');
     await rate({ message_id: answered.answerId, rating: 'down', visitor_token: answered.token });
-    expect(await queue()).toMatchObject([
-      { question: 'Do you deliver?', asked_count: 1, rated_unhelpful: true },
-    ]);
+    const queued = [{ question: 'Do you deliver?', asked_count: 1, rated_unhelpful: true }];
+    expect(await queue()).toMatchObject(queued);
+    // Taken back (up, or no rating), it leaves the queue; rated down again, it is back.
+    await rate({ message_id: answered.answerId, rating: 'up', visitor_token: answered.token });
+    expect(await queue()).toEqual([]);
+    await rate({ message_id: answered.answerId, rating: 'down', visitor_token: answered.token });
+    await rate({ message_id: answered.answerId, rating: null, visitor_token: answered.token });
+    expect(await queue()).toEqual([]);
+    await rate({ message_id: answered.answerId, rating: 'down', visitor_token: answered.token });
+    expect(await queue()).toMatchObject(queued);
 
     // A thumbs down on "not found" adds nothing: that question is queued already, and counted once.
     const lost = await visitorAsks(bot, 'Do you sell submarines?');

@@ -25,7 +25,7 @@ import { requireBot } from '../bots/bots.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { VisitorTokens } from '../chat/visitor.js';
 import { requireOrigin } from '../chat/widget-origins.js';
-import { recordQuestion } from '../unanswered/unanswered.service.js';
+import { recordQuestion, withdrawQuestion } from '../unanswered/unanswered.service.js';
 import {
   citedKeys,
   countRows,
@@ -55,9 +55,18 @@ export type Period = { from: Date; to: Date; fromDay: string; toDay: string; bot
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
 const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
 const UNANSWERED_MODES = new Set(['not_found', 'limit']);
+// The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
 /** Answers made from the bot's knowledge: a thumbs down on one queues its question (queueDisliked). */
 const FROM_KNOWLEDGE = new Set(['qna', 'llm', 'extractive']);
-// The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
+
+/** A bot message a rating is about, with what the queue of unanswered questions needs of it. */
+type RatedMessage = {
+  tenantId: number;
+  botId: number;
+  conversationId: number;
+  seq: number;
+  mode: string | null;
+};
 
 /** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
 export function answersOf(rows: readonly MetricRow[]): AnswerCounts {
@@ -338,6 +347,7 @@ export class AnalyticsService {
     const where = and(eq(messageRatings.messageId, message.id), eq(messageRatings.raterKey, raterKey));
     if (request.rating === null) {
       await this.deps.db.delete(messageRatings).where(where);
+      await this.followRating(message, rater.kind, null);
       return { message_id: message.id, rating: null };
     }
     const value = request.rating === 'up' ? 1 : -1;
@@ -356,22 +366,31 @@ export class AnalyticsService {
         target: [messageRatings.messageId, messageRatings.raterKey],
         set: { rating: value, updatedAt: sql`now()` },
       });
-    if (value === -1 && rater.kind === 'visitor' && FROM_KNOWLEDGE.has(message.mode ?? ''))
-      await this.queueDisliked(message);
+    await this.followRating(message, rater.kind, request.rating);
     return { message_id: message.id, rating: request.rating };
   }
 
   /**
    * A visitor's thumbs down on an answer from the bot's knowledge puts the question it answered in
    * the owner's queue of unanswered questions: the site's answer was wrong or not enough, and a Q&A
-   * pair the owner writes there will answer it next time.
+   * pair the owner writes there will answer it next time. Taken back (up, or no rating), it leaves
+   * the queue again.
    */
-  private async queueDisliked(message: {
-    tenantId: number;
-    botId: number;
-    conversationId: number;
-    seq: number;
-  }) {
+  private async followRating(
+    message: RatedMessage,
+    rater: 'visitor' | 'user',
+    rating: 'up' | 'down' | null,
+  ): Promise<void> {
+    if (rater !== 'visitor' || !FROM_KNOWLEDGE.has(message.mode ?? '')) return;
+    const question = await this.questionBefore(message);
+    if (question === null) return;
+    const asked = { ...message, question, reason: 'disliked' as const };
+    if (rating === 'down') await recordQuestion(this.deps.db, asked);
+    else await withdrawQuestion(this.deps.db, asked);
+  }
+
+  /** The visitor's message the rated answer answered. */
+  private async questionBefore(message: RatedMessage): Promise<string | null> {
     const [asked] = await this.deps.db
       .select({ text: messages.message })
       .from(messages)
@@ -384,14 +403,7 @@ export class AnalyticsService {
       )
       .orderBy(desc(messages.seq))
       .limit(1);
-    if (!asked) return;
-    await recordQuestion(this.deps.db, {
-      tenantId: message.tenantId,
-      botId: message.botId,
-      question: asked.text,
-      conversationId: message.conversationId,
-      reason: 'disliked',
-    });
+    return asked?.text ?? null;
   }
 
   /** Who rates: the visitor of a valid token (from a site the bot allows), else the signed-in user. */

@@ -213,7 +213,7 @@ export class UnansweredService {
  * the database alone, so whatever notices such a question (the chat, a thumbs down) can queue it.
  */
 export async function recordQuestion(db: Db, input: UnansweredInput): Promise<number | null> {
-  const question = input.question.replace(/\s+/g, ' ').trim().slice(0, 2000);
+  const question = queuedText(input.question);
   const terms = question ? await stemmedTerms(db, question) : [];
   if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
   return db.transaction(async (tx) => {
@@ -253,6 +253,47 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
       reason: input.reason,
     });
     return groupId;
+  });
+}
+
+/** A question as the queue keeps it: spaces folded, at most 2,000 characters. */
+const queuedText = (question: string) => question.replace(/\s+/g, ' ').trim().slice(0, 2000);
+
+/**
+ * Takes back what `recordQuestion` queued for this conversation's question with this reason (a
+ * thumbs down taken back): the group counts it no more, and goes when nothing else is in it.
+ */
+export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<void> {
+  if (!input.conversationId) return;
+  const question = queuedText(input.question);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
+    const [row] = await tx
+      .select({ id: questions.id, groupId: questions.groupId })
+      .from(questions)
+      .innerJoin(groups, eq(groups.id, questions.groupId))
+      .where(
+        and(
+          eq(questions.conversationId, input.conversationId!),
+          eq(questions.question, question),
+          eq(questions.reason, input.reason),
+          eq(groups.botId, input.botId),
+          eq(groups.status, 'open'),
+        ),
+      )
+      .limit(1);
+    if (!row) return;
+    await tx.delete(questions).where(eq(questions.id, row.id));
+    const [left] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(questions)
+      .where(eq(questions.groupId, row.groupId));
+    if (left!.n === 0) await tx.delete(groups).where(eq(groups.id, row.groupId));
+    else
+      await tx
+        .update(groups)
+        .set({ askedCount: sql`greatest(${groups.askedCount} - 1, 1)` })
+        .where(eq(groups.id, row.groupId));
   });
 }
 
