@@ -42,8 +42,7 @@ export function decodeHtml(bytes: Uint8Array, contentType = ''): string {
  * "Unicode text" is), else UTF-8 when valid, else windows-1252. Null when the bytes are not text.
  */
 export function decodeText(bytes: Uint8Array): string | null {
-  const marked = htmlEncodingSniffer(bytes, { xml: true, defaultEncoding: null });
-  const text = decodeAs(bytes, marked ?? undeclared(bytes));
+  const text = decodeAs(bytes, getBOMEncoding(bytes) ?? undeclared(bytes));
   return looksBinary(text) ? null : text;
 }
 

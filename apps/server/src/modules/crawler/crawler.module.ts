@@ -1,6 +1,6 @@
 import type { JobContext } from '../../core/jobs/queue.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
-import { ExtractorPool } from '../files/extract-pool.js';
+import { type ExtractorPool, extractorFromConfig } from '../files/extract-pool.js';
 import { embedderOf } from '../knowledge/vectors.js';
 import { notifyingSyncFailure } from '../notifications/notifications.service.js';
 import { crawlerRoutes } from './crawler.routes.js';
@@ -9,16 +9,6 @@ import { CRAWL_JOB, CrawlerService, type CrawlJobData } from './crawler.service.
 const crawlerOf = (deps: ModuleDeps, extractor: ExtractorPool | null = null) =>
   new CrawlerService(deps.db, deps.jobs, deps.config, undefined, embedderOf(deps), deps.clock, extractor);
 
-/** The crawl job's reader of linked PDFs: child processes with the uploads' memory and time limits. */
-const extractorOf = ({ config }: ModuleDeps) =>
-  new ExtractorPool({
-    maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_BYTES,
-    maxEntries: config.EXTRACT_MAX_ARCHIVE_ENTRIES,
-    timeoutMs: config.EXTRACT_TIMEOUT_MS,
-    workerMemoryMb: config.EXTRACT_WORKER_MEMORY_MB,
-    workers: config.EXTRACT_WORKERS,
-  });
-
 /**
  * Crawler: routes, the crawl job (at most 2 runs: a worker lost mid-crawl is retried once) and the
  * scheduled re-crawls.
@@ -26,7 +16,7 @@ const extractorOf = ({ config }: ModuleDeps) =>
 export const crawlerModule: FeatureModule = {
   routes: (deps) => crawlerRoutes(crawlerOf(deps)),
   jobs: (deps) => {
-    const crawler = crawlerOf(deps, extractorOf(deps));
+    const crawler = crawlerOf(deps, extractorFromConfig(deps.config));
     const crawl = notifyingSyncFailure(
       deps.db,
       2,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FileKind } from '@parley/contracts';
 import workerpool from 'workerpool';
+import type { Config } from '../../config.js';
 import type { ChunkDraft } from '../knowledge/chunker.js';
 import type { PreparedText } from '../knowledge/prepare.js';
 import type { DraftBatch, ExtractResult, ExtractTask } from './extract.worker.js';
@@ -32,6 +33,17 @@ const IDLE_MS = 10_000;
  * can fail here is an ExtractionError: deterministic, so the job marks the file failed at once
  * instead of retrying it.
  */
+/** A pool with the configured limits (EXTRACT_*): uploads have one, crawls (linked documents) another. */
+export function extractorFromConfig(config: Config): ExtractorPool {
+  return new ExtractorPool({
+    maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_BYTES,
+    maxEntries: config.EXTRACT_MAX_ARCHIVE_ENTRIES,
+    timeoutMs: config.EXTRACT_TIMEOUT_MS,
+    workerMemoryMb: config.EXTRACT_WORKER_MEMORY_MB,
+    workers: config.EXTRACT_WORKERS,
+  });
+}
+
 export class ExtractorPool {
   private pool: workerpool.Pool | null = null;
   private idleTimer: NodeJS.Timeout | null = null;

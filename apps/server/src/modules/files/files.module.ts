@@ -20,7 +20,7 @@ import { type AuthContext, requireAuth } from '../../core/http/request-context.j
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
 import { entitlementsOf } from '../billing/billing.services.js';
 import { embedderOf } from '../knowledge/vectors.js';
-import { ExtractorPool } from './extract-pool.js';
+import { extractorFromConfig } from './extract-pool.js';
 import { extractFilesJob } from './files.jobs.js';
 import { EXTRACT_JOB, FilesService, GroupInUseError } from './files.service.js';
 
@@ -196,13 +196,7 @@ export const filesModule: FeatureModule = {
   routes,
   jobs: (deps) => {
     const { config } = deps;
-    const extractor = new ExtractorPool({
-      maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_BYTES,
-      maxEntries: config.EXTRACT_MAX_ARCHIVE_ENTRIES,
-      timeoutMs: config.EXTRACT_TIMEOUT_MS,
-      workerMemoryMb: config.EXTRACT_WORKER_MEMORY_MB,
-      workers: config.EXTRACT_WORKERS,
-    });
+    const extractor = extractorFromConfig(config);
     deps.jobs.register(
       EXTRACT_JOB,
       extractFilesJob(

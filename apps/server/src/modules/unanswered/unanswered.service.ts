@@ -268,20 +268,7 @@ export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<
   const question = queuedText(input.question);
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
-    const [row] = await tx
-      .select({ id: questions.id, groupId: questions.groupId })
-      .from(questions)
-      .innerJoin(groups, eq(groups.id, questions.groupId))
-      .where(
-        and(
-          eq(questions.conversationId, input.conversationId!),
-          eq(questions.question, question),
-          eq(questions.reason, input.reason),
-          eq(groups.botId, input.botId),
-          eq(groups.status, 'open'),
-        ),
-      )
-      .limit(1);
+    const row = await queuedRow(tx, input, question, input.reason);
     if (!row) return;
     await tx.delete(questions).where(eq(questions.id, row.id));
     const [left] = await tx
@@ -303,21 +290,32 @@ export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<
  * question asked once would read "asked 2 times".
  */
 async function queuedBefore(tx: DbOrTx, input: UnansweredInput, question: string): Promise<number | null> {
-  if (!input.conversationId) return null;
+  return (await queuedRow(tx, input, question))?.groupId ?? null;
+}
+
+/** This conversation's row of the question in one of the bot's open groups (with this reason, if given). */
+async function queuedRow(
+  tx: DbOrTx,
+  input: UnansweredInput,
+  question: string,
+  reason?: UnansweredReason,
+): Promise<{ id: number; groupId: number } | undefined> {
+  if (!input.conversationId) return undefined;
   const [row] = await tx
-    .select({ groupId: questions.groupId })
+    .select({ id: questions.id, groupId: questions.groupId })
     .from(questions)
     .innerJoin(groups, eq(groups.id, questions.groupId))
     .where(
       and(
         eq(questions.conversationId, input.conversationId),
         eq(questions.question, question),
+        reason ? eq(questions.reason, reason) : undefined,
         eq(groups.botId, input.botId),
         eq(groups.status, 'open'),
       ),
     )
     .limit(1);
-  return row?.groupId ?? null;
+  return row;
 }
 
 async function stemmedTerms(db: DbOrTx, text: string): Promise<string[]> {
