@@ -126,6 +126,8 @@ export const SearchResult = z.object({
     .nullable(),
   hits: z.array(SearchHit),
   mode: z.enum(['full-text', 'hybrid']),
+  /** The languages the bot's sources are written in, which the question is read in ("english", "spanish"). */
+  languages: z.array(z.string()),
   /**
    * Whether the bot would answer this question, and why (issue 30 item 2): the source it would
    * answer from, the question's words it covers and those nothing covers.

@@ -13,6 +13,7 @@ import { CHUNK_TOKENS } from '../knowledge/chunker.js';
 import {
   ANSWER_PASSAGES,
   asksIntent,
+  type CorpusStats,
   contentWords,
   decide,
   type QnaPair,
@@ -22,14 +23,18 @@ import {
   type Verdict,
   withoutCode,
 } from '../knowledge/evidence.js';
+import { FOREIGN_REFERS_BACK } from '../knowledge/foreign-words.js';
+import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
+import { replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
+  repliesIn,
   SHOWS_PERSON,
-  SMALL_TALK_REPLIES,
   type SmallTalk,
+  smallTalkLanguage,
   smallTalkOf,
   smallTalkReply,
 } from './small-talk.js';
@@ -77,14 +82,6 @@ const PASSAGES_FOR_MODEL = 8;
 const PASSAGE_TOKENS_FOR_MODEL = 5 * CHUNK_TOKENS;
 /** The one short model call that turns a follow-up into a standalone question must be quick. */
 const CONDENSE_TIMEOUT_MS = 4000;
-
-export const TEXTS = {
-  notFound: "Sorry, I don't know the answer to that.",
-  offerHuman: ' Would you like to talk to a person from our team?',
-  offerHumanLater: ' You can ask to talk to a person from our team.',
-  offerLead: ' Leave your details in the form and our team will get back to you.',
-  offerRephrase: ' Please contact our team directly.',
-} as const;
 
 /**
  * Answers a question from a bot's sources (console.md section 3 Chat message; issues 5 and 30): a
@@ -134,7 +131,7 @@ export class AnswerService {
   }
 
   async answer(input: AnswerInput, prepared: Prepared): Promise<Answer> {
-    const social = socialTurn(input);
+    const social = socialTurn(input, prepared.found.stats.languages ?? []);
     if (social) return social.wantsPerson ? social : this.say(input, social);
     const { model, booking } = prepared;
     const order = await this.options.orderReply?.(input);
@@ -168,20 +165,21 @@ export class AnswerService {
     // cannot ("take one for a spin" is a test ride) and says when they do not answer (DECLINE).
     const judging = !verdict.answers && model !== null && passages.length > 0;
     if (!verdict.answers && !judging)
-      return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0));
+      return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0, found.stats));
     if (!model) return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
     try {
       const ordered = passagesForModel(byEvidence(verdict, passages));
       return await this.generate(input, model.model, ordered, booking, {
         judging,
         fallbackSources: citable(verdict, ordered, input.bot.maxCitations),
+        stats: found.stats,
       });
     } catch (error) {
       if (input.signal?.aborted) throw error;
       // The visitor is not told about models: they get the sentences of the sources that answer best,
       // or, when the words alone did not show an answer, the honest line.
       this.options.log?.(error, 'language model failed; answering with sentences from the sources');
-      if (judging) return this.say(input, abstain(input, await input.agentOnline(), true));
+      if (judging) return this.say(input, abstain(input, await input.agentOnline(), true, found.stats));
       return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
     }
   }
@@ -238,7 +236,11 @@ export class AnswerService {
     model: LanguageModel,
     passages: SearchHit[],
     booking: Booking | null,
-    { judging, fallbackSources }: { judging: boolean; fallbackSources: MessageSourceRef[] },
+    {
+      judging,
+      fallbackSources,
+      stats,
+    }: { judging: boolean; fallbackSources: MessageSourceRef[]; stats: CorpusStats },
   ): Promise<Answer> {
     const provider = providerModel(model);
     const tools = [
@@ -287,7 +289,7 @@ export class AnswerService {
     if (shown.declined())
       return wantsPerson
         ? { ...TAKES_PERSON, usage }
-        : { ...this.say(input, abstain(input, await input.agentOnline(), true)), usage };
+        : { ...this.say(input, abstain(input, await input.agentOnline(), true, stats)), usage };
     const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
     return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
   }
@@ -364,20 +366,22 @@ function bookingAnswer(booking: Booking, text: string): Answer {
  * thanks or goodbye gets its short reply; a yes to the person the bot just offered is the request
  * for one, a no is declined. Null for a question.
  */
-function socialTurn(input: AnswerInput): Answer | null {
+function socialTurn(input: AnswerInput, sourceLanguages: readonly Language[]): Answer | null {
   const offer = personOffered(input.history);
   const toOffer = offer ? answerToOffer(input.question) : null;
   const social = smallTalkOf(input.question, input.bot.botName);
-  if (toOffer === 'no') return smallTalkAnswer('declined', input);
+  const language = smallTalkLanguage(input.question, input.bot.botName, sourceLanguages);
+  if (toOffer === 'no') return smallTalkAnswer('declined', input, language);
   // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
   if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
-  return social ? smallTalkAnswer(social, input) : null;
+  return social ? smallTalkAnswer(social, input, language) : null;
 }
 
-function smallTalkAnswer(kind: SmallTalk, input: AnswerInput): Answer {
+function smallTalkAnswer(kind: SmallTalk, input: AnswerInput, language: Language): Answer {
   const person = offersPerson(input.bot);
   return {
-    text: kind === 'greeting' ? greetingOf(input) : smallTalkReply(kind, input.bot, person),
+    text:
+      kind === 'greeting' ? greetingOf(input, language) : smallTalkReply(kind, input.bot, person, language),
     mode: 'small_talk',
     sources: [],
     qnaId: null,
@@ -391,11 +395,11 @@ function smallTalkAnswer(kind: SmallTalk, input: AnswerInput): Answer {
  * never saw the bot's welcome, which is only shown on the web: the welcome the owner wrote is the
  * greeting. Later, or on the web, where it was shown, a short hello.
  */
-function greetingOf(input: AnswerInput): string {
+function greetingOf(input: AnswerInput, language: Language): string {
   const answered = input.history.some(
     (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
   );
-  if (input.welcomeShown || answered) return SMALL_TALK_REPLIES.greeting;
+  if (input.welcomeShown || answered) return repliesIn(language).greeting;
   return welcomeOf(input.bot.welcomeMessage, input.bot.botName);
 }
 
@@ -433,11 +437,17 @@ function qnaAnswer(pair: QnaPair): Answer {
 }
 
 /**
- * The bot does not know: one honest line, and what the visitor can do next: a person when one is
+ * The bot does not know: one honest line in the visitor's language, and what the visitor can do next: a person when one is
  * online (or may be asked for), else the lead form, else the team directly. `lowConfidence` tells
  * the unanswered queue that the sources held something, just not the answer.
  */
-function abstain(input: AnswerInput, agentOnline: boolean, foundSomething: boolean): Answer {
+function abstain(
+  input: AnswerInput,
+  agentOnline: boolean,
+  foundSomething: boolean,
+  { languages }: CorpusStats,
+): Answer {
+  const TEXTS = replyTexts(input.question, languages);
   const person = offersPerson(input.bot);
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
   const offer =
@@ -601,12 +611,21 @@ const REFERS_BACK =
 /**
  * A question that leans on the one before: short, and with words that point back, or with at most
  * one word of its own and no ask of its own ("Sunday?"; not "What time do you open on Saturday?").
+ * Read in every language Parley knows, since this is decided before the bot's sources are searched.
  */
 export function isFollowUp(question: string): boolean {
   const words = question.trim().split(/\s+/).length;
   if (words > 8) return false;
-  return REFERS_BACK.test(question) || (contentWords(question).length <= 1 && !asksIntent(question));
+  const short = (lexicon: Lexicon) =>
+    contentWords(question, lexicon).length <= 1 && !asksIntent(question, lexicon);
+  return (
+    REFERS_BACK.test(question) ||
+    short(ENGLISH) ||
+    FOREIGN_REFERS_BACK.test(question) ||
+    short(EVERY_LANGUAGE)
+  );
 }
+const EVERY_LANGUAGE = lexiconOf(LANGUAGES);
 
 const CONDENSE_PROMPT =
   'Rewrite the last visitor message as one standalone question that can be understood without the conversation, keeping its meaning and language. Answer with the question only.';
@@ -730,6 +749,8 @@ export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false
     `You are ${bot.botName}, an assistant answering visitors on behalf of this business.`,
     bot.prompt?.trim() ? `Instructions from the business:\n${bot.prompt.trim()}` : null,
     `Answer from the numbered sources below and cite them like [1]. ${knowledge} Never invent sources, links, prices or facts.`,
+    // The sources may be in another language than the visitor's (a Spanish shop asked in English).
+    'Reply in the language the visitor writes in.',
     canBook ? `When the visitor wants to book or schedule a meeting, call ${BOOKING_TOOL}.` : null,
     `Sources:\n${sources}`,
   ]

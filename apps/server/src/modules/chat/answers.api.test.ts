@@ -7,8 +7,9 @@ import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
-import { DECLINE, TEXTS } from './answer.service.js';
+import { DECLINE } from './answer.service.js';
 import { conversations } from './chat.schema.js';
+import { TEXTS } from './reply-texts.js';
 import { capabilitiesReply, identityReply, SMALL_TALK_REPLIES } from './small-talk.js';
 
 /**

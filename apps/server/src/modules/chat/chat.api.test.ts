@@ -23,9 +23,9 @@ import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { replaceDocument } from '../knowledge/ingest.js';
-import { TEXTS } from './answer.service.js';
 import { appendMessage, toConversation } from './chat.queries.js';
 import { LIMIT_TEXT } from './chat.service.js';
+import { TEXTS } from './reply-texts.js';
 
 let server: TestServer;
 let owner: Account;
@@ -301,6 +301,7 @@ describe('answers with a language model', () => {
     expect(system).toContain('Always greet the customer.');
     expect(system).toContain(SHIPPING);
     expect(system).toContain('Never invent sources');
+    expect(system).toContain('Reply in the language the visitor writes in.');
 
     const start = first[0] as Extract<StreamEvent, { type: 'start' }>;
     await stream(owner, {

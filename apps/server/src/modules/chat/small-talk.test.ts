@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { answerToOffer, capabilitiesReply, identityReply, smallTalkOf } from './small-talk.js';
+import {
+  answerToOffer,
+  capabilitiesReply,
+  identityReply,
+  smallTalkLanguage,
+  smallTalkOf,
+  smallTalkReply,
+} from './small-talk.js';
 
 describe('smallTalkOf', () => {
   it('reads greetings, thanks, goodbyes and acknowledgements in everyday spellings', () => {
@@ -36,6 +43,31 @@ describe('smallTalkOf', () => {
       ['hi! what can you help me with?', 'capabilities'],
     ];
     for (const [text, kind] of cases) expect(smallTalkOf(text), text).toBe(kind);
+  });
+
+  it('reads social turns of other languages, and replies in their language', () => {
+    const cases: [string, ReturnType<typeof smallTalkOf>, string][] = [
+      ['¡Hola!', 'greeting', 'spanish'],
+      ['vale, muchas gracias', 'thanks', 'spanish'],
+      ['Merci beaucoup, au revoir !', 'goodbye', 'french'],
+      ['Guten Morgen', 'greeting', 'german'],
+      ['grazie mille', 'thanks', 'italian'],
+      ['obrigada!', 'thanks', 'portuguese'],
+      ['dank je wel', 'thanks', 'dutch'],
+      ['ok thanks', 'thanks', 'english'],
+    ];
+    for (const [text, kind, language] of cases) {
+      expect(smallTalkOf(text), text).toBe(kind);
+      expect(smallTalkLanguage(text, '', []), text).toBe(language);
+    }
+    // "hallo" is German and Dutch: the bot's sources tell which.
+    expect(smallTalkLanguage('hallo', '', ['dutch'])).toBe('dutch');
+    expect(smallTalkLanguage('hallo', '', ['german'])).toBe('german');
+    const bot = { botName: 'Helecho', suggestionQuestions: [] };
+    expect(smallTalkReply('thanks', bot, true, 'spanish')).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
+    // A kind with no reply of its own in a language keeps English's.
+    expect(smallTalkReply('presence', bot, true, 'spanish')).toBe("Yes, I'm here! How can I help you?");
+    expect(smallTalkOf('hola, ¿tenéis pan sin gluten?')).toBeNull();
   });
 
   it("reads the bot's own name as part of a greeting", () => {

@@ -1,3 +1,6 @@
+import type { Language } from '../knowledge/languages.js';
+import { FOREIGN_SMALL_TALK } from './small-talk-languages.js';
+
 /**
  * Social turns: a visitor's message that only greets, thanks, says goodbye or acknowledges ("hi",
  * "hello there!", "ok thanks 👍", "bye"), checks the bot is still there, or asks whether it is a
@@ -5,8 +8,8 @@
  * searching them would only end in "Sorry, I don't know the answer to that", an offer of a person,
  * an entry in the owner's unanswered questions and a lower answer rate. It gets a short reply of its
  * own instead. A message with anything else in it ("hi, are you open on Sunday?", "thanks, and the
- * price?") is a question and goes to the sources as before. English phrases, like the hand-off's
- * intent words (the bots' language today).
+ * price?") is a question and goes to the sources as before. English phrases here; greetings,
+ * thanks and goodbyes of other languages, with replies in them, in small-talk-languages.ts.
  */
 export type SmallTalk =
   | 'greeting'
@@ -51,11 +54,7 @@ const PHRASES: Record<SmallTalk, string[]> = {
     'good evening',
     'good day',
     'nice to meet you',
-    // The hellos a visitor types in another language are still hellos (the reply is in English).
-    'hola',
-    'bonjour',
-    'hallo',
-    'ciao',
+    // Hellos of languages with no replies of their own (small-talk-languages.ts has the others').
     'namaste',
     'salaam',
     'salam',
@@ -236,16 +235,24 @@ const PRIORITY: SmallTalk[] = [
 /** Social turns are short: a longer message says something more. */
 const MAX_WORDS = 8;
 
-type Lexicon<K> = { kind: K; words: string[] }[];
+type Lexicon<K> = { kind: K; words: string[]; language: Language }[];
 
 /** Every phrase with its kind, longest first, so "thank you" is read before "ty" could be. */
-function lexiconOf<K extends string>(phrases: Record<K, string[]>): Lexicon<K> {
+function lexiconOf<K extends string>(
+  phrases: Partial<Record<K, string[]>>,
+  language: Language = 'english',
+): Lexicon<K> {
   return (Object.entries(phrases) as [K, string[]][])
-    .flatMap(([kind, list]) => list.map((phrase) => ({ kind, words: phrase.split(' ') })))
+    .flatMap(([kind, list]) => list.map((phrase) => ({ kind, words: wordsOf(phrase), language })))
     .sort((a, b) => b.words.length - a.words.length);
 }
 
-const LEXICON = lexiconOf(PHRASES);
+const LEXICON = [
+  ...lexiconOf(PHRASES),
+  ...Object.entries(FOREIGN_SMALL_TALK).flatMap(([language, { phrases }]) =>
+    lexiconOf<SmallTalk>(phrases, language as Language),
+  ),
+].sort((a, b) => b.words.length - a.words.length);
 
 /** Lower case letters and spaces only: a thumbs-up reads "ok"; other emoji, punctuation and apostrophes ("what's" → "whats") go. */
 function wordsOf(text: string): string[] {
@@ -262,7 +269,12 @@ function wordsOf(text: string): string[] {
  * The kinds of the phrases the message is made of, or null when any word of it is neither one of
  * the phrases, a filler word nor a word of the bot's name.
  */
-function phrasesOf<K>(message: string, lexicon: Lexicon<K>, botName: string): Set<K> | null {
+function phrasesOf<K>(
+  message: string,
+  lexicon: Lexicon<K>,
+  botName: string,
+  languages = new Set<Language>(),
+): Set<K> | null {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS) return null;
   const named = new Set(wordsOf(botName));
@@ -271,6 +283,9 @@ function phrasesOf<K>(message: string, lexicon: Lexicon<K>, botName: string): Se
     const phrase = lexicon.find((entry) => entry.words.every((word, i) => words[at + i] === word));
     if (phrase) {
       kinds.add(phrase.kind);
+      // A phrase of several languages ("hallo") counts for each.
+      for (const entry of lexicon)
+        if (entry.words.join(' ') === phrase.words.join(' ')) languages.add(entry.language);
       at += phrase.words.length;
     } else if (FILLER.has(words[at]!) || named.has(words[at]!)) at += 1;
     else return null;
@@ -285,6 +300,22 @@ function phrasesOf<K>(message: string, lexicon: Lexicon<K>, botName: string): Se
 export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
   const kinds = phrasesOf(message, LEXICON, botName);
   return PRIORITY.find((kind) => kinds?.has(kind)) ?? null;
+}
+
+/**
+ * The language a social turn was written in, to reply in: the language of its phrases other than
+ * English's ("ok gracias" is Spanish); of a phrase two languages share ("hallo"), the one the
+ * bot's sources are written in. English when none is clear.
+ */
+export function smallTalkLanguage(
+  message: string,
+  botName: string,
+  sourceLanguages: readonly Language[],
+): Language {
+  const languages = new Set<Language>();
+  phrasesOf(message, LEXICON, botName, languages);
+  const foreign = [...languages].filter((language) => language !== 'english');
+  return foreign.find((language) => sourceLanguages.includes(language)) ?? foreign[0] ?? 'english';
 }
 
 /**
@@ -309,11 +340,18 @@ export function smallTalkReply(
   kind: Exclude<SmallTalk, 'greeting'>,
   bot: { botName: string; suggestionQuestions: readonly string[] },
   offersPerson: boolean,
+  language: Language = 'english',
 ): string {
   if (kind === 'identity') return identityReply(bot.botName, offersPerson);
   if (kind === 'capabilities') return capabilitiesReply(bot.suggestionQuestions, offersPerson);
-  return SMALL_TALK_REPLIES[kind];
+  return repliesIn(language)[kind];
 }
+
+/** The replies to social turns in a language, English's for a kind it has none for. */
+export const repliesIn = (language: Language): typeof SMALL_TALK_REPLIES => ({
+  ...SMALL_TALK_REPLIES,
+  ...FOREIGN_SMALL_TALK[language]?.replies,
+});
 
 /** Suggested questions the reply to "what can you do?" names at most. */
 const SUGGESTIONS_NAMED = 3;

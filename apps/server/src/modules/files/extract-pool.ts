@@ -76,7 +76,8 @@ export class ExtractorPool {
     }
     if ('error' in result) throw new ExtractionError(result.error);
     if (drafts.length !== result.chunkCount) throw new ExtractionError('The file could not be read');
-    return { drafts, characterCount: result.characterCount, contentHash: result.contentHash };
+    const { chunkCount: _, ...measured } = result;
+    return { drafts, ...measured };
   }
 
   async close(): Promise<void> {

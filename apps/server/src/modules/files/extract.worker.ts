@@ -5,7 +5,7 @@
 import type { FileKind } from '@parley/contracts';
 import workerpool from 'workerpool';
 import type { ChunkDraft } from '../knowledge/chunker.js';
-import { prepareText } from '../knowledge/prepare.js';
+import { type PreparedText, prepareText } from '../knowledge/prepare.js';
 import { ExtractionError, extractSections } from './extract.js';
 import type { ZipLimits } from './zip-guard.js';
 
@@ -19,9 +19,7 @@ export type ExtractTask = {
   ocrBudgetMs: number;
 };
 /** The chunks arrive before it as `DraftBatch` events, in order. */
-export type ExtractResult =
-  | { chunkCount: number; characterCount: number; contentHash: string }
-  | { error: string };
+export type ExtractResult = (Omit<PreparedText, 'drafts'> & { chunkCount: number }) | { error: string };
 export type DraftBatch = { drafts: ChunkDraft[] };
 
 /**
@@ -37,7 +35,7 @@ async function extract({
   zipLimits,
   ocrBudgetMs,
 }: ExtractTask): Promise<ExtractResult> {
-  let prepared: ReturnType<typeof prepareText>;
+  let prepared: PreparedText;
   try {
     prepared = prepareText(title, null, await extractSections(kind, content, zipLimits, ocrBudgetMs));
   } catch (error) {
@@ -45,11 +43,11 @@ async function extract({
     // A parser that throws on this content will throw again: the file is unreadable, not the attempt.
     return { error: `The ${kind.toUpperCase()} file could not be read` };
   }
-  const { drafts, characterCount, contentHash } = prepared;
+  const { drafts, ...measured } = prepared;
   for (let i = 0; i < drafts.length; i += DRAFTS_PER_MESSAGE) {
     workerpool.workerEmit({ drafts: drafts.slice(i, i + DRAFTS_PER_MESSAGE) } satisfies DraftBatch);
   }
-  return { chunkCount: drafts.length, characterCount, contentHash };
+  return { chunkCount: drafts.length, ...measured };
 }
 
 workerpool.worker({ extract });

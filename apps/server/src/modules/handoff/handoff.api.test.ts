@@ -21,8 +21,8 @@ import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { leads } from '../bots/bots.schema.js';
-import { TEXTS } from '../chat/answer.service.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { TEXTS } from '../chat/reply-texts.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 
 type Frame = { type?: string; error?: string; conversation_id?: number; final_result_object?: ChatMessage };

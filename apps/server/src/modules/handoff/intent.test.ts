@@ -26,4 +26,24 @@ describe('asksForHuman', () => {
     ])
       expect(asksForHuman(text), text).toBe(false);
   });
+
+  it('recognises the request in the other languages whose sites Parley reads', () => {
+    for (const text of [
+      'quiero hablar con una persona',
+      '¿Puedo hablar con alguien del equipo?',
+      'Je voudrais parler à un conseiller',
+      'Kann ich mit einem Mitarbeiter sprechen?',
+      'posso parlare con un operatore?',
+      'quero falar com um atendente',
+      'Kan ik met een medewerker praten?',
+      'persona, por favor',
+    ])
+      expect(asksForHuman(text), text).toBe(true);
+    for (const text of [
+      '¿Cuánto cuesta la paella?',
+      'Sprechen Sie Englisch?',
+      'Combien de personnes par chambre ?',
+    ])
+      expect(asksForHuman(text), text).toBe(false);
+  });
 });

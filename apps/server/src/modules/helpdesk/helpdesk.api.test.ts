@@ -17,7 +17,7 @@ import WebSocket from 'ws';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
-import { TEXTS } from '../chat/answer.service.js';
+import { TEXTS } from '../chat/reply-texts.js';
 import { IDS_REQUIRED } from './helpdesk.socket.js';
 
 type Frame = {

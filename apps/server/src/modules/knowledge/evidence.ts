@@ -1,5 +1,7 @@
 import type { SearchHit } from '@parley/contracts';
 import { stemmer } from 'stemmer';
+import { FOREIGN_INTENTS } from './foreign-words.js';
+import { ENGLISH, type Language, type Lexicon, lexiconOf } from './languages.js';
 import { CODE_FENCE } from './markdown.js';
 
 /**
@@ -40,7 +42,12 @@ export type CorpusStats = {
   terms: TermStat[];
   /** Stems of the corpus a word it does not hold was likely a typo of ("pasport": "passport"), searched too. */
   corrections?: string[];
+  /** The languages the bot's sources are written in (languages.ts); English when not given. */
+  languages?: Language[];
 };
+
+/** How the words of a bot's question and sources are read: in its sources' languages. */
+export const lexiconFor = (stats: CorpusStats): Lexicon => lexiconOf(stats.languages);
 
 /** What a question asks for beyond its words: a price, a time, a duration, a place, a way to reach someone. */
 type Intent = 'price' | 'time' | 'duration' | 'place' | 'contact' | 'quantity' | 'days';
@@ -260,6 +267,26 @@ const INTENTS: Array<{ intent: Intent; asks: RegExp; words: RegExp; answers: Reg
   },
 ];
 
+type IntentTest = { intent: Intent; asks: Tester; words: Tester; answers: Tester };
+type Tester = Pick<RegExp, 'test'>;
+const either = (a: RegExp, b: RegExp): Tester => ({ test: (text) => a.test(text) || b.test(text) });
+/** English's intents with the other languages' words beside them (foreign-words.ts). */
+const ANY_LANGUAGE_INTENTS: IntentTest[] = INTENTS.map(({ intent, asks, words, answers }) => {
+  const foreign = FOREIGN_INTENTS[intent];
+  return {
+    intent,
+    asks: either(asks, foreign.asks),
+    words: either(words, foreign.words),
+    answers: either(answers, foreign.answers),
+  };
+});
+/**
+ * The intents as the bot's languages ask and answer them. English alone keeps English's patterns
+ * alone: another language's words ("via" before a street in Italian) would read English wrongly.
+ */
+const intentsIn = (lexicon: Lexicon): IntentTest[] =>
+  lexicon.english && lexicon.languages.length === 1 ? INTENTS : ANY_LANGUAGE_INTENTS;
+
 /** Adverbs by their usual endings ("separately", "quickly", "usually"); not "family", "supply", "early". */
 const ADVERB = /^[a-z]{2,}(ately|ently|antly|ously|ively|fully|ally|ably|ibly|ckly|ssly|tely|sely)$/;
 
@@ -309,14 +336,34 @@ const wordsIn = (text: string) =>
     .match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
 
 /** The content words of a question: what the corpus statistics are asked for. */
-export function contentWords(question: string): string[] {
-  const asking = askingWords(question);
-  return [...new Set(wordsIn(question).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !asking(w)))];
+export function contentWords(question: string, lexicon: Lexicon = ENGLISH): string[] {
+  const asking = askingWords(question, lexicon);
+  return [...new Set(wordsIn(question).filter((w) => w.length > 1 && !isStopWord(w, lexicon) && !asking(w)))];
 }
 
+/**
+ * A word that carries no subject in the bot's languages: English's list (STOP_WORDS) where English
+ * is one of them, and each other language's stop words and chat words.
+ */
+const isStopWord = (word: string, lexicon: Lexicon) =>
+  (lexicon.english && STOP_WORDS.has(word)) || lexicon.isFiller(word);
+
+/**
+ * The stems a term of the question is held by: the word's stem in each of the bot's languages and,
+ * in English, its everyday synonyms' (SYNONYM_WORDS).
+ */
+const termKeys = (word: string, lexicon: Lexicon): string[] =>
+  lexicon.english && lexicon.languages.length === 1
+    ? (synonymsOf.get(keyOf(word)) ?? [keyOf(word)])
+    : [
+        ...new Set(
+          lexicon.stems(word).flatMap((stem) => (lexicon.english && synonymsOf.get(stem)) || [stem]),
+        ),
+      ];
+
 /** Whether a word of this text is one that asks for an intent the text asks ("cost" in "how much does it cost"). */
-const askingWords = (text: string) => {
-  const asked = INTENTS.filter(({ asks }) => asks.test(text));
+const askingWords = (text: string, lexicon: Lexicon) => {
+  const asked = intentsIn(lexicon).filter(({ asks }) => asks.test(text));
   return (word: string) => asked.some(({ words }) => words.test(word));
 };
 
@@ -328,7 +375,8 @@ const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(wo
  * count half, so the new question's own words decide.
  */
 export function questionTerms(question: string, stats: CorpusStats, context = ''): QuestionTerm[] {
-  const { asking, aside } = splitAside(question);
+  const lexicon = lexiconFor(stats);
+  const { asking, aside } = splitAside(question, lexicon);
   const n = Math.max(stats.chunks, 1);
   const dfOf = new Map(stats.terms.map((t) => [t.word, t.df]));
   const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -337,8 +385,9 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   const seen = new Set<string>();
   // An unknown word weighs most where the visitor asks for it; in what they tell around it, no more than the rarest word.
   const add = (text: string, share: number, context = false, boost = UNKNOWN_BOOST) => {
-    for (const word of contentWords(text)) {
-      const key = keyOf(word);
+    for (const word of contentWords(text, lexicon)) {
+      const keys = termKeys(word, lexicon);
+      const key = keys.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);
       const df = dfOf.get(word) ?? 0;
@@ -351,7 +400,7 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
       const unknown = df === 0;
       terms.push({
         label: word,
-        keys: synonymsOf.get(key) ?? [key],
+        keys,
         word,
         intent: null,
         unknown,
@@ -368,13 +417,13 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
       term.subject = true;
       if (term.unknown) term.weight *= SUBJECT_BOOST;
     }
-  const intents = intentsOf(question, context);
+  const intents = intentsOf(question, context, lexicon);
   // An intent weighs as a typical word the corpus holds; beside only words it never holds ("is
   // there a happy hour?"), as half the rarest, so the unknown word still decides.
   const known = terms.filter((t) => !t.unknown).map((t) => t.weight);
   const typical = known.length > 0 ? median(known) : rarest / 2;
   // An intent only the previous turn asked counts half, as its words do.
-  const ownIntents = INTENTS.some(({ asks }) => asks.test(question));
+  const ownIntents = intentsIn(lexicon).some(({ asks }) => asks.test(question));
   for (const intent of intents)
     terms.push({
       label: intent,
@@ -389,14 +438,15 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   // times beats a delivery window's times for "When do you open on Saturday?".
   // "time" itself says nothing the intent does not ("any time" answers no "what time").
   const addAsking = (text: string, share: number, context: boolean) => {
-    const asking = askingWords(text);
+    const asking = askingWords(text, lexicon);
     for (const word of wordsIn(text).filter((w) => asking(w) && !/^times?$/.test(w))) {
-      const key = keyOf(word);
+      const keys = termKeys(word, lexicon);
+      const key = keys.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);
       terms.push({
         label: word,
-        keys: synonymsOf.get(key) ?? [key],
+        keys,
         word,
         intent: null,
         unknown: false,
@@ -431,7 +481,7 @@ const QUESTION_OPENER =
  * those that end in "?" or open with a question word ask, the rest are asides. A message with no
  * such part, or whose asking part holds no word of its own, is all question.
  */
-export function splitAside(question: string): { asking: string; aside: string } {
+export function splitAside(question: string, lexicon: Lexicon = ENGLISH): { asking: string; aside: string } {
   const parts = question
     .split(
       /(?<=[.!?;])\s+|,\s*(?=(?:is|are|am|do|does|did|can|could|will|would|should|what|what's|whats|when|where|which|who|why|how|any)\b)/i,
@@ -441,7 +491,11 @@ export function splitAside(question: string): { asking: string; aside: string } 
   if (parts.length < 2) return { asking: question, aside: '' };
   const asks = (part: string) => part.endsWith('?') || QUESTION_OPENER.test(part);
   const asking = parts.filter(asks);
-  if (asking.length === 0 || asking.length === parts.length || contentWords(asking.join(' ')).length === 0)
+  if (
+    asking.length === 0 ||
+    asking.length === parts.length ||
+    contentWords(asking.join(' '), lexicon).length === 0
+  )
     return { asking: question, aside: '' };
   return { asking: asking.join(' '), aside: parts.filter((part) => !asks(part)).join(' ') };
 }
@@ -481,13 +535,15 @@ export function subjectsOf(question: string): Set<string> {
 }
 
 /** Whether a question asks for a price, a time, a duration, a place or a contact. */
-export const asksIntent = (question: string) => INTENTS.some(({ asks }) => asks.test(question));
+export const asksIntent = (question: string, lexicon: Lexicon = ENGLISH) =>
+  intentsIn(lexicon).some(({ asks }) => asks.test(question));
 
 /** The intents a question asks; a follow-up with none of its own keeps its context's ("and on Sundays?"). */
-function intentsOf(question: string, context: string): Intent[] {
-  const asked = INTENTS.filter(({ asks }) => asks.test(question)).map(({ intent }) => intent);
+function intentsOf(question: string, context: string, lexicon: Lexicon): Intent[] {
+  const intents = intentsIn(lexicon);
+  const asked = intents.filter(({ asks }) => asks.test(question)).map(({ intent }) => intent);
   if (asked.length > 0 || !context) return asked;
-  return INTENTS.filter(({ asks }) => asks.test(context)).map(({ intent }) => intent);
+  return intents.filter(({ asks }) => asks.test(context)).map(({ intent }) => intent);
 }
 
 function median(values: number[]): number {
@@ -498,7 +554,10 @@ function median(values: number[]): number {
 
 /** Does this text hold the term (its stem or a synonym; a word unknown to the corpus also as a likely typo of one)? */
 function holds(term: QuestionTerm, text: TextTerms): boolean {
-  if (term.intent) return INTENTS.find((i) => i.intent === term.intent)!.answers.test(text.raw);
+  if (term.intent)
+    return intentsIn(text.lexicon)
+      .find((i) => i.intent === term.intent)!
+      .answers.test(text.raw);
   for (const key of term.keys) for (const k of text.keys) if (sameKey(key, k)) return true;
   // Four letters are too few to tell a typo from another word ("visa", "Viva").
   if (term.unknown && term.word && term.word.length >= 5)
@@ -506,10 +565,10 @@ function holds(term: QuestionTerm, text: TextTerms): boolean {
   return false;
 }
 
-type TextTerms = { raw: string; words: string[]; keys: Set<string> };
-const textTerms = (raw: string): TextTerms => {
+type TextTerms = { raw: string; words: string[]; keys: Set<string>; lexicon: Lexicon };
+const textTerms = (raw: string, lexicon: Lexicon): TextTerms => {
   const words = wordsIn(raw);
-  return { raw, words, keys: new Set(words.flatMap(keysOf)) };
+  return { raw, words, keys: new Set(words.flatMap((word) => keysOf(word, lexicon))), lexicon };
 };
 
 /**
@@ -517,7 +576,8 @@ const textTerms = (raw: string): TextTerms => {
  * "wifi", "check-out" "checkout"), and a verb made a noun with a particle holds its verb
  * ("check-out" holds "check"), as a visitor writes "check out" or "checkout" for it.
  */
-function keysOf(word: string): string[] {
+function keysOf(word: string, lexicon: Lexicon): string[] {
+  if (!lexicon.english || lexicon.languages.length > 1) return lexicon.stems(word);
   const parts = word.split(/['-]/);
   if (parts.length !== 2 || !word.includes('-')) return [keyOf(word)];
   const [verb, particle] = parts as [string, string];
@@ -564,6 +624,7 @@ export function judge(
   threshold: number,
   phrases: string[] = [],
   previous = '',
+  lexicon: Lexicon = ENGLISH,
 ): Verdict {
   const total = weightOf(terms);
   const ownTotal = weightOf(terms.filter((t) => !t.context));
@@ -576,13 +637,13 @@ export function judge(
   for (const unit of units)
     if (!leads.has(`${unit.hit}|${unit.heading}`)) leads.set(`${unit.hit}|${unit.heading}`, unit);
   for (const unit of units) {
-    const own = textTerms(unit.text);
-    const under = textTerms(unit.heading);
+    const own = textTerms(unit.text, lexicon);
+    const under = textTerms(unit.heading, lexicon);
     // The terms it holds by its heading too, and those it holds by its own words.
     const covered: QuestionTerm[] = [];
     const held: QuestionTerm[] = [];
-    const asked = unit.asks ? textTerms(unit.asks) : null;
-    const section = textTerms(unit.heading.split(' > ').at(-1) ?? '');
+    const asked = unit.asks ? textTerms(unit.asks, lexicon) : null;
+    const section = textTerms(unit.heading.split(' > ').at(-1) ?? '', lexicon);
     // A line of a list says what its heading says the list is: "Sunday: closed" under "Opening hours".
     const list = unit.kind !== 'sentence';
     for (const term of terms) {
@@ -682,14 +743,14 @@ const DETERMINERS = new Set(
 );
 
 /** The question's adjacent word pairs that hold a content word ("check in", "family suite"). */
-export function phrasesOf(question: string): string[] {
+export function phrasesOf(question: string, lexicon: Lexicon = ENGLISH): string[] {
   const words = wordsIn(question);
   const pairs: string[] = [];
   for (let i = 1; i < words.length; i++) {
     const [a, b] = [words[i - 1]!, words[i]!];
     // "the hotel" says no more than "hotel": a pair with an article or a possessive is no phrase.
     if (DETERMINERS.has(a) || DETERMINERS.has(b)) continue;
-    if (!STOP_WORDS.has(a) || !STOP_WORDS.has(b)) pairs.push(`${a} ${b}`);
+    if (!isStopWord(a, lexicon) || !isStopWord(b, lexicon)) pairs.push(`${a} ${b}`);
   }
   return pairs;
 }
@@ -1004,9 +1065,10 @@ export function decide(
   context = '',
   previousAnswer = '',
 ): { pair: QnaPair | null; verdict: Verdict; decision: Decision } {
+  const lexicon = lexiconFor(found.stats);
   const terms = questionTerms(question, found.stats, context);
-  const verdict = judge(terms, found.hits, threshold, phrasesOf(question), previousAnswer);
-  const pair = found.qna_match && pairMeans(terms, found.qna_match) ? found.qna_match : null;
+  const verdict = judge(terms, found.hits, threshold, phrasesOf(question, lexicon), previousAnswer, lexicon);
+  const pair = found.qna_match && pairMeans(terms, found.qna_match, found.stats) ? found.qna_match : null;
   if (pair)
     return {
       pair,
@@ -1041,9 +1103,10 @@ export function decide(
  * says "any unworn item"), and the visitor said most of what its question asks: "Do you sell
  * pizza?" shares "sell" with "Do you sell birthday cakes?" and means something else.
  */
-function pairMeans(terms: QuestionTerm[], pair: QnaPair): boolean {
-  const question = textTerms(pair.question);
-  const answer = textTerms(pair.answer);
+function pairMeans(terms: QuestionTerm[], pair: QnaPair, stats: CorpusStats): boolean {
+  const lexicon = lexiconFor(stats);
+  const question = textTerms(pair.question, lexicon);
+  const answer = textTerms(pair.answer, lexicon);
   let held = 0;
   let total = 0;
   for (const term of terms) {
@@ -1052,7 +1115,7 @@ function pairMeans(terms: QuestionTerm[], pair: QnaPair): boolean {
     else if (holds(term, answer)) held += 0.5 * term.weight;
   }
   if (total === 0 || held / total < PAIR_VISITOR_SHARE) return false;
-  const asked = questionTerms(pair.question, { chunks: 1, terms: [] });
+  const asked = questionTerms(pair.question, { chunks: 1, terms: [], languages: stats.languages });
   const said = asked.filter((own) =>
     own.intent
       ? terms.some((t) => t.intent === own.intent)

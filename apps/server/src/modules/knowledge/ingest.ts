@@ -4,6 +4,7 @@ import { type Db, type DbOrTx, queryRows, sql, type Tx } from '../../core/db/dat
 import type { ChunkDraft, Section } from './chunker.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { chunks, documents, type SourceType } from './knowledge.schema.js';
+import type { Language } from './languages.js';
 import { type PreparedText, prepareText } from './prepare.js';
 
 export type DocumentInput = {
@@ -201,14 +202,14 @@ async function updateDocuments(tx: DbOrTx, changed: Changed[]): Promise<void> {
   // Typed in every row: a VALUES list of bare parameters would read them all as text.
   const values = changed.map(
     ({ item: { input, prepared }, existing }) =>
-      sql`(${existing.id}::int, ${input.collectionId}::int, ${input.title}::text, ${input.url ?? null}::text, ${prepared.contentHash}::text, ${prepared.characterCount}::int)`,
+      sql`(${existing.id}::int, ${input.collectionId}::int, ${input.title}::text, ${input.url ?? null}::text, ${prepared.contentHash}::text, ${prepared.characterCount}::int, ${prepared.language}::text)`,
   );
   await tx.execute(
     sql`UPDATE documents AS d SET collection_id = v.collection_id, title = v.title, url = v.url,
-        content_hash = v.content_hash, character_count = v.character_count,
+        content_hash = v.content_hash, character_count = v.character_count, language = v.language,
         updated_at = ${now}::timestamptz, synced_at = ${now}::timestamptz
       FROM (VALUES ${sql.join(values, sql`, `)})
-        AS v (id, collection_id, title, url, content_hash, character_count)
+        AS v (id, collection_id, title, url, content_hash, character_count, language)
       WHERE d.id = v.id`,
   );
 }
@@ -245,7 +246,7 @@ export async function trainDocument(
   if (!staged || 'unchanged' in staged) return staged;
   const { documentId, generation } = staged;
   try {
-    await writeGeneration(db, meta, documentId, generation, prepared.drafts, options);
+    await writeGeneration(db, meta, documentId, generation, prepared, options);
     const result = resultOf(documentId, prepared, false);
     const live = await db.transaction((tx) => makeLive(tx, meta, prepared, generation, result, options));
     await deleteOtherGenerations(db, documentId, live ? generation : null, generation);
@@ -263,7 +264,7 @@ async function writeGeneration(
   meta: DocumentMeta,
   documentId: number,
   generation: number,
-  drafts: ChunkDraft[],
+  { drafts, language }: PreparedText,
   { embedder, onProgress, signal }: TrainOptions,
 ): Promise<void> {
   let size = 8;
@@ -273,7 +274,7 @@ async function writeGeneration(
     // Embedded outside the transaction: a model's latency must not hold the database.
     const vectors = embedder ? await embedder.embed(batch.map(embeddingText)) : null;
     const started = performance.now();
-    await db.transaction((tx) => insertChunks(tx, meta, documentId, generation, batch, vectors));
+    await db.transaction((tx) => insertChunks(tx, meta, documentId, generation, batch, language, vectors));
     size = nextBatchSize(size, performance.now() - started);
     i += batch.length;
     await onProgress?.(i, drafts.length);
@@ -375,19 +376,32 @@ function insertChunks(
   documentId: number,
   generation: number,
   drafts: ChunkDraft[],
+  language: Language,
   vectors: number[][] | null,
 ): Promise<void> {
   return insertChunkRows(
     tx,
-    drafts.map((draft) => ({ meta, documentId, generation, draft })),
+    drafts.map((draft) => ({ meta, documentId, generation, draft, language })),
     vectors,
   );
 }
 
-type ChunkRow = { meta: DocumentMeta; documentId: number; generation: number; draft: ChunkDraft };
+type ChunkRow = {
+  meta: DocumentMeta;
+  documentId: number;
+  generation: number;
+  draft: ChunkDraft;
+  language: Language;
+};
 
 const chunkRowsOf = (item: Item, documentId: number, generation: number): ChunkRow[] =>
-  item.prepared.drafts.map((draft) => ({ meta: item.input, documentId, generation, draft }));
+  item.prepared.drafts.map((draft) => ({
+    meta: item.input,
+    documentId,
+    generation,
+    draft,
+    language: item.prepared.language,
+  }));
 
 /**
  * Chunks of any documents (and their vectors, `vectors[i]` for `rows[i]`), a multi-row statement
@@ -414,7 +428,7 @@ async function insertChunkRows(tx: DbOrTx, rows: ChunkRow[], vectors: number[][]
  */
 async function insertChunkBatch(tx: DbOrTx, rows: ChunkRow[], vectors: number[][] | null): Promise<void> {
   const json = JSON.stringify(
-    rows.map(({ meta, documentId, generation, draft }) => ({
+    rows.map(({ meta, documentId, generation, draft, language }) => ({
       tenant_id: meta.tenantId,
       document_id: documentId,
       generation,
@@ -427,15 +441,17 @@ async function insertChunkBatch(tx: DbOrTx, rows: ChunkRow[], vectors: number[][
       page_url: wellFormed(sectionUrl(meta.url, draft.anchor)),
       page_number: draft.pageNumber,
       token_count: draft.tokenCount,
+      language,
     })),
   );
   const inserted = await queryRows<{ id: number; document_id: number; chunk_index: number }>(
     tx,
     sql`INSERT INTO chunks (tenant_id, document_id, generation, source_type, collection_id, chunk_index,
-        content, heading_path, page_title, page_url, page_number, token_count)
+        content, heading_path, page_title, page_url, page_number, token_count, language)
       SELECT * FROM json_to_recordset(${json}::json) AS r (tenant_id int, document_id int,
         generation int, source_type text, collection_id int, chunk_index int, content text,
-        heading_path text, page_title text, page_url text, page_number int, token_count int)
+        heading_path text, page_title text, page_url text, page_number int, token_count int,
+        language regconfig)
       RETURNING id, document_id, chunk_index`,
   );
   if (!vectors) return;
@@ -464,7 +480,13 @@ const sectionUrl = (url: string | null | undefined, anchor: string | null) =>
 const embeddingText = (draft: ChunkDraft) =>
   draft.headingPath ? `${draft.headingPath}\n\n${draft.content}` : draft.content;
 
-type ExistingDocument = { id: number; contentHash: string; collectionId: number; generation: number };
+type ExistingDocument = {
+  id: number;
+  contentHash: string;
+  collectionId: number;
+  generation: number;
+  language: string;
+};
 
 /**
  * Two runs may index the same item at once (a worker that lost its lease and the one that took the
@@ -504,6 +526,7 @@ async function findDocument(tx: DbOrTx, meta: DocumentMeta): Promise<ExistingDoc
       contentHash: documents.contentHash,
       collectionId: documents.collectionId,
       generation: documents.generation,
+      language: documents.language,
     })
     .from(documents)
     .where(sourceOf(meta.tenantId, meta.sourceType, meta.sourceId))
@@ -524,6 +547,7 @@ async function findDocuments(
       contentHash: documents.contentHash,
       collectionId: documents.collectionId,
       generation: documents.generation,
+      language: documents.language,
     })
     .from(documents)
     .where(
@@ -540,8 +564,11 @@ async function findDocuments(
   return new Map(rows.map(({ sourceId, ...existing }) => [sourceId, existing]));
 }
 
+/** Unchanged: the same text, collection and language (a page stored before languages were told is re-indexed). */
 const isUnchanged = (existing: ExistingDocument, meta: DocumentMeta, prepared: PreparedText) =>
-  existing.contentHash === prepared.contentHash && existing.collectionId === meta.collectionId;
+  existing.contentHash === prepared.contentHash &&
+  existing.collectionId === meta.collectionId &&
+  existing.language === prepared.language;
 
 /** An unchanged document was still checked against its source now: citations show that time. */
 async function unchangedResult(tx: DbOrTx, existing: ExistingDocument, prepared: PreparedText) {
@@ -565,6 +592,7 @@ const documentValues = (meta: DocumentMeta, prepared: PreparedText) => ({
   url: meta.url ?? null,
   contentHash: prepared.contentHash,
   characterCount: prepared.characterCount,
+  language: prepared.language,
   updatedAt: new Date(),
   syncedAt: new Date(),
 });
@@ -575,7 +603,7 @@ const documentValues = (meta: DocumentMeta, prepared: PreparedText) => ({
  */
 async function insertPlaceholder(tx: Tx, meta: DocumentMeta): Promise<number> {
   const values = {
-    ...documentValues(meta, { drafts: [], characterCount: 0, contentHash: '' }),
+    ...documentValues(meta, { drafts: [], characterCount: 0, contentHash: '', language: 'english' }),
     generation: 0,
   };
   const [row] = await tx.insert(documents).values(values).returning({ id: documents.id });

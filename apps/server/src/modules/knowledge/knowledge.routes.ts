@@ -59,7 +59,12 @@ export const knowledgeRoutes =
         // As the chat does: passages whose words fall short still go to an active model, which judges them.
         const modelJudges =
           !decision.answers && passages.length > 0 && (await isActiveModel(db, auth.tenantId, bot.llmModel));
-        return { ...found, hits: found.hits.slice(0, limit), decision: judgedByModel(decision, modelJudges) };
+        return {
+          ...found,
+          hits: found.hits.slice(0, limit),
+          languages: stats.languages ?? ['english'],
+          decision: judgedByModel(decision, modelJudges),
+        };
       },
     );
   };

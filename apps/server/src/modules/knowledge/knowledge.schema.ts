@@ -15,6 +15,8 @@ import {
 import { tenants } from '../../core/db/schema.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** A text search configuration's name ('english', 'spanish'): what a chunk's words are stemmed by. */
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
 
 export const SOURCE_TYPES = ['file', 'web', 'notion', 'qna', 'store'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
@@ -41,6 +43,8 @@ export const documents = pgTable(
     url: text('url'),
     contentHash: text('content_hash').notNull(),
     characterCount: integer('character_count').notNull(),
+    /** The language its text is written in (languages.ts), its chunks' text search configuration. */
+    language: text('language').notNull().default('english'),
     generation: integer('generation').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -55,7 +59,7 @@ export const documents = pgTable(
 
 /**
  * Retrieval units, about 800 tokens with overlap, with the heading path kept as context. `search`
- * is the full-text vector (English stemming and stop words), generated from title, headings and
+ * is the full-text vector (stemmed and stopped in the chunk's `language`), generated from title, headings and
  * text and indexed with GIN. Vectors, where pgvector exists, live in chunk_embeddings (made at
  * start only on such databases), so these migrations need no extension.
  */
@@ -80,10 +84,12 @@ export const chunks = pgTable(
     pageUrl: text('page_url'),
     pageNumber: integer('page_number'),
     tokenCount: integer('token_count').notNull(),
+    /** Its document's language, as a configuration: a generated column may only call immutable functions. */
+    language: regconfig('language').notNull().default(sql`'english'::regconfig`),
     search: tsvector('search').notNull().generatedAlwaysAs(
       // Titles are often file names ("refund-policy_2024.pdf"), which the parser reads as one token:
       // split them on path and punctuation characters so their words count.
-      sql`setweight(to_tsvector('english', regexp_replace(coalesce(page_title, ''), '[/_.\-]+', ' ', 'g') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector('english', content), 'B')`,
+      sql`setweight(to_tsvector(language, regexp_replace(coalesce(page_title, ''), '[/_.\-]+', ' ', 'g') || ' ' || coalesce(heading_path, '')), 'A') || setweight(to_tsvector(language, content), 'B')`,
     ),
   },
   (t) => [

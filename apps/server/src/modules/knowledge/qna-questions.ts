@@ -136,6 +136,14 @@ export const WORDINGS = sql.raw(
 );
 /** Which wording a WORDINGS row is, as PairTerms counts them. */
 export const WORDING = sql.raw('(w.ord - 1)::int');
+/**
+ * A pair `q`'s language as `pl.language` (a regconfig): its document's, which training told from
+ * its question and answer; English for a pair not trained yet.
+ */
+export const PAIR_LANGUAGE = sql.raw(
+  `CROSS JOIN LATERAL (SELECT coalesce((SELECT d.language FROM documents d
+     WHERE d.tenant_id = q.tenant_id AND d.source_type = 'qna' AND d.source_id = q.id), 'english')::regconfig AS language) pl`,
+);
 
 /**
  * The stems of every wording of the bot's pairs (trained ones only, or all), each with its pair's
@@ -152,10 +160,11 @@ export function pairWordings(
   return queryRows(
     db,
     sql`WITH q AS MATERIALIZED (
-        SELECT id, question, alternate_questions, tsvector_to_array(to_tsvector('english', answer)) AS answer
-        FROM qna WHERE tenant_id = ${tenantId} AND bot_id = ${botId}${trainedOnly ? sql` AND trained` : sql``})
+        SELECT q.id, q.question, q.alternate_questions, pl.language,
+          tsvector_to_array(to_tsvector(pl.language, q.answer)) AS answer
+        FROM qna q ${PAIR_LANGUAGE} WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId}${trainedOnly ? sql` AND q.trained` : sql``})
       SELECT q.id, q.question AS own, ${WORDING} AS wording,
-        tsvector_to_array(to_tsvector('english', w.text)) AS question, q.answer
+        tsvector_to_array(to_tsvector(q.language, w.text)) AS question, q.answer
       FROM q ${WORDINGS} ORDER BY q.id, w.ord`,
   );
 }

@@ -152,6 +152,36 @@ describe('replaceDocuments: many small documents in a few statements', () => {
     expect(row).toEqual({ content: 'Smile \ufffd then more', page_title: 'cut \ufffd' });
   });
 
+  it('stores a document in its language, and re-indexes one stored before languages were told', async () => {
+    const spanish = {
+      ...item(COUNT + 5),
+      title: 'envios.txt',
+      sections: [
+        {
+          text: 'Hacemos envíos a domicilio de martes a sábado. El envío cuesta 3 € y es gratis desde 30 €.',
+        },
+      ],
+    };
+    const languages = async (documentId: number) =>
+      (
+        await queryRows<{ document: string; chunk: string }>(
+          db(),
+          sql`SELECT d.language AS document, c.language::text AS chunk FROM documents d
+            JOIN chunks c ON c.document_id = d.id WHERE d.id = ${documentId}`,
+        )
+      )[0];
+    const [stored] = await replaceDocuments(db(), [spanish]);
+    expect(await languages(stored!.documentId)).toEqual({ document: 'spanish', chunk: 'spanish' });
+    // As migration 0029 left every older document: English.
+    await db().execute(sql`UPDATE documents SET language = 'english' WHERE id = ${stored!.documentId}`);
+    await db().execute(sql`UPDATE chunks SET language = 'english' WHERE document_id = ${stored!.documentId}`);
+    const [again] = await replaceDocuments(db(), [spanish]);
+    expect(again!.unchanged).toBe(false);
+    expect(await languages(stored!.documentId)).toEqual({ document: 'spanish', chunk: 'spanish' });
+    const [third] = await replaceDocuments(db(), [spanish]);
+    expect(third!.unchanged).toBe(true);
+  });
+
   it('refuses a batch that names an item twice or mixes tenants', async () => {
     await expect(replaceDocuments(db(), [item(1), item(1)])).rejects.toThrow('named twice');
     await expect(replaceDocuments(db(), [item(1), { ...item(2), tenantId: tenantId + 1 }])).rejects.toThrow(

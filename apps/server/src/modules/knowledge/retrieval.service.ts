@@ -5,6 +5,7 @@ import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { type CorpusStats, contentWords, STOP_WORDS, SYNONYM_WORDS } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
+import { isLanguage, LANGUAGES, type Language, lexiconOf } from './languages.js';
 import {
   bm25Top,
   type Candidate,
@@ -12,7 +13,7 @@ import {
   LexicalIndexCache,
   type VersionedCollection,
 } from './lexical-index.js';
-import { type Alike, bestPair, type PairTerms, WORDING, WORDINGS } from './qna-questions.js';
+import { type Alike, bestPair, PAIR_LANGUAGE, type PairTerms, WORDING, WORDINGS } from './qna-questions.js';
 import { embedderOf } from './vectors.js';
 
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
@@ -47,15 +48,23 @@ type Vocabulary = { alike: Alike; filler: ReadonlySet<string> };
 
 /** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
 type Scope = { sourceType: SearchHit['source_type']; ids: number[] }[];
-/** A bot's scope, its collections' content versions, and the question's stemmed lexemes. */
-type ScopeInfo = { scope: Scope; collections: VersionedCollection[]; lexemes: string[] };
+/**
+ * A bot's scope, its collections' content versions, the languages its sources are written in, and
+ * the question's lexemes as PostgreSQL stems it in each of them.
+ */
+type ScopeInfo = {
+  scope: Scope;
+  collections: VersionedCollection[];
+  languages: Language[];
+  lexemes: string[];
+};
 
 type Warn = (details: object, message: string) => void;
 
 type QnaRow = { id: number; question: string; answer: string };
 
 /** What a search finds, with the corpus figures an answer's evidence is judged by (evidence.ts). */
-export type Retrieved = Omit<SearchResult, 'decision'> & { stats: CorpusStats };
+export type Retrieved = Omit<SearchResult, 'decision' | 'languages'> & { stats: CorpusStats };
 
 /**
  * What a bot knows about a question: its attached sources (file groups, web sources, Notion
@@ -72,10 +81,13 @@ export class RetrievalService {
     private readonly embedder: Embedder | null = null,
     private readonly warn: Warn = () => {},
     private readonly lexical: LexicalIndexCache | null = null,
-  ) {}
+  ) {
+    this.languages = new CollectionLanguages(db);
+  }
 
   /** The evidence's vocabulary (evidence.ts) as PostgreSQL stems it, read once. */
   private vocabulary: Promise<Vocabulary> | null = null;
+  private readonly languages: CollectionLanguages;
 
   async search(tenantId: number, botId: number, query: string, limit = 8): Promise<Retrieved> {
     // The bot's collections first (one small query), so the chunk queries filter on plain id
@@ -87,11 +99,10 @@ export class RetrievalService {
     const known = indexes ? await this.corpusStats(tenantId, found, indexes, query) : null;
     const corrections = known?.corrections ?? [];
     const scope = corrections.length > 0 ? { ...found, lexemes: [...found.lexemes, ...corrections] } : found;
-    const asked = corrections.length > 0 ? `${query} ${corrections.join(' ')}` : query;
     const [lists, nearest, qnaMatch, stats] = await Promise.all([
-      this.fullText(tenantId, scope, indexes, asked, limit),
+      this.fullText(tenantId, scope, indexes, limit),
       this.nearest(tenantId, scope, query, limit),
-      this.qnaMatch(tenantId, botId, scope, asked),
+      this.qnaMatch(tenantId, botId, scope),
       known ?? this.corpusStats(tenantId, scope, indexes, query),
     ]);
     if (!nearest) return { qna_match: qnaMatch, hits: fuse(lists).slice(0, limit), mode: 'full-text', stats };
@@ -106,26 +117,27 @@ export class RetrievalService {
    */
   private async corpusStats(
     tenantId: number,
-    { scope }: ScopeInfo,
+    { scope, languages }: ScopeInfo,
     indexes: IndexLookup[] | null,
     query: string,
   ): Promise<CorpusStats> {
-    const words = contentWords(query);
+    const words = contentWords(query, lexiconOf(languages));
     if (indexes) {
       const chunks = indexes.reduce((n, { index }) => n + index.size, 0);
-      if (words.length === 0) return { chunks, terms: [] };
-      const lexemes = await this.lexemesOf(words);
+      if (words.length === 0) return { chunks, terms: [], languages };
+      const lexemes = await this.lexemesOf(words, languages);
       const df = (lexeme: string) => indexes.reduce((n, { index }) => n + index.df(lexeme), 0);
       const terms = lexemes.map(({ word, lexemes: stems }) => ({
         word,
         df: stems.length === 0 ? -1 : Math.max(...stems.map(df)),
       }));
       const unknown = lexemes.filter((l, i) => terms[i]!.df === 0 && l.word.length >= 4);
-      return { chunks, terms, corrections: unknown.flatMap((l) => correctionOf(l.lexemes[0]!, indexes)) };
+      const corrections = unknown.flatMap((l) => correctionOf(l.lexemes[0]!, indexes));
+      return { chunks, terms, corrections, languages };
     }
     const rows = await queryRows<{ word: string | null; df: number }>(
       this.db,
-      sql`WITH w AS (SELECT word, tsvector_to_array(to_tsvector('english', word)) AS lexemes
+      sql`WITH w AS (SELECT word, ${STEMS_IN(languages)} AS lexemes
                      FROM unnest(${arrayLiteral(words)}::text[]) AS word)
         SELECT w.word, CASE WHEN cardinality(w.lexemes) = 0 THEN -1 ELSE (
           SELECT count(*) FROM chunks c ${LIVE_JOIN}
@@ -138,15 +150,15 @@ export class RetrievalService {
     return {
       chunks: rows.find((r) => r.word === null)?.df ?? 0,
       terms: rows.flatMap((r) => (r.word === null ? [] : [{ word: r.word, df: Number(r.df) }])),
+      languages,
     };
   }
 
-  /** Each word's stems as PostgreSQL's English configuration makes them (none for its stop words). */
-  private lexemesOf(words: string[]) {
+  /** Each word's stems as PostgreSQL's configurations of these languages make them (none for a stop word of all). */
+  private lexemesOf(words: string[], languages: Language[] = ['english']) {
     return queryRows<{ word: string; lexemes: string[] }>(
       this.db,
-      sql`SELECT word, tsvector_to_array(to_tsvector('english', word)) AS lexemes
-        FROM unnest(${arrayLiteral(words)}::text[]) AS word`,
+      sql`SELECT word, ${STEMS_IN(languages)} AS lexemes FROM unnest(${arrayLiteral(words)}::text[]) AS word`,
     );
   }
 
@@ -160,13 +172,14 @@ export class RetrievalService {
       source_type: SearchHit['source_type'];
       collection_id: number;
       version: number;
-      lexemes: string[];
+      stems: Record<string, string[]>;
     }>(
       this.db,
       sql`SELECT s.source_type, s.collection_id,
                coalesce((SELECT v.version FROM chunk_collection_versions v
                  WHERE v.tenant_id = ${tenantId} AND v.source_type = s.source_type AND v.collection_id = s.collection_id), 0)::float8 AS version,
-               tsvector_to_array(to_tsvector('english', ${query})) AS lexemes
+               (SELECT json_object_agg(l, tsvector_to_array(to_tsvector(l::regconfig, ${query})))
+                 FROM unnest(${`{${LANGUAGES.join(',')}}`}::text[]) l) AS stems
         FROM (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
@@ -176,18 +189,22 @@ export class RetrievalService {
     );
     const idsOf = (type: SearchHit['source_type']) =>
       rows.filter((r) => r.source_type === type).map((r) => r.collection_id);
+    const collections = rows.map((r) => ({
+      tenantId,
+      sourceType: r.source_type,
+      collectionId: r.collection_id,
+      version: Number(r.version),
+    }));
+    const languages = await this.languages.of(collections);
+    const stems = rows[0]?.stems ?? {};
     return {
       scope: (['file', 'web', 'notion', 'qna', 'store'] as const).map((sourceType) => ({
         sourceType,
         ids: idsOf(sourceType),
       })),
-      collections: rows.map((r) => ({
-        tenantId,
-        sourceType: r.source_type,
-        collectionId: r.collection_id,
-        version: Number(r.version),
-      })),
-      lexemes: rows[0]?.lexemes ?? [],
+      collections,
+      languages,
+      lexemes: [...new Set(languages.flatMap((language) => stems[language] ?? []))],
     };
   }
 
@@ -223,10 +240,9 @@ export class RetrievalService {
     tenantId: number,
     info: ScopeInfo,
     found: IndexLookup[] | null,
-    query: string,
     limit: number,
   ): Promise<ChunkRow[][]> {
-    if (!found) return [await this.rankAll(tenantId, inScope(info.scope), query, limit)];
+    if (!found) return [await this.rankAll(tenantId, inScope(info.scope), info.lexemes, limit)];
     const best = bm25Top(
       found.map((f) => f.index),
       info.lexemes,
@@ -244,16 +260,16 @@ export class RetrievalService {
     return Promise.all([
       this.fetchCandidates(tenantId, info.scope, best),
       ...(newer.length > 0
-        ? [this.rankNewer(tenantId, sql`(${sql.join(newer, sql` OR `)})`, query, limit)]
+        ? [this.rankNewer(tenantId, sql`(${sql.join(newer, sql` OR `)})`, info.lexemes, limit)]
         : []),
     ]);
   }
 
   /** Every match in scope ranked by cover density: exact, but its cost grows with the matches. */
-  private rankAll(tenantId: number, scope: SQL, query: string, limit: number): Promise<ChunkRow[]> {
+  private rankAll(tenantId: number, scope: SQL, lexemes: string[], limit: number): Promise<ChunkRow[]> {
     return queryRows<ChunkRow>(
       this.db,
-      sql`WITH q AS (SELECT ${orQuery(query)} AS query)
+      sql`WITH q AS (SELECT ${orQuery(lexemes)} AS query)
         SELECT ${HIT_COLUMNS}, ts_rank_cd(c.search, q.query, 32) AS rank
         FROM chunks c ${LIVE_JOIN}, q
         WHERE c.tenant_id = ${tenantId}
@@ -269,10 +285,10 @@ export class RetrievalService {
    * matches: exact after an ordinary change (a page, a pair), and bounded work for the seconds it
    * takes to rebuild the index after a large file, whose rows would otherwise all be ranked.
    */
-  private rankNewer(tenantId: number, newer: SQL, query: string, limit: number): Promise<ChunkRow[]> {
+  private rankNewer(tenantId: number, newer: SQL, lexemes: string[], limit: number): Promise<ChunkRow[]> {
     return queryRows<ChunkRow>(
       this.db,
-      sql`WITH q AS (SELECT ${orQuery(query)} AS query),
+      sql`WITH q AS (SELECT ${orQuery(lexemes)} AS query),
         m AS MATERIALIZED (
           SELECT c.id FROM chunks c ${LIVE_JOIN}, q
           WHERE c.tenant_id = ${tenantId} AND c.search @@ q.query AND ${newer}
@@ -320,7 +336,6 @@ export class RetrievalService {
     tenantId: number,
     botId: number,
     info: ScopeInfo,
-    query: string,
   ): Promise<SearchResult['qna_match']> {
     const qna = info.collections.find((c) => c.sourceType === 'qna')!;
     const questions = this.lexical?.questions(qna);
@@ -330,7 +345,7 @@ export class RetrievalService {
     const lexemes = info.lexemes.filter((l) => !filler.has(l));
     const best = questions
       ? questions.best(lexemes, alike)
-      : await this.qnaMatchSql(tenantId, botId, query, lexemes, alike);
+      : await this.qnaMatchSql(tenantId, botId, lexemes, alike);
     if (!best) return null;
     // The wording the visitor's question was read against: the evidence checks it means the question.
     const [pair] = await queryPrepared<Pick<QnaRow, 'id' | 'question' | 'answer'>>(
@@ -373,7 +388,7 @@ export class RetrievalService {
   }
 
   /** The Q&A match in SQL: stems the pairs sharing a stem (or a synonym's) with the question, per query. */
-  private async qnaMatchSql(tenantId: number, botId: number, query: string, lexemes: string[], alike: Alike) {
+  private async qnaMatchSql(tenantId: number, botId: number, lexemes: string[], alike: Alike) {
     if (lexemes.length === 0) return null;
     const mates = [...new Set(lexemes.flatMap((l) => alike.get(l) ?? []))];
     const orMates =
@@ -384,10 +399,10 @@ export class RetrievalService {
       this.db,
       sql`SELECT q.id, ${WORDING} AS wording, tsvector_to_array(v.question) AS question, tsvector_to_array(v.answer) AS answer,
                (SELECT count(*) FROM qna t WHERE t.tenant_id = ${tenantId} AND t.bot_id = ${botId} AND t.trained)::int AS total
-        FROM qna q ${WORDINGS} CROSS JOIN LATERAL (SELECT to_tsvector('english', w.text) AS question,
-                                              to_tsvector('english', q.answer) AS answer) v
+        FROM qna q ${PAIR_LANGUAGE} ${WORDINGS} CROSS JOIN LATERAL (SELECT to_tsvector(pl.language, w.text) AS question,
+                                              to_tsvector(pl.language, q.answer) AS answer) v
         WHERE q.tenant_id = ${tenantId} AND q.bot_id = ${botId} AND q.trained
-          AND ((v.question || v.answer) @@ ${orQuery(query)}${orMates})`,
+          AND ((v.question || v.answer) @@ ${orQuery(lexemes)}${orMates})`,
     );
     return bestPair(candidates, candidates[0]?.total ?? 0, lexemes, alike);
   }
@@ -410,9 +425,16 @@ function correctionOf(typed: string, indexes: IndexLookup[]): string[] {
 /** A text[] parameter's literal; the words hold letters, digits, hyphens and apostrophes only. */
 const arrayLiteral = (words: string[]) => `{${words.map((w) => `"${w.replace(/["\\]/g, '')}"`).join(',')}}`;
 
-/** A tsquery that matches any of the question's stemmed terms (plainto_tsquery ANDs them). */
-const orQuery = (query: string) =>
-  sql`nullif(replace(plainto_tsquery('english', ${query})::text, '&', '|'), '')::tsquery`;
+/** A tsquery that matches any of the question's stems (plainto_tsquery would AND them); NULL for none. */
+const orQuery = (lexemes: string[]) =>
+  sql`(SELECT string_agg(quote_literal(l), ' | ')::tsquery FROM unnest(${arrayLiteral(lexemes)}::text[]) l)`;
+
+/** A word's stems in each of the languages (the column `word`), as one text[]. */
+const STEMS_IN = (languages: Language[]) =>
+  languages.length === 1
+    ? sql`tsvector_to_array(to_tsvector(${languages[0]}::regconfig, word))`
+    : sql`array(SELECT DISTINCT s FROM unnest(${`{${languages.join(',')}}`}::regconfig[]) l,
+        unnest(tsvector_to_array(to_tsvector(l, word))) s)`;
 
 /** The chunks of these collections (per source type); only the types with any are named. */
 const inScope = (scope: Scope) =>
@@ -488,4 +510,46 @@ export function retrievalOf(deps: ModuleDeps): RetrievalService {
     services.set(deps, service);
   }
   return service;
+}
+
+/** Collections whose languages are kept in memory, at most; past it the map starts again. */
+const MAX_REMEMBERED_COLLECTIONS = 10_000;
+
+/**
+ * The languages of each collection's documents at its content version, read from the database
+ * once per version (a version changes with every write of its chunks, and so with any language).
+ * A bot with no documents yet searches in English.
+ */
+class CollectionLanguages {
+  private readonly known = new Map<string, { version: number; languages: Language[] }>();
+
+  constructor(private readonly db: DbOrTx) {}
+
+  async of(collections: VersionedCollection[]): Promise<Language[]> {
+    const keyOf = (c: VersionedCollection) => `${c.tenantId}:${c.sourceType}:${c.collectionId}`;
+    const missing = collections.filter((c) => this.known.get(keyOf(c))?.version !== c.version);
+    if (missing.length > 0) {
+      const rows = await queryRows<{ source_type: string; collection_id: number; languages: string[] }>(
+        this.db,
+        sql`SELECT d.source_type, d.collection_id, array_agg(DISTINCT d.language) AS languages
+          FROM documents d
+          WHERE d.tenant_id = ${missing[0]!.tenantId}
+            AND (d.source_type, d.collection_id) IN (${sql.join(
+              missing.map((c) => sql`(${c.sourceType}, ${c.collectionId}::int)`),
+              sql`, `,
+            )})
+          GROUP BY d.source_type, d.collection_id`,
+      );
+      if (this.known.size + missing.length > MAX_REMEMBERED_COLLECTIONS) this.known.clear();
+      for (const c of missing) {
+        const row = rows.find((r) => r.source_type === c.sourceType && r.collection_id === c.collectionId);
+        this.known.set(keyOf(c), {
+          version: c.version,
+          languages: (row?.languages ?? []).filter(isLanguage),
+        });
+      }
+    }
+    const languages = new Set(collections.flatMap((c) => this.known.get(keyOf(c))?.languages ?? []));
+    return languages.size > 0 ? [...languages].sort() : ['english'];
+  }
 }

@@ -163,6 +163,8 @@ describe('Q&A pairs', () => {
       qna_match: null,
       hits: [],
       mode: 'full-text',
+      // A bot with no sources yet reads questions in English.
+      languages: ['english'],
       decision: { answers: false },
     });
     const stop = await server.post<SearchResult>(

@@ -103,7 +103,21 @@ export type BakerySite = {
 
 /** Serves the bakery on a loopback port (404 for anything else, robots.txt included). */
 export async function serveBakery(): Promise<BakerySite> {
-  const pages = { ...BAKERY_PAGES };
+  const site = await servePages({ ...BAKERY_PAGES });
+  return {
+    url: site.url,
+    embed: (uuid, scriptSrc) => {
+      site.pages['/visit'] = layout(
+        'Visit',
+        `<h1>Visit us</h1><script src="${scriptSrc}" data-bot="${uuid}" defer></script>`,
+      );
+    },
+    close: site.close,
+  };
+}
+
+/** Serves pages by path on a loopback port, as HTML in UTF-8 (404 for any other path, robots.txt included). */
+export async function servePages(pages: Record<string, string>) {
   const server = createServer((req, res) => {
     const page = pages[new URL(req.url ?? '/', 'http://site').pathname];
     if (!page) {
@@ -115,12 +129,7 @@ export async function serveBakery(): Promise<BakerySite> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    embed: (uuid, scriptSrc) => {
-      pages['/visit'] = layout(
-        'Visit',
-        `<h1>Visit us</h1><script src="${scriptSrc}" data-bot="${uuid}" defer></script>`,
-      );
-    },
+    pages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -10,6 +10,7 @@ import { RetrievalPreview } from './RetrievalPreview';
 const SHORT: SearchResult = {
   qna_match: null,
   mode: 'full-text',
+  languages: ['english'],
   hits: [
     {
       chunk_id: 1,
@@ -85,5 +86,10 @@ describe('RetrievalPreview', () => {
     expect(screen.queryByText(MODEL_NOTE)).toBeNull();
     expect(screen.getByText(SHORT.decision.summary)).toBeTruthy();
     expect(screen.getByText(/Add a page or a Q&A pair that says it/)).toBeTruthy();
+  }, 20_000);
+
+  it("names the languages the bot's sources are read in", async () => {
+    await searchFor({ ...SHORT, languages: ['english', 'spanish'] });
+    expect(screen.getByText(/Read in English and Spanish/)).toBeTruthy();
   }, 20_000);
 });

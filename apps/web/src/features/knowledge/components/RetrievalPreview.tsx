@@ -62,7 +62,8 @@ export function RetrievalPreview({ botId }: { botId: number }) {
       ) : null}
       {result ? (
         <Typography variant="caption" color="text.secondary">
-          Search: {result.mode === 'hybrid' ? 'full text and vectors, fused by rank' : 'full text'}
+          Search: {result.mode === 'hybrid' ? 'full text and vectors, fused by rank' : 'full text'} · Read in{' '}
+          {languageNames(result.languages)}
         </Typography>
       ) : null}
     </Stack>
@@ -127,4 +128,10 @@ function HitItem({ hit, rank }: { hit: SearchHit; rank: number }) {
       </Typography>
     </ListItem>
   );
+}
+
+/** "Spanish", "English and Spanish": the languages the bot's sources are read in. */
+function languageNames(languages: string[]): string {
+  const names = languages.map((language) => language.charAt(0).toUpperCase() + language.slice(1));
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'English');
 }

@@ -1,0 +1,153 @@
+import type { ChatExchange, SearchResult } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, sql } from '../../core/db/database.js';
+import { createBotViaApi } from '../../test/bots.js';
+import { crawlSite } from '../../test/crawl.js';
+import { signupOwner } from '../../test/factories.js';
+import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
+import { PANADERIA_QNA, servePanaderia } from '../../test/sites/panaderia.js';
+import { TEXTS } from './reply-texts.js';
+import { SMALL_TALK_REPLIES } from './small-talk.js';
+
+/**
+ * A business whose site is in Spanish gets answers as good as an English one's: its pages are
+ * indexed in Spanish (stems, stop words), its visitors' questions read in Spanish (what they ask
+ * for, the words that carry nothing), and the bot's own lines are Spanish. An English bot of the
+ * same tenant is untouched.
+ */
+let server: TestServer;
+let owner: Account;
+let spanishBot: number;
+let englishBot: number;
+const sites: Array<{ close(): Promise<void> }> = [];
+
+const as = (account: Account) => ({ token: account.access_token });
+const ask = (bot: number, message: string, conversationId?: number) =>
+  server.post<ChatExchange>(
+    '/api/chat/chats',
+    { bot_id: bot, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
+    as(owner),
+  );
+const pathsOf = (reply: { body: ChatExchange }) =>
+  reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
+
+async function addPairs(bot: number, pairs: Array<{ question: string; answer: string }>): Promise<void> {
+  for (const pair of pairs) {
+    const added = await server.post('/api/qna/', { bot_id: bot, ...pair }, as(owner));
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+  }
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const listed = await server.get<Array<{ trained: boolean }>>(`/api/qna/?bot_id=${bot}`, as(owner));
+    if (listed.body.length === pairs.length && listed.body.every((p) => p.trained)) return;
+    if (Date.now() > deadline) throw new Error(`pairs not trained: ${JSON.stringify(listed.body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function botOf(url: string, name: string, pairs: Array<{ question: string; answer: string }>) {
+  const source = await crawlSite(server, owner, `${url}/`, name);
+  const bot = await createBotViaApi(server, owner, {
+    bot_name: name,
+    web_source_ids: JSON.stringify([source]),
+  });
+  await addPairs(bot.bot_id, pairs);
+  return bot.bot_id;
+}
+
+beforeAll(async () => {
+  const panaderia = await servePanaderia();
+  const bakery = await serveBakery();
+  sites.push(panaderia, bakery);
+  server = await startTestServer({ env: { CRAWLER_ALLOW_PRIVATE: 'true' } });
+  owner = await signupOwner(server);
+  spanishBot = await botOf(panaderia.url, 'Helecho Azul', PANADERIA_QNA);
+  englishBot = await botOf(bakery.url, 'Blue Fern', BAKERY_QNA);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all(sites.map((site) => site.close()));
+});
+
+describe('a bot whose sources are in Spanish', () => {
+  it('stores each page and pair with the language it is written in, and indexes it in that language', async () => {
+    const rows = await queryRows<{ source_type: string; language: string; chunk_languages: string[] }>(
+      server.database.db,
+      sql`SELECT d.source_type, d.language,
+            array(SELECT DISTINCT c.language::text FROM chunks c WHERE c.document_id = d.id) AS chunk_languages
+          FROM documents d WHERE d.tenant_id = ${owner.user.tenant_id}
+          ORDER BY d.source_type, d.title`,
+    );
+    const spanish = rows.filter((r) => r.language === 'spanish');
+    const english = rows.filter((r) => r.language === 'english');
+    // Five pages and two pairs in Spanish; six pages and five pairs in English.
+    expect(spanish).toHaveLength(7);
+    expect(english).toHaveLength(11);
+    for (const row of rows) expect(row.chunk_languages).toEqual([row.language]);
+    // The owner's "What the bot finds" says which language questions are read in.
+    const found = await server.post<SearchResult>(
+      `/api/knowledge/search/${spanishBot}`,
+      { query: '¿Cuánto cuesta el envío?' },
+      as(owner),
+    );
+    expect(found.body.languages).toEqual(['spanish']);
+    expect(found.body.decision).toMatchObject({
+      answers: true,
+      covered: expect.arrayContaining(['envío', 'price']),
+    });
+    // Spanish stems: "envíos" on the page is found by "envío" in a question, as the same stem.
+    const [stem] = await queryRows<{ found: boolean }>(
+      server.database.db,
+      sql`SELECT EXISTS (SELECT 1 FROM chunks c WHERE c.tenant_id = ${owner.user.tenant_id}
+            AND c.search @@ to_tsquery('spanish', 'envío')) AS found`,
+    );
+    expect(stem!.found).toBe(true);
+  });
+
+  it('answers a Spanish question from the page that holds the fact, and a follow-up from the conversation', async () => {
+    const delivery = await ask(spanishBot, '¿Cuánto cuesta el envío a domicilio?');
+    expect(delivery.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
+    expect(delivery.body.bot_message!.message).toContain('El envío a domicilio cuesta 3 €');
+    expect(pathsOf(delivery)).toEqual(['/envios']);
+
+    const saturday = await ask(spanishBot, '¿a qué hora abrís el sábado?');
+    expect(saturday.body.bot_message!.message).toContain('8:00 – 14:00');
+    const sunday = await ask(spanishBot, '¿y el domingo?', saturday.body.conversation_id);
+    expect(sunday.body.bot_message!.message).toMatch(/^Domingo:[^.]*Cerrado/);
+  });
+
+  it('answers with a pair asked in other words, never with a pair that only shares a word', async () => {
+    const cake = await ask(spanishBot, 'hola, ¿hacéis tartas para un cumpleaños?');
+    expect(cake.body.bot_message).toMatchObject({ answer_mode: 'qna', message: PANADERIA_QNA[0]!.answer });
+    const pizza = await ask(spanishBot, '¿Hacéis pizza?');
+    expect(pizza.body.bot_message!.answer_mode).toBe('not_found');
+  });
+
+  it('says it does not know, greets and thanks in Spanish', async () => {
+    const pizza = await ask(spanishBot, '¿Vendéis pizza?');
+    expect(pizza.body.bot_message).toMatchObject({
+      answer_mode: 'not_found',
+      // No agent is online: the visitor is told they may ask for one.
+      message: 'Lo siento, no sé la respuesta a eso. Puedes pedir hablar con una persona de nuestro equipo.',
+    });
+    expect(pizza.body.bot_message!.actions.map((a) => a.type)).toEqual(['human']);
+    const hello = await ask(spanishBot, '¡Hola!');
+    expect(hello.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: '¡Hola! ¿En qué puedo ayudarte?',
+    });
+    const thanks = await ask(spanishBot, 'vale, muchas gracias', hello.body.conversation_id);
+    expect(thanks.body.bot_message!.message).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
+  });
+
+  it('leaves an English bot of the same tenant as it was', async () => {
+    const delivery = await ask(englishBot, 'How much does delivery cost?');
+    expect(delivery.body.bot_message!.message).toContain('Delivery costs $6');
+    const pizza = await ask(englishBot, 'Do you sell pizza?');
+    expect(pizza.body.bot_message!.message).toBe(TEXTS.notFound + TEXTS.offerHumanLater);
+    const hello = await ask(englishBot, 'Hello!');
+    expect(hello.body.bot_message!.message).toBe(SMALL_TALK_REPLIES.greeting);
+  });
+});

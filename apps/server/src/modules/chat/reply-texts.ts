@@ -1,0 +1,80 @@
+import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
+
+/** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
+export type ReplyTexts = {
+  notFound: string;
+  offerHuman: string;
+  offerHumanLater: string;
+  offerLead: string;
+  offerRephrase: string;
+};
+
+const ENGLISH: ReplyTexts = {
+  notFound: "Sorry, I don't know the answer to that.",
+  offerHuman: ' Would you like to talk to a person from our team?',
+  offerHumanLater: ' You can ask to talk to a person from our team.',
+  offerLead: ' Leave your details in the form and our team will get back to you.',
+  offerRephrase: ' Please contact our team directly.',
+};
+
+/**
+ * The same lines in the languages whose sites Parley reads best (foreign-words.ts has their
+ * words), so that a visitor of a Spanish bakery is not told "Sorry, I don't know" in English.
+ */
+const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
+  english: ENGLISH,
+  spanish: {
+    notFound: 'Lo siento, no sé la respuesta a eso.',
+    offerHuman: ' ¿Quieres hablar con una persona de nuestro equipo?',
+    offerHumanLater: ' Puedes pedir hablar con una persona de nuestro equipo.',
+    offerLead: ' Deja tus datos en el formulario y nuestro equipo se pondrá en contacto contigo.',
+    offerRephrase: ' Por favor, contacta directamente con nuestro equipo.',
+  },
+  french: {
+    notFound: 'Désolé, je ne connais pas la réponse à cette question.',
+    offerHuman: ' Voulez-vous parler à une personne de notre équipe ?',
+    offerHumanLater: ' Vous pouvez demander à parler à une personne de notre équipe.',
+    offerLead: ' Laissez vos coordonnées dans le formulaire et notre équipe vous recontactera.',
+    offerRephrase: ' Veuillez contacter directement notre équipe.',
+  },
+  german: {
+    notFound: 'Das weiß ich leider nicht.',
+    offerHuman: ' Möchten Sie mit jemandem aus unserem Team sprechen?',
+    offerHumanLater: ' Sie können darum bitten, mit jemandem aus unserem Team zu sprechen.',
+    offerLead: ' Hinterlassen Sie Ihre Daten im Formular, dann meldet sich unser Team bei Ihnen.',
+    offerRephrase: ' Bitte wenden Sie sich direkt an unser Team.',
+  },
+  italian: {
+    notFound: 'Mi dispiace, non conosco la risposta.',
+    offerHuman: ' Vuoi parlare con una persona del nostro team?',
+    offerHumanLater: ' Puoi chiedere di parlare con una persona del nostro team.',
+    offerLead: ' Lascia i tuoi dati nel modulo e il nostro team ti ricontatterà.',
+    offerRephrase: ' Contatta direttamente il nostro team.',
+  },
+  portuguese: {
+    notFound: 'Lamento, não sei a resposta a essa pergunta.',
+    offerHuman: ' Quer falar com uma pessoa da nossa equipa?',
+    offerHumanLater: ' Pode pedir para falar com uma pessoa da nossa equipa.',
+    offerLead: ' Deixe os seus dados no formulário e a nossa equipa entrará em contacto consigo.',
+    offerRephrase: ' Por favor, contacte diretamente a nossa equipa.',
+  },
+  dutch: {
+    notFound: 'Sorry, daar weet ik het antwoord niet op.',
+    offerHuman: ' Wilt u met iemand van ons team praten?',
+    offerHumanLater: ' U kunt vragen om met iemand van ons team te praten.',
+    offerLead: ' Laat uw gegevens achter in het formulier, dan neemt ons team contact met u op.',
+    offerRephrase: ' Neem rechtstreeks contact op met ons team.',
+  },
+};
+
+export const TEXTS = ENGLISH;
+
+/**
+ * The bot's lines in the visitor's language: the question's own when its words clearly tell it,
+ * else the language of the bot's sources when they are in one language, else English.
+ */
+export function replyTexts(question: string, sourceLanguages: readonly Language[] = ['english']): ReplyTexts {
+  const own = sourceLanguages.filter((language) => language !== 'english');
+  const language = detectLanguageByWords(question) ?? (own.length === 1 ? own[0]! : 'english');
+  return TRANSLATED[language] ?? ENGLISH;
+}

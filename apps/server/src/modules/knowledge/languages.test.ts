@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { questionTerms } from './evidence.js';
+import { detectLanguage, detectLanguageByWords, lexiconOf } from './languages.js';
+
+describe('detectLanguage', () => {
+  it("tells a page's language by its words", () => {
+    const pages: [string, string][] = [
+      [
+        'Llevamos pedidos a domicilio de martes a sábado. El envío cuesta 3 € y es gratis en pedidos de más de 30 €.',
+        'spanish',
+      ],
+      [
+        "Le petit-déjeuner est servi de 7h30 à 10h dans la salle du jardin. Il coûte 16,50 € par personne et n'est pas inclus.",
+        'french',
+      ],
+      [
+        'Wir behandeln Kassen- und Privatpatienten. Bitte sagen Sie einen Termin mindestens 24 Stunden vorher ab.',
+        'german',
+      ],
+      [
+        'Il noleggio di una bici da città costa 15 € al giorno, casco e lucchetto compresi nel prezzo.',
+        'italian',
+      ],
+      [
+        'Os cursos intensivos começam todas as segundas-feiras e custam 890 € por quatro semanas.',
+        'portuguese',
+      ],
+      ['Wij zijn op donderdag geopend tot 20.00 uur. Een controle kost € 27,46 en wordt vergoed.', 'dutch'],
+    ];
+    for (const [text, language] of pages) expect(detectLanguage(text), text).toBe(language);
+  });
+
+  it('keeps English pairs English, which letter trigrams alone read as French', () => {
+    const pair =
+      'Do you offer classes for children?\nOur group classes are for adults and teens aged 16 and over. We don’t run children’s classes, but younger learners can take private lessons with a parent present.';
+    expect(detectLanguage(pair)).toBe('english');
+    expect(detectLanguage('Can I pick up my car after you close?')).toBe('english');
+    // Too little to tell: English, the default.
+    expect(detectLanguage('ok')).toBe('english');
+    expect(detectLanguageByWords('paella')).toBeNull();
+  });
+});
+
+describe('lexiconOf', () => {
+  it("stems a word in each of the bot's languages and knows their filler words", () => {
+    const spanish = lexiconOf(['spanish']);
+    expect(spanish.stems('envíos')).toEqual(spanish.stems('envío'));
+    expect(spanish.isFiller('quisiera')).toBe(true);
+    expect(spanish.isFiller('paella')).toBe(false);
+    const both = lexiconOf(['spanish', 'english']);
+    expect(both.stems('deliveries').length).toBeGreaterThan(0);
+    expect(lexiconOf([])).toBe(lexiconOf(['english']));
+  });
+
+  it("reads a Spanish question's subject and intent, without its chat words", () => {
+    const terms = questionTerms('hola, ¿cuánto cuesta el envío a domicilio?', {
+      chunks: 10,
+      terms: [
+        { word: 'envío', df: 2 },
+        { word: 'domicilio', df: 2 },
+      ],
+      languages: ['spanish'],
+    });
+    expect(terms.map((t) => t.label).sort()).toEqual(['cuesta', 'domicilio', 'envío', 'price']);
+    // The same question read as English keeps the Spanish function words as unknown terms.
+    const asEnglish = questionTerms('hola, ¿cuánto cuesta el envío a domicilio?', { chunks: 10, terms: [] });
+    expect(asEnglish.some((t) => t.label === 'cuánto')).toBe(true);
+  });
+});
