@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnswerFigures, AnswerResult } from './eval-answer-judge.js';
 import type { ModelResult } from './eval-answer-model.js';
-import { KINDS } from './eval-answer-sites.js';
+import { isHeldOut, KINDS } from './eval-answer-sites.js';
 import { currentRelease } from './eval-release.js';
 
 /**
@@ -62,7 +62,7 @@ const cell = (part: number, whole: number) => `${fixed(share(part, whole))} (${p
  * The held-out set is kept apart so that nobody tunes on it: its failures are printed only when
  * asked for (`--holdout-failures`), and are always in `.cache/last-run.json`.
  */
-export function printSet(name: string, runs: SetRun[], showFailures = name !== 'holdout'): void {
+export function printSet(name: string, runs: SetRun[], showFailures = !isHeldOut(name)): void {
   const results = runs[0]?.results ?? [];
   const sites = new Set(results.map((r) => r.site)).size;
   const kinds = KINDS.map((k) => `${results.filter((r) => r.question.kind === k).length} ${k}`).join(', ');

@@ -7,13 +7,16 @@ import { serveHtml } from './eval-static.js';
 
 /**
  * The small business sites of `npm run eval:answers` (eval/answers/README.md). A set is a folder of
- * eval/answers (dev, holdout); each site in it is a folder holding:
+ * eval/answers (dev, holdout, and the sites in other languages: intl, intl-holdout); each site in
+ * it is a folder holding:
  * - site/*.html: the pages, index.html the home page linking to the others;
  * - qna.json: the Q&A pairs its owner added, [{ question, answer }];
  * - questions.json: what visitors ask, with the pattern a right answer matches and where the fact is.
  */
 export const ANSWERS_DIR = path.join(REPO, 'eval/answers');
-export const SETS = ['dev', 'holdout'] as const;
+export const SETS = ['dev', 'holdout', 'intl', 'intl-holdout'] as const;
+/** A held-out set is run for its figures; its failures are not printed unless asked for. */
+export const isHeldOut = (set: string) => set.endsWith('holdout');
 
 export type QuestionKind = 'answerable' | 'qna' | 'unanswerable' | 'followup';
 export const KINDS: QuestionKind[] = ['answerable', 'qna', 'unanswerable', 'followup'];

@@ -4,6 +4,7 @@ import { addModel, type ModelFake, modelPass, startModelFake } from './eval-answ
 import { printSet, type SetRun, writeRun } from './eval-answer-report.js';
 import {
   ANSWERS_DIR,
+  isHeldOut,
   loadSets,
   SETS,
   type Site,
@@ -26,7 +27,7 @@ import { freshDatabase, serverLog, withServer } from './eval-server.js';
  * OpenAI-compatible model and the answerable questions are asked again, to check that the passages
  * sent to a model hold the fact.
  *
- * Options: --set=dev|holdout (default both), --pg, --previous=<commit> (default c8c79f1),
+ * Options: --set=dev|holdout|intl|intl-holdout (default all), --pg, --previous=<commit> (default c8c79f1),
  * --no-previous, --model (the model pass on every database and release), --no-model,
  * --holdout-failures (print the held-out set's failures, which are otherwise left out),
  * --sites=a,b (only these sites of the sets: a round of new sites on its own).
@@ -46,7 +47,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const { databases, releases, option, flag } = evalOptions(process.argv.slice(2), PREVIOUS);
   const only = option('set');
-  if (only && !(SETS as readonly string[]).includes(only)) throw new Error(`--set=${only}: dev or holdout`);
+  if (only && !(SETS as readonly string[]).includes(only))
+    throw new Error(`--set=${only}: one of ${SETS.join(', ')}`);
   const sites = option('sites')?.split(',');
   const sets = loadSets(only ? [only] : SETS, sites).filter((set) => set.sites.length > 0);
   const unknown = sites?.filter((name) => !sets.some((set) => set.sites.some((site) => site.name === name)));
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     printSet(
       set.name,
       runs.filter((r) => r.set === set.name),
-      set.name !== 'holdout' || flag('holdout-failures'),
+      !isHeldOut(set.name) || flag('holdout-failures'),
     );
   const file = path.join(CACHE, 'last-run.json');
   writeRun(file, runs, seconds);
@@ -147,7 +149,7 @@ async function askSet(api: EvalApi, trained: TrainedSite[]): Promise<AnswerResul
       const judged = judge(site, question, reply);
       const failed = !['correct', 'handled'].includes(judged.outcome);
       // The held-out set's failures are not for reading: no reasons are gathered for them.
-      const why = failed && site.set !== 'holdout' ? await decisionOf(api, botId, question.q) : undefined;
+      const why = failed && !isHeldOut(site.set) ? await decisionOf(api, botId, question.q) : undefined;
       results.push({ site: site.name, question, reply, firstReply, judged, ...(why ? { why } : {}) });
     }
   return results;
