@@ -5,7 +5,7 @@ import type { ModuleDeps } from '../../core/module.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { type CorpusStats, contentWords, STOP_WORDS, SYNONYM_WORDS } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
-import { isLanguage, LANGUAGES, type Language, lexiconOf } from './languages.js';
+import { isLanguage, type Language, lexiconOf } from './languages.js';
 import {
   bm25Top,
   type Candidate,
@@ -165,9 +165,12 @@ export class RetrievalService {
   /**
    * The collections a bot may use (its attached file groups, web sources, Notion workspaces and stores, and
    * its own Q&A) with their content versions, and the question's lexemes as plainto_tsquery
-   * stems them: what the in-memory stage needs, in the statement the search makes anyway.
+   * stems them: what the in-memory stage needs, in the statement the search makes anyway. The
+   * question is stemmed in the languages the bot's sources had at its last search; when they have
+   * changed since, once more in the new ones.
    */
   private async scope(tenantId: number, botId: number, query: string): Promise<ScopeInfo> {
+    const guessed = this.languages.lastOf(tenantId, botId);
     const rows = await queryPrepared<{
       source_type: SearchHit['source_type'];
       collection_id: number;
@@ -178,8 +181,7 @@ export class RetrievalService {
       sql`SELECT s.source_type, s.collection_id,
                coalesce((SELECT v.version FROM chunk_collection_versions v
                  WHERE v.tenant_id = ${tenantId} AND v.source_type = s.source_type AND v.collection_id = s.collection_id), 0)::float8 AS version,
-               (SELECT json_object_agg(l, tsvector_to_array(to_tsvector(l::regconfig, ${query})))
-                 FROM unnest(${`{${LANGUAGES.join(',')}}`}::text[]) l) AS stems
+               ${stemsOf(query, guessed)} AS stems
         FROM (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
           UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
@@ -196,7 +198,19 @@ export class RetrievalService {
       version: Number(r.version),
     }));
     const languages = await this.languages.of(collections);
-    const stems = rows[0]?.stems ?? {};
+    this.languages.remember(tenantId, botId, languages);
+    const missing = languages.filter((language) => !guessed.includes(language));
+    const stems = {
+      ...rows[0]?.stems,
+      ...(missing.length > 0
+        ? (
+            await queryRows<{ stems: Record<string, string[]> }>(
+              this.db,
+              sql`SELECT ${stemsOf(query, missing)} AS stems`,
+            )
+          )[0]?.stems
+        : {}),
+    };
     return {
       scope: (['file', 'web', 'notion', 'qna', 'store'] as const).map((sourceType) => ({
         sourceType,
@@ -429,6 +443,11 @@ const arrayLiteral = (words: string[]) => `{${words.map((w) => `"${w.replace(/["
 const orQuery = (lexemes: string[]) =>
   sql`(SELECT string_agg(quote_literal(l), ' | ')::tsquery FROM unnest(${arrayLiteral(lexemes)}::text[]) l)`;
 
+/** The text's stems in each of the languages, as a JSON object by language. */
+const stemsOf = (text: string, languages: Language[]) =>
+  sql`(SELECT json_object_agg(l, tsvector_to_array(to_tsvector(l::regconfig, ${text})))
+    FROM unnest(${`{${languages.join(',')}}`}::text[]) l)`;
+
 /** A word's stems in each of the languages (the column `word`), as one text[]. */
 const STEMS_IN = (languages: Language[]) =>
   languages.length === 1
@@ -522,6 +541,17 @@ const MAX_REMEMBERED_COLLECTIONS = 10_000;
  */
 class CollectionLanguages {
   private readonly known = new Map<string, { version: number; languages: Language[] }>();
+  /** Each bot's languages at its last search: what its next question is stemmed in first. */
+  private readonly lastByBot = new Map<string, Language[]>();
+
+  lastOf(tenantId: number, botId: number): Language[] {
+    return this.lastByBot.get(`${tenantId}:${botId}`) ?? ['english'];
+  }
+
+  remember(tenantId: number, botId: number, languages: Language[]): void {
+    if (this.lastByBot.size >= MAX_REMEMBERED_COLLECTIONS) this.lastByBot.clear();
+    this.lastByBot.set(`${tenantId}:${botId}`, languages);
+  }
 
   constructor(private readonly db: DbOrTx) {}
 
