@@ -77,11 +77,13 @@ describe('evidence', () => {
     expect(decision.summary).toBe('Would not answer: nothing covers pizza');
   });
 
-  it('reads a list line under its heading, and a table row with its column names', () => {
+  it('reads a list line under its heading, a two-column row as its label and value, a wider row with its column names', () => {
     expect(judged('When do you open on Sunday?').verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
     const rye = judged('how much is the seeded rye').verdict.best!;
-    expect(rye.text).toBe('Seeded rye: Price $9');
+    expect(rye.text).toBe('Seeded rye: $9');
     expect(rye.kind).toBe('row');
+    const rates = unitsOf(hit(9, 'Rates', 'Room | Low season | High season\nFamily Suite | €180 | €245'), 0);
+    expect(rates.map((u) => u.text)).toContain('Family Suite: Low season €180, High season €245');
   });
 
   it('answers "how many" with a line that holds a number, its heading naming the subject', () => {

@@ -921,8 +921,10 @@ const FIGURE_CELL = /^\p{Sc}?\s?\d/u;
 /** A table row read as a line: "Vinho Verde: Glass $10, Bottle $38" with its header, else its cells. */
 function rowText(cells: string[], header: string[] | null): string {
   const [first, ...rest] = cells;
+  // One value beside its label reads as the label's ("Sunday: Closed"); of several, each says its column's name.
+  const named = rest.length > 1;
   const values = rest
-    .map((cell, i) => (cell && header?.[i + 1] ? `${header[i + 1]} ${cell}` : cell))
+    .map((cell, i) => (cell && named && header?.[i + 1] ? `${header[i + 1]} ${cell}` : cell))
     .filter(Boolean);
   return values.length > 0 ? `${first}: ${values.join(', ')}` : (first ?? '');
 }
