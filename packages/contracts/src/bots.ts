@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BodyId, Id, inputText } from './common.js';
-import { BOT } from './constants.js';
+import { BOT, VISITOR_LANGUAGES } from './constants.js';
 import { HUMAN_BUTTON_MODES } from './handoff.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
@@ -102,6 +102,12 @@ export const BotInput = z.object({
   human_button: z
     .enum(HUMAN_BUTTON_MODES, { error: 'Talk to a person must be always, after_miss or never' })
     .default('after_miss'),
+  /** The language the widget and the bot's own lines speak: `auto` follows the bot's sources. */
+  visitor_language: z
+    .enum(['auto', ...VISITOR_LANGUAGES], {
+      error: `Visitor language must be auto or one of ${VISITOR_LANGUAGES.join(', ')}`,
+    })
+    .default('auto'),
   /**
    * An answer whose sources cover less than this share of the question offers a person instead of
    * guessing (0: never).
@@ -218,6 +224,7 @@ export const Bot = z.object({
   internet: z.boolean(),
   max_citations: z.number().int(),
   human_button: z.enum(HUMAN_BUTTON_MODES),
+  visitor_language: z.enum(['auto', ...VISITOR_LANGUAGES]),
   handoff_confidence: z.number(),
   analytics: z.boolean(),
   is_public: z.boolean(),
@@ -280,6 +287,8 @@ export const PublicBot = z.object({
   lead_form_config: LeadFormConfig.nullable(),
   /** When the widget shows "Talk to a person". */
   human_button: z.enum(HUMAN_BUTTON_MODES),
+  /** The language the widget speaks (the bot's `visitor_language`, `auto` resolved from its sources). */
+  language: z.enum(VISITOR_LANGUAGES),
   booking: z
     .object({ title: z.string(), message: z.string(), url: z.string(), provider: z.string() })
     .nullable(),

@@ -4,6 +4,32 @@ import type { LeadFormConfig } from './bots.js';
 /** The button that asks for a person, wherever a visitor sees it (HANDOFF_TEXTS.button). */
 export const PERSON_BUTTON = 'Talk to a person';
 
+/**
+ * The languages a bot speaks to its visitors in: the widget's own words, the hand-off's notices and
+ * the bot's own lines. A bot's `visitor_language` is one of them, or `auto`: the language its
+ * sources are written in, when that is one of these, else English.
+ */
+export const VISITOR_LANGUAGES = [
+  'english',
+  'spanish',
+  'french',
+  'german',
+  'italian',
+  'portuguese',
+  'dutch',
+] as const;
+export type VisitorLanguage = (typeof VISITOR_LANGUAGES)[number];
+/** Each language by its own name, as an owner picks it. */
+export const VISITOR_LANGUAGE_NAMES: Record<VisitorLanguage, string> = {
+  english: 'English',
+  spanish: 'Español',
+  french: 'Français',
+  german: 'Deutsch',
+  italian: 'Italiano',
+  portuguese: 'Português',
+  dutch: 'Nederlands',
+};
+
 export const SOCKET = {
   maxReconnectAttempts: 10,
   backoffBaseMs: 1000,

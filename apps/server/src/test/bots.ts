@@ -30,3 +30,20 @@ export async function createBotViaApi(
     throw new Error(`POST /api/chat/bots: ${response.status} ${await response.text()}`);
   return (await response.json()) as Bot;
 }
+
+/** Changes a bot's fields through the API as the console's tabs do (multipart fields): its status and body. */
+export async function updateBotViaApi(
+  server: TestServer,
+  account: Account,
+  botId: number,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Bot }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const response = await fetch(`${server.url}/api/chat/bots/${botId}`, {
+    method: 'PUT',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  return { status: response.status, body: (await response.json()) as Bot };
+}

@@ -577,6 +577,8 @@ describe('public bots', () => {
       suggestion_questions: [],
       lead_form_config: null,
       human_button: 'after_miss',
+      // No sources yet: the widget speaks English.
+      language: 'english',
       booking: { title: 'Book a demo', message: 'Pick a time', url: 'https://cal.com/acme', provider: 'cal' },
       // Plans limit nothing in this suite (PLAN_LIMITS off): every feature, custom branding included.
       show_branding: false,

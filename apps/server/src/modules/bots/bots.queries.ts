@@ -24,6 +24,7 @@ import { notFound } from '../../core/errors.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
+import { sourceLanguagesOf, visitorLanguageOf } from '../knowledge/source-languages.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import { socialAccounts } from '../social/social.schema.js';
 import { IMAGE_URL_PREFIX } from './bots.images.js';
@@ -248,6 +249,7 @@ const BOT_JSON = `json_build_object(
     'profile_image', case when bots.profile_image <> '' then ${literal(IMAGE_URL_PREFIX)} || bots.profile_image end,
     'temperature', bots.temperature, 'prompt', bots.prompt, 'llm_model', bots.llm_model,
     'internet', bots.internet, 'max_citations', bots.max_citations, 'human_button', bots.human_button,
+    'visitor_language', bots.visitor_language,
     'handoff_confidence', bots.handoff_confidence, 'analytics', bots.analytics, 'is_public', bots.is_public,
     'brand_color', bots.brand_color, 'welcome_message', coalesce(bots.welcome_message, ''),
     'suggestion_questions', bots.suggestion_questions, 'lead_form_config', ${LEAD_FORM_JSON},
@@ -332,6 +334,7 @@ function toBot(row: BotRow, links: Links): Bot {
     internet: row.internet,
     max_citations: row.maxCitations,
     human_button: row.humanButton,
+    visitor_language: row.visitorLanguage,
     handoff_confidence: row.handoffConfidence,
     analytics: row.analytics,
     is_public: row.isPublic,
@@ -353,6 +356,7 @@ function toBot(row: BotRow, links: Links): Bot {
 
 /** What a visitor's widget may know of a bot: no prompt, model, keys, sources or tenant. */
 export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean): Promise<PublicBot> {
+  const sources = row.visitorLanguage === 'auto' ? await sourceLanguagesOf(db, row.tenantId, row.id) : [];
   const [booking] = await db
     .select({
       title: calendarBookings.title,
@@ -373,6 +377,7 @@ export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean)
     suggestion_questions: row.suggestionQuestions,
     lead_form_config: leadForm(row.leadFormConfig),
     human_button: row.humanButton,
+    language: visitorLanguageOf(row.visitorLanguage, sources),
     booking: booking ?? null,
     show_branding: showBranding,
   };

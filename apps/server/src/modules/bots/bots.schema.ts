@@ -1,4 +1,4 @@
-import type { HumanButtonMode, LeadSource } from '@parley/contracts';
+import type { HumanButtonMode, LeadSource, VisitorLanguage } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -40,6 +40,8 @@ export const bots = pgTable(
     internet: boolean('internet').notNull().default(false),
     maxCitations: smallint('max_citations').notNull().default(3),
     humanButton: text('human_button').$type<HumanButtonMode>().notNull().default('after_miss'),
+    /** The language the widget and the bot's own lines speak; `auto` follows its sources (knowledge/source-languages.ts). */
+    visitorLanguage: text('visitor_language').$type<VisitorLanguage | 'auto'>().notNull().default('auto'),
     handoffConfidence: real('handoff_confidence').notNull().default(0.34),
     analytics: boolean('analytics').notNull().default(false),
     /** Listed by GET /auth/public-bots and fetchable by numeric id without login; by uuid always. */

@@ -344,6 +344,7 @@ function columnsOf(input: Partial<BotInput>) {
     internet: input.internet,
     maxCitations: input.max_citations,
     humanButton: input.human_button,
+    visitorLanguage: input.visitor_language,
     handoffConfidence: input.handoff_confidence,
     analytics: input.analytics,
     isPublic: input.is_public,

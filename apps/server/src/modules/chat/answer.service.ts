@@ -26,6 +26,7 @@ import {
 import { FOREIGN_REFERS_BACK } from '../knowledge/foreign-words.js';
 import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
+import { visitorLanguageOf } from '../knowledge/source-languages.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 import { replyTexts } from './reply-texts.js';
@@ -370,7 +371,12 @@ function socialTurn(input: AnswerInput, sourceLanguages: readonly Language[]): A
   const offer = personOffered(input.history);
   const toOffer = offer ? answerToOffer(input.question) : null;
   const social = smallTalkOf(input.question, input.bot.botName);
-  const language = smallTalkLanguage(input.question, input.bot.botName, sourceLanguages);
+  const language = smallTalkLanguage(
+    input.question,
+    input.bot.botName,
+    sourceLanguages,
+    visitorLanguageOf(input.bot.visitorLanguage, sourceLanguages),
+  );
   if (toOffer === 'no') return smallTalkAnswer('declined', input, language);
   // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
   if (toOffer === 'yes' && (offer === 'asked' || !social)) return TAKES_PERSON;
@@ -447,7 +453,7 @@ function abstain(
   foundSomething: boolean,
   { languages }: CorpusStats,
 ): Answer {
-  const TEXTS = replyTexts(input.question, languages);
+  const TEXTS = replyTexts(input.question, languages, input.bot.visitorLanguage);
   const person = offersPerson(input.bot);
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
   const offer =

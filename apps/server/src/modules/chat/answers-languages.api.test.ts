@@ -1,7 +1,7 @@
-import type { ChatExchange, SearchResult } from '@parley/contracts';
+import type { Bot, ChatExchange, PublicBot, SearchResult } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../core/db/database.js';
-import { createBotViaApi } from '../../test/bots.js';
+import { createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -140,6 +140,37 @@ describe('a bot whose sources are in Spanish', () => {
     });
     const thanks = await ask(spanishBot, 'vale, muchas gracias', hello.body.conversation_id);
     expect(thanks.body.bot_message!.message).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
+  });
+
+  it("tells the widget the bot's visitor language: its sources' on auto, else the owner's choice", async () => {
+    const publicOf = async (bot: number) => {
+      const { body } = await server.get<Bot>(`/api/chat/bots/${bot}`, as(owner));
+      return (await server.get<PublicBot>(`/api/auth/bot/uuid/${body.uuid}`)).body;
+    };
+    expect((await publicOf(spanishBot)).language).toBe('spanish');
+    expect((await publicOf(englishBot)).language).toBe('english');
+    const set = async (language: string) => {
+      const reply = await updateBotViaApi(server, owner, spanishBot, { visitor_language: language });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body;
+    };
+    expect((await set('french')).visitor_language).toBe('french');
+    expect((await publicOf(spanishBot)).language).toBe('french');
+    // A question whose words do not tell its language gets the bot's own lines in the owner's choice.
+    const pizza = await ask(spanishBot, 'pizza?');
+    expect(pizza.body.bot_message!.message).toMatch(/^Désolé, je ne connais pas la réponse/);
+    const refused = await updateBotViaApi(server, owner, spanishBot, { visitor_language: 'klingon' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('Visitor language must be auto or one of english, spanish');
+    expect((await set('auto')).visitor_language).toBe('auto');
+  });
+
+  it('hands off in Spanish: the request for a person is understood and its notice is Spanish', async () => {
+    const asked = await ask(spanishBot, 'quiero hablar con una persona');
+    const notice = asked.body.bot_message!;
+    expect(notice.message).toBe(
+      'Ahora mismo no hay nadie de nuestro equipo conectado. Déjanos tu nombre, tu email y tu pregunta, y te responderemos lo antes posible.',
+    );
   });
 
   it('leaves an English bot of the same tenant as it was', async () => {

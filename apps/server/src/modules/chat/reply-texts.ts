@@ -1,4 +1,6 @@
+import type { VisitorLanguage } from '@parley/contracts';
 import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
+import { visitorLanguageOf } from '../knowledge/source-languages.js';
 
 /** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
 export type ReplyTexts = {
@@ -70,11 +72,15 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
 export const TEXTS = ENGLISH;
 
 /**
- * The bot's lines in the visitor's language: the question's own when its words clearly tell it,
- * else the language of the bot's sources when they are in one language, else English.
+ * The bot's lines in the visitor's language: the question's own when its words clearly tell it
+ * (and Parley speaks it), else the bot's visitor language (its owner's choice, or its sources').
  */
-export function replyTexts(question: string, sourceLanguages: readonly Language[] = ['english']): ReplyTexts {
-  const own = sourceLanguages.filter((language) => language !== 'english');
-  const language = detectLanguageByWords(question) ?? (own.length === 1 ? own[0]! : 'english');
-  return TRANSLATED[language] ?? ENGLISH;
+export function replyTexts(
+  question: string,
+  sourceLanguages: readonly Language[] = ['english'],
+  setting: VisitorLanguage | 'auto' = 'auto',
+): ReplyTexts {
+  const asked = detectLanguageByWords(question);
+  const texts = asked ? TRANSLATED[asked] : undefined;
+  return texts ?? TRANSLATED[visitorLanguageOf(setting, sourceLanguages)] ?? ENGLISH;
 }

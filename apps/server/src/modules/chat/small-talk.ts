@@ -305,18 +305,28 @@ export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
 /**
  * The language a social turn was written in, to reply in: the language of its phrases other than
  * English's ("ok gracias" is Spanish); of a phrase two languages share ("hallo"), the one the
- * bot's sources are written in. English when none is clear.
+ * bot's sources are written in. A turn of words every language types ("ok", 👍) gets the bot's
+ * own language (`fallback`); an English one, English.
  */
 export function smallTalkLanguage(
   message: string,
   botName: string,
   sourceLanguages: readonly Language[],
+  fallback: Language = 'english',
 ): Language {
   const languages = new Set<Language>();
-  phrasesOf(message, LEXICON, botName, languages);
+  const kinds = phrasesOf(message, LEXICON, botName, languages);
   const foreign = [...languages].filter((language) => language !== 'english');
-  return foreign.find((language) => sourceLanguages.includes(language)) ?? foreign[0] ?? 'english';
+  const universal = kinds !== null && wordsOf(message).every((word) => UNIVERSAL.has(word));
+  return (
+    foreign.find((language) => sourceLanguages.includes(language)) ??
+    foreign[0] ??
+    (universal ? fallback : 'english')
+  );
 }
+
+/** Words typed the same in any language. */
+const UNIVERSAL = new Set(['ok', 'okay', 'okey', 'okie', 'k', 'kk']);
 
 /**
  * The reply to "are you a bot?": the bot says what it is, by its name, and, when it hands off, that

@@ -3,7 +3,6 @@ import {
   HANDOFF_TEXTS,
   type HandoffReason,
   type HandoffState,
-  HELPDESK_TEXTS,
   type OfferAction,
 } from '@parley/contracts';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -26,6 +25,7 @@ import { notify } from '../notifications/notifications.service.js';
 import { ownerEmails } from '../roles/roles.queries.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import { type HandoffActor, next } from './handoff.machine.js';
+import { noticesFor } from './visitor-notices.js';
 
 /** A transition applied: the conversation after it, where it came from, and its stored notice. */
 export type Moved = { row: ConversationRow; from: HandoffState; notice: Appended };
@@ -33,7 +33,8 @@ export type Moved = { row: ConversationRow; from: HandoffState; notice: Appended
 /** At most this many conversations per sweep step, so a first sweep over old data stays short. */
 const SWEEP_BATCH = 100;
 
-const CONTACT_FORM_OFFER: OfferAction = { type: 'contact_form', title: HANDOFF_TEXTS.leaveContact };
+/** The contact form's button, in the notice's language. */
+const contactFormOffer = (title: string): OfferAction => ({ type: 'contact_form', title });
 
 /** What a transition sets besides the state: who holds it, since when it waits, when it closed. */
 function columnsFor(to: HandoffState, actor: HandoffActor, agentName: string | null) {
@@ -188,9 +189,10 @@ export class HandoffService {
       await this.recordQuestionBefore(conversation, askedWith);
       return toMessage(moved.requested.notice.message);
     }
+    const TEXTS = await noticesFor(this.db, conversation);
     return this.say(
       conversation,
-      conversation.handoffState === 'human' ? HANDOFF_TEXTS.alreadyWithAgent : HANDOFF_TEXTS.alreadyWaiting,
+      conversation.handoffState === 'human' ? TEXTS.alreadyWithAgent : TEXTS.alreadyWaiting,
     );
   }
 
@@ -256,9 +258,13 @@ export class HandoffService {
       const notice = await appendTo(
         tx,
         id,
-        systemNotice(conversation, HANDOFF_TEXTS.contactLeft(details.name, details.email), {
-          answer_mode: 'contact',
-        }),
+        systemNotice(
+          conversation,
+          (await noticesFor(tx, conversation)).contactLeft(details.name, details.email),
+          {
+            answer_mode: 'contact',
+          },
+        ),
         { announce: this.hub.storedNotification },
       );
       if (!conversation.isTest) await this.announceContact(tx, conversation, details, lead!.id);
@@ -307,32 +313,33 @@ export class HandoffService {
     row: ConversationRow,
     reason: HandoffReason,
   ): Promise<{ text: string; actions: OfferAction[] }> {
+    const TEXTS = await noticesFor(tx, row);
     switch (reason) {
       case 'visitor_asked':
       case 'low_confidence':
         if (await this.options.agentsOnline(tx, row.tenantId))
-          return { text: HANDOFF_TEXTS.requested(await queuePosition(tx, row)), actions: [] };
+          return { text: TEXTS.requested(await queuePosition(tx, row)), actions: [] };
         return hasForms(row)
-          ? { text: HANDOFF_TEXTS.nobodyOnline, actions: [CONTACT_FORM_OFFER] }
-          : { text: HANDOFF_TEXTS.nobodyOnlineNoForm, actions: [] };
+          ? { text: TEXTS.nobodyOnline, actions: [contactFormOffer(TEXTS.leaveContact)] }
+          : { text: TEXTS.nobodyOnlineNoForm, actions: [] };
       case 'agent_took_over':
-        return { text: HELPDESK_TEXTS.agentJoined(row.adminName ?? 'An agent'), actions: [] };
+        return { text: TEXTS.agentJoined(row.adminName ?? 'An agent'), actions: [] };
       case 'agent_handed_back':
-        return { text: HELPDESK_TEXTS.botBack, actions: [] };
+        return { text: TEXTS.botBack, actions: [] };
       case 'agent_away':
-        return { text: HELPDESK_TEXTS.agentAway, actions: [] };
+        return { text: TEXTS.agentAway, actions: [] };
       case 'no_agent_answered':
-        if (!hasForms(row)) return { text: HANDOFF_TEXTS.noAnswerNoForm, actions: [] };
+        if (!hasForms(row)) return { text: TEXTS.noAnswerNoForm, actions: [] };
         return (await contactLeftSince(tx, row))
-          ? { text: HANDOFF_TEXTS.noAnswerContactLeft, actions: [] }
-          : { text: HANDOFF_TEXTS.noAnswer, actions: [CONTACT_FORM_OFFER] };
+          ? { text: TEXTS.noAnswerContactLeft, actions: [] }
+          : { text: TEXTS.noAnswer, actions: [contactFormOffer(TEXTS.leaveContact)] };
       case 'agent_closed':
-        return { text: HANDOFF_TEXTS.closed, actions: [] };
+        return { text: TEXTS.closed, actions: [] };
       case 'idle':
-        return { text: HANDOFF_TEXTS.closedIdle, actions: [] };
+        return { text: TEXTS.closedIdle, actions: [] };
       case 'visitor_wrote':
       case 'agent_reopened':
-        return { text: HANDOFF_TEXTS.reopened, actions: [] };
+        return { text: TEXTS.reopened, actions: [] };
     }
   }
 

@@ -535,12 +535,13 @@ export function retrievalOf(deps: ModuleDeps): RetrievalService {
 const MAX_REMEMBERED_COLLECTIONS = 10_000;
 
 /**
- * The languages of each collection's documents at its content version, read from the database
+ * The languages of each collection's documents, most documents first, at its content version, read from the database
  * once per version (a version changes with every write of its chunks, and so with any language).
  * A bot with no documents yet searches in English.
  */
 class CollectionLanguages {
-  private readonly known = new Map<string, { version: number; languages: Language[] }>();
+  /** Each collection's documents per language, at a content version. */
+  private readonly known = new Map<string, { version: number; counts: Map<Language, number> }>();
   /** Each bot's languages at its last search: what its next question is stemmed in first. */
   private readonly lastByBot = new Map<string, Language[]>();
 
@@ -559,27 +560,37 @@ class CollectionLanguages {
     const keyOf = (c: VersionedCollection) => `${c.tenantId}:${c.sourceType}:${c.collectionId}`;
     const missing = collections.filter((c) => this.known.get(keyOf(c))?.version !== c.version);
     if (missing.length > 0) {
-      const rows = await queryRows<{ source_type: string; collection_id: number; languages: string[] }>(
+      const rows = await queryRows<{
+        source_type: string;
+        collection_id: number;
+        language: string;
+        n: number;
+      }>(
         this.db,
-        sql`SELECT d.source_type, d.collection_id, array_agg(DISTINCT d.language) AS languages
+        sql`SELECT d.source_type, d.collection_id, d.language, count(*)::int AS n
           FROM documents d
           WHERE d.tenant_id = ${missing[0]!.tenantId}
             AND (d.source_type, d.collection_id) IN (${sql.join(
               missing.map((c) => sql`(${c.sourceType}, ${c.collectionId}::int)`),
               sql`, `,
             )})
-          GROUP BY d.source_type, d.collection_id`,
+          GROUP BY d.source_type, d.collection_id, d.language`,
       );
       if (this.known.size + missing.length > MAX_REMEMBERED_COLLECTIONS) this.known.clear();
       for (const c of missing) {
-        const row = rows.find((r) => r.source_type === c.sourceType && r.collection_id === c.collectionId);
-        this.known.set(keyOf(c), {
-          version: c.version,
-          languages: (row?.languages ?? []).filter(isLanguage),
-        });
+        const counts = new Map<Language, number>();
+        for (const r of rows)
+          if (r.source_type === c.sourceType && r.collection_id === c.collectionId && isLanguage(r.language))
+            counts.set(r.language, r.n);
+        this.known.set(keyOf(c), { version: c.version, counts });
       }
     }
-    const languages = new Set(collections.flatMap((c) => this.known.get(keyOf(c))?.languages ?? []));
-    return languages.size > 0 ? [...languages].sort() : ['english'];
+    const totals = new Map<Language, number>();
+    for (const c of collections)
+      for (const [language, n] of this.known.get(keyOf(c))?.counts ?? [])
+        totals.set(language, (totals.get(language) ?? 0) + n);
+    // Most documents first: the bot's main language leads (visitorLanguageOf).
+    const languages = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l]) => l);
+    return languages.length > 0 ? languages : ['english'];
   }
 }

@@ -25,6 +25,7 @@ export const AppearanceFields = BotInput.pick({
   description: true,
   brand_color: true,
   welcome_message: true,
+  visitor_language: true,
   suggestion_questions: true,
   lead_form_config: true,
   is_public: true,

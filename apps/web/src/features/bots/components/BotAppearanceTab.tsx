@@ -1,8 +1,10 @@
 import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import { type Bot, NAME_RULES, withRule } from '@parley/contracts';
+import TextField from '@mui/material/TextField';
+import { type Bot, NAME_RULES, VISITOR_LANGUAGE_NAMES, VISITOR_LANGUAGES, withRule } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { TextInput } from '../../../shared/components/TextInput';
@@ -21,12 +23,13 @@ const valuesOf = (bot: Bot) => ({
   description: bot.description ?? '',
   brand_color: bot.brand_color,
   welcome_message: bot.welcome_message,
+  visitor_language: bot.visitor_language,
   suggestion_questions: bot.suggestion_questions,
   lead_form_config: bot.lead_form_config,
   is_public: bot.is_public,
 });
 
-/** Name, profile image, brand colour, welcome message, suggested questions, lead form and listing. */
+/** Name, profile image, brand colour, welcome message, visitor language, suggested questions, lead form and listing. */
 export function BotAppearanceTab({ bot }: { bot: Bot }) {
   const form = useZodForm(AppearanceFields, { defaultValues: valuesOf(bot) });
   const { control } = form;
@@ -78,6 +81,27 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
         )}
       />
       <TextInput label="Welcome message" multiline minRows={2} {...fieldProps(form, 'welcome_message')} />
+      <Controller
+        control={control}
+        name="visitor_language"
+        render={({ field }) => (
+          <TextField
+            select
+            label="Language for visitors"
+            value={field.value ?? 'auto'}
+            onChange={(event) => field.onChange(event.target.value)}
+            helperText="The chat window's buttons and the bot's own lines (greetings, “I don't know”, hand-off notices). Automatic follows the language your sources are written in."
+            sx={{ maxWidth: 420 }}
+          >
+            <MenuItem value="auto">Automatic (from your sources)</MenuItem>
+            {VISITOR_LANGUAGES.map((language) => (
+              <MenuItem key={language} value={language}>
+                {VISITOR_LANGUAGE_NAMES[language]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
       <Divider />
       <Controller
         control={control}

@@ -1,0 +1,1 @@
+ALTER TABLE "bots" ADD COLUMN "visitor_language" text DEFAULT 'auto' NOT NULL;
