@@ -7,6 +7,7 @@ import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
 import { PANADERIA_QNA, servePanaderia } from '../../test/sites/panaderia.js';
+import { recordQuestion } from '../unanswered/unanswered.service.js';
 import { TEXTS } from './reply-texts.js';
 import { SMALL_TALK_REPLIES } from './small-talk.js';
 
@@ -161,7 +162,9 @@ describe('a bot whose sources are in Spanish', () => {
     expect(pizza.body.bot_message!.message).toMatch(/^Désolé, je ne connais pas la réponse/);
     const refused = await updateBotViaApi(server, owner, spanishBot, { visitor_language: 'klingon' });
     expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain('Visitor language must be auto or one of english, spanish');
+    expect(JSON.stringify(refused.body)).toContain(
+      'Visitor language must be auto or one of english, spanish',
+    );
     expect((await set('auto')).visitor_language).toBe('auto');
   });
 
@@ -171,6 +174,20 @@ describe('a bot whose sources are in Spanish', () => {
     expect(notice.message).toBe(
       'Ahora mismo no hay nadie de nuestro equipo conectado. Déjanos tu nombre, tu email y tu pregunta, y te responderemos lo antes posible.',
     );
+  });
+
+  it('groups a Spanish question the bot could not answer with its other wordings, by Spanish stems', async () => {
+    const record = (question: string) =>
+      recordQuestion(server.database.db, {
+        tenantId: owner.user.tenant_id,
+        botId: spanishBot,
+        question,
+        reason: 'not_found',
+      });
+    const first = await record('¿Tenéis cruasanes veganos?');
+    // "tienen" and "tenéis" are forms of one verb PostgreSQL's Spanish drops; "cruasán" and "cruasanes", one stem.
+    expect(await record('¿tienen cruasán vegano?')).toBe(first);
+    expect(await record('¿Hacéis pizza?')).not.toBe(first);
   });
 
   it('leaves an English bot of the same tenant as it was', async () => {

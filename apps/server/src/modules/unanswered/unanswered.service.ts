@@ -4,6 +4,7 @@ import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js'
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { sourceLanguagesOf } from '../knowledge/source-languages.js';
 import type { QnaService } from '../qna/qna.service.js';
 import { unansweredGroups as groups, unansweredQuestions as questions } from './unanswered.schema.js';
 
@@ -207,14 +208,13 @@ export class UnansweredService {
   }
 }
 
-/** The question's words as PostgreSQL's English text search stems them, stop words left out. */
 /**
  * Adds a visitor's question to its bot's open group asking the same thing, or to a new one. Needs
  * the database alone, so whatever notices such a question (the chat, a thumbs down) can queue it.
  */
 export async function recordQuestion(db: Db, input: UnansweredInput): Promise<number | null> {
   const question = queuedText(input.question);
-  const terms = question ? await stemmedTerms(db, question) : [];
+  const terms = question ? await stemmedTerms(db, input.tenantId, input.botId, question) : [];
   if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
@@ -318,10 +318,16 @@ async function queuedRow(
   return row;
 }
 
-async function stemmedTerms(db: DbOrTx, text: string): Promise<string[]> {
+/**
+ * The question's words as PostgreSQL stems them in the languages of the bot's sources (as its pairs
+ * are stemmed, so a group finds its likely pair), stop words left out.
+ */
+async function stemmedTerms(db: DbOrTx, tenantId: number, botId: number, text: string): Promise<string[]> {
+  const languages = await sourceLanguagesOf(db, tenantId, botId);
   const [row] = await queryRows<{ terms: string[] }>(
     db,
-    sql`SELECT tsvector_to_array(to_tsvector('english', ${text})) AS terms`,
+    sql`SELECT array(SELECT DISTINCT t FROM unnest(${`{${(languages.length > 0 ? languages : ['english']).join(',')}}`}::regconfig[]) l,
+        unnest(tsvector_to_array(to_tsvector(l, ${text}))) t) AS terms`,
   );
   return row?.terms ?? [];
 }
