@@ -47,3 +47,25 @@ export async function updateBotViaApi(
   });
   return { status: response.status, body: (await response.json()) as Bot };
 }
+
+/** Adds Q&A pairs to a bot as its owner does, and waits until every pair of the bot is trained. */
+export async function addTrainedPairs(
+  server: TestServer,
+  account: Account,
+  botId: number,
+  pairs: ReadonlyArray<{ question: string; answer: string }>,
+): Promise<void> {
+  const as = { token: account.access_token };
+  for (const pair of pairs) {
+    const added = await server.post('/api/qna/', { bot_id: botId, ...pair }, as);
+    if (added.status >= 300) throw new Error(`POST /api/qna/: ${added.status} ${JSON.stringify(added.body)}`);
+  }
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const listed = await server.get<Array<{ trained: boolean }>>(`/api/qna/?bot_id=${botId}`, as);
+    if (listed.status === 200 && listed.body.length >= pairs.length && listed.body.every((p) => p.trained))
+      return;
+    if (Date.now() > deadline) throw new Error(`pairs not trained: ${JSON.stringify(listed.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

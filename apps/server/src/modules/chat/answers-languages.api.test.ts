@@ -1,7 +1,7 @@
 import type { Bot, ChatExchange, PublicBot, SearchResult } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../core/db/database.js';
-import { createBotViaApi, updateBotViaApi } from '../../test/bots.js';
+import { addTrainedPairs, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -33,27 +33,13 @@ const ask = (bot: number, message: string, conversationId?: number) =>
 const pathsOf = (reply: { body: ChatExchange }) =>
   reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
 
-async function addPairs(bot: number, pairs: Array<{ question: string; answer: string }>): Promise<void> {
-  for (const pair of pairs) {
-    const added = await server.post('/api/qna/', { bot_id: bot, ...pair }, as(owner));
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-  }
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const listed = await server.get<Array<{ trained: boolean }>>(`/api/qna/?bot_id=${bot}`, as(owner));
-    if (listed.body.length === pairs.length && listed.body.every((p) => p.trained)) return;
-    if (Date.now() > deadline) throw new Error(`pairs not trained: ${JSON.stringify(listed.body)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function botOf(url: string, name: string, pairs: Array<{ question: string; answer: string }>) {
   const source = await crawlSite(server, owner, `${url}/`, name);
   const bot = await createBotViaApi(server, owner, {
     bot_name: name,
     web_source_ids: JSON.stringify([source]),
   });
-  await addPairs(bot.bot_id, pairs);
+  await addTrainedPairs(server, owner, bot.bot_id, pairs);
   return bot.bot_id;
 }
 

@@ -1,7 +1,7 @@
 import { BOT, type ChatExchange, type SearchResult, type StreamEvent } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaApi } from '../../test/bots.js';
+import { addTrainedPairs, createBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
@@ -50,21 +50,6 @@ const search = (query: string, bot = botId) =>
 const pathsOf = (reply: { body: ChatExchange }) =>
   reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
 
-async function addPairs(bot: number): Promise<void> {
-  for (const pair of BAKERY_QNA) {
-    const added = await server.post('/api/qna/', { bot_id: bot, ...pair }, as(owner));
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-  }
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const pairs = await server.get<Array<{ trained: boolean }>>(`/api/qna/?bot_id=${bot}`, as(owner));
-    if (pairs.status === 200 && pairs.body.length === BAKERY_QNA.length && pairs.body.every((p) => p.trained))
-      return;
-    if (Date.now() > deadline) throw new Error(`pairs not trained: ${JSON.stringify(pairs.body)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(async () => {
   site = await serveBakery();
   llm = await startOpenAiFake();
@@ -77,7 +62,7 @@ beforeAll(async () => {
     suggestion_questions: JSON.stringify(SUGGESTIONS),
   });
   botId = bot.bot_id;
-  await addPairs(botId);
+  await addTrainedPairs(server, owner, botId, BAKERY_QNA);
 });
 afterAll(async () => {
   await server?.close();

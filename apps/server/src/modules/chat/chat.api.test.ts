@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { conversations, fileGroups } from '../../core/db/schema.js';
-import { createBotViaApi } from '../../test/bots.js';
+import { createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { outboxText } from '../../test/outbox.js';
@@ -44,14 +44,8 @@ const createBot = (account: Account, fields: Record<string, string>) =>
   createBotViaApi(server, account, fields);
 
 async function updateBot(account: Account, botId: number, fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const response = await fetch(`${server.url}/api/chat/bots/${botId}`, {
-    method: 'PUT',
-    body: form,
-    headers: { authorization: `Bearer ${account.access_token}` },
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
+  const updated = await updateBotViaApi(server, account, botId, fields);
+  expect(updated.status, JSON.stringify(updated.body)).toBe(200);
 }
 
 /** A file group with two indexed pages, attached to the bot. */
