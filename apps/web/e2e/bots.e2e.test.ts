@@ -74,6 +74,9 @@ describe('bots', () => {
     await page.getByLabel('Brand colour', { exact: true }).fill('#3366ff');
     await page.getByRole('button', { name: 'Add question' }).click();
     await page.getByLabel('Suggested question 1', { exact: true }).fill('What are your opening hours?');
+    // The widget and the bot's own lines in German, whatever the sources' language.
+    await page.getByRole('combobox', { name: 'Language for visitors' }).click();
+    await page.getByRole('option', { name: 'Deutsch' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(MESSAGES.bots.updated).first().waitFor();
 
@@ -83,6 +86,7 @@ describe('bots', () => {
     expect(await page.getByLabel('Suggested question 1', { exact: true }).inputValue()).toBe(
       'What are your opening hours?',
     );
+    expect(await page.getByRole('combobox', { name: 'Language for visitors' }).innerText()).toBe('Deutsch');
     await screenshot(page, 'bots-appearance');
 
     // Instructions and model: the prompt from the wizard, the built-in answerer by default.

@@ -1,13 +1,29 @@
-import type { PublicBot, VisitorIdentity } from '@parley/contracts';
+import {
+  fillText,
+  type PublicBot,
+  type VisitorIdentity,
+  WIDGET_TEXTS_ENGLISH,
+  type WidgetTexts,
+} from '@parley/contracts';
 
 /** A failed call: the HTTP status (0 when the network failed) and the server's `detail`, if any. */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
+  readonly detail: string | null;
+  constructor(status: number, detail: string | null) {
+    super(detail ?? textOf(WIDGET_TEXTS_ENGLISH, status));
     this.status = status;
+    this.detail = detail;
+  }
+
+  /** What the visitor reads: the server's own words, else the widget's in its language. */
+  textIn(t: WidgetTexts): string {
+    return this.detail ?? textOf(t, this.status);
   }
 }
+
+const textOf = (t: WidgetTexts, status: number) =>
+  status ? fillText(t.requestFailed, { status }) : t.unreachable;
 
 /** Calls to the widget's public endpoints: cross-origin, without cookies. */
 async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
@@ -15,14 +31,14 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
   try {
     response = await fetch(url, { ...init, credentials: 'omit', mode: 'cors' });
   } catch {
-    throw new ApiError(0, 'The chat could not be reached. Please try again later.');
+    throw new ApiError(0, null);
   }
   const body = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
     const detail =
       body && typeof body === 'object' && 'detail' in body && typeof body.detail === 'string'
         ? body.detail
-        : `Request failed (${response.status})`;
+        : null;
     throw new ApiError(response.status, detail);
   }
   return body as T;

@@ -1,5 +1,5 @@
 import type { SocketHandlers } from '@parley/chat-client';
-import type { ChatMessage, VisitorIdentity } from '@parley/contracts';
+import { type ChatMessage, type VisitorIdentity, WIDGET_TEXTS, type WidgetTexts } from '@parley/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api';
 import { VisitorSession } from './session';
@@ -57,7 +57,7 @@ function message(seq: number, overrides: Partial<ChatMessage> = {}): ChatMessage
   };
 }
 
-function setup(store = memoryStore(), identify?: () => Promise<VisitorIdentity>) {
+function setup(store = memoryStore(), identify?: () => Promise<VisitorIdentity>, texts?: WidgetTexts) {
   const sockets: FakeSocket[] = [];
   const calls: (string | null)[] = [];
   const session = new VisitorSession({
@@ -65,6 +65,7 @@ function setup(store = memoryStore(), identify?: () => Promise<VisitorIdentity>)
     uuid: 'b0b0b0b0-0000-4000-8000-000000000001',
     botId: 5,
     store,
+    texts,
     createSocket: (url, handlers) => {
       const socket = new FakeSocket(url, handlers);
       sockets.push(socket);
@@ -198,6 +199,20 @@ describe('VisitorSession', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(session.getState().blocked).toBe('This site is not allowed to embed this bot');
     expect(sockets).toHaveLength(0);
+  });
+
+  it("says its own words in the bot's language", async () => {
+    const { session } = setup(
+      memoryStore(),
+      () => Promise.reject(new ApiError(403, 'This site is not allowed to embed this bot')),
+      WIDGET_TEXTS.spanish,
+    );
+    expect(await session.leaveContact({ name: 'Ada' })).toBe(
+      'No se han podido enviar tus datos. Inténtalo de nuevo.',
+    );
+    session.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(session.getState().blocked).toBe('Este sitio no tiene permiso para insertar este bot');
   });
 
   it('shows frames, presence, and a failed send', async () => {

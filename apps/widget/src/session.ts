@@ -10,7 +10,12 @@ import {
   type NoticeKind,
   type SocketFactory,
 } from '@parley/chat-client';
-import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
+import {
+  type ChatMessage,
+  type VisitorIdentity,
+  WIDGET_TEXTS_ENGLISH,
+  type WidgetTexts,
+} from '@parley/contracts';
 import { ApiError, leaveContact, rateAnswer, reportBookingClick, requestIdentity } from './api';
 import type { BotStore } from './storage';
 
@@ -43,12 +48,12 @@ export type SessionOptions = {
   createSocket?: SocketFactory;
   /** Identity requests (tests pass a fake). */
   identify?: typeof requestIdentity;
+  /** The widget's words for what the session itself says (English unless given). */
+  texts?: WidgetTexts;
 };
 
 /** A reply that never comes (an agent holds the chat, say) must not lock the composer for ever. */
 const THINKING_LIMIT_MS = 60_000;
-/** HANDOFF_TEXTS.contactFailed, written out (the contracts' hand-off texts would bring zod in). */
-const CONTACT_NOT_READY = 'Your details could not be sent. Please try again.';
 
 const INITIAL: SessionState = {
   status: 'idle',
@@ -72,6 +77,7 @@ export class VisitorSession {
   private state: SessionState = INITIAL;
   private readonly listeners = new Set<(state: SessionState) => void>();
   private readonly options: SessionOptions;
+  private readonly texts: WidgetTexts;
   private socket: ChatSocket | null = null;
   private unbind: (() => void) | null = null;
   private identity: VisitorIdentity | null = null;
@@ -87,6 +93,7 @@ export class VisitorSession {
 
   constructor(options: SessionOptions) {
     this.options = options;
+    this.texts = options.texts ?? WIDGET_TEXTS_ENGLISH;
     try {
       const kept = options.store.get('visitor');
       this.identity = kept ? (JSON.parse(kept) as VisitorIdentity) : null;
@@ -116,7 +123,7 @@ export class VisitorSession {
         } catch (error) {
           // Refused for good (this site may not embed the bot, or it is gone): stop trying.
           if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
-            this.block(error.message);
+            this.block(error.status === 403 ? this.texts.notAllowed : this.texts.botNotFound);
           }
           throw error;
         }
@@ -153,7 +160,7 @@ export class VisitorSession {
       text: message,
     });
     if (!sent) {
-      this.addFrame('error', MESSAGES.realtime.sendFailed);
+      this.addFrame('error', this.texts.sendFailed);
       return false;
     }
     this.batcher.cancel();
@@ -189,12 +196,12 @@ export class VisitorSession {
    */
   async leaveContact(fields: Record<string, string>): Promise<string | null> {
     const conversationId = this.state.conversationId;
-    if (!this.identity || !conversationId) return CONTACT_NOT_READY;
+    if (!this.identity || !conversationId) return this.texts.contactFailed;
     try {
       await leaveContact(this.options.apiBase, this.identity.visitor_token, conversationId, fields);
       return null;
     } catch (error) {
-      return error instanceof Error ? error.message : CONTACT_NOT_READY;
+      return error instanceof ApiError ? error.textIn(this.texts) : this.texts.contactFailed;
     }
   }
 
@@ -211,7 +218,7 @@ export class VisitorSession {
   /** "Talk to a person": the answer (a place in line, or the lead form) arrives as a stored notice. */
   requestHuman(): boolean {
     const sent = this.socket?.requestHuman(this.options.botId, this.state.conversationId ?? 0) ?? false;
-    if (!sent) this.addFrame('error', MESSAGES.realtime.sendFailed);
+    if (!sent) this.addFrame('error', this.texts.sendFailed);
     return sent;
   }
 

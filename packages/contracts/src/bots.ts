@@ -4,6 +4,7 @@ import { BOT, VISITOR_LANGUAGES } from './constants.js';
 import { HUMAN_BUTTON_MODES } from './handoff.js';
 import { MESSAGES } from './messages.js';
 import { BOTS_SUBJECT, need, open, type RouteRule, signedIn } from './rules.js';
+import { WIDGET_TEXTS_ENGLISH, type WidgetTexts } from './widget-texts.js';
 
 /** Bots (console.md section 7 Bots), their assignment to users and the public view (section 6). */
 export const BOT_ROUTE_RULES = {
@@ -274,6 +275,14 @@ export const AssignedParams = z.object({
   tenantId: Id,
 });
 
+/** Every key of WidgetTexts as a string: taken from the English texts, so the two cannot drift. */
+const WidgetTextsSchema = z.object(
+  Object.fromEntries(Object.keys(WIDGET_TEXTS_ENGLISH).map((key) => [key, z.string()])) as Record<
+    keyof WidgetTexts,
+    z.ZodString
+  >,
+);
+
 /** What a visitor's widget needs of a bot, and nothing more: no prompt, keys, settings or tenant data. */
 export const PublicBot = z.object({
   bot_id: z.number().int(),
@@ -289,6 +298,8 @@ export const PublicBot = z.object({
   human_button: z.enum(HUMAN_BUTTON_MODES),
   /** The language the widget speaks (the bot's `visitor_language`, `auto` resolved from its sources). */
   language: z.enum(VISITOR_LANGUAGES),
+  /** The widget's own words in `language` (WidgetTexts: templates such as `{name}` filled by fillText). */
+  texts: WidgetTextsSchema,
   booking: z
     .object({ title: z.string(), message: z.string(), url: z.string(), provider: z.string() })
     .nullable(),

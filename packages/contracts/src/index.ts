@@ -29,3 +29,5 @@ export * from './social.js';
 export * from './stores.js';
 export * from './sync.js';
 export * from './whatsapp.js';
+export * from './widget-texts.js';
+export * from './widget-texts-translations.js';

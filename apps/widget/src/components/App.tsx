@@ -1,11 +1,12 @@
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import { BOT, type PublicBot } from '@parley/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { submitLead } from '../api';
+import { ApiError, submitLead } from '../api';
 import { palette } from '../colour';
 import { imageHosts, type WidgetConfig } from '../config';
 import { type SessionState, VisitorSession } from '../session';
 import { botStore } from '../storage';
+import { TextsContext, textsOf } from '../texts';
 import { ChatIcon, CloseIcon } from './icons';
 import { closeOnEscape, type LeadState, Panel } from './Panel';
 
@@ -27,9 +28,10 @@ function useSessionState(session: VisitorSession): SessionState {
 export function App({ config, bot, controls }: Props) {
   const { apiBase, uuid } = config;
   const store = useMemo(() => botStore(uuid), [uuid]);
+  const t = useMemo(() => textsOf(bot), [bot]);
   const session = useMemo(
-    () => new VisitorSession({ apiBase, uuid, botId: bot.bot_id, store }),
-    [apiBase, uuid, bot.bot_id, store],
+    () => new VisitorSession({ apiBase, uuid, botId: bot.bot_id, store, texts: t }),
+    [apiBase, uuid, bot.bot_id, store, t],
   );
   const state = useSessionState(session);
   const [open, setOpen] = useState(() => config.openAtStart || store.get('open') === 'true');
@@ -70,60 +72,61 @@ export function App({ config, bot, controls }: Props) {
   };
 
   return (
-    <div
-      class="root"
-      style={{
-        '--brand': colours.brand,
-        '--on-brand': colours.onBrand,
-        '--accent': colours.accent,
-        '--link': '#1d4ed8',
-      }}
-    >
-      <Panel
-        apiBase={apiBase}
-        bot={bot}
-        state={state}
-        open={open}
-        markdown={markdown}
-        inputRef={input}
-        lead={lead}
-        leadSentAfter={leadSentAfter}
-        onSend={(text) => session.send(text)}
-        onLead={async (fields) => {
-          try {
-            await submitLead(apiBase, uuid, fields, state.conversationId);
-          } catch (error) {
-            return error instanceof Error
-              ? error.message
-              : 'The details could not be sent. Please try again.';
-          }
-          finishLead('sent');
-          return null;
+    <TextsContext.Provider value={t}>
+      <div
+        class="root"
+        lang={t.lang}
+        style={{
+          '--brand': colours.brand,
+          '--on-brand': colours.onBrand,
+          '--accent': colours.accent,
+          '--link': '#1d4ed8',
         }}
-        onLeadDismiss={() => finishLead('dismissed')}
-        onContact={(fields) => session.leaveContact(fields)}
-        onNewChat={() => {
-          session.newChat();
-          setLeadSentAfter(null);
-          input.current?.focus();
-        }}
-        onClose={() => setOpen(false)}
-        onRequestHuman={() => session.requestHuman()}
-        onRate={(messageId, rating) => session.rate(messageId, rating)}
-        onBookingClick={() => session.bookingClicked()}
-      />
-      <button
-        ref={launcher}
-        class={`launcher${open ? ' open' : ''}`}
-        type="button"
-        aria-label={open ? 'Close chat' : 'Open chat'}
-        aria-expanded={open}
-        aria-controls="parley-chat-panel"
-        onClick={() => setOpen((was) => !was)}
-        onKeyDown={open ? closeOnEscape(() => setOpen(false)) : undefined}
       >
-        {open ? <CloseIcon /> : <ChatIcon />}
-      </button>
-    </div>
+        <Panel
+          apiBase={apiBase}
+          bot={bot}
+          state={state}
+          open={open}
+          markdown={markdown}
+          inputRef={input}
+          lead={lead}
+          leadSentAfter={leadSentAfter}
+          onSend={(text) => session.send(text)}
+          onLead={async (fields) => {
+            try {
+              await submitLead(apiBase, uuid, fields, state.conversationId);
+            } catch (error) {
+              return error instanceof ApiError ? error.textIn(t) : t.leadFailed;
+            }
+            finishLead('sent');
+            return null;
+          }}
+          onLeadDismiss={() => finishLead('dismissed')}
+          onContact={(fields) => session.leaveContact(fields)}
+          onNewChat={() => {
+            session.newChat();
+            setLeadSentAfter(null);
+            input.current?.focus();
+          }}
+          onClose={() => setOpen(false)}
+          onRequestHuman={() => session.requestHuman()}
+          onRate={(messageId, rating) => session.rate(messageId, rating)}
+          onBookingClick={() => session.bookingClicked()}
+        />
+        <button
+          ref={launcher}
+          class={`launcher${open ? ' open' : ''}`}
+          type="button"
+          aria-label={open ? t.closeChat : t.openChat}
+          aria-expanded={open}
+          aria-controls="parley-chat-panel"
+          onClick={() => setOpen((was) => !was)}
+          onKeyDown={open ? closeOnEscape(() => setOpen(false)) : undefined}
+        >
+          {open ? <CloseIcon /> : <ChatIcon />}
+        </button>
+      </div>
+    </TextsContext.Provider>
   );
 }

@@ -1,5 +1,6 @@
 import type { Ref } from 'preact';
 import { useState } from 'preact/hooks';
+import { useTexts } from '../texts';
 import { SendIcon } from './icons';
 
 type Props = {
@@ -10,6 +11,7 @@ type Props = {
 
 /** The visitor's message box: Enter sends, Shift+Enter adds a line. */
 export function Composer({ onSend, disabled, inputRef }: Props) {
+  const t = useTexts();
   const [text, setText] = useState('');
   const send = () => {
     if (disabled || !text.trim()) return;
@@ -27,8 +29,8 @@ export function Composer({ onSend, disabled, inputRef }: Props) {
         ref={inputRef}
         rows={1}
         maxLength={4000}
-        placeholder="Type your message…"
-        aria-label="Message"
+        placeholder={t.placeholder}
+        aria-label={t.messageLabel}
         value={text}
         onInput={(event) => setText((event.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={(event) => {
@@ -38,7 +40,7 @@ export function Composer({ onSend, disabled, inputRef }: Props) {
           }
         }}
       />
-      <button class="send" type="submit" aria-label="Send message" disabled={disabled || !text.trim()}>
+      <button class="send" type="submit" aria-label={t.sendMessage} disabled={disabled || !text.trim()}>
         <SendIcon />
       </button>
     </form>

@@ -1,6 +1,7 @@
 import { leadValues, validateLead } from '@parley/chat-client';
-import type { LeadFormConfig } from '@parley/contracts';
+import { fillText, type LeadFormConfig, type LeadFormField } from '@parley/contracts';
 import { useState } from 'preact/hooks';
+import { useTexts, type WidgetTexts } from '../texts';
 
 type Props = {
   config: LeadFormConfig;
@@ -11,8 +12,29 @@ type Props = {
   initial?: Record<string, string>;
 };
 
+/** validateLead's findings (required, email, length) told in the widget's language. */
+export function leadErrors(
+  t: WidgetTexts,
+  fields: readonly LeadFormField[],
+  values: Record<string, string>,
+): Record<string, string> {
+  const found = validateLead(fields, values);
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    if (!found[field.name]) continue;
+    const value = (values[field.name] ?? '').trim();
+    errors[field.name] = !value
+      ? fillText(t.required, { label: field.label })
+      : value.length > 500
+        ? fillText(t.tooLong, { label: field.label })
+        : t.invalidEmail;
+  }
+  return errors;
+}
+
 /** The bot's lead form, built from its configuration, with required and email checks before sending. */
 export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
+  const t = useTexts();
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...initial }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -20,7 +42,7 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const found = validateLead(config.fields, values);
+    const found = leadErrors(t, config.fields, values);
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -28,7 +50,7 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
     try {
       setServerError(await onSubmit(leadValues(config.fields, values)));
     } catch {
-      setServerError('The details could not be sent. Please try again.');
+      setServerError(t.leadFailed);
     } finally {
       setBusy(false);
     }
@@ -76,10 +98,10 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
       ) : null}
       <div class="actions">
         <button class="btn" type="submit" disabled={busy}>
-          Send
+          {t.send}
         </button>
         <button class="btn plain" type="button" onClick={onDismiss}>
-          Not now
+          {t.notNow}
         </button>
       </div>
     </form>

@@ -1,16 +1,8 @@
-import {
-  BAD_ANSWER_OFFER,
-  citationTitle,
-  citesByNumber,
-  linkCitations,
-  rateable,
-  safeUrl,
-  syncedLabel,
-} from '@parley/chat-client';
+import { citationTitle, citesByNumber, linkCitations, rateable, safeUrl } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
-import type { BookingAction, ChatMessage, MessageSourceRef } from '@parley/contracts';
-import { PERSON_BUTTON } from '@parley/contracts/constants';
+import { type BookingAction, type ChatMessage, fillText, type MessageSourceRef } from '@parley/contracts';
 import { useEffect, useState } from 'preact/hooks';
+import { syncedText, useTexts } from '../texts';
 import { CalendarIcon, ThumbIcon } from './icons';
 import { Markdown } from './Markdown';
 
@@ -23,17 +15,18 @@ function sourceKey(source: MessageSourceRef): string {
  * Q&A, and how fresh each source is; numbered when the answer cites them as [n].
  */
 export function Sources({ sources, numbered }: { sources: readonly MessageSourceRef[]; numbered: boolean }) {
+  const t = useTexts();
   const unique = new Map(sources.map((source) => [sourceKey(source), source]));
   if (unique.size === 0) return null;
   const List = numbered ? 'ol' : 'ul';
   return (
     <div class="sources" data-testid="message-sources">
-      <span class="sources-title">Sources</span>
+      <span class="sources-title">{t.sources}</span>
       <List>
         {[...unique.entries()].map(([key, source]) => {
           const url = source.page_url ? safeUrl(source.page_url) : '';
           const title = citationTitle(source);
-          const synced = syncedLabel(source.synced_at);
+          const synced = syncedText(t, source.synced_at);
           return (
             <li key={key}>
               {url && !url.startsWith('mailto:') ? (
@@ -43,11 +36,11 @@ export function Sources({ sources, numbered }: { sources: readonly MessageSource
               ) : (
                 title
               )}
-              {source.page_number !== null ? `, p. ${source.page_number}` : null}
+              {source.page_number !== null ? `, ${fillText(t.page, { n: source.page_number })}` : null}
               {synced ? <span class="synced"> · {synced}</span> : null}
               {source.source_type === 'qna' ? (
-                <span class="tag" title="Answered from Q&A">
-                  Q&amp;A
+                <span class="tag" title={t.qnaTitle}>
+                  {t.qna}
                 </span>
               ) : null}
             </li>
@@ -67,12 +60,13 @@ export function BookingButton({
   /** Reports the click to the bot's analytics. */
   onClick?: () => void;
 }) {
+  const t = useTexts();
   const url = safeUrl(action.url);
   if (!url || url.startsWith('mailto:')) return null;
   return (
     <a class="btn" href={url} target="_blank" rel="noopener noreferrer nofollow" onClick={onClick}>
       <CalendarIcon />
-      {action.title || 'Book a time'}
+      {action.title || t.bookTime}
     </a>
   );
 }
@@ -98,6 +92,7 @@ function RateAnswer({
   /** Offered once the answer is rated down (absent: a person cannot be asked for now). */
   onRequestHuman?: () => void;
 }) {
+  const t = useTexts();
   const [rating, setRating] = useState<'up' | 'down' | null>(savedRating ?? null);
   // The history's copy of the message can arrive after a live copy that knew no rating.
   useEffect(() => {
@@ -116,7 +111,7 @@ function RateAnswer({
         <button
           type="button"
           class={`rate-btn${rating === 'up' ? ' on' : ''}`}
-          aria-label="Good answer"
+          aria-label={t.goodAnswer}
           aria-pressed={rating === 'up'}
           disabled={busy}
           onClick={() => choose('up')}
@@ -126,7 +121,7 @@ function RateAnswer({
         <button
           type="button"
           class={`rate-btn down${rating === 'down' ? ' on' : ''}`}
-          aria-label="Bad answer"
+          aria-label={t.badAnswer}
           aria-pressed={rating === 'down'}
           disabled={busy}
           onClick={() => choose('down')}
@@ -136,9 +131,9 @@ function RateAnswer({
       </div>
       {rating === 'down' && onRequestHuman ? (
         <div class="rate-offer" data-testid="bad-answer-offer">
-          <span>{BAD_ANSWER_OFFER}</span>
+          <span>{t.badAnswerOffer}</span>
           <button class="btn" type="button" onClick={onRequestHuman}>
-            {PERSON_BUTTON}
+            {t.person}
           </button>
         </div>
       ) : null}
@@ -165,6 +160,7 @@ export function Message({
   /** Shown as "Talk to a person" under an answer that offers one; absent: not offered now. */
   onRequestHuman?: () => void;
 }) {
+  const t = useTexts();
   if (message.message_type === 'system') {
     return (
       <li class="frame notice" role="status" data-testid="system-message">
@@ -188,7 +184,7 @@ export function Message({
       data-testid={agent ? 'agent-message' : 'bot-message'}
       data-answer-mode={message.answer_mode}
     >
-      {agent ? <span class="label">Agent</span> : null}
+      {agent ? <span class="label">{t.agent}</span> : null}
       <div class="bubble">
         <Markdown
           text={agent ? message.message : linkCitations(message.message, message.sources)}

@@ -1,10 +1,11 @@
 import { type ChatSocketStatus, contactFormDue, leadFormDue, mayAskForPerson } from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
-import { type ChatMessage, CONTACT_FORM, MESSAGES, type PublicBot, welcomeOf } from '@parley/contracts';
+import { type ChatMessage, fillText, type PublicBot, welcomeOf } from '@parley/contracts';
 import { Fragment, type Ref } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { imageUrl } from '../api';
 import type { SessionState } from '../session';
+import { contactFormIn, useTexts, type WidgetTexts } from '../texts';
 import { Composer } from './Composer';
 import { CloseIcon, NewChatIcon } from './icons';
 import { LeadForm } from './LeadForm';
@@ -44,13 +45,6 @@ export function closeOnEscape(onClose: () => void) {
   };
 }
 
-/**
- * LEAD_TEXTS.received of the contracts, written out: importing it would bring the leads schemas and
- * zod into the widget (+25 KB gzip). The widget's browser test checks the two stay the same.
- */
-const THANKS = 'Thank you! Your details have been received.';
-/** HANDOFF_TEXTS.button, written out for the same reason as THANKS. */
-const PERSON_BUTTON = 'Talk to a person';
 const FRAME_CLASS = {
   error: 'error',
   warning: 'warning',
@@ -62,10 +56,10 @@ const FRAME_CLASS = {
 const isSeededWelcome = (m: ChatMessage) => m.seq === 1 && m.message_type === 'bot';
 
 /** Connected, the header says whether a person could join now: the bot answers either way. */
-function statusText(status: ChatSocketStatus, gaveUp: boolean, agentsOnline: boolean): string {
-  if (status === 'open') return agentsOnline ? 'Online' : 'Our team is away';
-  if (status === 'failed' || gaveUp) return 'Offline';
-  return status === 'closed' ? 'Reconnecting…' : 'Connecting…';
+function statusText(t: WidgetTexts, status: ChatSocketStatus, gaveUp: boolean, agentsOnline: boolean) {
+  if (status === 'open') return agentsOnline ? t.online : t.away;
+  if (status === 'failed' || gaveUp) return t.offline;
+  return status === 'closed' ? t.reconnecting : t.connecting;
 }
 
 function dotClass(state: SessionState): string {
@@ -87,6 +81,8 @@ function Avatar({ apiBase, bot }: { apiBase: string; bot: PublicBot }) {
 /** The chat panel: header, messages with the intro (suggestions, booking, lead form), composer. */
 export function Panel(props: Props) {
   const { apiBase, bot, state, open, markdown, lead, leadSentAfter } = props;
+  const t = useTexts();
+  const contactForm = useMemo(() => contactFormIn(t), [t]);
   const body = useRef<HTMLDivElement>(null);
   const seeded = state.messages.find(isSeededWelcome);
   const shown = seeded ? state.messages.filter((m) => m !== seeded) : state.messages;
@@ -109,7 +105,7 @@ export function Panel(props: Props) {
   // The thank-you stays where the form was: after the message that was last when it was sent.
   const thanks = (
     <li class="frame success" role="status">
-      {THANKS}
+      {t.thanks}
     </li>
   );
   const thanksAfter =
@@ -129,7 +125,7 @@ export function Panel(props: Props) {
       <li class="row" style={{ alignItems: 'stretch' }}>
         <LeadForm
           key={contact.offeredAt}
-          config={CONTACT_FORM}
+          config={contactForm}
           initial={{ question: contact.question }}
           onSubmit={props.onContact}
           onDismiss={() => setContactPutOff(contact.offeredAt)}
@@ -144,7 +140,7 @@ export function Panel(props: Props) {
       class="panel"
       role="dialog"
       aria-modal="false"
-      aria-label={`Chat with ${bot.bot_name}`}
+      aria-label={fillText(t.chatWith, { name: bot.bot_name })}
       hidden={!open}
       onKeyDown={closeOnEscape(props.onClose)}
     >
@@ -154,29 +150,35 @@ export function Panel(props: Props) {
           <h2 class="name">{bot.bot_name}</h2>
           <div class="status" data-testid="connection-status" data-status={state.status}>
             <span class={`dot ${dotClass(state)}`} />
-            {state.blocked ? 'Unavailable' : statusText(state.status, state.gaveUp, state.agentsOnline)}
+            {state.blocked ? t.unavailable : statusText(t, state.status, state.gaveUp, state.agentsOnline)}
           </div>
         </div>
         <button
           class="icon-btn"
           type="button"
-          aria-label="New chat"
-          title="New chat"
+          aria-label={t.newChat}
+          title={t.newChat}
           onClick={props.onNewChat}
         >
           <NewChatIcon />
         </button>
-        <button class="icon-btn" type="button" aria-label="Close chat" title="Close" onClick={props.onClose}>
+        <button
+          class="icon-btn"
+          type="button"
+          aria-label={t.closeChat}
+          title={t.close}
+          onClick={props.onClose}
+        >
           <CloseIcon size={20} />
         </button>
       </header>
       {state.agentsOnline ? (
         <div class="human" role="status">
-          A human is available
+          {t.humanAvailable}
         </div>
       ) : null}
       <div class="body" ref={body}>
-        <ol class="list" aria-label="Messages" aria-live="polite">
+        <ol class="list" aria-label={t.messages} aria-live="polite">
           <li class="row" data-testid="welcome-message">
             <div class="bubble">
               <Markdown text={seeded?.message ?? welcome} options={markdown} />
@@ -184,7 +186,7 @@ export function Panel(props: Props) {
           </li>
           {!started && questions.length ? (
             <li>
-              <fieldset class="chips" aria-label="Suggested questions">
+              <fieldset class="chips" aria-label={t.suggestedQuestions}>
                 {questions.map((question) => (
                   <button
                     key={question}
@@ -201,11 +203,11 @@ export function Panel(props: Props) {
           ) : null}
           {!started && bot.booking ? (
             <li>
-              <section class="card" aria-label="Book a meeting">
+              <section class="card" aria-label={t.bookMeeting}>
                 <h3>{bot.booking.title}</h3>
                 {bot.booking.message ? <p>{bot.booking.message}</p> : null}
                 <BookingButton
-                  action={{ title: 'Book a time', url: bot.booking.url }}
+                  action={{ title: t.bookTime, url: bot.booking.url }}
                   onClick={props.onBookingClick}
                 />
               </section>
@@ -235,7 +237,7 @@ export function Panel(props: Props) {
             </li>
           ) : state.thinking ? (
             <li class="row">
-              <div class="bubble typing" role="status" aria-label="The bot is thinking">
+              <div class="bubble typing" role="status" aria-label={t.thinking}>
                 <i />
                 <i />
                 <i />
@@ -261,17 +263,13 @@ export function Panel(props: Props) {
         </div>
       ) : connected ? null : (
         <div class={`conn${state.gaveUp ? ' failed' : ''}`} role="status">
-          {state.gaveUp
-            ? MESSAGES.realtime.unableToEstablish
-            : state.status === 'closed'
-              ? 'Connection lost. Reconnecting…'
-              : 'Connecting…'}
+          {state.gaveUp ? t.unableToEstablish : state.status === 'closed' ? t.connectionLost : t.connecting}
         </div>
       )}
       {requestHuman && bot.human_button === 'always' ? (
         <div class="person">
           <button class="btn plain" type="button" onClick={requestHuman}>
-            {PERSON_BUTTON}
+            {t.person}
           </button>
         </div>
       ) : null}
@@ -282,7 +280,7 @@ export function Panel(props: Props) {
       />
       {bot.show_branding ? (
         <a class="branding" href="https://parley.chat" target="_blank" rel="noopener noreferrer">
-          Powered by Parley
+          {t.poweredBy}
         </a>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BOT, type Bot, MESSAGES, type PublicBot, type QnA } from '@parley/contracts';
+import { BOT, type Bot, MESSAGES, type PublicBot, type QnA, WIDGET_TEXTS_ENGLISH } from '@parley/contracts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -579,6 +579,7 @@ describe('public bots', () => {
       human_button: 'after_miss',
       // No sources yet: the widget speaks English.
       language: 'english',
+      texts: WIDGET_TEXTS_ENGLISH,
       booking: { title: 'Book a demo', message: 'Pick a time', url: 'https://cal.com/acme', provider: 'cal' },
       // Plans limit nothing in this suite (PLAN_LIMITS off): every feature, custom branding included.
       show_branding: false,

@@ -4,6 +4,7 @@ import {
   LeadFormConfig,
   LeadFormField,
   type PublicBot,
+  WIDGET_TEXTS,
 } from '@parley/contracts';
 import {
   type AnyColumn,
@@ -366,6 +367,7 @@ export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean)
     })
     .from(calendarBookings)
     .where(eq(calendarBookings.botId, row.id));
+  const language = visitorLanguageOf(row.visitorLanguage, sources);
   return {
     bot_id: row.id,
     uuid: row.uuid,
@@ -377,7 +379,8 @@ export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean)
     suggestion_questions: row.suggestionQuestions,
     lead_form_config: leadForm(row.leadFormConfig),
     human_button: row.humanButton,
-    language: visitorLanguageOf(row.visitorLanguage, sources),
+    language,
+    texts: WIDGET_TEXTS[language],
     booking: booking ?? null,
     show_branding: showBranding,
   };
