@@ -392,7 +392,7 @@ function smallTalkAnswer(kind: SmallTalk, input: AnswerInput, language: Language
     sources: [],
     qnaId: null,
     usage: null,
-    actions: person && SHOWS_PERSON.has(kind) ? [PERSON] : [],
+    actions: person && SHOWS_PERSON.has(kind) ? [personOffer()] : [],
   };
 }
 
@@ -470,12 +470,13 @@ function abstain(
     sources: [],
     qnaId: null,
     usage: null,
-    actions: person ? [PERSON] : [],
+    actions: person ? [personOffer(TEXTS.person)] : [],
     lowConfidence: foundSomething,
   };
 }
 
-const PERSON: OfferAction = { type: 'human', title: HANDOFF_TEXTS.button };
+/** The "Talk to a person" button under an answer, titled in the answer's language. */
+const personOffer = (title: string = HANDOFF_TEXTS.button): OfferAction => ({ type: 'human', title });
 const offersPerson = (bot: BotRow) => bot.humanButton !== 'never';
 
 /** Sentences an extractive answer quotes at most, and pages it quotes them from. */

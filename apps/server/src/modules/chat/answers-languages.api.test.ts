@@ -119,7 +119,7 @@ describe('a bot whose sources are in Spanish', () => {
       // No agent is online: the visitor is told they may ask for one.
       message: 'Lo siento, no sé la respuesta a eso. Puedes pedir hablar con una persona de nuestro equipo.',
     });
-    expect(pizza.body.bot_message!.actions.map((a) => a.type)).toEqual(['human']);
+    expect(pizza.body.bot_message!.actions).toEqual([{ type: 'human', title: 'Hablar con una persona' }]);
     const hello = await ask(spanishBot, '¡Hola!');
     expect(hello.body.bot_message).toMatchObject({
       answer_mode: 'small_talk',

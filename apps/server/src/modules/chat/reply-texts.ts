@@ -1,4 +1,4 @@
-import type { VisitorLanguage } from '@parley/contracts';
+import { type VisitorLanguage, WIDGET_TEXTS } from '@parley/contracts';
 import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
 import { visitorLanguageOf } from '../knowledge/source-languages.js';
 
@@ -9,6 +9,8 @@ export type ReplyTexts = {
   offerHumanLater: string;
   offerLead: string;
   offerRephrase: string;
+  /** The title of the button that asks for a person (the widget's own, WIDGET_TEXTS). */
+  person: string;
 };
 
 const ENGLISH: ReplyTexts = {
@@ -17,6 +19,7 @@ const ENGLISH: ReplyTexts = {
   offerHumanLater: ' You can ask to talk to a person from our team.',
   offerLead: ' Leave your details in the form and our team will get back to you.',
   offerRephrase: ' Please contact our team directly.',
+  person: WIDGET_TEXTS.english.person,
 };
 
 /**
@@ -31,6 +34,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' Puedes pedir hablar con una persona de nuestro equipo.',
     offerLead: ' Deja tus datos en el formulario y nuestro equipo se pondrá en contacto contigo.',
     offerRephrase: ' Por favor, contacta directamente con nuestro equipo.',
+    person: WIDGET_TEXTS.spanish.person,
   },
   french: {
     notFound: 'Désolé, je ne connais pas la réponse à cette question.',
@@ -38,6 +42,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' Vous pouvez demander à parler à une personne de notre équipe.',
     offerLead: ' Laissez vos coordonnées dans le formulaire et notre équipe vous recontactera.',
     offerRephrase: ' Veuillez contacter directement notre équipe.',
+    person: WIDGET_TEXTS.french.person,
   },
   german: {
     notFound: 'Das weiß ich leider nicht.',
@@ -45,6 +50,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' Sie können darum bitten, mit jemandem aus unserem Team zu sprechen.',
     offerLead: ' Hinterlassen Sie Ihre Daten im Formular, dann meldet sich unser Team bei Ihnen.',
     offerRephrase: ' Bitte wenden Sie sich direkt an unser Team.',
+    person: WIDGET_TEXTS.german.person,
   },
   italian: {
     notFound: 'Mi dispiace, non conosco la risposta.',
@@ -52,6 +58,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' Puoi chiedere di parlare con una persona del nostro team.',
     offerLead: ' Lascia i tuoi dati nel modulo e il nostro team ti ricontatterà.',
     offerRephrase: ' Contatta direttamente il nostro team.',
+    person: WIDGET_TEXTS.italian.person,
   },
   portuguese: {
     notFound: 'Lamento, não sei a resposta a essa pergunta.',
@@ -59,6 +66,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' Pode pedir para falar com uma pessoa da nossa equipa.',
     offerLead: ' Deixe os seus dados no formulário e a nossa equipa entrará em contacto consigo.',
     offerRephrase: ' Por favor, contacte diretamente a nossa equipa.',
+    person: WIDGET_TEXTS.portuguese.person,
   },
   dutch: {
     notFound: 'Sorry, daar weet ik het antwoord niet op.',
@@ -66,6 +74,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerHumanLater: ' U kunt vragen om met iemand van ons team te praten.',
     offerLead: ' Laat uw gegevens achter in het formulier, dan neemt ons team contact met u op.',
     offerRephrase: ' Neem rechtstreeks contact op met ons team.',
+    person: WIDGET_TEXTS.dutch.person,
   },
 };
 
