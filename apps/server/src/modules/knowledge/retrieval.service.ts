@@ -14,6 +14,7 @@ import {
   type VersionedCollection,
 } from './lexical-index.js';
 import { type Alike, bestPair, PAIR_LANGUAGE, type PairTerms, WORDING, WORDINGS } from './qna-questions.js';
+import { botCollections } from './source-languages.js';
 import { embedderOf } from './vectors.js';
 
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */
@@ -182,12 +183,7 @@ export class RetrievalService {
                coalesce((SELECT v.version FROM chunk_collection_versions v
                  WHERE v.tenant_id = ${tenantId} AND v.source_type = s.source_type AND v.collection_id = s.collection_id), 0)::float8 AS version,
                ${stemsOf(query, guessed)} AS stems
-        FROM (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-          UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-          UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-          UNION ALL SELECT 'store', store_id FROM bots CROSS JOIN LATERAL (VALUES (shopify_store_id), (woocommerce_store_id)) AS linked(store_id)
-            WHERE tenant_id = ${tenantId} AND id = ${botId} AND store_id IS NOT NULL
-          UNION ALL SELECT 'qna', ${botId}::int) s`,
+        FROM ${botCollections(tenantId, botId)} s`,
     );
     const idsOf = (type: SearchHit['source_type']) =>
       rows.filter((r) => r.source_type === type).map((r) => r.collection_id);

@@ -11,17 +11,24 @@ export async function sourceLanguagesOf(db: DbOrTx, tenantId: number, botId: num
   const rows = await queryRows<{ language: string }>(
     db,
     sql`SELECT d.language FROM documents d
-      JOIN (SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-        UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-        UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
-        UNION ALL SELECT 'store', store_id FROM bots CROSS JOIN LATERAL (VALUES (shopify_store_id), (woocommerce_store_id)) AS linked(store_id)
-          WHERE tenant_id = ${tenantId} AND id = ${botId} AND store_id IS NOT NULL
-        UNION ALL SELECT 'qna', ${botId}::int) s ON d.source_type = s.source_type AND d.collection_id = s.collection_id
+      JOIN ${botCollections(tenantId, botId)} s ON d.source_type = s.source_type AND d.collection_id = s.collection_id
       WHERE d.tenant_id = ${tenantId}
       GROUP BY d.language ORDER BY count(*) DESC, d.language`,
   );
   return rows.map((row) => row.language).filter(isLanguage);
 }
+
+/**
+ * The collections a bot is given, as rows (source_type, collection_id): its file groups, web
+ * sources, Notion workspaces, stores, and its own Q&A (collection: the bot itself).
+ */
+export const botCollections = (tenantId: number, botId: number) =>
+  sql`(SELECT 'file' AS source_type, file_group_id AS collection_id FROM bot_file_groups WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+    UNION ALL SELECT 'web', web_source_id FROM bot_web_sources WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+    UNION ALL SELECT 'notion', notion_workspace_id FROM bot_notion_workspaces WHERE tenant_id = ${tenantId} AND bot_id = ${botId}
+    UNION ALL SELECT 'store', store_id FROM bots CROSS JOIN LATERAL (VALUES (shopify_store_id), (woocommerce_store_id)) AS linked(store_id)
+      WHERE tenant_id = ${tenantId} AND id = ${botId} AND store_id IS NOT NULL
+    UNION ALL SELECT 'qna', ${botId}::int)`;
 
 const isVisitorLanguage = (language: string): language is VisitorLanguage =>
   (VISITOR_LANGUAGES as readonly string[]).includes(language);
