@@ -61,6 +61,7 @@ const BOTS = `
       'profile_image', case when b.profile_image is null then null else '/api/chat/bots/images/' || b.profile_image end,
       'temperature', b.temperature, 'prompt', b.prompt, 'llm_model', b.llm_model, 'internet', b.internet,
       'max_citations', b.max_citations, 'human_button', b.human_button,
+      'visitor_language', b.visitor_language,
       'handoff_confidence', b.handoff_confidence, 'analytics', b.analytics, 'is_public', b.is_public,
       'brand_color', b.brand_color, 'welcome_message', coalesce(b.welcome_message, ''),
       'suggestion_questions', b.suggestion_questions, 'lead_form_config', b.lead_form_config,
