@@ -59,6 +59,7 @@ import { seedFeatures } from './modules/roles/roles.seed.js';
 import { RolesService } from './modules/roles/roles.service.js';
 import { socialModule } from './modules/social/social.module.js';
 import { storesModule } from './modules/stores/stores.module.js';
+import { unansweredModule } from './modules/unanswered/unanswered.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import { whatsappModule } from './modules/whatsapp/whatsapp.module.js';
@@ -69,6 +70,7 @@ const FEATURE_MODULES: FeatureModule[] = [
   crawlerModule,
   notionModule,
   knowledgeModule,
+  unansweredModule,
   botsModule,
   chatModule,
   helpdeskModule,
