@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAKERY_QNA, type BakerySite, serveBakery } from '../../server/src/test/sites/bakery';
 import {
   addTrainedQna,
-  apiCall,
+  crawlViaApi,
   createBotViaApi,
   type Harness,
   person,
@@ -33,28 +33,11 @@ describe("answers on a small business's own site", () => {
     screenshotOnFailure(owner, 'answers-owner');
     await signUp(owner, person('maya'));
     const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const started = await apiCall<{ task_id: string; web_source_id: number }>(
-      h,
-      token,
-      'POST',
-      '/crawler/crawl',
-      {
-        url: `${site.url}/`,
-        name: 'Blue Fern',
-      },
-    );
-    await expect
-      .poll(
-        async () =>
-          (await apiCall<{ status: string }>(h, token, 'GET', `/crawler/crawl/${started.task_id}/status`))
-            .status,
-        { timeout: 30_000 },
-      )
-      .toBe('completed');
+    const sourceId = await crawlViaApi(h, token, `${site.url}/`, 'Blue Fern');
     const bot = await createBotViaApi(h, owner, {
       bot_name: 'Blue Fern',
       is_public: 'true',
-      web_source_ids: JSON.stringify([started.web_source_id]),
+      web_source_ids: JSON.stringify([sourceId]),
     });
     for (const pair of BAKERY_QNA) await addTrainedQna(h, token, bot.bot_id, pair);
     site.embed(bot.uuid, `${h.baseUrl}/widget.js`);

@@ -315,6 +315,37 @@ export async function apiCall<T = unknown>(
   return (await response.json()) as T;
 }
 
+/** Crawls a site through the API as its owner would and waits for the crawl: the web source's id. */
+export async function crawlViaApi(
+  h: Harness,
+  token: string | null,
+  url: string,
+  name: string,
+): Promise<number> {
+  const started = await apiCall<{ task_id: string; web_source_id: number }>(
+    h,
+    token,
+    'POST',
+    '/crawler/crawl',
+    {
+      url,
+      name,
+    },
+  );
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { status } = await apiCall<{ status: string }>(
+      h,
+      token,
+      'GET',
+      `/crawler/crawl/${started.task_id}/status`,
+    );
+    if (status === 'completed') return started.web_source_id;
+    if (status === 'failed' || Date.now() > deadline) throw new Error(`crawl of ${url}: ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Adds a Q&A pair to a bot and trains it, waiting until the training job completes. */
 export async function addTrainedQna(
   h: Harness,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PANADERIA_QNA, servePanaderia } from '../../server/src/test/sites/panaderia';
 import {
   addTrainedQna,
-  apiCall,
+  crawlViaApi,
   createBotViaApi,
   type Harness,
   person,
@@ -33,27 +33,10 @@ describe('a bot whose site is in Spanish', () => {
     screenshotOnFailure(owner, 'languages-owner');
     await signUp(owner, person('lucia'));
     const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const started = await apiCall<{ task_id: string; web_source_id: number }>(
-      h,
-      token,
-      'POST',
-      '/crawler/crawl',
-      {
-        url: `${site.url}/`,
-        name: 'Helecho Azul',
-      },
-    );
-    await expect
-      .poll(
-        async () =>
-          (await apiCall<{ status: string }>(h, token, 'GET', `/crawler/crawl/${started.task_id}/status`))
-            .status,
-        { timeout: 30_000 },
-      )
-      .toBe('completed');
+    const sourceId = await crawlViaApi(h, token, `${site.url}/`, 'Helecho Azul');
     const bot = await createBotViaApi(h, owner, {
       bot_name: 'Helecho Azul',
-      web_source_ids: JSON.stringify([started.web_source_id]),
+      web_source_ids: JSON.stringify([sourceId]),
       welcome_message: '¡Hola! Soy el asistente de Helecho Azul. ¿En qué te ayudo?',
     });
     for (const pair of PANADERIA_QNA) await addTrainedQna(h, token, bot.bot_id, pair);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrainedQna,
   apiCall,
+  crawlViaApi,
   createBotViaApi,
   customerSite,
   type Harness,
@@ -265,28 +266,11 @@ describe('website widget', () => {
     const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
     const docs = await manualSite();
     try {
-      const started = await apiCall<{ task_id: string; web_source_id: number }>(
-        h,
-        token,
-        'POST',
-        '/crawler/crawl',
-        {
-          url: `${docs.origin}/manual`,
-          name: 'Printer manual',
-        },
-      );
-      await expect
-        .poll(
-          async () =>
-            (await apiCall<{ status: string }>(h, token, 'GET', `/crawler/crawl/${started.task_id}/status`))
-              .status,
-          { timeout: 30_000 },
-        )
-        .toBe('completed');
+      const sourceId = await crawlViaApi(h, token, `${docs.origin}/manual`, 'Printer manual');
       const bot = await createBotViaApi(h, owner, {
         bot_name: 'Printer help',
         is_public: 'true',
-        web_source_ids: JSON.stringify([started.web_source_id]),
+        web_source_ids: JSON.stringify([sourceId]),
       });
       docs.embed(bot.uuid, `${h.baseUrl}/widget.js`);
 
