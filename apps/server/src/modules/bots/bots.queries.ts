@@ -25,7 +25,6 @@ import { notFound } from '../../core/errors.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { fileGroups } from '../files/files.schema.js';
-import { sourceLanguagesOf, visitorLanguageOf } from '../knowledge/source-languages.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import { socialAccounts } from '../social/social.schema.js';
 import { IMAGE_URL_PREFIX } from './bots.images.js';
@@ -38,6 +37,7 @@ import {
   botWebSources,
   calendarBookings,
 } from './bots.schema.js';
+import { sourceLanguagesOf, visitorLanguageOf } from './visitor-language.js';
 
 export type BotRow = typeof bots.$inferSelect;
 

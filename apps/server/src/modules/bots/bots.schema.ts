@@ -40,7 +40,7 @@ export const bots = pgTable(
     internet: boolean('internet').notNull().default(false),
     maxCitations: smallint('max_citations').notNull().default(3),
     humanButton: text('human_button').$type<HumanButtonMode>().notNull().default('after_miss'),
-    /** The language the widget and the bot's own lines speak; `auto` follows its sources (knowledge/source-languages.ts). */
+    /** The language the widget and the bot's own lines speak; `auto` follows its sources (bots/visitor-language.ts). */
     visitorLanguage: text('visitor_language').$type<VisitorLanguage | 'auto'>().notNull().default('auto'),
     handoffConfidence: real('handoff_confidence').notNull().default(0.34),
     analytics: boolean('analytics').notNull().default(false),

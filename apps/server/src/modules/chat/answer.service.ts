@@ -9,6 +9,7 @@ import {
 import { APICallError, type LanguageModel } from 'ai';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { BotRow } from '../bots/bots.queries.js';
+import { visitorLanguageOf } from '../bots/visitor-language.js';
 import { CHUNK_TOKENS } from '../knowledge/chunker.js';
 import {
   ANSWER_PASSAGES,
@@ -26,7 +27,6 @@ import {
 import { FOREIGN_REFERS_BACK } from '../knowledge/foreign-words.js';
 import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
-import { visitorLanguageOf } from '../knowledge/source-languages.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 import { replyTexts } from './reply-texts.js';

@@ -1,6 +1,6 @@
 import { type VisitorLanguage, WIDGET_TEXTS } from '@parley/contracts';
+import { visitorLanguageOf } from '../bots/visitor-language.js';
 import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
-import { visitorLanguageOf } from '../knowledge/source-languages.js';
 
 /** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
 export type ReplyTexts = {

@@ -1,6 +1,6 @@
 import { HANDOFF_TEXTS, VISITOR_LANGUAGES } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { visitorLanguageOf } from '../knowledge/source-languages.js';
+import { visitorLanguageOf } from '../bots/visitor-language.js';
 import { VISITOR_NOTICES } from './visitor-notices.js';
 
 describe('visitor notices', () => {

@@ -2,8 +2,8 @@ import { HANDOFF_TEXTS, HELPDESK_TEXTS, type VisitorLanguage } from '@parley/con
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { bots } from '../bots/bots.schema.js';
+import { sourceLanguagesOf, visitorLanguageOf } from '../bots/visitor-language.js';
 import type { ConversationRow } from '../chat/chat.queries.js';
-import { sourceLanguagesOf, visitorLanguageOf } from '../knowledge/source-languages.js';
 
 /** The notices a visitor reads as the hand-off moves (the agent reads them too, in the inbox). */
 export type VisitorNotices = {

@@ -2,6 +2,7 @@ import type { SearchHit, SearchResult } from '@parley/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, queryRows } from '../../core/db/database.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { botCollections } from '../bots/visitor-language.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { type CorpusStats, contentWords, STOP_WORDS, SYNONYM_WORDS } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
@@ -14,7 +15,6 @@ import {
   type VersionedCollection,
 } from './lexical-index.js';
 import { type Alike, bestPair, PAIR_LANGUAGE, type PairTerms, WORDING, WORDINGS } from './qna-questions.js';
-import { botCollections } from './source-languages.js';
 import { embedderOf } from './vectors.js';
 
 /** Matches ranked by SQL at most, among chunks newer than a stale in-memory index (see rankNewer). */

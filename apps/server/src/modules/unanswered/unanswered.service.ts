@@ -4,7 +4,7 @@ import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js'
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
-import { sourceLanguagesOf } from '../knowledge/source-languages.js';
+import { sourceLanguagesOf } from '../bots/visitor-language.js';
 import type { QnaService } from '../qna/qna.service.js';
 import { unansweredGroups as groups, unansweredQuestions as questions } from './unanswered.schema.js';
 

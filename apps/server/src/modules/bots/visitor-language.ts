@@ -1,13 +1,12 @@
 import { VISITOR_LANGUAGES, type VisitorLanguage } from '@parley/contracts';
 import { type DbOrTx, queryRows, sql } from '../../core/db/database.js';
-import { isLanguage, type Language } from './languages.js';
 
 /**
  * The languages a bot's sources are written in, most documents first: its documents' (each told at
- * training), over the collections it is given (file groups, web sources, Notion workspaces, stores,
- * its own Q&A).
+ * training, knowledge/languages.ts), over the collections it is given (file groups, web sources,
+ * Notion workspaces, stores, its own Q&A).
  */
-export async function sourceLanguagesOf(db: DbOrTx, tenantId: number, botId: number): Promise<Language[]> {
+export async function sourceLanguagesOf(db: DbOrTx, tenantId: number, botId: number): Promise<string[]> {
   const rows = await queryRows<{ language: string }>(
     db,
     sql`SELECT d.language FROM documents d
@@ -15,7 +14,7 @@ export async function sourceLanguagesOf(db: DbOrTx, tenantId: number, botId: num
       WHERE d.tenant_id = ${tenantId}
       GROUP BY d.language ORDER BY count(*) DESC, d.language`,
   );
-  return rows.map((row) => row.language).filter(isLanguage);
+  return rows.map((row) => row.language);
 }
 
 /**
@@ -40,7 +39,7 @@ const isVisitorLanguage = (language: string): language is VisitorLanguage =>
  */
 export function visitorLanguageOf(
   setting: VisitorLanguage | 'auto',
-  sourceLanguages: readonly Language[],
+  sourceLanguages: readonly string[],
 ): VisitorLanguage {
   if (setting !== 'auto') return setting;
   const [most] = sourceLanguages;
