@@ -352,14 +352,9 @@ const isStopWord = (word: string, lexicon: Lexicon) =>
  * The stems a term of the question is held by: the word's stem in each of the bot's languages and,
  * in English, its everyday synonyms' (SYNONYM_WORDS).
  */
-const termKeys = (word: string, lexicon: Lexicon): string[] =>
-  lexicon.english && lexicon.languages.length === 1
-    ? (synonymsOf.get(keyOf(word)) ?? [keyOf(word)])
-    : [
-        ...new Set(
-          lexicon.stems(word).flatMap((stem) => (lexicon.english && synonymsOf.get(stem)) || [stem]),
-        ),
-      ];
+const termKeys = (word: string, lexicon: Lexicon): string[] => [
+  ...new Set(lexicon.stems(word).flatMap((stem) => (lexicon.english && synonymsOf.get(stem)) || [stem])),
+];
 
 /** Whether a word of this text is one that asks for an intent the text asks ("cost" in "how much does it cost"). */
 const askingWords = (text: string, lexicon: Lexicon) => {
@@ -577,11 +572,15 @@ const textTerms = (raw: string, lexicon: Lexicon): TextTerms => {
  * ("check-out" holds "check"), as a visitor writes "check out" or "checkout" for it.
  */
 function keysOf(word: string, lexicon: Lexicon): string[] {
-  if (!lexicon.english || lexicon.languages.length > 1) return lexicon.stems(word);
   const parts = word.split(/['-]/);
-  if (parts.length !== 2 || !word.includes('-')) return [keyOf(word)];
+  if (parts.length !== 2 || !word.includes('-')) return lexicon.stems(word);
   const [verb, particle] = parts as [string, string];
-  return [keyOf(word), keyOf(verb + particle), ...(PARTICLES.has(particle) ? [keyOf(verb)] : [])];
+  const particleVerb = lexicon.english && PARTICLES.has(particle);
+  return [
+    ...lexicon.stems(word),
+    ...lexicon.stems(verb + particle),
+    ...(particleVerb ? lexicon.stems(verb) : []),
+  ];
 }
 
 /** One or two edits apart (two for long words), first letter kept: "delivry" is "delivery". */
