@@ -1,5 +1,4 @@
 import {
-  HANDOFF_TEXTS,
   type MessageAction,
   type MessageSourceRef,
   type OfferAction,
@@ -29,7 +28,7 @@ import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../k
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { replyTexts } from './reply-texts.js';
+import { personTitleIn, replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
   repliesIn,
@@ -392,7 +391,7 @@ function smallTalkAnswer(kind: SmallTalk, input: AnswerInput, language: Language
     sources: [],
     qnaId: null,
     usage: null,
-    actions: person && SHOWS_PERSON.has(kind) ? [personOffer()] : [],
+    actions: person && SHOWS_PERSON.has(kind) ? [personOffer(personTitleIn(language))] : [],
   };
 }
 
@@ -405,7 +404,7 @@ function greetingOf(input: AnswerInput, language: Language): string {
   const answered = input.history.some(
     (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
   );
-  if (input.welcomeShown || answered) return repliesIn(language).greeting;
+  if (input.welcomeShown || answered) return repliesIn(language).replies.greeting;
   return welcomeOf(input.bot.welcomeMessage, input.bot.botName);
 }
 
@@ -476,7 +475,7 @@ function abstain(
 }
 
 /** The "Talk to a person" button under an answer, titled in the answer's language. */
-const personOffer = (title: string = HANDOFF_TEXTS.button): OfferAction => ({ type: 'human', title });
+const personOffer = (title: string): OfferAction => ({ type: 'human', title });
 const offersPerson = (bot: BotRow) => bot.humanButton !== 'never';
 
 /** Sentences an extractive answer quotes at most, and pages it quotes them from. */

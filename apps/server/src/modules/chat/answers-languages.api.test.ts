@@ -129,6 +129,30 @@ describe('a bot whose sources are in Spanish', () => {
     expect(thanks.body.bot_message!.message).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
   });
 
+  it('says what it is and what it can do, and takes a yes or a no to an offered person, in Spanish', async () => {
+    const bot = await ask(spanishBot, '¿Eres un bot?');
+    expect(bot.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message:
+        'Soy Helecho Azul, un asistente automático, no una persona. Puedo responder a tus preguntas, o puedes pedir hablar con una persona de nuestro equipo.',
+      actions: [{ type: 'human', title: 'Hablar con una persona' }],
+    });
+    const can = await ask(spanishBot, '¿qué puedes hacer?');
+    expect(can.body.bot_message!.message).toMatch(
+      /^Puedo responder a tus preguntas con la información que me ha dado nuestro equipo\./,
+    );
+
+    const declined = await ask(spanishBot, '¿Vendéis pizza?');
+    const no = await ask(spanishBot, 'no, gracias', declined.body.conversation_id);
+    expect(no.body.bot_message).toMatchObject({
+      answer_mode: 'small_talk',
+      message: 'De acuerdo. ¿Puedo ayudarte en algo más?',
+    });
+    const taken = await ask(spanishBot, '¿Vendéis pizza?');
+    const yes = await ask(spanishBot, 'sí, por favor', taken.body.conversation_id);
+    expect(yes.body.bot_message!.message).toMatch(/^Ahora mismo no hay nadie de nuestro equipo conectado/);
+  });
+
   it("tells the widget the bot's visitor language: its sources' on auto, else the owner's choice", async () => {
     const publicOf = async (bot: number) => {
       const { body } = await server.get<Bot>(`/api/chat/bots/${bot}`, as(owner));

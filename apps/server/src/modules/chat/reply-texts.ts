@@ -80,6 +80,9 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
 
 export const TEXTS = ENGLISH;
 
+/** The title of the "Talk to a person" button in a language, English's where Parley has none. */
+export const personTitleIn = (language: Language): string => (TRANSLATED[language] ?? ENGLISH).person;
+
 /**
  * The bot's lines in the visitor's language: the question's own when its words clearly tell it
  * (and Parley speaks it), else the bot's visitor language (its owner's choice, or its sources').

@@ -65,9 +65,40 @@ describe('smallTalkOf', () => {
     expect(smallTalkLanguage('hallo', '', ['german'])).toBe('german');
     const bot = { botName: 'Helecho', suggestionQuestions: [] };
     expect(smallTalkReply('thanks', bot, true, 'spanish')).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
-    // A kind with no reply of its own in a language keeps English's.
-    expect(smallTalkReply('presence', bot, true, 'spanish')).toBe("Yes, I'm here! How can I help you?");
+    expect(smallTalkReply('presence', bot, true, 'spanish')).toBe('¡Sí, aquí estoy! ¿En qué puedo ayudarte?');
+    // A language Parley has no replies in keeps English's.
+    expect(smallTalkReply('presence', bot, true, 'finnish')).toBe("Yes, I'm here! How can I help you?");
     expect(smallTalkOf('hola, ¿tenéis pan sin gluten?')).toBeNull();
+  });
+
+  it('reads every kind in every language it replies in, typed with or without accents', () => {
+    const cases: [string, ReturnType<typeof smallTalkOf>, string][] = [
+      ['¿Qué tal?', 'wellbeing', 'spanish'],
+      ['hola, ¿hay alguien ahí?', 'presence', 'spanish'],
+      ['¿eres un bot?', 'identity', 'spanish'],
+      ['¿estoy hablando con una persona real?', 'identity', 'spanish'],
+      ['¿qué puedes hacer?', 'capabilities', 'spanish'],
+      ['hola, tengo una duda', 'opener', 'spanish'],
+      ['adios', 'goodbye', 'spanish'],
+      ['Êtes-vous un robot ?', 'identity', 'french'],
+      ["qu'est-ce que vous pouvez faire ?", 'capabilities', 'french'],
+      ['bonjour, ça va ?', 'wellbeing', 'french'],
+      ['Bist du ein Mensch?', 'identity', 'german'],
+      ['Hallo, ist da jemand?', 'presence', 'german'],
+      ['Wobei können Sie mir helfen?', 'capabilities', 'german'],
+      ['sei un bot?', 'identity', 'italian'],
+      ['ciao, ho una domanda', 'opener', 'italian'],
+      ['você é um robô?', 'identity', 'portuguese'],
+      ['olá, tudo bem?', 'wellbeing', 'portuguese'],
+      ['Praat ik met een mens?', 'identity', 'dutch'],
+      ['Kunt u mij helpen?', 'opener', 'dutch'],
+    ];
+    for (const [text, kind, language] of cases) {
+      expect(smallTalkOf(text), text).toBe(kind);
+      expect(smallTalkLanguage(text, '', []), text).toBe(language);
+    }
+    for (const text of ['¿eres un bot de la panadería o de la tienda?', 'une question sur ma commande'])
+      expect(smallTalkOf(text), text).toBeNull();
   });
 
   it("reads the bot's own name as part of a greeting", () => {
@@ -109,6 +140,15 @@ describe('identityReply', () => {
     );
     expect(identityReply('  ', false)).toBe("I'm an automated assistant, not a person. How can I help you?");
   });
+
+  it("says it in the visitor's language", () => {
+    expect(identityReply('Helecho', true, 'spanish')).toBe(
+      'Soy Helecho, un asistente automático, no una persona. Puedo responder a tus preguntas, o puedes pedir hablar con una persona de nuestro equipo.',
+    );
+    expect(identityReply('', false, 'german')).toBe(
+      'Ich bin ein automatischer Assistent, kein Mensch. Wie kann ich Ihnen helfen?',
+    );
+  });
 });
 
 describe('capabilitiesReply', () => {
@@ -123,6 +163,15 @@ describe('capabilitiesReply', () => {
       'I can answer your questions from the information our team has given me.',
     );
   });
+
+  it("says it in the visitor's language", () => {
+    expect(capabilitiesReply(['¿Hacéis envíos?', '¿Abrís el domingo?'], true, 'spanish')).toBe(
+      'Puedo responder a tus preguntas con la información que me ha dado nuestro equipo. Por ejemplo, puedes preguntar “¿Hacéis envíos?” o “¿Abrís el domingo?”. También puedo ponerte en contacto con una persona de nuestro equipo.',
+    );
+    expect(capabilitiesReply(['Livrez-vous ?'], false, 'french')).toBe(
+      'Je peux répondre à vos questions grâce aux informations que notre équipe m’a données. Par exemple, vous pouvez demander “Livrez-vous ?”.',
+    );
+  });
 });
 
 describe('answerToOffer', () => {
@@ -134,6 +183,31 @@ describe('answerToOffer', () => {
     for (const text of ['yes no', 'yes, do you ship to Canada?', 'thanks', 'hello', ''])
       expect(answerToOffer(text), text).toBeNull();
   });
+
+  it('reads them in the languages the bot offers a person in, and tells the language to reply in', () => {
+    const cases: [string, 'yes' | 'no', string][] = [
+      ['sí, por favor', 'yes', 'spanish'],
+      ['Si', 'yes', 'spanish'],
+      ['no, gracias', 'no', 'spanish'],
+      ['oui merci', 'yes', 'french'],
+      ['non merci', 'no', 'french'],
+      ['Ja, gerne!', 'yes', 'german'],
+      ['nein danke', 'no', 'german'],
+      ['sì grazie', 'yes', 'italian'],
+      ['não, obrigado', 'no', 'portuguese'],
+      ['ja graag', 'yes', 'dutch'],
+      ['nee, bedankt', 'no', 'dutch'],
+    ];
+    for (const [text, answer, language] of cases) {
+      expect(answerToOffer(text), text).toBe(answer);
+      expect(smallTalkLanguage(text, '', []), text).toBe(language);
+    }
+    // "no" is English, Spanish and Italian: the bot's sources tell which; "ja" is German and Dutch.
+    expect(smallTalkLanguage('no', '', ['spanish'])).toBe('spanish');
+    expect(smallTalkLanguage('no', '', ['english'])).toBe('english');
+    expect(smallTalkLanguage('ja', '', ['dutch'])).toBe('dutch');
+    expect(smallTalkLanguage('ok', '', ['german'], 'german')).toBe('german');
+  });
 });
 
 /** Every visitor question of the answer and retrieval evaluations (eval/), holdout sets included. */
@@ -141,7 +215,7 @@ function evaluationQuestions(): string[] {
   const evalDir = fileURLToPath(new URL('../../../../../eval/', import.meta.url));
   const questions: string[] = [];
   const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, string>>;
-  for (const set of ['dev', 'holdout'])
+  for (const set of ['dev', 'holdout', 'intl', 'intl-holdout'])
     for (const site of readdirSync(`${evalDir}answers/${set}`))
       for (const q of read(`${evalDir}answers/${set}/${site}/questions.json`))
         questions.push(...[q.first, q.q].filter((text): text is string => Boolean(text)));

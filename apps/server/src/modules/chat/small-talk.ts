@@ -1,5 +1,11 @@
+import { fillText } from '@parley/contracts';
 import type { Language } from '../knowledge/languages.js';
-import { FOREIGN_SMALL_TALK } from './small-talk-languages.js';
+import {
+  FOREIGN_SMALL_TALK,
+  type PlainReplies,
+  type SmallTalkLanguage,
+  type SmallTalkReplies,
+} from './small-talk-languages.js';
 
 /**
  * Social turns: a visitor's message that only greets, thanks, says goodbye or acknowledges ("hi",
@@ -8,8 +14,8 @@ import { FOREIGN_SMALL_TALK } from './small-talk-languages.js';
  * searching them would only end in "Sorry, I don't know the answer to that", an offer of a person,
  * an entry in the owner's unanswered questions and a lower answer rate. It gets a short reply of its
  * own instead. A message with anything else in it ("hi, are you open on Sunday?", "thanks, and the
- * price?") is a question and goes to the sources as before. English phrases here; greetings,
- * thanks and goodbyes of other languages, with replies in them, in small-talk-languages.ts.
+ * price?") is a question and goes to the sources as before. English phrases here; those of other
+ * languages, with replies in them, in small-talk-languages.ts.
  */
 export type SmallTalk =
   | 'greeting'
@@ -24,7 +30,7 @@ export type SmallTalk =
   | 'declined';
 
 /** The reply to each kind but those the bot's settings word (identityReply, capabilitiesReply). */
-export const SMALL_TALK_REPLIES: Record<Exclude<SmallTalk, 'identity' | 'capabilities'>, string> = {
+export const SMALL_TALK_REPLIES: PlainReplies = {
   greeting: 'Hello! How can I help you today?',
   wellbeing: "I'm well, thank you! How can I help you today?",
   presence: "Yes, I'm here! How can I help you?",
@@ -33,6 +39,22 @@ export const SMALL_TALK_REPLIES: Record<Exclude<SmallTalk, 'identity' | 'capabil
   goodbye: 'Thanks for chatting with us. Goodbye!',
   acknowledgement: 'Is there anything else I can help you with?',
   declined: 'No problem. Is there anything else I can help you with?',
+};
+
+const ENGLISH: SmallTalkReplies = {
+  replies: SMALL_TALK_REPLIES,
+  identity: {
+    named: "I'm {name}, an automated assistant, not a person.",
+    unnamed: "I'm an automated assistant, not a person.",
+    withPerson: 'I can answer your questions, or you can ask to talk to a person from our team.',
+    withoutPerson: 'How can I help you?',
+  },
+  capabilities: {
+    answers: 'I can answer your questions from the information our team has given me.',
+    examples: 'For example, you could ask {questions}.',
+    or: 'or',
+    person: 'I can also put you in touch with a person from our team.',
+  },
 };
 
 /** Phrases of each kind, as normalised text (lower case, letters and spaces). */
@@ -247,17 +269,30 @@ function lexiconOf<K extends string>(
     .sort((a, b) => b.words.length - a.words.length);
 }
 
-const LEXICON = [
-  ...lexiconOf(PHRASES),
-  ...Object.entries(FOREIGN_SMALL_TALK).flatMap(([language, { phrases }]) =>
-    lexiconOf<SmallTalk>(phrases, language as Language),
-  ),
-].sort((a, b) => b.words.length - a.words.length);
+const LEXICON = lexiconOfLanguages(PHRASES, (language) => language.phrases);
 
-/** Lower case letters and spaces only: a thumbs-up reads "ok"; other emoji, punctuation and apostrophes ("what's" → "whats") go. */
+/** Every phrase of every language, longest first: English's, then the others' (small-talk-languages.ts). */
+function lexiconOfLanguages<K extends string>(
+  english: Partial<Record<K, string[]>>,
+  phrasesIn: (language: SmallTalkLanguage) => Partial<Record<K, string[]>>,
+): Lexicon<K> {
+  return [
+    ...lexiconOf(english),
+    ...Object.entries(FOREIGN_SMALL_TALK).flatMap(([language, texts]) =>
+      lexiconOf(phrasesIn(texts), language as Language),
+    ),
+  ].sort((a, b) => b.words.length - a.words.length);
+}
+
+/**
+ * Lower case letters and spaces only: a thumbs-up reads "ok"; other emoji, punctuation, apostrophes
+ * ("what's" → "whats") and accents ("adiós" → "adios", as many type it) go.
+ */
 function wordsOf(text: string): string[] {
   return text
     .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
     .replace(/['’]/g, '')
     .replace(/👍|👌/gu, ' ok ')
     .replace(/[^\p{L}\s]+/gu, ' ')
@@ -267,13 +302,14 @@ function wordsOf(text: string): string[] {
 
 /**
  * The kinds of the phrases the message is made of, or null when any word of it is neither one of
- * the phrases, a filler word nor a word of the bot's name.
+ * the phrases, a filler word nor a word of the bot's name. `found` gets each phrase with its
+ * languages: one, or several for a phrase they share ("hallo", "no").
  */
 function phrasesOf<K>(
   message: string,
   lexicon: Lexicon<K>,
   botName: string,
-  languages = new Set<Language>(),
+  found: { words: string[]; languages: Language[] }[] = [],
 ): Set<K> | null {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS) return null;
@@ -283,9 +319,11 @@ function phrasesOf<K>(
     const phrase = lexicon.find((entry) => entry.words.every((word, i) => words[at + i] === word));
     if (phrase) {
       kinds.add(phrase.kind);
-      // A phrase of several languages ("hallo") counts for each.
-      for (const entry of lexicon)
-        if (entry.words.join(' ') === phrase.words.join(' ')) languages.add(entry.language);
+      const text = phrase.words.join(' ');
+      const languages = lexicon
+        .filter((entry) => entry.words.join(' ') === text)
+        .map((entry) => entry.language);
+      found.push({ words: phrase.words, languages });
       at += phrase.words.length;
     } else if (FILLER.has(words[at]!) || named.has(words[at]!)) at += 1;
     else return null;
@@ -303,10 +341,11 @@ export function smallTalkOf(message: string, botName = ''): SmallTalk | null {
 }
 
 /**
- * The language a social turn was written in, to reply in: the language of its phrases other than
- * English's ("ok gracias" is Spanish); of a phrase two languages share ("hallo"), the one the
- * bot's sources are written in. A turn of words every language types ("ok", 👍) gets the bot's
- * own language (`fallback`); an English one, English.
+ * The language a social turn or an answer to an offer was written in, to reply in: the one most of
+ * its phrases are in ("ok gracias" is Spanish: "ok" is every language's). Of languages that share
+ * a phrase ("hallo", "no"), the bot's sources' first, then its own language (`fallback`), then
+ * English. A turn of words every language types ("ok", 👍) gets the bot's own language; anything
+ * else, English.
  */
 export function smallTalkLanguage(
   message: string,
@@ -314,32 +353,38 @@ export function smallTalkLanguage(
   sourceLanguages: readonly Language[],
   fallback: Language = 'english',
 ): Language {
-  const languages = new Set<Language>();
-  const kinds = phrasesOf(message, LEXICON, botName, languages);
-  const foreign = [...languages].filter((language) => language !== 'english');
-  const universal = kinds !== null && wordsOf(message).every((word) => UNIVERSAL.has(word));
+  const found: { words: string[]; languages: Language[] }[] = [];
+  const kinds = phrasesOf(message, ANY_LEXICON, botName, found);
+  const votes = new Map<Language, number>();
+  for (const { words, languages } of found)
+    if (!words.every((word) => UNIVERSAL.has(word)))
+      for (const language of new Set(languages)) votes.set(language, (votes.get(language) ?? 0) + 1);
+  if (votes.size === 0) return kinds !== null ? fallback : 'english';
+  const most = Math.max(...votes.values());
+  const best = [...votes].filter(([, n]) => n === most).map(([language]) => language);
   return (
-    foreign.find((language) => sourceLanguages.includes(language)) ??
-    foreign[0] ??
-    (universal ? fallback : 'english')
+    sourceLanguages.find((language) => best.includes(language)) ??
+    [fallback, 'english' as const].find((language) => best.includes(language)) ??
+    best[0]!
   );
 }
 
-/** Words typed the same in any language. */
+/** Words typed the same in any language ("ok", 👍): they tell no language. */
 const UNIVERSAL = new Set(['ok', 'okay', 'okey', 'okie', 'k', 'kk']);
 
 /**
  * The reply to "are you a bot?": the bot says what it is, by its name, and, when it hands off, that
  * a person can take over (its "Talk to a person" button goes with it).
  */
-export function identityReply(botName: string, offersPerson: boolean): string {
+export function identityReply(
+  botName: string,
+  offersPerson: boolean,
+  language: Language = 'english',
+): string {
+  const { identity } = repliesIn(language);
   const name = botName.trim();
-  const who = name
-    ? `I'm ${name}, an automated assistant, not a person.`
-    : "I'm an automated assistant, not a person.";
-  return offersPerson
-    ? `${who} I can answer your questions, or you can ask to talk to a person from our team.`
-    : `${who} How can I help you?`;
+  const who = name ? fillText(identity.named, { name }) : identity.unnamed;
+  return `${who} ${offersPerson ? identity.withPerson : identity.withoutPerson}`;
 }
 
 /** The kinds whose reply shows the way to a person (the bot's "Talk to a person" button goes with it). */
@@ -352,16 +397,13 @@ export function smallTalkReply(
   offersPerson: boolean,
   language: Language = 'english',
 ): string {
-  if (kind === 'identity') return identityReply(bot.botName, offersPerson);
-  if (kind === 'capabilities') return capabilitiesReply(bot.suggestionQuestions, offersPerson);
-  return repliesIn(language)[kind];
+  if (kind === 'identity') return identityReply(bot.botName, offersPerson, language);
+  if (kind === 'capabilities') return capabilitiesReply(bot.suggestionQuestions, offersPerson, language);
+  return repliesIn(language).replies[kind];
 }
 
-/** The replies to social turns in a language, English's for a kind it has none for. */
-export const repliesIn = (language: Language): typeof SMALL_TALK_REPLIES => ({
-  ...SMALL_TALK_REPLIES,
-  ...FOREIGN_SMALL_TALK[language]?.replies,
-});
+/** What the bot says to social turns in a language; English's for a language it has none in. */
+export const repliesIn = (language: Language): SmallTalkReplies => FOREIGN_SMALL_TALK[language] ?? ENGLISH;
 
 /** Suggested questions the reply to "what can you do?" names at most. */
 const SUGGESTIONS_NAMED = 3;
@@ -371,18 +413,28 @@ const SUGGESTIONS_NAMED = 3;
  * suggests for it (the welcome's chips on the web, which a channel never shows), and, when it hands
  * off, that a person can take over.
  */
-export function capabilitiesReply(suggestions: readonly string[], offersPerson: boolean): string {
+export function capabilitiesReply(
+  suggestions: readonly string[],
+  offersPerson: boolean,
+  language: Language = 'english',
+): string {
+  const { capabilities } = repliesIn(language);
   const named = suggestions
     .map((question) => question.trim())
     .filter(Boolean)
     .slice(0, SUGGESTIONS_NAMED)
     .map((question) => `“${question}”`);
-  const examples =
-    named.length === 0
-      ? ''
-      : ` For example, you could ask ${named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`}.`;
-  const person = offersPerson ? ' I can also put you in touch with a person from our team.' : '';
-  return `I can answer your questions from the information our team has given me.${examples}${person}`;
+  const questions =
+    named.length <= 1
+      ? named.join('')
+      : `${named.slice(0, -1).join(', ')} ${capabilities.or} ${named.at(-1)}`;
+  return [
+    capabilities.answers,
+    questions ? fillText(capabilities.examples, { questions }) : '',
+    offersPerson ? capabilities.person : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -428,7 +480,12 @@ const OFFER_REPLIES: Record<'yes' | 'no', string[]> = {
     'im fine',
   ],
 };
-const OFFER_LEXICON = lexiconOf(OFFER_REPLIES);
+const OFFER_LEXICON = lexiconOfLanguages(OFFER_REPLIES, (language) => language.offer);
+
+/** Social phrases and answers to an offer together: what tells the language a visitor wrote in. */
+const ANY_LEXICON: Lexicon<string> = [...LEXICON, ...OFFER_LEXICON].sort(
+  (a, b) => b.words.length - a.words.length,
+);
 
 /** Whether the message takes (`yes`) or declines (`no`) an offered person, or null when it does neither. */
 export function answerToOffer(message: string): 'yes' | 'no' | null {
