@@ -14,7 +14,8 @@ import {
 
 /**
  * A Spanish bakery's site, crawled into a bot with no model, and its widget as a Spanish visitor
- * meets it: the widget's words, the answers, the "don't know" line and the hand-off, all Spanish.
+ * meets it: the widget's words, its default welcome, the answers, the bot's own lines and the
+ * hand-off, all Spanish.
  */
 describe('a bot whose site is in Spanish', () => {
   let h: Harness;
@@ -37,7 +38,6 @@ describe('a bot whose site is in Spanish', () => {
     const bot = await createBotViaApi(h, owner, {
       bot_name: 'Helecho Azul',
       web_source_ids: JSON.stringify([sourceId]),
-      welcome_message: '¡Hola! Soy el asistente de Helecho Azul. ¿En qué te ayudo?',
     });
     for (const pair of PANADERIA_QNA) await addTrainedQna(h, token, bot.bot_id, pair);
 
@@ -60,18 +60,22 @@ describe('a bot whose site is in Spanish', () => {
     await chat.locator('[data-testid="connection-status"][data-status="open"]').waitFor({ timeout: 20_000 });
     const box = chat.getByRole('textbox', { name: 'Mensaje' });
     expect(await box.getAttribute('placeholder')).toBe('Escribe tu mensaje…');
+    // The default welcome, which the owner did not write, greets in Spanish too.
+    await chat.getByText(/^¡Te damos la bienvenida a .+! ¿En qué puedo ayudarte hoy\?$/).waitFor();
     const ask = async (question: string, answer: string) => {
       await box.fill(question);
       await box.press('Enter');
       await chat.getByText(answer).first().waitFor({ timeout: 30_000 });
     };
     await ask('hola', '¡Hola! ¿En qué puedo ayudarte?');
+    await ask('¿eres un bot?', 'Soy Helecho Azul, un asistente automático, no una persona.');
     await ask('¿cuánto cuesta el envío?', 'El envío a domicilio cuesta 3 €');
     await chat.getByText('Fuentes').first().waitFor();
     await ask('¿a qué hora abrís el sábado?', '8:00 – 14:00');
     await ask('¿y el domingo?', 'Domingo: Cerrado.');
     await ask('¿Vendéis pizza?', 'Lo siento, no sé la respuesta a eso.');
     await chat.getByRole('button', { name: 'Hablar con una persona' }).first().waitFor();
+    await ask('no, gracias', 'De acuerdo. ¿Puedo ayudarte en algo más?');
     await ask('quiero hablar con una persona', 'Has pedido hablar con una persona.');
     await screenshot(page, 'languages-widget');
   }, 120_000);

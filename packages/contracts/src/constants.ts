@@ -1,4 +1,5 @@
 import type { LeadFormConfig } from './bots.js';
+import { fillText, WIDGET_TEXTS_ENGLISH, type WidgetTexts } from './widget-texts.js';
 
 /** Business constants and limits (spec console.md section 9 and integrations-and-billing.md section 9). */
 /** The button that asks for a person, wherever a visitor sees it (HANDOFF_TEXTS.button). */
@@ -108,14 +109,38 @@ export function businessName(workspaceName: string | null | undefined, botName: 
 }
 
 /** A new bot's greeting, and the one shown when a bot has none: a sentence that names the business. */
-export function defaultWelcome(name: string): string {
-  return `Welcome to ${name.trim() || 'us'}! How can I help you today?`;
+export function defaultWelcome(name: string, texts: WidgetTexts = WIDGET_TEXTS_ENGLISH): string {
+  return fillText(texts.welcome, { name: name.trim() || 'us' });
 }
 
 /** What a bot greets with: its own welcome message, or the default one naming it. */
 export function welcomeOf(welcome: string | null | undefined, botName: string): string {
-  return welcome?.trim() || defaultWelcome(businessName(null, botName));
+  return welcomeIn(welcome, botName, WIDGET_TEXTS_ENGLISH);
 }
+
+/**
+ * What a bot greets with in a visitor language: the owner's own welcome as written; the default one
+ * (a bot's greeting until its owner edits it, written in English when the bot was made) in the
+ * language's words, naming the same business.
+ */
+export function welcomeIn(welcome: string | null | undefined, botName: string, texts: WidgetTexts): string {
+  const own = welcome?.trim();
+  if (!own) return defaultWelcome(businessName(null, botName), texts);
+  const named = DEFAULT_WELCOME.exec(own)?.[1];
+  return named === undefined ? own : defaultWelcome(named, texts);
+}
+
+/** Whether a bot greets with the default welcome: it has none, or the one it was made with. */
+export const isDefaultWelcome = (welcome: string | null | undefined): boolean =>
+  !welcome?.trim() || DEFAULT_WELCOME.test(welcome.trim());
+
+/** The English default welcome, its business's name captured. */
+const DEFAULT_WELCOME = new RegExp(
+  `^${WIDGET_TEXTS_ENGLISH.welcome
+    .split('{name}')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('(.+)')}$`,
+);
 
 /**
  * The contact form a visitor is offered when they ask for a person and nobody from the team can

@@ -1,7 +1,7 @@
 /**
  * Every word the website widget itself shows a visitor, in each visitor language. Not here: what the
  * owner wrote (welcome, suggestions, lead form, booking) and what the server sends (answers, notices,
- * its `detail` of a refusal).
+ * its `detail` of a refusal); but the default welcome, which the owner did not write, is.
  *
  * The widget builds in English only; the server sends the bot's language as `PublicBot.texts`
  * (WIDGET_TEXTS of widget-texts-translations.ts), so the translations stay out of the widget's
@@ -18,6 +18,8 @@ export type WidgetTexts = {
   /** The chat panel's name for screen readers: `{name}` is the bot's. */
   chatWith: string;
   newChat: string;
+  /** A bot's default welcome (defaultWelcome, welcomeIn): `{name}` is the business's. */
+  welcome: string;
   online: string;
   away: string;
   offline: string;
@@ -93,6 +95,7 @@ export const WIDGET_TEXTS_ENGLISH: WidgetTexts = {
   close: 'Close',
   chatWith: 'Chat with {name}',
   newChat: 'New chat',
+  welcome: 'Welcome to {name}! How can I help you today?',
   online: 'Online',
   away: 'Our team is away',
   offline: 'Offline',

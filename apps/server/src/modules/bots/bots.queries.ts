@@ -5,6 +5,7 @@ import {
   LeadFormField,
   type PublicBot,
   WIDGET_TEXTS,
+  welcomeIn,
 } from '@parley/contracts';
 import {
   type AnyColumn,
@@ -375,7 +376,7 @@ export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean)
     description: row.description,
     profile_image: imageUrl(row.profileImage),
     brand_color: row.brandColor,
-    welcome_message: row.welcomeMessage ?? '',
+    welcome_message: welcomeIn(row.welcomeMessage, row.botName, WIDGET_TEXTS[language]),
     suggestion_questions: row.suggestionQuestions,
     lead_form_config: leadForm(row.leadFormConfig),
     human_button: row.humanButton,

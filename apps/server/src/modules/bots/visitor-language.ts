@@ -1,4 +1,10 @@
-import { VISITOR_LANGUAGES, type VisitorLanguage } from '@parley/contracts';
+import {
+  isDefaultWelcome,
+  VISITOR_LANGUAGES,
+  type VisitorLanguage,
+  WIDGET_TEXTS,
+  welcomeIn,
+} from '@parley/contracts';
 import { type DbOrTx, queryRows, sql } from '../../core/db/database.js';
 
 /**
@@ -29,7 +35,7 @@ export const botCollections = (tenantId: number, botId: number) =>
       WHERE tenant_id = ${tenantId} AND id = ${botId} AND store_id IS NOT NULL
     UNION ALL SELECT 'qna', ${botId}::int)`;
 
-const isVisitorLanguage = (language: string): language is VisitorLanguage =>
+export const isVisitorLanguage = (language: string): language is VisitorLanguage =>
   (VISITOR_LANGUAGES as readonly string[]).includes(language);
 
 /**
@@ -44,4 +50,27 @@ export function visitorLanguageOf(
   if (setting !== 'auto') return setting;
   const [most] = sourceLanguages;
   return most && isVisitorLanguage(most) ? most : 'english';
+}
+
+/**
+ * What a bot greets a new conversation with: the owner's own welcome, or the default one in the
+ * bot's visitor language (welcomeIn). Its sources' languages are read only when that must be told.
+ */
+export async function visitorWelcomeOf(
+  db: DbOrTx,
+  bot: {
+    tenantId: number;
+    id: number;
+    botName: string;
+    welcomeMessage: string | null;
+    visitorLanguage: VisitorLanguage | 'auto';
+  },
+): Promise<string> {
+  if (!isDefaultWelcome(bot.welcomeMessage)) return bot.welcomeMessage!.trim();
+  const sources = bot.visitorLanguage === 'auto' ? await sourceLanguagesOf(db, bot.tenantId, bot.id) : [];
+  return welcomeIn(
+    bot.welcomeMessage,
+    bot.botName,
+    WIDGET_TEXTS[visitorLanguageOf(bot.visitorLanguage, sources)],
+  );
 }

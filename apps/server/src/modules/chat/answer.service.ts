@@ -3,12 +3,13 @@ import {
   type MessageSourceRef,
   type OfferAction,
   type SearchHit,
-  welcomeOf,
+  WIDGET_TEXTS,
+  welcomeIn,
 } from '@parley/contracts';
 import { APICallError, type LanguageModel } from 'ai';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { BotRow } from '../bots/bots.queries.js';
-import { visitorLanguageOf } from '../bots/visitor-language.js';
+import { isVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.js';
 import { CHUNK_TOKENS } from '../knowledge/chunker.js';
 import {
   ANSWER_PASSAGES,
@@ -405,7 +406,8 @@ function greetingOf(input: AnswerInput, language: Language): string {
     (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
   );
   if (input.welcomeShown || answered) return repliesIn(language).replies.greeting;
-  return welcomeOf(input.bot.welcomeMessage, input.bot.botName);
+  const texts = WIDGET_TEXTS[isVisitorLanguage(language) ? language : 'english'];
+  return welcomeIn(input.bot.welcomeMessage, input.bot.botName, texts);
 }
 
 /**

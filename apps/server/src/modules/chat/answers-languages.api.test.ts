@@ -178,6 +178,34 @@ describe('a bot whose sources are in Spanish', () => {
     expect((await set('auto')).visitor_language).toBe('auto');
   });
 
+  it("greets in the bot's visitor language while its welcome is the default one, and never rewrites the owner's own", async () => {
+    const publicOf = async (bot: number) => {
+      const { body } = await server.get<Bot>(`/api/chat/bots/${bot}`, as(owner));
+      return (await server.get<PublicBot>(`/api/auth/bot/uuid/${body.uuid}`)).body;
+    };
+    const welcomeStored = async (conversationId: number) => {
+      const [row] = await queryRows<{ message: string }>(
+        server.database.db,
+        sql`SELECT message FROM messages WHERE conversation_id = ${conversationId} AND seq = 1`,
+      );
+      return row!.message;
+    };
+    await updateBotViaApi(server, owner, spanishBot, { visitor_language: 'auto' });
+    const spanish = /^¡Te damos la bienvenida a Acme \w+! ¿En qué puedo ayudarte hoy\?$/;
+    expect((await publicOf(spanishBot)).welcome_message).toMatch(spanish);
+    const chat = await ask(spanishBot, '¿Hacéis tartas?');
+    expect(await welcomeStored(chat.body.conversation_id)).toMatch(spanish);
+    // The English bot of the same tenant keeps its English default.
+    expect((await publicOf(englishBot)).welcome_message).toMatch(
+      /^Welcome to Acme \w+! How can I help you today\?$/,
+    );
+
+    await updateBotViaApi(server, owner, spanishBot, { welcome_message: '¡Hola! Pregúntame por el pan.' });
+    expect((await publicOf(spanishBot)).welcome_message).toBe('¡Hola! Pregúntame por el pan.');
+    const own = await ask(spanishBot, '¿Hacéis tartas?');
+    expect(await welcomeStored(own.body.conversation_id)).toBe('¡Hola! Pregúntame por el pan.');
+  });
+
   it('hands off in Spanish: the request for a person is understood and its notice is Spanish', async () => {
     const asked = await ask(spanishBot, 'quiero hablar con una persona');
     const notice = asked.body.bot_message!;

@@ -6,7 +6,6 @@ import type {
   ConversationWithMessages,
   MessageLimit,
 } from '@parley/contracts';
-import { welcomeOf } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -15,6 +14,7 @@ import { jsonReply } from '../../core/http/serializer.js';
 import type { RaterKeys } from '../analytics/rater.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { BotRow } from '../bots/bots.queries.js';
+import { visitorWelcomeOf } from '../bots/visitor-language.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { HandoffService, LeftContact } from '../handoff/handoff.service.js';
 import { asksForHuman } from '../handoff/intent.js';
@@ -215,7 +215,7 @@ export class ChatService {
       const started = await startConversation(
         this.db,
         newConversationOf(actor, bot),
-        welcomeOf(bot.welcomeMessage, bot.botName),
+        await visitorWelcomeOf(this.db, bot),
         this.hub.startAnnouncements,
       );
       this.hub.startedHere(started.conversation);
@@ -352,7 +352,7 @@ export class ChatService {
     const { welcome, question } = await startConversationWith(
       this.db,
       newConversationOf(actor, bot),
-      welcomeOf(bot.welcomeMessage, bot.botName),
+      await visitorWelcomeOf(this.db, bot),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
       {

@@ -19,6 +19,7 @@ import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
+import { visitorWelcomeOf } from '../bots/visitor-language.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import {
   appendMessage,
@@ -250,7 +251,7 @@ export class HelpdeskService {
       this.db,
       // The inbox's own New Chat (console.md section 4): listed there, unlike the playground's tests.
       { tenantId: auth.tenantId, botId: bot.id, userId: auth.userId, visitorId: null, channel: 'bot' },
-      welcomeOf(bot.welcomeMessage, bot.botName),
+      await visitorWelcomeOf(this.db, bot),
       this.hub.startAnnouncements,
     );
     this.hub.startedHere(conversation);
@@ -455,9 +456,12 @@ function convName(
 ): string {
   const [first, second] = opening;
   if (!first) return row.name;
-  // Its greeting now, the default one naming it, or the greeting of bots made before that default.
+  // Stored as the welcome (in the visitor's language), or, before that was marked, its greeting
+  // now, the default one naming it, or the greeting of bots made before that default.
   const welcomes = new Set([BOT.legacyWelcomeMessage, welcomeOf(bot.welcome, bot.name)]);
-  const isWelcome = first.seq === 1 && first.messageType === 'bot' && welcomes.has(first.message.trim());
+  const marked = (first.metadata as { welcome?: boolean } | null)?.welcome === true;
+  const isWelcome =
+    first.seq === 1 && first.messageType === 'bot' && (marked || welcomes.has(first.message.trim()));
   const chosen = isWelcome ? second : first;
   // A hand-off notice is not what the visitor said: the conversation keeps its own name.
   if (!chosen || chosen.messageType === 'system') return row.name;

@@ -4,7 +4,14 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { type Bot, NAME_RULES, VISITOR_LANGUAGE_NAMES, VISITOR_LANGUAGES, withRule } from '@parley/contracts';
+import {
+  type Bot,
+  isDefaultWelcome,
+  NAME_RULES,
+  VISITOR_LANGUAGE_NAMES,
+  VISITOR_LANGUAGES,
+  withRule,
+} from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { TextInput } from '../../../shared/components/TextInput';
@@ -38,6 +45,8 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
   const name = form.watch('bot_name') ?? '';
   const nameField = fieldProps(form, 'bot_name');
   const color = form.watch('brand_color') ?? bot.brand_color;
+  const welcomeField = fieldProps(form, 'welcome_message');
+  const defaultWelcome = isDefaultWelcome(form.watch('welcome_message'));
 
   const submit = (event: FormEvent) => {
     // Blank suggested questions are dropped rather than refused.
@@ -80,7 +89,18 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
           />
         )}
       />
-      <TextInput label="Welcome message" multiline minRows={2} {...fieldProps(form, 'welcome_message')} />
+      <TextInput
+        label="Welcome message"
+        multiline
+        minRows={2}
+        {...welcomeField}
+        helperText={
+          welcomeField.helperText ??
+          (defaultWelcome
+            ? 'The default greeting: visitors read it in the language for visitors below. A message you write is shown as you wrote it.'
+            : undefined)
+        }
+      />
       <Controller
         control={control}
         name="visitor_language"
