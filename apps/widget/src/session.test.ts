@@ -234,6 +234,19 @@ describe('VisitorSession', () => {
     expect(state.agentsOnline).toBe(true);
   });
 
+  it("words the server's named refusals in the visitor's language", async () => {
+    const { session, last } = setup(memoryStore(), undefined, WIDGET_TEXTS.german);
+    session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    last().handlers.onOpen();
+    last().receive({ type: 'warning', code: 'too_fast', message: 'You are sending messages too quickly.' });
+    last().receive({ error: 'Failed to send message. Please try again.', code: 'send_failed' });
+    expect(session.getState().frames.map((f) => [f.kind, f.message])).toEqual([
+      ['warning', 'Sie senden Nachrichten zu schnell. Bitte warten Sie einen Moment.'],
+      ['error', WIDGET_TEXTS.german.sendFailed],
+    ]);
+  });
+
   it('new chat leaves the conversation, and its late messages stay out', async () => {
     const { session, last, store } = setup();
     session.start();

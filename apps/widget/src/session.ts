@@ -12,6 +12,7 @@ import {
 } from '@parley/chat-client';
 import {
   type ChatMessage,
+  type ServerFrameCode,
   type VisitorIdentity,
   WIDGET_TEXTS_ENGLISH,
   type WidgetTexts,
@@ -258,7 +259,7 @@ export class VisitorSession {
       }
       case 'notice':
         this.stopThinking();
-        this.addFrame(event.kind, event.message);
+        this.addFrame(event.kind, event.code ? this.textOf(event.code) : event.message);
         return;
       case 'error':
         if (this.restoring) {
@@ -271,7 +272,7 @@ export class VisitorSession {
         this.batcher.cancel();
         this.stopThinking();
         this.update({ draft: null });
-        this.addFrame('error', event.error);
+        this.addFrame('error', event.code ? this.textOf(event.code) : event.error);
         return;
       case 'presence':
         this.update({ agentsOnline: event.agentsOnline });
@@ -284,6 +285,11 @@ export class VisitorSession {
       case 'connected':
         return;
     }
+  }
+
+  /** A refusal the server names by its code, in the widget's language. */
+  private textOf(code: ServerFrameCode): string {
+    return code === 'too_fast' ? this.texts.tooFast : this.texts.sendFailed;
   }
 
   private receive(message: ChatMessage): void {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ClientFrame, ServerFrame } from '@parley/contracts';
+import type { ChatMessage, ClientFrame, ServerFrame, ServerFrameCode } from '@parley/contracts';
 import { SOCKET } from '@parley/contracts/constants';
 
 /** What the client needs of a WebSocket; the browser binding is `browserSocket`, tests pass a fake. */
@@ -23,8 +23,14 @@ export type ChatSocketEvent =
   /** A stored message not seen before (each conversation and seq once). */
   | { type: 'message'; message: ChatMessage }
   | { type: 'chunk'; conversationId: number | null; data: string }
-  | { type: 'notice'; kind: NoticeKind; message: string; conversationId: number | null }
-  | { type: 'error'; error: string; conversationId: number | null }
+  | {
+      type: 'notice';
+      kind: NoticeKind;
+      message: string;
+      conversationId: number | null;
+      code?: ServerFrameCode;
+    }
+  | { type: 'error'; error: string; conversationId: number | null; code?: ServerFrameCode }
   /** Whether a human agent is available (the help desk's `{type: 'presence', agents_online}` frame). */
   | { type: 'presence'; agentsOnline: boolean }
   /** The socket did not open within the open time-out. */
@@ -90,6 +96,10 @@ export function chatSocketUrl(
 type Tracked = { seen: Set<number>; contiguous: number; watched: boolean };
 
 /** A server frame, plus the help desk's presence frame (`{type: 'presence', agents_online}`). */
+/** The frame's code, when it has one a client knows (ServerFrame.code). */
+const codeOf = (frame: IncomingFrame): { code?: ServerFrameCode } =>
+  frame.code === 'too_fast' || frame.code === 'send_failed' ? { code: frame.code } : {};
+
 type IncomingFrame = Omit<ServerFrame, 'type'> & {
   type?: ServerFrame['type'] | 'presence';
   agents_online?: unknown;
@@ -322,7 +332,7 @@ export class ChatSocket {
       return;
     }
     if (typeof frame.error === 'string') {
-      this.options.onEvent({ type: 'error', error: frame.error, conversationId });
+      this.options.onEvent({ type: 'error', error: frame.error, conversationId, ...codeOf(frame) });
       return;
     }
     switch (frame.type) {
@@ -345,6 +355,7 @@ export class ChatSocket {
           kind: frame.type,
           message: frame.message ?? '',
           conversationId,
+          ...codeOf(frame),
         });
         return;
     }

@@ -326,11 +326,19 @@ export const ClientFrame = z.union([
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 
+/** A refusal a visitor may meet: sending faster than the rate limit, or a send that failed. */
+export type ServerFrameCode = 'too_fast' | 'send_failed';
+
 /** What the server sends: any of these keys (section 7 Real-time). */
 export type ServerFrame = {
   type?: 'warning' | 'confirmation' | 'helpdesk_control' | 'pong' | 'connected' | 'message';
   error?: string;
   message?: string;
+  /**
+   * What a warning or error is, for a client that words it in the visitor's language (the widget):
+   * `message` and `error` keep the English words for any other.
+   */
+  code?: ServerFrameCode;
   conversation_id?: number;
   /** A streamed chunk of the answer being written. */
   data?: string;

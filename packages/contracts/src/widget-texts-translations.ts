@@ -43,6 +43,7 @@ const SPANISH: WidgetTexts = {
   unableToEstablish:
     'No se ha podido conectar con el servidor. Recarga la página o inténtalo de nuevo más tarde.',
   sendFailed: 'No se ha podido enviar el mensaje. Inténtalo de nuevo.',
+  tooFast: 'Estás enviando mensajes demasiado rápido. Espera un momento.',
   unreachable: 'No se ha podido acceder al chat. Inténtalo de nuevo más tarde.',
   requestFailed: 'La solicitud ha fallado ({status})',
   notAllowed: 'Este sitio no tiene permiso para insertar este bot',
@@ -101,6 +102,7 @@ const FRENCH: WidgetTexts = {
   unableToEstablish:
     'Impossible de se connecter au serveur. Veuillez actualiser la page ou réessayer plus tard.',
   sendFailed: "Le message n'a pas pu être envoyé. Veuillez réessayer.",
+  tooFast: 'Vous envoyez des messages trop rapidement. Veuillez patienter un instant.',
   unreachable: "Impossible d'accéder à la discussion. Veuillez réessayer plus tard.",
   requestFailed: 'La requête a échoué ({status})',
   notAllowed: "Ce site n'est pas autorisé à intégrer ce bot",
@@ -160,6 +162,7 @@ const GERMAN: WidgetTexts = {
   unableToEstablish:
     'Keine Verbindung zum Server möglich. Bitte laden Sie die Seite neu oder versuchen Sie es später erneut.',
   sendFailed: 'Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
+  tooFast: 'Sie senden Nachrichten zu schnell. Bitte warten Sie einen Moment.',
   unreachable: 'Der Chat ist nicht erreichbar. Bitte versuchen Sie es später erneut.',
   requestFailed: 'Anfrage fehlgeschlagen ({status})',
   notAllowed: 'Diese Website darf diesen Bot nicht einbinden',
@@ -217,6 +220,7 @@ const ITALIAN: WidgetTexts = {
   connectionLost: 'Connessione persa. Riconnessione in corso…',
   unableToEstablish: 'Impossibile connettersi al server. Ricarica la pagina o riprova più tardi.',
   sendFailed: 'Impossibile inviare il messaggio. Riprova.',
+  tooFast: 'Stai inviando messaggi troppo velocemente. Attendi un momento.',
   unreachable: 'Impossibile raggiungere la chat. Riprova più tardi.',
   requestFailed: 'Richiesta non riuscita ({status})',
   notAllowed: 'Questo sito non è autorizzato a incorporare questo bot',
@@ -274,6 +278,7 @@ const PORTUGUESE: WidgetTexts = {
   connectionLost: 'Ligação perdida. A restabelecer ligação…',
   unableToEstablish: 'Não foi possível ligar ao servidor. Atualize a página ou tente novamente mais tarde.',
   sendFailed: 'Não foi possível enviar a mensagem. Tente novamente.',
+  tooFast: 'Está a enviar mensagens demasiado depressa. Aguarde um momento.',
   unreachable: 'Não foi possível aceder ao chat. Tente novamente mais tarde.',
   requestFailed: 'O pedido falhou ({status})',
   notAllowed: 'Este site não tem permissão para incorporar este bot',
@@ -332,6 +337,7 @@ const DUTCH: WidgetTexts = {
   unableToEstablish:
     'Kan geen verbinding maken met de server. Vernieuw de pagina of probeer het later opnieuw.',
   sendFailed: 'Het bericht kon niet worden verzonden. Probeer het opnieuw.',
+  tooFast: 'U verstuurt te snel berichten. Wacht even.',
   unreachable: 'De chat is niet bereikbaar. Probeer het later opnieuw.',
   requestFailed: 'Verzoek mislukt ({status})',
   notAllowed: 'Deze site mag deze bot niet insluiten',

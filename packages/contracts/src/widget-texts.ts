@@ -50,8 +50,10 @@ export type WidgetTexts = {
   connectionLost: string;
   /** MESSAGES.realtime.unableToEstablish. */
   unableToEstablish: string;
-  /** MESSAGES.realtime.sendFailed. */
+  /** MESSAGES.realtime.sendFailed (a socket error frame's code `send_failed`). */
   sendFailed: string;
+  /** The rate limit's warning (a socket frame's code `too_fast`). */
+  tooFast: string;
   /** The API could not be reached at all. */
   unreachable: string;
   /** The API refused without saying why: `{status}` is the HTTP status. */
@@ -123,6 +125,7 @@ export const WIDGET_TEXTS_ENGLISH: WidgetTexts = {
   unableToEstablish:
     'Unable to establish connection to the server. Please refresh the page or try again later.',
   sendFailed: 'Failed to send message. Please try again.',
+  tooFast: 'You are sending messages too quickly. Please wait a moment.',
   unreachable: 'The chat could not be reached. Please try again later.',
   requestFailed: 'Request failed ({status})',
   notAllowed: 'This site is not allowed to embed this bot',

@@ -24,7 +24,6 @@ import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { replaceDocument } from '../knowledge/ingest.js';
 import { appendMessage, toConversation } from './chat.queries.js';
-import { LIMIT_TEXT } from './chat.service.js';
 import { TEXTS } from './reply-texts.js';
 
 let server: TestServer;
@@ -532,12 +531,19 @@ describe('when the bot must not answer', () => {
         { bot_id: created.bot_id, message: 'hi again' },
         as(account),
       );
-      expect(two.body.bot_message).toMatchObject({ message: LIMIT_TEXT, answer_mode: 'limit' });
+      expect(two.body.bot_message).toMatchObject({ message: TEXTS.limit, answer_mode: 'limit' });
+      // Said in the visitor's language when their words tell it.
+      const spanish = await limited.post<ChatExchange>(
+        '/api/chat/chats',
+        { bot_id: created.bot_id, message: '¿Cuánto cuesta el envío de una tarta?' },
+        as(account),
+      );
+      expect(spanish.body.bot_message!.message).toMatch(/^Este bot ya ha respondido todos los mensajes/);
       const usage = await limited.get<MessageLimit>(
         `/api/chat/message-limit/${account.user.tenant_id}`,
         as(account),
       );
-      expect(usage.body).toMatchObject({ used: 2, limit: 1, remaining: 0 });
+      expect(usage.body).toMatchObject({ used: 3, limit: 1, remaining: 0 });
     } finally {
       await limited.close();
     }

@@ -14,11 +14,12 @@ import { jsonReply } from '../../core/http/serializer.js';
 import type { RaterKeys } from '../analytics/rater.js';
 import type { BotCache } from '../bots/bot-cache.js';
 import type { BotRow } from '../bots/bots.queries.js';
-import { visitorWelcomeOf } from '../bots/visitor-language.js';
+import { sourceLanguagesOf, visitorWelcomeOf } from '../bots/visitor-language.js';
 import { bookingOfBot } from '../calendar/calendar.queries.js';
 import type { HandoffService, LeftContact } from '../handoff/handoff.service.js';
 import { asksForHuman } from '../handoff/intent.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
+import type { Language } from '../knowledge/languages.js';
 import type { UnansweredInput } from '../unanswered/unanswered.service.js';
 import type { Answer, AnswerService, Prepared } from './answer.service.js';
 import type { ChatHub } from './chat.hub.js';
@@ -42,6 +43,7 @@ import {
 } from './chat.queries.js';
 import { conversations, messages } from './chat.schema.js';
 import { messagesRatedBy } from './rated-history.js';
+import { replyTexts } from './reply-texts.js';
 import { smallTalkOf } from './small-talk.js';
 
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
@@ -85,8 +87,6 @@ export type SendHooks = {
   signal?: AbortSignal;
 };
 
-export const LIMIT_TEXT =
-  'This bot has answered all the messages its plan allows this month. Our team has been notified and will get back to you.';
 /** Conversations whose holder this node remembers (a hint only; the write decides). */
 const HELD_HINTS = 10_000;
 
@@ -395,6 +395,13 @@ export class ChatService {
     return { used, history };
   }
 
+  /** The month's-limit notice in the visitor's language (reply-texts.ts): rare, so its languages are read here. */
+  private async limitText(bot: BotRow, question: string): Promise<string> {
+    const sources =
+      bot.visitorLanguage === 'auto' ? await sourceLanguagesOf(this.db, bot.tenantId, bot.id) : [];
+    return replyTexts(question, sources as Language[], bot.visitorLanguage).limit;
+  }
+
   /** Whether a human held the conversation at its last message here: a hint to skip preparing an answer. */
   private remember(conversation: ConversationRow): void {
     if (this.held.size >= HELD_HINTS) this.held.delete(this.held.keys().next().value!);
@@ -416,7 +423,7 @@ export class ChatService {
     if (used < limit) this.options.onUsage?.(bot.tenantId, used + 1, limit);
     const answer =
       used >= limit
-        ? limitAnswer(hooks)
+        ? limitAnswer(hooks, await this.limitText(bot, question.message))
         : await this.answers.answer(
             {
               bot,
@@ -523,9 +530,9 @@ function actorOf(conversation: ConversationRow, message: MessageRow): Actor {
 }
 
 /** Past the month's credits: a notice instead of an answer (agents can still write). */
-function limitAnswer(hooks: SendHooks): Answer {
-  hooks.onChunk?.(LIMIT_TEXT);
-  return { text: LIMIT_TEXT, mode: 'limit', sources: [], qnaId: null, usage: null, actions: [] };
+function limitAnswer(hooks: SendHooks, text: string): Answer {
+  hooks.onChunk?.(text);
+  return { text, mode: 'limit', sources: [], qnaId: null, usage: null, actions: [] };
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -5,6 +5,7 @@ import {
   type Presence,
   type ServerFrame,
   type VisitorPresenceFrame,
+  WIDGET_TEXTS_ENGLISH,
 } from '@parley/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -98,7 +99,7 @@ export function chatSocketHandler(deps: SocketDeps) {
           if (error instanceof AppError) send({ error: error.detail });
           else {
             deps.log.error({ err: error }, 'chat socket: message failed');
-            send({ error: 'Failed to send message. Please try again.' });
+            send({ error: MESSAGES.realtime.sendFailed, code: 'send_failed' });
           }
         });
     });
@@ -165,7 +166,8 @@ export function chatSocketHandler(deps: SocketDeps) {
       if (actor.kind === 'visitor' && !(await allowed(limiter, actor.visitorId))) {
         return send({
           type: 'warning',
-          message: 'You are sending messages too quickly. Please wait a moment.',
+          message: WIDGET_TEXTS_ENGLISH.tooFast,
+          code: 'too_fast',
         });
       }
       const controller = new AbortController();

@@ -11,6 +11,8 @@ export type ReplyTexts = {
   offerRephrase: string;
   /** The title of the button that asks for a person (the widget's own, WIDGET_TEXTS). */
   person: string;
+  /** Instead of an answer once the month's messages are used up. */
+  limit: string;
 };
 
 const ENGLISH: ReplyTexts = {
@@ -20,6 +22,8 @@ const ENGLISH: ReplyTexts = {
   offerLead: ' Leave your details in the form and our team will get back to you.',
   offerRephrase: ' Please contact our team directly.',
   person: WIDGET_TEXTS.english.person,
+  limit:
+    'This bot has answered all the messages its plan allows this month. Our team has been notified and will get back to you.',
 };
 
 /**
@@ -35,6 +39,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Deja tus datos en el formulario y nuestro equipo se pondrá en contacto contigo.',
     offerRephrase: ' Por favor, contacta directamente con nuestro equipo.',
     person: WIDGET_TEXTS.spanish.person,
+    limit:
+      'Este bot ya ha respondido todos los mensajes que permite su plan este mes. Hemos avisado a nuestro equipo y te responderá.',
   },
   french: {
     notFound: 'Désolé, je ne connais pas la réponse à cette question.',
@@ -43,6 +49,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Laissez vos coordonnées dans le formulaire et notre équipe vous recontactera.',
     offerRephrase: ' Veuillez contacter directement notre équipe.',
     person: WIDGET_TEXTS.french.person,
+    limit:
+      'Ce bot a répondu à tous les messages que son forfait permet ce mois-ci. Notre équipe a été prévenue et vous répondra.',
   },
   german: {
     notFound: 'Das weiß ich leider nicht.',
@@ -51,6 +59,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Hinterlassen Sie Ihre Daten im Formular, dann meldet sich unser Team bei Ihnen.',
     offerRephrase: ' Bitte wenden Sie sich direkt an unser Team.',
     person: WIDGET_TEXTS.german.person,
+    limit:
+      'Dieser Bot hat alle Nachrichten beantwortet, die sein Tarif in diesem Monat erlaubt. Unser Team ist informiert und meldet sich bei Ihnen.',
   },
   italian: {
     notFound: 'Mi dispiace, non conosco la risposta.',
@@ -59,6 +69,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Lascia i tuoi dati nel modulo e il nostro team ti ricontatterà.',
     offerRephrase: ' Contatta direttamente il nostro team.',
     person: WIDGET_TEXTS.italian.person,
+    limit:
+      'Questo bot ha risposto a tutti i messaggi che il suo piano consente questo mese. Il nostro team è stato avvisato e ti risponderà.',
   },
   portuguese: {
     notFound: 'Lamento, não sei a resposta a essa pergunta.',
@@ -67,6 +79,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Deixe os seus dados no formulário e a nossa equipa entrará em contacto consigo.',
     offerRephrase: ' Por favor, contacte diretamente a nossa equipa.',
     person: WIDGET_TEXTS.portuguese.person,
+    limit:
+      'Este bot já respondeu a todas as mensagens que o seu plano permite este mês. A nossa equipa foi avisada e entrará em contacto consigo.',
   },
   dutch: {
     notFound: 'Sorry, daar weet ik het antwoord niet op.',
@@ -75,6 +89,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Laat uw gegevens achter in het formulier, dan neemt ons team contact met u op.',
     offerRephrase: ' Neem rechtstreeks contact op met ons team.',
     person: WIDGET_TEXTS.dutch.person,
+    limit:
+      'Deze bot heeft alle berichten beantwoord die zijn abonnement deze maand toestaat. Ons team is op de hoogte gebracht en neemt contact met u op.',
   },
 };
 

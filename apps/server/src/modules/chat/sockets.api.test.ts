@@ -1,5 +1,5 @@
 import type { Bot, ChatMessage, VisitorIdentity } from '@parley/contracts';
-import { BOTS_SUBJECT, MESSAGES } from '@parley/contracts';
+import { BOTS_SUBJECT, MESSAGES, WIDGET_TEXTS_ENGLISH } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { addTeammate, createRole, PASSWORD, signupOwner, tokenFromText } from '../../test/factories.js';
@@ -10,7 +10,13 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
  * Issue 13 items 4, 6 and 16: the chat socket applies the HTTP routes' permissions; a user's sockets
  * close when their session ends or their permission goes; dead and surplus sockets are refused.
  */
-type Frame = { type?: string; error?: string; final_result_object?: ChatMessage };
+type Frame = {
+  type?: string;
+  error?: string;
+  message?: string;
+  code?: string;
+  final_result_object?: ChatMessage;
+};
 type Client = { socket: WebSocket; frames: Frame[]; closed: Promise<number>; send: (frame: unknown) => void };
 
 let server: TestServer;
@@ -89,6 +95,7 @@ beforeAll(async () => {
       SOCKET_OPENING_FRAME_MS: '500',
       SOCKET_LIMIT_PER_ADDRESS: '6',
       SOCKET_LIMIT_PER_IDENTITY: '2',
+      VISITOR_MESSAGES_PER_MINUTE: '3',
     },
   });
   owner = await signupOwner(server);
@@ -267,5 +274,25 @@ describe('heartbeat and limits (item 16)', () => {
     for (const client of [...open, elsewhere]) client.socket.close();
     // HTTP from the full address is not affected.
     expect((await server.get('/api/health')).status).toBeLessThan(500);
+  });
+
+  it("warns a visitor who sends faster than the limit, naming the warning so the widget words it in the visitor's language", async () => {
+    const client = await connect(`${wsBase()}/api/chat/stream?visitor_token=${await visitorToken()}`);
+    client.send(opening('user'));
+    for (const n of [1, 2, 3, 4])
+      client.send({
+        content: { bot_id: bot.bot_id, conversation_id: 0, message: `question ${n}`, message_type: 'user' },
+        elements: [],
+      });
+    await expect
+      .poll(() => client.frames.find((f) => f.type === 'warning'), { timeout: 15_000 })
+      .toEqual({ type: 'warning', code: 'too_fast', message: WIDGET_TEXTS_ENGLISH.tooFast });
+    // Three questions were taken: each stored, none lost to the fourth's refusal.
+    await expect
+      .poll(() => client.frames.filter((f) => f.final_result_object?.message_type === 'user').length, {
+        timeout: 15_000,
+      })
+      .toBe(3);
+    client.socket.close();
   });
 });
