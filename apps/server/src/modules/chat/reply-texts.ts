@@ -1,6 +1,6 @@
 import { type VisitorLanguage, WIDGET_TEXTS } from '@parley/contracts';
 import { visitorLanguageOf } from '../bots/visitor-language.js';
-import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
+import { type Language, questionLanguage } from '../knowledge/languages.js';
 
 /** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
 export type ReplyTexts = {
@@ -108,7 +108,7 @@ export function replyTexts(
   sourceLanguages: readonly Language[] = ['english'],
   setting: VisitorLanguage | 'auto' = 'auto',
 ): ReplyTexts {
-  const asked = detectLanguageByWords(question);
+  const asked = questionLanguage(question);
   const texts = asked ? TRANSLATED[asked] : undefined;
   return texts ?? TRANSLATED[visitorLanguageOf(setting, sourceLanguages)] ?? ENGLISH;
 }

@@ -1,6 +1,14 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { questionTerms } from './evidence.js';
-import { detectLanguage, detectLanguageByWords, lexiconOf } from './languages.js';
+import {
+  detectLanguage,
+  detectLanguageByWords,
+  type Language,
+  lexiconOf,
+  questionLanguage,
+} from './languages.js';
 
 describe('detectLanguage', () => {
   it("tells a page's language by its words", () => {
@@ -38,6 +46,42 @@ describe('detectLanguage', () => {
     // Too little to tell: English, the default.
     expect(detectLanguage('ok')).toBe('english');
     expect(detectLanguageByWords('paella')).toBeNull();
+  });
+});
+
+describe('questionLanguage', () => {
+  it("tells a short question's language by its chat and question words too", () => {
+    expect(questionLanguage('¿Hacéis envíos a Francia?')).toBe('spanish');
+    expect(detectLanguageByWords('¿Hacéis envíos a Francia?')).toBeNull();
+    expect(questionLanguage('Combien coûte le petit-déjeuner ?')).toBe('french');
+    expect(questionLanguage('Was kostet eine Massage?')).toBe('german');
+    expect(questionLanguage('How much is a massage?')).toBe('english');
+    // Words every chat types tell nothing.
+    expect(questionLanguage('ok, info?')).toBeNull();
+  });
+
+  it('never reads a question of the evaluations in another language than its site', () => {
+    const evalDir = fileURLToPath(new URL('../../../../../eval/answers/', import.meta.url));
+    const site: Record<string, Language> = {
+      'bici-bologna': 'italian',
+      'hotel-annecy': 'french',
+      'physio-muenchen': 'german',
+      restaurante: 'spanish',
+      'escola-lisboa': 'portuguese',
+      'tandarts-utrecht': 'dutch',
+    };
+    const misread: string[] = [];
+    for (const set of readdirSync(evalDir).filter((name) => !name.includes('.')))
+      for (const name of readdirSync(`${evalDir}${set}`)) {
+        const questions = JSON.parse(readFileSync(`${evalDir}${set}/${name}/questions.json`, 'utf8')) as {
+          q: string;
+        }[];
+        for (const { q } of questions) {
+          const told = questionLanguage(q);
+          if (told !== null && told !== (site[name] ?? 'english')) misread.push(`${set}/${name}`);
+        }
+      }
+    expect(misread).toEqual([]);
   });
 });
 

@@ -111,14 +111,39 @@ const STOP_SETS = new Map<Language, Set<string>>(
  * and half as many again as the next language's (a shared "de" or "que" counts for both).
  */
 export function detectLanguageByWords(text: string): Language | null {
-  const words = wordsOf(text);
-  const counts = [...STOP_SETS].map(
-    ([language, stop]) => [language, words.filter((w) => stop.has(w)).length] as const,
+  return leadingLanguage(wordsOf(text), STOP_SETS);
+}
+
+/**
+ * The language a visitor's message is written in, when its words clearly tell it: as
+ * detectLanguageByWords, with each language's chat and question words counted beside its stop
+ * words, since a question is short ("¿Hacéis envíos a Francia?" has one Spanish stop word, and
+ * "hacéis" besides). Null when they do not tell: the bot's own language is then the better guess.
+ */
+export function questionLanguage(text: string): Language | null {
+  return leadingLanguage(wordsOf(text), QUESTION_SETS);
+}
+
+function leadingLanguage(words: string[], sets: ReadonlyMap<Language, ReadonlySet<string>>): Language | null {
+  const counts = [...sets].map(
+    ([language, set]) => [language, words.filter((w) => set.has(w)).length] as const,
   );
   counts.sort((a, b) => b[1] - a[1]);
   const [first, second] = counts;
   return first && first[1] >= 2 && first[1] >= 1.5 * (second?.[1] ?? 0) ? first[0] : null;
 }
+
+/** Words typed alike in many languages' chats, which tell none of them. */
+const SHARED_CHAT_WORDS = new Set(['ok', 'okay', 'oké', 'hi', 'hey', 'info', 'infos']);
+/** English's chat and question words that PostgreSQL's English stop words leave out. */
+const ENGLISH_CHAT_WORDS = 'hello thanks please much many can could would need want know tell'.split(' ');
+
+const QUESTION_SETS = new Map<Language, Set<string>>(
+  [...STOP_SETS].map(([language, stop]) => {
+    const chat = language === 'english' ? ENGLISH_CHAT_WORDS : (FILLER_WORDS[language]?.split(' ') ?? []);
+    return [language, new Set([...stop, ...chat].filter((word) => !SHARED_CHAT_WORDS.has(word)))];
+  }),
+);
 
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}]+(?:['’-][\p{L}]+)*/gu) ?? [];
 
