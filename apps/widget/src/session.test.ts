@@ -1,5 +1,11 @@
 import type { SocketHandlers } from '@parley/chat-client';
-import { type ChatMessage, type VisitorIdentity, WIDGET_TEXTS, type WidgetTexts } from '@parley/contracts';
+import {
+  type ChatMessage,
+  type VisitorIdentity,
+  type VisitorLanguage,
+  WIDGET_TEXTS,
+  type WidgetTexts,
+} from '@parley/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api';
 import { VisitorSession } from './session';
@@ -57,7 +63,12 @@ function message(seq: number, overrides: Partial<ChatMessage> = {}): ChatMessage
   };
 }
 
-function setup(store = memoryStore(), identify?: () => Promise<VisitorIdentity>, texts?: WidgetTexts) {
+function setup(
+  store = memoryStore(),
+  identify?: () => Promise<VisitorIdentity>,
+  texts?: WidgetTexts,
+  language?: VisitorLanguage,
+) {
   const sockets: FakeSocket[] = [];
   const calls: (string | null)[] = [];
   const session = new VisitorSession({
@@ -66,6 +77,7 @@ function setup(store = memoryStore(), identify?: () => Promise<VisitorIdentity>,
     botId: 5,
     store,
     texts,
+    language,
     createSocket: (url, handlers) => {
       const socket = new FakeSocket(url, handlers);
       sockets.push(socket);
@@ -232,6 +244,13 @@ describe('VisitorSession', () => {
       ['error', 'Bad thing'],
     ]);
     expect(state.agentsOnline).toBe(true);
+  });
+
+  it('tells the socket the language the widget speaks, which a conversation it starts keeps', async () => {
+    const { session, last } = setup(memoryStore(), undefined, WIDGET_TEXTS.spanish, 'spanish');
+    session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(new URL(last().url).searchParams.get('language')).toBe('spanish');
   });
 
   it("words the server's named refusals in the visitor's language", async () => {

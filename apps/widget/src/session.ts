@@ -14,6 +14,7 @@ import {
   type ChatMessage,
   type ServerFrameCode,
   type VisitorIdentity,
+  type VisitorLanguage,
   WIDGET_TEXTS_ENGLISH,
   type WidgetTexts,
 } from '@parley/contracts';
@@ -51,6 +52,8 @@ export type SessionOptions = {
   identify?: typeof requestIdentity;
   /** The widget's words for what the session itself says (English unless given). */
   texts?: WidgetTexts;
+  /** The language the widget speaks (PublicBot.language): a conversation the visitor starts keeps it. */
+  language?: VisitorLanguage;
 };
 
 /** A reply that never comes (an agent holds the chat, say) must not lock the composer for ever. */
@@ -134,6 +137,7 @@ export class VisitorSession {
         return chatSocketUrl(new URL(apiBase), {
           visitor_token: this.identity.visitor_token,
           ...(page.startsWith('http') ? { page_url: page } : {}),
+          ...(this.options.language ? { language: this.options.language } : {}),
         });
       },
       createSocket: this.options.createSocket ?? browserSocket,

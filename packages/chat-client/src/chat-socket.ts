@@ -95,11 +95,11 @@ export function chatSocketUrl(
 /** What is held of a conversation: seqs past the last one without a gap, and whether it is followed. */
 type Tracked = { seen: Set<number>; contiguous: number; watched: boolean };
 
-/** A server frame, plus the help desk's presence frame (`{type: 'presence', agents_online}`). */
 /** The frame's code, when it has one a client knows (ServerFrame.code). */
 const codeOf = (frame: IncomingFrame): { code?: ServerFrameCode } =>
   frame.code === 'too_fast' || frame.code === 'send_failed' ? { code: frame.code } : {};
 
+/** A server frame, plus the help desk's presence frame (`{type: 'presence', agents_online}`). */
 type IncomingFrame = Omit<ServerFrame, 'type'> & {
   type?: ServerFrame['type'] | 'presence';
   agents_online?: unknown;

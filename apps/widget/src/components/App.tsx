@@ -30,8 +30,8 @@ export function App({ config, bot, controls }: Props) {
   const store = useMemo(() => botStore(uuid), [uuid]);
   const t = useMemo(() => textsOf(bot), [bot]);
   const session = useMemo(
-    () => new VisitorSession({ apiBase, uuid, botId: bot.bot_id, store, texts: t }),
-    [apiBase, uuid, bot.bot_id, store, t],
+    () => new VisitorSession({ apiBase, uuid, botId: bot.bot_id, store, texts: t, language: bot.language }),
+    [apiBase, uuid, bot.bot_id, store, t, bot.language],
   );
   const state = useSessionState(session);
   const [open, setOpen] = useState(() => config.openAtStart || store.get('open') === 'true');

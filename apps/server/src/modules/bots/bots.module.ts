@@ -184,7 +184,10 @@ const routes =
           response: { 200: z.array(PublicBot) },
         },
       },
-      async () => service.publicBots(),
+      async (request, reply) => {
+        reply.header('vary', 'Accept-Language');
+        return service.publicBots(request.headers['accept-language']);
+      },
     );
     app.get(
       '/auth/bot/:id',
@@ -196,7 +199,10 @@ const routes =
           response: { 200: PublicBot },
         },
       },
-      async (request) => service.publicBot({ id: request.params.id }),
+      async (request, reply) => {
+        reply.header('vary', 'Accept-Language');
+        return service.publicBot({ id: request.params.id }, request.headers['accept-language']);
+      },
     );
     app.get(
       '/auth/bot/uuid/:uuid',
@@ -208,7 +214,10 @@ const routes =
           response: { 200: PublicBot },
         },
       },
-      async (request) => service.publicBot({ uuid: request.params.uuid }),
+      async (request, reply) => {
+        reply.header('vary', 'Accept-Language');
+        return service.publicBot({ uuid: request.params.uuid }, request.headers['accept-language']);
+      },
     );
   };
 

@@ -38,7 +38,7 @@ import {
   botWebSources,
   calendarBookings,
 } from './bots.schema.js';
-import { sourceLanguagesOf, visitorLanguageOf } from './visitor-language.js';
+import { sourceLanguageCountsOf, widgetLanguageOf } from './visitor-language.js';
 
 export type BotRow = typeof bots.$inferSelect;
 
@@ -356,9 +356,18 @@ function toBot(row: BotRow, links: Links): Bot {
   };
 }
 
-/** What a visitor's widget may know of a bot: no prompt, model, keys, sources or tenant. */
-export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean): Promise<PublicBot> {
-  const sources = row.visitorLanguage === 'auto' ? await sourceLanguagesOf(db, row.tenantId, row.id) : [];
+/**
+ * What a visitor's widget may know of a bot: no prompt, model, keys, sources or tenant. Its words
+ * are in the visitor's language (widgetLanguageOf, from the browser's `acceptLanguage`).
+ */
+export async function publicView(
+  db: DbOrTx,
+  row: BotRow,
+  showBranding: boolean,
+  acceptLanguage?: string,
+): Promise<PublicBot> {
+  const sources =
+    row.visitorLanguage === 'auto' ? await sourceLanguageCountsOf(db, row.tenantId, row.id) : [];
   const [booking] = await db
     .select({
       title: calendarBookings.title,
@@ -368,7 +377,7 @@ export async function publicView(db: DbOrTx, row: BotRow, showBranding: boolean)
     })
     .from(calendarBookings)
     .where(eq(calendarBookings.botId, row.id));
-  const language = visitorLanguageOf(row.visitorLanguage, sources);
+  const language = widgetLanguageOf(row.visitorLanguage, sources, acceptLanguage);
   return {
     bot_id: row.id,
     uuid: row.uuid,

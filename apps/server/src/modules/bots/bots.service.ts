@@ -244,17 +244,22 @@ export class BotsService {
     return this.assigned(auth, userId, auth.tenantId);
   }
 
-  async publicBots(): Promise<PublicBot[]> {
+  async publicBots(acceptLanguage?: string): Promise<PublicBot[]> {
     const rows = await this.db.select().from(bots).where(eq(bots.isPublic, true)).orderBy(bots.botName);
-    return Promise.all(rows.map(async (row) => publicView(this.db, row, await this.branded(row.tenantId))));
+    return Promise.all(
+      rows.map(async (row) => publicView(this.db, row, await this.branded(row.tenantId), acceptLanguage)),
+    );
   }
 
-  /** By numeric id only listed bots answer (ids can be guessed); by uuid any bot, for its widget. */
-  async publicBot(by: { id: number } | { uuid: string }): Promise<PublicBot> {
+  /**
+   * By numeric id only listed bots answer (ids can be guessed); by uuid any bot, for its widget. In
+   * the language the visitor's browser prefers, where the bot speaks it (widgetLanguageOf).
+   */
+  async publicBot(by: { id: number } | { uuid: string }, acceptLanguage?: string): Promise<PublicBot> {
     const where = 'id' in by ? and(eq(bots.id, by.id), eq(bots.isPublic, true)) : eq(bots.uuid, by.uuid);
     const [row] = await this.db.select().from(bots).where(where);
     if (!row) throw notFound('Bot not found');
-    return publicView(this.db, row, await this.branded(row.tenantId));
+    return publicView(this.db, row, await this.branded(row.tenantId), acceptLanguage);
   }
 
   /** Visitors see "Powered by Parley" unless the workspace's plan allows custom branding. */

@@ -1,3 +1,4 @@
+import { negotiate } from '@fastify/accept-negotiator';
 import {
   isDefaultWelcome,
   VISITOR_LANGUAGES,
@@ -13,14 +14,18 @@ import { type DbOrTx, queryRows, sql } from '../../core/db/database.js';
  * Notion workspaces, stores, its own Q&A).
  */
 export async function sourceLanguagesOf(db: DbOrTx, tenantId: number, botId: number): Promise<string[]> {
-  const rows = await queryRows<{ language: string }>(
+  return (await sourceLanguageCountsOf(db, tenantId, botId)).map((row) => row.language);
+}
+
+/** sourceLanguagesOf with each language's number of documents. */
+export function sourceLanguageCountsOf(db: DbOrTx, tenantId: number, botId: number) {
+  return queryRows<{ language: string; documents: number }>(
     db,
-    sql`SELECT d.language FROM documents d
+    sql`SELECT d.language, count(*)::int AS documents FROM documents d
       JOIN ${botCollections(tenantId, botId)} s ON d.source_type = s.source_type AND d.collection_id = s.collection_id
       WHERE d.tenant_id = ${tenantId}
       GROUP BY d.language ORDER BY count(*) DESC, d.language`,
   );
-  return rows.map((row) => row.language);
 }
 
 /**
@@ -54,7 +59,8 @@ export function visitorLanguageOf(
 
 /**
  * What a bot greets a new conversation with: the owner's own welcome, or the default one in the
- * bot's visitor language (welcomeIn). Its sources' languages are read only when that must be told.
+ * widget's language (`widget`) or the bot's visitor language (welcomeIn). Its sources' languages
+ * are read only when that must be told.
  */
 export async function visitorWelcomeOf(
   db: DbOrTx,
@@ -65,12 +71,48 @@ export async function visitorWelcomeOf(
     welcomeMessage: string | null;
     visitorLanguage: VisitorLanguage | 'auto';
   },
+  widget?: VisitorLanguage,
 ): Promise<string> {
   if (!isDefaultWelcome(bot.welcomeMessage)) return bot.welcomeMessage!.trim();
+  if (widget) return welcomeIn(bot.welcomeMessage, bot.botName, WIDGET_TEXTS[widget]);
   const sources = bot.visitorLanguage === 'auto' ? await sourceLanguagesOf(db, bot.tenantId, bot.id) : [];
   return welcomeIn(
     bot.welcomeMessage,
     bot.botName,
     WIDGET_TEXTS[visitorLanguageOf(bot.visitorLanguage, sources)],
   );
+}
+
+/** A language whose share of a bot's documents is at least this may greet a visitor whose browser prefers it. */
+const WIDGET_LANGUAGE_SHARE = 0.2;
+
+/**
+ * The language a widget speaks to its visitor in. On auto, a bot whose sources are written in more
+ * than one language Parley speaks (a Belgian shop in French and Dutch) speaks the one the visitor's
+ * browser prefers (`acceptLanguage`), of those holding at least a fifth of its documents; else, and
+ * with the owner's choice, visitorLanguageOf.
+ */
+export function widgetLanguageOf(
+  setting: VisitorLanguage | 'auto',
+  sources: readonly { language: string; documents: number }[],
+  acceptLanguage: string | undefined,
+): VisitorLanguage {
+  const fallback = visitorLanguageOf(
+    setting,
+    sources.map((row) => row.language),
+  );
+  if (setting !== 'auto' || !acceptLanguage) return fallback;
+  const total = sources.reduce((sum, row) => sum + row.documents, 0);
+  const offered = new Map(
+    sources
+      .filter((row) => row.documents >= total * WIDGET_LANGUAGE_SHARE)
+      .flatMap((row) =>
+        isVisitorLanguage(row.language) ? [[WIDGET_TEXTS[row.language].lang, row.language] as const] : [],
+      ),
+  );
+  if (offered.size < 2) return fallback;
+  // "fr-BE,fr;q=0.9,nl;q=0.8": a region's tag counts as its language's.
+  const header = acceptLanguage.replace(/([a-z]{2,3})-[a-z0-9-]+/gi, '$1');
+  const code = negotiate(header.toLowerCase(), [...offered.keys()]);
+  return (code && offered.get(code)) || fallback;
 }

@@ -3,6 +3,7 @@ import {
   type MessageSourceRef,
   type OfferAction,
   type SearchHit,
+  type VisitorLanguage,
   WIDGET_TEXTS,
   welcomeIn,
 } from '@parley/contracts';
@@ -67,6 +68,8 @@ export type AnswerInput = {
   history: MessageRow[];
   /** Whether the visitor was shown the bot's welcome: on the web, yes; a channel never sends it. */
   welcomeShown: boolean;
+  /** The language the widget speaks to this visitor in (the conversation's), if it told one. */
+  visitorLanguage?: VisitorLanguage | null;
   /** Whether an agent could take over now (asked only when the sources say nothing). */
   agentOnline: () => Promise<boolean>;
   onChunk: (text: string) => void;
@@ -375,7 +378,7 @@ function socialTurn(input: AnswerInput, sourceLanguages: readonly Language[]): A
     input.question,
     input.bot.botName,
     sourceLanguages,
-    visitorLanguageOf(input.bot.visitorLanguage, sourceLanguages),
+    visitorLanguageOf(languageSetting(input), sourceLanguages),
   );
   if (toOffer === 'no') return smallTalkAnswer('declined', input, language);
   // "Would you like…?" is answered by "ok"; after "You can ask for a person", "ok" means it was read.
@@ -454,7 +457,7 @@ function abstain(
   foundSomething: boolean,
   { languages }: CorpusStats,
 ): Answer {
-  const TEXTS = replyTexts(input.question, languages, input.bot.visitorLanguage);
+  const TEXTS = replyTexts(input.question, languages, languageSetting(input));
   const person = offersPerson(input.bot);
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
   const offer =
@@ -475,6 +478,9 @@ function abstain(
     lowConfidence: foundSomething,
   };
 }
+
+/** The bot's own lines' language when the visitor's words do not tell one: the widget's, else the bot's setting. */
+const languageSetting = (input: AnswerInput) => input.visitorLanguage ?? input.bot.visitorLanguage;
 
 /** The "Talk to a person" button under an answer, titled in the answer's language. */
 const personOffer = (title: string): OfferAction => ({ type: 'human', title });

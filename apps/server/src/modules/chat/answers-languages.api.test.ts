@@ -1,5 +1,13 @@
-import type { Bot, ChatExchange, PublicBot, SearchResult } from '@parley/contracts';
+import type {
+  Bot,
+  ChatExchange,
+  ChatMessage,
+  PublicBot,
+  SearchResult,
+  VisitorIdentity,
+} from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { queryRows, sql } from '../../core/db/database.js';
 import { addTrainedPairs, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
@@ -204,6 +212,66 @@ describe('a bot whose sources are in Spanish', () => {
     expect((await publicOf(spanishBot)).welcome_message).toBe('¡Hola! Pregúntame por el pan.');
     const own = await ask(spanishBot, '¿Hacéis tartas?');
     expect(await welcomeStored(own.body.conversation_id)).toBe('¡Hola! Pregúntame por el pan.');
+  });
+
+  it("greets a bilingual bot's visitor in the language their browser prefers, and keeps it for the conversation", async () => {
+    const sourcesOf = async (bot: number) =>
+      (await server.get<Bot>(`/api/chat/bots/${bot}`, as(owner))).body.web_source_ids;
+    const both = await createBotViaApi(server, owner, {
+      bot_name: 'Helecho Fern',
+      web_source_ids: JSON.stringify([...(await sourcesOf(spanishBot)), ...(await sourcesOf(englishBot))]),
+    });
+    const publicIn = async (acceptLanguage?: string) => {
+      const reply = await fetch(`${server.url}/api/auth/bot/uuid/${both.uuid}`, {
+        headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+      });
+      expect(reply.headers.get('vary')).toMatch(/accept-language/i);
+      return (await reply.json()) as PublicBot;
+    };
+    // English pages and pairs are the majority; a Spanish browser still meets a Spanish widget.
+    expect((await publicIn()).language).toBe('english');
+    expect((await publicIn('fr-FR,fr;q=0.9')).language).toBe('english');
+    const spanish = await publicIn('es-ES,es;q=0.9,en;q=0.5');
+    expect(spanish).toMatchObject({
+      language: 'spanish',
+      texts: { lang: 'es', person: 'Hablar con una persona' },
+    });
+    expect(spanish.welcome_message).toMatch(/^¡Te damos la bienvenida a /);
+
+    // The widget tells the socket the language it speaks: the conversation keeps it.
+    const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: both.uuid });
+    const socket = new WebSocket(
+      `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}&language=spanish`,
+    );
+    const stored: ChatMessage[] = [];
+    socket.on('message', (raw) => {
+      const frame = JSON.parse(raw.toString()) as { final_result_object?: ChatMessage };
+      if (frame.final_result_object) stored.push(frame.final_result_object);
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    const send = (frame: unknown) => socket.send(JSON.stringify(frame));
+    send({
+      content: { bot_id: 0, conversation_id: 0, message: 'connection', message_type: 'user' },
+      elements: [],
+    });
+    send({
+      content: { bot_id: both.bot_id, conversation_id: 0, message: 'pizza?', message_type: 'user' },
+      elements: [],
+    });
+    await expect.poll(() => stored.length, { timeout: 15_000 }).toBe(3);
+    const [welcome, , answer] = stored;
+    expect(welcome!.message).toMatch(/^¡Te damos la bienvenida a /);
+    // "pizza?" tells no language: the conversation's is used, not the bot's English majority.
+    expect(answer!.message).toMatch(/^Lo siento, no sé la respuesta a eso\./);
+    send({ type: 'request_human', bot_id: both.bot_id, conversation_id: welcome!.conversation_id });
+    await expect.poll(() => stored.at(-1)?.message_type, { timeout: 15_000 }).toBe('system');
+    expect(stored.at(-1)!.message).toMatch(/^Ahora mismo no hay nadie de nuestro equipo conectado/);
+    const [row] = await queryRows<{ visitor_language: string | null }>(
+      server.database.db,
+      sql`SELECT visitor_language FROM conversations WHERE id = ${welcome!.conversation_id}`,
+    );
+    expect(row!.visitor_language).toBe('spanish');
+    socket.close();
   });
 
   it('hands off in Spanish: the request for a person is understood and its notice is Spanish', async () => {

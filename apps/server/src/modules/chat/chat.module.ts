@@ -401,17 +401,23 @@ const routes =
         schema: {
           tags,
           summary:
-            'WebSocket: the chat channel (?token=<access token> or ?visitor_token=...&page_url=...); see docs/realtime.md',
+            'WebSocket: the chat channel (?token=<access token> or ?visitor_token=...&page_url=...&language=...); see docs/realtime.md',
           querystring: z.object({
             token: z.string().max(4000).optional(),
             visitor_token: z.string().max(4000).optional(),
             page_url: z.string().max(2000).optional(),
+            language: z.string().max(20).optional(),
           }),
         },
       },
       (socket, request) => {
         void onSocket(socket, {
-          ...(request.query as { token?: string; visitor_token?: string; page_url?: string }),
+          ...(request.query as {
+            token?: string;
+            visitor_token?: string;
+            page_url?: string;
+            language?: string;
+          }),
           origin: request.headers.origin,
           address: request.ip,
         });

@@ -367,6 +367,7 @@ type NewConversation = Pick<
   | 'channel'
   | 'isTest'
   | 'pageUrl'
+  | 'visitorLanguage'
   | 'instagramAccountId'
   | 'messengerAccountId'
   | 'userProfile'

@@ -1,4 +1,4 @@
-import type { HandoffReason, HandoffState } from '@parley/contracts';
+import type { HandoffReason, HandoffState, VisitorLanguage } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -63,6 +63,8 @@ export const conversations = pgTable(
     isTest: boolean('is_test').notNull().default(false),
     /** The page the visitor was on when the chat started (the widget's address). */
     pageUrl: text('page_url'),
+    /** The language the widget spoke to the visitor in (bots/visitor-language.ts); null elsewhere. */
+    visitorLanguage: text('visitor_language').$type<VisitorLanguage>(),
     unreadCount: integer('unread_count').notNull().default(0),
     /** The sequence number of the last message (messages are numbered 1, 2, ... per conversation). */
     lastSeq: integer('last_seq').notNull().default(0),

@@ -5,6 +5,7 @@ import type {
   Conversation,
   ConversationWithMessages,
   MessageLimit,
+  VisitorLanguage,
 } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
@@ -56,6 +57,8 @@ export type Actor =
       botId: number;
       /** The page the widget is on, kept with a conversation it starts. */
       pageUrl?: string | null;
+      /** The language the widget speaks to the visitor in, kept with a conversation it starts. */
+      language?: VisitorLanguage;
       /** A channel user (Instagram, Messenger) rather than a widget visitor. */
       origin?: ChannelOrigin;
     };
@@ -215,7 +218,7 @@ export class ChatService {
       const started = await startConversation(
         this.db,
         newConversationOf(actor, bot),
-        await visitorWelcomeOf(this.db, bot),
+        await visitorWelcomeOf(this.db, bot, languageOf(actor)),
         this.hub.startAnnouncements,
       );
       this.hub.startedHere(started.conversation);
@@ -352,7 +355,7 @@ export class ChatService {
     const { welcome, question } = await startConversationWith(
       this.db,
       newConversationOf(actor, bot),
-      await visitorWelcomeOf(this.db, bot),
+      await visitorWelcomeOf(this.db, bot, languageOf(actor)),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
       {
@@ -396,10 +399,10 @@ export class ChatService {
   }
 
   /** The month's-limit notice in the visitor's language (reply-texts.ts): rare, so its languages are read here. */
-  private async limitText(bot: BotRow, question: string): Promise<string> {
-    const sources =
-      bot.visitorLanguage === 'auto' ? await sourceLanguagesOf(this.db, bot.tenantId, bot.id) : [];
-    return replyTexts(question, sources as Language[], bot.visitorLanguage).limit;
+  private async limitText(bot: BotRow, question: string, widget: VisitorLanguage | null): Promise<string> {
+    const setting = widget ?? bot.visitorLanguage;
+    const sources = setting === 'auto' ? await sourceLanguagesOf(this.db, bot.tenantId, bot.id) : [];
+    return replyTexts(question, sources as Language[], setting).limit;
   }
 
   /** Whether a human held the conversation at its last message here: a hint to skip preparing an answer. */
@@ -423,7 +426,7 @@ export class ChatService {
     if (used < limit) this.options.onUsage?.(bot.tenantId, used + 1, limit);
     const answer =
       used >= limit
-        ? limitAnswer(hooks, await this.limitText(bot, question.message))
+        ? limitAnswer(hooks, await this.limitText(bot, question.message, conversation.visitorLanguage))
         : await this.answers.answer(
             {
               bot,
@@ -431,6 +434,7 @@ export class ChatService {
               question: question.message,
               history,
               welcomeShown: conversation.channel === 'bot',
+              visitorLanguage: conversation.visitorLanguage,
               agentOnline: () => this.options.agentOnline(bot.tenantId),
               onChunk: (text) => hooks.onChunk?.(text),
               signal: hooks.signal,
@@ -485,6 +489,9 @@ function accountColumnOf(origin: ChannelOrigin) {
 }
 
 /** A web conversation of the actor with the bot. A signed-in user's is the owner trying the bot: a test, out of the inbox. */
+/** The language a widget visitor's widget speaks in, if it told one. */
+const languageOf = (actor: Actor) => (actor.kind === 'visitor' ? actor.language : undefined);
+
 function newConversationOf(actor: Actor, bot: BotRow) {
   const origin = actor.kind === 'visitor' ? actor.origin : undefined;
   if (origin)
@@ -507,6 +514,7 @@ function newConversationOf(actor: Actor, bot: BotRow) {
     channel: 'bot',
     isTest: actor.kind === 'user',
     pageUrl: actor.kind === 'visitor' ? (actor.pageUrl ?? null) : null,
+    visitorLanguage: languageOf(actor) ?? null,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   MESSAGES,
   type Presence,
   type ServerFrame,
+  type VisitorLanguage,
   type VisitorPresenceFrame,
   WIDGET_TEXTS_ENGLISH,
 } from '@parley/contracts';
@@ -13,6 +14,7 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { BotCache } from '../bots/bot-cache.js';
+import { isVisitorLanguage } from '../bots/visitor-language.js';
 import type { ChatHub } from './chat.hub.js';
 import type { Actor, ChatService } from './chat.service.js';
 import { SOCKET_CLOSE, type SocketGuard } from './socket-guard.js';
@@ -24,6 +26,8 @@ type SocketQuery = {
   visitor_token?: string;
   /** The page the widget is on (kept with a conversation the visitor starts). */
   page_url?: string;
+  /** The language the widget speaks to the visitor in (PublicBot.language), kept with a conversation they start. */
+  language?: string;
   origin?: string;
   address: string;
 };
@@ -232,6 +236,7 @@ async function visitorOf(deps: SocketDeps, query: SocketQuery): Promise<Actor | 
           visitorId: claims.visitorId,
           botId: bot.id,
           pageUrl: pageUrlOf(query.page_url),
+          ...(isVisitorLanguage(query.language ?? '') ? { language: query.language as VisitorLanguage } : {}),
         }
       : null;
   }

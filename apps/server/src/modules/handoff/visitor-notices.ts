@@ -206,8 +206,12 @@ export const VISITOR_NOTICES: Record<VisitorLanguage, VisitorNotices> = {
   },
 };
 
-/** The notices in the language the conversation's bot speaks to visitors in (its setting, or its sources'). */
+/**
+ * The notices in the language the widget spoke to the conversation's visitor in, else the one its
+ * bot speaks to visitors in (its setting, or its sources').
+ */
 export async function noticesFor(tx: DbOrTx, conversation: ConversationRow): Promise<VisitorNotices> {
+  if (conversation.visitorLanguage) return VISITOR_NOTICES[conversation.visitorLanguage];
   const [bot] = await tx
     .select({ setting: bots.visitorLanguage })
     .from(bots)
