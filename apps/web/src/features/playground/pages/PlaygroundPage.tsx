@@ -21,6 +21,7 @@ import { useBotQuery } from '../../bots/api';
 import { BotAvatar } from '../../bots/components/BotAvatar';
 import { BotNotFound } from '../../bots/components/BotNotFound';
 import { useCalendarBookingQuery } from '../../calendar/api';
+import { usePublicBotQuery } from '../../chat/api';
 import { BookingCard } from '../../chat/components/BookingCard';
 import { ChatPanel } from '../../chat/components/ChatPanel';
 import { ContactSection } from '../../chat/components/ContactSection';
@@ -59,7 +60,9 @@ function Playground({ bot }: { bot: Bot }) {
   const fullScreen = useAppSelector((state) => state.ui.chatFullScreen);
   // Playground defaults (spec section 9) where the bot leaves them unset.
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
-  const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
+  // As visitors are greeted: a default welcome is said in the bot's visitor language (its public view's).
+  const shown = usePublicBotQuery(bot.uuid, { refetchOnMountOrArgChange: true });
+  const welcome = shown.data?.welcome_message || welcomeOf(bot.welcome_message, bot.bot_name);
   const started = chat.messages.some((m) => m.message_type === 'user');
   const [previewOpen, setPreviewOpen] = useState(false);
 
