@@ -211,6 +211,15 @@ const DAY_NAMES =
   'segunda(?:-feira)?s?|ter[çc]a(?:-feira)?s?|quarta(?:-feira)?s?|quinta(?:-feira)?s?|sexta(?:-feira)?s?|' +
   'maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|maandags|zaterdags|zondags';
 
+/** The months, as a date names them ("24 de diciembre", "1er mai", "24. Dezember", "3 maart"). */
+const MONTH_NAMES =
+  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?ptiembre|octubre|noviembre|diciembre|' +
+  'janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre|' +
+  'januar|j[äa]nner|februar|m[äa]rz|maerz|april|juni|juli|august|september|oktober|november|dezember|' +
+  'gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|' +
+  'janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro|' +
+  'januari|februari|maart|mei|augustus|december';
+
 /** Each intent's foreign asking words and the answers they want (evidence.ts INTENTS has English's). */
 export const FOREIGN_INTENTS: Record<
   'price' | 'time' | 'duration' | 'place' | 'contact' | 'quantity' | 'days',
@@ -275,6 +284,7 @@ export const FOREIGN_INTENTS: Record<
     ),
     words: oneOf(...TIME_WORDS),
     answers: anyOf(
+      `\\d{1,2}(?:º|°|er)?\\.?\\s+(?:de\\s+)?(?:${MONTH_NAMES})`,
       '\\d{1,2}(?:[:.]\\d{2})?\\s?(?:h|uhr|u)',
       '\\d{1,2}h\\d{2}',
       '\\d{1,2}[:.]\\d{2}',

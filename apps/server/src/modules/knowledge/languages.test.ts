@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { questionTerms } from './evidence.js';
+import { FOREIGN_INTENTS } from './foreign-words.js';
 import {
   detectLanguage,
   detectLanguageByWords,
@@ -94,6 +95,19 @@ describe('lexiconOf', () => {
     const both = lexiconOf(['spanish', 'english']);
     expect(both.stems('deliveries').length).toBeGreaterThan(0);
     expect(lexiconOf([])).toBe(lexiconOf(['english']));
+  });
+
+  it('reads a date in words as answering when, in each language', () => {
+    for (const line of [
+      'El 24 de diciembre cerramos a las dos.',
+      'Fermeture annuelle du 1er décembre au 15 janvier.',
+      'Am 24. Dezember bleibt die Praxis zu.',
+      'Riapriamo il 7 gennaio.',
+      'As aulas começam a 3 de março.',
+      'Op 5 mei zijn wij dicht.',
+    ])
+      expect(FOREIGN_INTENTS.time.answers.test(line), line).toBe(true);
+    expect(FOREIGN_INTENTS.time.answers.test('Tenemos 24 marcas de café.')).toBe(false);
   });
 
   it("reads a Spanish question's subject and intent, without its chat words", () => {
