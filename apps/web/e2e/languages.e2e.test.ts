@@ -78,5 +78,13 @@ describe('a bot whose site is in Spanish', () => {
     await ask('no, gracias', 'De acuerdo. ¿Puedo ayudarte en algo más?');
     await ask('quiero hablar con una persona', 'Has pedido hablar con una persona.');
     await screenshot(page, 'languages-widget');
+
+    // The agent who picks it up is told the visitor's language.
+    await owner.goto('/inbox');
+    const item = owner.getByTestId('handoff-queue').getByTestId('handoff-item').first();
+    await item.click();
+    const details = owner.getByTestId('inbox-thread').getByTestId('conversation-details');
+    expect(await details.getByTestId('visitor-language').textContent()).toBe('Speaks Spanish');
+    await screenshot(owner, 'languages-inbox');
   }, 120_000);
 });

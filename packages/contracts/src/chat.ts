@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BodyId, FrameId, Id, inputText, MAX_ID } from './common.js';
+import { VISITOR_LANGUAGES } from './constants.js';
 import { BOTS_SUBJECT, need, open, type RouteRule } from './rules.js';
 import { Delivery, ReplyWindow } from './social.js';
 
@@ -212,6 +213,11 @@ export const Conversation = z.object({
   user_profile: z.record(z.string(), z.unknown()).nullable().optional(),
   /** WhatsApp: the number the customer writes to. */
   whatsapp_phone_number_id: z.string().nullable().optional(),
+  /**
+   * The language the visitor is spoken to in, when it was told: the widget's, or that of a channel
+   * customer's first message (absent otherwise: the bot's visitor language).
+   */
+  visitor_language: z.enum(VISITOR_LANGUAGES).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

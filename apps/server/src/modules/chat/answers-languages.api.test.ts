@@ -271,6 +271,12 @@ describe('a bot whose sources are in Spanish', () => {
       sql`SELECT visitor_language FROM conversations WHERE id = ${welcome!.conversation_id}`,
     );
     expect(row!.visitor_language).toBe('spanish');
+    // The agent's inbox says which language the visitor is spoken to in.
+    const thread = await server.get<Conversation>(
+      `/api/chat/helpdesk/conversations/${welcome!.conversation_id}`,
+      as(owner),
+    );
+    expect(thread.body.visitor_language).toBe('spanish');
     socket.close();
   });
 

@@ -82,12 +82,13 @@ export function toConversation(row: ConversationRow): Conversation {
     created_at: row.createdAt.toISOString(),
     ...(row.userProfile ? { user_profile: row.userProfile } : {}),
     ...(row.whatsappPhoneNumberId ? { whatsapp_phone_number_id: row.whatsappPhoneNumberId } : {}),
+    ...(row.visitorLanguage ? { visitor_language: row.visitorLanguage } : {}),
   };
 }
 
 /**
- * A conversation `c` as JSON, as toConversation maps it (user_profile and whatsapp_phone_number_id
- * only when set), for statements that build a list's reply in the database.
+ * A conversation `c` as JSON, as toConversation maps it (user_profile, whatsapp_phone_number_id and
+ * visitor_language only when set), for statements that build a list's reply in the database.
  */
 export const CONVERSATION_JSON = `jsonb_build_object(
     'id', c.id, 'bot_id', c.bot_id, 'name', c.name, 'channel', c.channel, 'user_id', c.user_id,
@@ -96,7 +97,9 @@ export const CONVERSATION_JSON = `jsonb_build_object(
     'last_seq', c.last_seq, 'last_message_at', ${isoTime('c.last_message_at')}, 'created_at', ${isoTime('c.created_at')})
   || case when ${jsonTruthy('c.user_profile')} then jsonb_build_object('user_profile', c.user_profile) else '{}'::jsonb end
   || case when coalesce(c.whatsapp_phone_number_id, '') = '' then '{}'::jsonb
-     else jsonb_build_object('whatsapp_phone_number_id', c.whatsapp_phone_number_id) end`;
+     else jsonb_build_object('whatsapp_phone_number_id', c.whatsapp_phone_number_id) end
+  || case when c.visitor_language IS NULL then '{}'::jsonb
+     else jsonb_build_object('visitor_language', c.visitor_language) end`;
 
 const SOURCE_KEYS = ['source_type', 'page_number', 'page_url', 'page_title', 'heading_path', 'synced_at'];
 const ATTACHMENT_KEYS = ['name', 'url', 'content_type', 'size'];

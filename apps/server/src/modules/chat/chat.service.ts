@@ -44,7 +44,7 @@ import {
 } from './chat.queries.js';
 import { conversations, messages } from './chat.schema.js';
 import { messagesRatedBy } from './rated-history.js';
-import { replyTexts } from './reply-texts.js';
+import { replyTexts, toldLanguageOf } from './reply-texts.js';
 import { smallTalkOf } from './small-talk.js';
 
 /** Who writes: a signed-in user of the tenant (console, playground) or a widget visitor of one bot. */
@@ -354,7 +354,7 @@ export class ChatService {
   ) {
     const { welcome, question } = await startConversationWith(
       this.db,
-      newConversationOf(actor, bot),
+      newConversationOf(actor, bot, request.message),
       await visitorWelcomeOf(this.db, bot, languageOf(actor)),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
@@ -492,7 +492,11 @@ function accountColumnOf(origin: ChannelOrigin) {
 /** The language a widget visitor's widget speaks in, if it told one. */
 const languageOf = (actor: Actor) => (actor.kind === 'visitor' ? actor.language : undefined);
 
-function newConversationOf(actor: Actor, bot: BotRow) {
+/**
+ * A new conversation's row. A channel customer's language is told by their first message when its
+ * words are clear ("¿tenéis envío a Francia?"); a widget visitor's is the widget's.
+ */
+function newConversationOf(actor: Actor, bot: BotRow, firstMessage = '') {
   const origin = actor.kind === 'visitor' ? actor.origin : undefined;
   if (origin)
     return {
@@ -504,6 +508,7 @@ function newConversationOf(actor: Actor, bot: BotRow) {
       isTest: false,
       pageUrl: null,
       userProfile: origin.profile,
+      visitorLanguage: toldLanguageOf(firstMessage),
       ...accountColumnOf(origin),
     };
   return {

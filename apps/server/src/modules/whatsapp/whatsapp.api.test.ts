@@ -562,6 +562,26 @@ describe('conversations', () => {
     await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
   });
 
+  it('speaks to a customer in the language their first message is written in, hand-off included', async () => {
+    const { number } = await connected();
+    const from = `3460${digits(7)}`;
+    const say = async (text: string) => {
+      await fake.postWebhook(
+        inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage(text) }),
+      );
+      await settled();
+    };
+    // The bot's sources are English; this customer writes Spanish.
+    await say('¿Vendéis cheques regalo para una tienda de Madrid?');
+    await expect.poll(async () => (await conversationOf(from))?.visitorLanguage).toBe('spanish');
+    await expect.poll(() => fake.texts(from).at(-1)).toMatch(/^Lo siento, no sé la respuesta a eso\./);
+    await say('sí');
+    await expect.poll(async () => (await conversationOf(from))?.handoffState).toBe('human_requested');
+    await expect
+      .poll(() => fake.texts(from).at(-1))
+      .toMatch(/^Ahora mismo no hay nadie de nuestro equipo conectado/);
+  });
+
   it('honours STOP: the contact is opted out and told so', async () => {
     const { account, number } = await connected();
     const from = `1415${digits(7)}`;

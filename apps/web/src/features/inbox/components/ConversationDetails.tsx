@@ -42,6 +42,8 @@ type Props = {
 };
 
 const when = (iso: string) => new Date(iso).toLocaleString();
+/** "spanish" → "Spanish": the console is English. */
+const languageName = (language: string) => language.charAt(0).toUpperCase() + language.slice(1);
 
 const FILTER_OF: Record<HandoffState, InboxFilter> = {
   human_requested: 'needs_human',
@@ -114,6 +116,15 @@ export function ConversationDetails({ conversation, listed: given, tenantId, onL
           label={STATE_LABELS[conversation.handoff_state]}
           data-testid="handoff-state"
         />
+        {conversation.visitor_language && conversation.visitor_language !== 'english' ? (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={`Speaks ${languageName(conversation.visitor_language)}`}
+            title="The bot and its notices speak to this visitor in this language: reply in it too."
+            data-testid="visitor-language"
+          />
+        ) : null}
         {page ? (
           <Link href={page} target="_blank" rel="noopener noreferrer" variant="body2">
             Page they were on
