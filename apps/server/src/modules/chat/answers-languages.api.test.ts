@@ -2,6 +2,7 @@ import type {
   Bot,
   ChatExchange,
   ChatMessage,
+  Conversation,
   PublicBot,
   SearchResult,
   VisitorIdentity,
