@@ -124,6 +124,16 @@ async function settled(timeout = 20_000) {
     .toBe(0);
 }
 
+/** A customer writing to the number: each message delivered by webhook, the queue then settled. */
+function customerOf(number: FakeNumber, from: string) {
+  return async (text: string) => {
+    await fake.postWebhook(
+      inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage(text) }),
+    );
+    await settled();
+  };
+}
+
 async function conversationOf(waId: string) {
   const [row] = await server.database.db
     .select()
@@ -549,12 +559,7 @@ describe('conversations', () => {
   it('takes a typed "yes" to the offered person as the request, since WhatsApp shows no button', async () => {
     const { number } = await connected();
     const from = `1415${digits(7)}`;
-    const say = async (text: string) => {
-      await fake.postWebhook(
-        inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage(text) }),
-      );
-      await settled();
-    };
+    const say = customerOf(number, from);
     await say('Do you sell gift vouchers?');
     await expect.poll(() => fake.texts(from).at(-1)).toMatch(/talk to a person/);
     await say('yes');
@@ -565,12 +570,7 @@ describe('conversations', () => {
   it('speaks to a customer in the language their first message is written in, hand-off included', async () => {
     const { number } = await connected();
     const from = `3460${digits(7)}`;
-    const say = async (text: string) => {
-      await fake.postWebhook(
-        inboundDelivery({ number, from, id: `wamid.${unique()}`, message: textMessage(text) }),
-      );
-      await settled();
-    };
+    const say = customerOf(number, from);
     // The bot's sources are English; this customer writes Spanish.
     await say('¿Vendéis cheques regalo para una tienda de Madrid?');
     await expect.poll(async () => (await conversationOf(from))?.visitorLanguage).toBe('spanish');
