@@ -49,6 +49,11 @@ describe('a bot whose site is in Spanish', () => {
     await owner.getByText(/Read in Spanish/).waitFor({ timeout: 20_000 });
     await owner.getByText(/Would answer from Envíos/).waitFor();
 
+    // Appearance says what Automatic resolves to, and how the default welcome reads.
+    await owner.goto(`/bot/${bot.bot_id}?tab=appearance`);
+    await owner.getByText(/Automatic follows the language your sources are written in \(now: Español\)/).waitFor();
+    await owner.getByText(/“¡Te damos la bienvenida a .+! ¿En qué puedo ayudarte hoy\?”/).waitFor();
+
     site.pages['/visita'] =
       `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Visita</title></head><body>` +
       `<h1>Panadería Helecho Azul</h1><script src="${h.baseUrl}/widget.js" data-bot="${bot.uuid}" defer></script></body></html>`;

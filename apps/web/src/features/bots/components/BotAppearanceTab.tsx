@@ -16,6 +16,7 @@ import { type FormEvent, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { TextInput } from '../../../shared/components/TextInput';
 import { fieldProps, useZodForm } from '../../../shared/lib/form';
+import { usePublicBotQuery } from '../../chat/api';
 import { firstError } from '../form-errors';
 import { useSaveBot } from '../hooks/useSaveBot';
 import { AppearanceFields } from '../schemas';
@@ -46,6 +47,10 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
   const nameField = fieldProps(form, 'bot_name');
   const color = form.watch('brand_color') ?? bot.brand_color;
   const welcomeField = fieldProps(form, 'welcome_message');
+  // What Automatic resolves to, as the widget is served (to this browser).
+  const shown = usePublicBotQuery(bot.uuid, { refetchOnMountOrArgChange: true });
+  const automatic =
+    bot.visitor_language === 'auto' && shown.data ? VISITOR_LANGUAGE_NAMES[shown.data.language] : null;
   const defaultWelcome = isDefaultWelcome(form.watch('welcome_message'));
 
   const submit = (event: FormEvent) => {
@@ -97,7 +102,11 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
         helperText={
           welcomeField.helperText ??
           (defaultWelcome
-            ? 'The default greeting: visitors read it in the language for visitors below. A message you write is shown as you wrote it.'
+            ? `The default greeting: visitors read it in the language for visitors below${
+                shown.data && shown.data.welcome_message !== bot.welcome_message
+                  ? ` (“${shown.data.welcome_message}”)`
+                  : ''
+              }. A message you write is shown as you wrote it.`
             : undefined)
         }
       />
@@ -110,7 +119,7 @@ export function BotAppearanceTab({ bot }: { bot: Bot }) {
             label="Language for visitors"
             value={field.value ?? 'auto'}
             onChange={(event) => field.onChange(event.target.value)}
-            helperText="The chat window's buttons and the bot's own lines (greetings, “I don't know”, hand-off notices). Automatic follows the language your sources are written in."
+            helperText={`The chat window's buttons and the bot's own lines (greetings, “I don't know”, hand-off notices). Automatic follows the language your sources are written in${automatic ? ` (now: ${automatic})` : ''}; sources in several languages greet each visitor in the one their browser prefers.`}
             sx={{ maxWidth: 420 }}
           >
             <MenuItem value="auto">Automatic (from your sources)</MenuItem>
