@@ -65,6 +65,16 @@ describe('text from pictures (OCR)', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("reads a scan in another language with that language's model, accents and all", async () => {
+    const carta = [
+      'Envío a domicilio: 3 € por pedido.',
+      'Los sábados abrimos de 8:00 a 14:00.',
+      'Pan de masa madre y bollería del día.',
+    ];
+    const sections = await extractSections('png', await textImage(carta));
+    expect(sections).toEqual([{ text: carta.join('\n') }]);
+  });
+
   it('refuses a picture with no text in it', async () => {
     const blank = await textImage([]);
     await expect(extractSections('png', blank)).rejects.toThrow(

@@ -1,19 +1,39 @@
 // Text from pictures of text: a photographed menu, a scanned price list. Tesseract's WebAssembly
-// build (tesseract.js) with its English model from the package registry (@tesseract.js-data/eng),
-// so nothing is downloaded when it runs. Loaded by the extraction workers only, as every parser is.
+// build (tesseract.js) with its models from the package registry (@tesseract.js-data/<code>), so
+// nothing is downloaded when it runs. Loaded by the extraction workers only, as every parser is.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { createWorker, OEM } from 'tesseract.js';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
 
-/** The English model, LSTM only, in integers: a third of the full model's size, the same reading. */
-const ENGLISH = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')),
-  '4.0.0_best_int',
-);
+/**
+ * Tesseract's codes of the languages it reads: English, and those whose sites Parley reads best
+ * (an accent the English model misses splits "envío" from the page's other "envío").
+ */
+const OCR_CODES = {
+  english: 'eng',
+  spanish: 'spa',
+  french: 'fra',
+  german: 'deu',
+  italian: 'ita',
+  portuguese: 'por',
+  dutch: 'nld',
+} as const satisfies Partial<Record<Language, string>>;
+type OcrLanguage = keyof typeof OCR_CODES;
+
+const require = createRequire(import.meta.url);
+/** A language's model, LSTM only, in integers: a third of the full model's size, the same reading. */
+const modelDir = (language: OcrLanguage) =>
+  path.join(
+    path.dirname(require.resolve(`@tesseract.js-data/${OCR_CODES[language]}/package.json`)),
+    '4.0.0_best_int',
+  );
+const isOcrLanguage = (language: Language | null): language is OcrLanguage =>
+  language !== null && language in OCR_CODES;
 /** Below this mean word confidence (0–100), what Tesseract read is noise: a photo with no text. */
 const MIN_CONFIDENCE = 50;
 /** A scanned page is rendered at twice its size (144 dpi), its longer side at most this many pixels. */
@@ -23,21 +43,43 @@ const MAX_RENDER_SIDE = 2400;
 /** Reads one picture's text; '' where nothing legible was found. */
 export type ReadImage = (image: Uint8Array) => Promise<string>;
 
-/** Runs `use` with a reader of pictures (one Tesseract worker, started once and ended after). */
+/**
+ * Runs `use` with a reader of pictures. A picture is read in English first; when its words are
+ * another language's that Tesseract has a model for, it is read again with that model, which
+ * gets its accents right, and the file's next pictures are read in that language straight away.
+ * Each language's worker is started once, when first needed, and ended after.
+ */
 export async function withImageReader<T>(use: (read: ReadImage) => Promise<T>): Promise<T> {
-  // cacheMethod 'none': the model is read from the package, and no copy is written to the disk.
-  const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-    langPath: ENGLISH,
-    gzip: true,
-    cacheMethod: 'none',
-  });
+  const workers = new Map<OcrLanguage, Promise<Worker>>();
+  const workerFor = (language: OcrLanguage) => {
+    let worker = workers.get(language);
+    if (!worker) {
+      // cacheMethod 'none': the model is read from the package, and no copy is written to the disk.
+      worker = createWorker(OCR_CODES[language], OEM.LSTM_ONLY, {
+        langPath: modelDir(language),
+        gzip: true,
+        cacheMethod: 'none',
+      });
+      workers.set(language, worker);
+    }
+    return worker;
+  };
+  const recognize = async (language: OcrLanguage, image: Uint8Array) => {
+    const { data } = await (await workerFor(language)).recognize(Buffer.from(image));
+    return data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '';
+  };
+  let fileLanguage: OcrLanguage = 'english';
   try {
     return await use(async (image) => {
-      const { data } = await worker.recognize(Buffer.from(image));
-      return data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '';
+      const text = await recognize(fileLanguage, image);
+      if (fileLanguage !== 'english' || !text) return text;
+      const told = detectLanguageByWords(text);
+      if (!isOcrLanguage(told) || told === 'english') return text;
+      fileLanguage = told;
+      return (await recognize(told, image)) || text;
     });
   } finally {
-    await worker.terminate();
+    await Promise.allSettled([...workers.values()].map(async (worker) => (await worker).terminate()));
   }
 }
 
