@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ZIP_LIMITS, detectKind, ExtractionError, extractSections } from './extract.js';
 import {
+  CARTA_LINES,
   CSV_TEXT,
   DOCX_HANDBOOK,
   DOCX_TEXT,
@@ -66,13 +67,8 @@ describe('text from pictures (OCR)', { timeout: 60_000 }, () => {
   });
 
   it("reads a scan in another language with that language's model, accents and all", async () => {
-    const carta = [
-      'Envío a domicilio: 3 € por pedido.',
-      'Los sábados abrimos de 8:00 a 14:00.',
-      'Pan de masa madre y bollería del día.',
-    ];
-    const sections = await extractSections('png', await textImage(carta));
-    expect(sections).toEqual([{ text: carta.join('\n') }]);
+    const sections = await extractSections('png', await textImage(CARTA_LINES));
+    expect(sections).toEqual([{ text: CARTA_LINES.join('\n') }]);
   });
 
   it('refuses a picture with no text in it', async () => {

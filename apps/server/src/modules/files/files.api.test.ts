@@ -16,6 +16,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { botFileGroups, bots } from '../bots/bots.schema.js';
 import { chunks, documents } from '../knowledge/knowledge.schema.js';
 import {
+  CARTA_LINES,
   CSV_TEXT,
   DOCX_HANDBOOK,
   enc,
@@ -252,15 +253,18 @@ describe('upload and extraction', () => {
     expect(all).not.toContain('\uFFFD');
   });
 
-  it('reads a photo of a menu and a scanned PDF by OCR, page numbers kept', async () => {
+  it('reads a photo of a menu and a scanned PDF by OCR, page numbers kept, each in its language', async () => {
+    // A Spanish bakery's price list is read with the Spanish model, accents kept.
     const reply = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
       { name: 'menu-photo.jpg', content: await textImage(MENU_LINES, 'jpeg') },
       { name: 'scanned-menu.pdf', content: await makeScannedPdf([await textImage(SCANNED_LINES)]) },
+      { name: 'carta.png', content: await textImage(CARTA_LINES) },
     ]);
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    expect(reply.body.files.map((f) => f.mime_type)).toEqual(['image/jpeg', 'application/pdf']);
+    expect(reply.body.files.map((f) => f.mime_type)).toEqual(['image/jpeg', 'application/pdf', 'image/png']);
     const group = await settled(owner, reply.body.id);
     expect(group.files.map((f) => [f.status, f.error])).toEqual([
+      ['trained', null],
       ['trained', null],
       ['trained', null],
     ]);
@@ -269,6 +273,7 @@ describe('upload and extraction', () => {
       expect.arrayContaining([
         { content: MENU_LINES.join('\n'), page: null },
         { content: SCANNED_LINES.join('\n'), page: 1 },
+        { content: CARTA_LINES.join('\n'), page: null },
       ]),
     );
   });

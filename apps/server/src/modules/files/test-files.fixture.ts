@@ -136,6 +136,12 @@ export async function makeXlsx(): Promise<Uint8Array> {
 
 /** Lines of a menu, as a photo or a scan would show them. */
 export const MENU_LINES = ['Braised lamb shank with mash 18 pounds', 'Wild mushroom risotto 15 pounds'];
+/** A Spanish bakery's price list: its accents are what the English model misreads ("Envio", "sébados"). */
+export const CARTA_LINES = [
+  'Envío a domicilio: 3 € por pedido.',
+  'Los sábados abrimos de 8:00 a 14:00.',
+  'Pan de masa madre y bollería del día.',
+];
 
 /**
  * A picture of text: the lines drawn in a PDF with a standard font, rendered as OCR renders a
