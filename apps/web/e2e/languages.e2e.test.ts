@@ -51,7 +51,9 @@ describe('a bot whose site is in Spanish', () => {
 
     // Appearance says what Automatic resolves to, and how the default welcome reads.
     await owner.goto(`/bot/${bot.bot_id}?tab=appearance`);
-    await owner.getByText(/Automatic follows the language your sources are written in \(now: Español\)/).waitFor();
+    await owner
+      .getByText(/Automatic follows the language your sources are written in \(now: Español\)/)
+      .waitFor();
     await owner.getByText(/“¡Te damos la bienvenida a .+! ¿En qué puedo ayudarte hoy\?”/).waitFor();
 
     site.pages['/visita'] =
@@ -91,5 +93,24 @@ describe('a bot whose site is in Spanish', () => {
     const details = owner.getByTestId('inbox-thread').getByTestId('conversation-details');
     expect(await details.getByTestId('visitor-language').textContent()).toBe('Speaks Spanish');
     await screenshot(owner, 'languages-inbox');
+
+    // The bot's own chat page (a link the bakery shares) speaks Spanish as its widget does.
+    const { page: linked } = await h.newPage({ width: 480, height: 800 });
+    screenshotOnFailure(linked, 'languages-chat-page');
+    await linked.goto(`/chat/${bot.uuid}`);
+    await linked
+      .locator('[data-testid="connection-status"][data-status="open"]')
+      .first()
+      .waitFor({ timeout: 20_000 });
+    expect(await linked.evaluate(() => document.documentElement.lang)).toBe('es');
+    const message = linked.getByRole('textbox', { name: 'Mensaje' });
+    expect(await message.getAttribute('placeholder')).toBe('Escribe tu mensaje…');
+    await message.fill('¿Vendéis pizza?');
+    await linked.getByRole('button', { name: 'Enviar' }).click();
+    await linked
+      .getByText('Lo siento, no sé la respuesta a eso.', { exact: false })
+      .waitFor({ timeout: 20_000 });
+    await linked.getByRole('button', { name: 'Hablar con una persona' }).first().waitFor();
+    await screenshot(linked, 'languages-chat-page');
   }, 120_000);
 });

@@ -6,13 +6,13 @@ import {
   type ChatSocketStatus,
   chatSocketUrl,
   createChunkBatcher,
+  frameText,
   mergeMessages,
   type NoticeKind,
   type SocketFactory,
 } from '@parley/chat-client';
 import {
   type ChatMessage,
-  type ServerFrameCode,
   type VisitorIdentity,
   type VisitorLanguage,
   WIDGET_TEXTS_ENGLISH,
@@ -263,7 +263,7 @@ export class VisitorSession {
       }
       case 'notice':
         this.stopThinking();
-        this.addFrame(event.kind, event.code ? this.textOf(event.code) : event.message);
+        this.addFrame(event.kind, frameText(this.texts, event.code, event.message));
         return;
       case 'error':
         if (this.restoring) {
@@ -276,7 +276,7 @@ export class VisitorSession {
         this.batcher.cancel();
         this.stopThinking();
         this.update({ draft: null });
-        this.addFrame('error', event.code ? this.textOf(event.code) : event.error);
+        this.addFrame('error', frameText(this.texts, event.code, event.error));
         return;
       case 'presence':
         this.update({ agentsOnline: event.agentsOnline });
@@ -289,11 +289,6 @@ export class VisitorSession {
       case 'connected':
         return;
     }
-  }
-
-  /** A refusal the server names by its code, in the widget's language. */
-  private textOf(code: ServerFrameCode): string {
-    return code === 'too_fast' ? this.texts.tooFast : this.texts.sendFailed;
   }
 
   private receive(message: ChatMessage): void {

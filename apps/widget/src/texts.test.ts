@@ -1,4 +1,4 @@
-import { BAD_ANSWER_OFFER, syncedLabel, validateLead } from '@parley/chat-client';
+import { BAD_ANSWER_OFFER, leadErrors, validateLead } from '@parley/chat-client';
 import {
   CONTACT_FORM,
   type LeadFormField,
@@ -7,7 +7,6 @@ import {
   WIDGET_TEXTS_ENGLISH,
 } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { leadErrors } from './components/LeadForm';
 import { contactFormIn, syncedText, textsOf } from './texts';
 
 /** The translations come from the server (`PublicBot.texts`); tests may take them from the contracts. */
@@ -35,12 +34,8 @@ describe('widget texts', () => {
     );
   });
 
-  it("tells a source's freshness as the chat client does, in the widget's language", () => {
+  it("tells a source's freshness in the widget's language", () => {
     const now = Date.parse('2026-11-27T12:00:00Z');
-    for (const ago of [0, 30_000, 5 * 60_000, 3 * 3_600_000, 86_400_000, 3 * 86_400_000, 400 * 86_400_000]) {
-      const at = new Date(now - ago).toISOString();
-      expect(syncedText(WIDGET_TEXTS_ENGLISH, at, now)).toBe(syncedLabel(at, now));
-    }
     const threeDays = new Date(now - 3 * 86_400_000).toISOString();
     expect(syncedText(spanish, threeDays, now)).toBe('actualizado hace 3 días');
     expect(syncedText(textsOf({ texts: WIDGET_TEXTS.german }), threeDays, now)).toBe(

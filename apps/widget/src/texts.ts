@@ -1,11 +1,4 @@
-import {
-  fillText,
-  type LeadFormConfig,
-  type PublicBot,
-  WIDGET_TEXTS_ENGLISH,
-  type WidgetTexts,
-} from '@parley/contracts';
-import { CONTACT_FORM } from '@parley/contracts/constants';
+import { type PublicBot, WIDGET_TEXTS_ENGLISH, type WidgetTexts } from '@parley/contracts';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
@@ -31,35 +24,5 @@ export function textsOf(bot: Pick<PublicBot, 'texts'> | null | undefined): Widge
 export const TextsContext = createContext<WidgetTexts>(WIDGET_TEXTS_ENGLISH);
 export const useTexts = () => useContext(TextsContext);
 
-/** The contact form (CONTACT_FORM) with its title and labels in the widget's language. */
-export function contactFormIn(t: WidgetTexts): LeadFormConfig {
-  const labels: Record<string, string> = {
-    name: t.contactName,
-    email: t.contactEmail,
-    question: t.contactQuestion,
-  };
-  return {
-    ...CONTACT_FORM,
-    title: t.contactTitle,
-    fields: CONTACT_FORM.fields.map((field) => ({ ...field, label: labels[field.name] ?? field.label })),
-  };
-}
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-
-/** "synced 3 days ago" in the widget's language (the chat client's syncedLabel speaks English only). */
-export function syncedText(t: WidgetTexts, iso: string | null | undefined, now = Date.now()): string {
-  const at = iso ? Date.parse(iso) : Number.NaN;
-  if (Number.isNaN(at)) return '';
-  const elapsed = Math.max(0, now - at);
-  const format = new Intl.RelativeTimeFormat(t.lang, { numeric: 'auto' });
-  for (const [unit, ms] of UNITS)
-    if (elapsed >= ms) return fillText(t.synced, { when: format.format(-Math.floor(elapsed / ms), unit) });
-  return t.syncedJustNow;
-}
+// The contact form and a source's freshness in a language are the chat client's: the console's public chat page says them too.
+export { contactFormIn, syncedText } from '@parley/chat-client';

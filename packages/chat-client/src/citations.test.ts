@@ -1,7 +1,7 @@
 import type { MessageSourceRef } from '@parley/contracts';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { citationTitle, linkCitations, syncedLabel } from './citations.js';
+import { citationTitle, linkCitations } from './citations.js';
 import { renderMarkdown } from './markdown.js';
 
 const page = (title: string, url: string | null, heading_path: string | null = null): MessageSourceRef => ({
@@ -48,15 +48,5 @@ describe('linkCitations', () => {
     expect(citationTitle(sources[0]!)).toBe('Shipping › Canada');
     expect(citationTitle(page('Guide', null, 'Guide > Part 2'))).toBe('Guide › Part 2');
     expect(citationTitle(page('Guide', null))).toBe('Guide');
-  });
-});
-
-describe('syncedLabel', () => {
-  it('says how long ago a source was synced', () => {
-    const now = Date.parse('2026-11-25T12:00:00Z');
-    expect(syncedLabel('2026-11-25T11:59:30Z', now)).toBe('synced just now');
-    expect(syncedLabel('2026-11-25T09:00:00Z', now)).toBe('synced 3 hours ago');
-    expect(syncedLabel('2026-11-24T12:00:00Z', now)).toBe('synced yesterday');
-    expect(syncedLabel(null, now)).toBe('');
   });
 });

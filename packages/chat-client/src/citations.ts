@@ -36,22 +36,3 @@ export function citationTitle(source: MessageSourceRef): string {
 
 /** Whether an answer's text numbers its sources (so the list under it shows those numbers). */
 export const citesByNumber = (text: string) => /\[\d{1,2}\](?![(:])/.test(text);
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-
-/** "synced 3 days ago": how fresh a cited source is; '' when the time is unknown. */
-export function syncedLabel(iso: string | null | undefined, now = Date.now()): string {
-  const at = iso ? Date.parse(iso) : Number.NaN;
-  if (Number.isNaN(at)) return '';
-  const elapsed = Math.max(0, now - at);
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  for (const [unit, ms] of UNITS)
-    if (elapsed >= ms) return `synced ${format.format(-Math.floor(elapsed / ms), unit)}`;
-  return 'synced just now';
-}

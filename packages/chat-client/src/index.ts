@@ -12,3 +12,4 @@ export * from './helpdesk-socket.js';
 export * from './lead-form.js';
 export * from './messages.js';
 export * from './safe-url.js';
+export * from './visitor-texts.js';

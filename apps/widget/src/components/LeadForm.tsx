@@ -1,7 +1,7 @@
-import { leadValues, validateLead } from '@parley/chat-client';
-import { fillText, type LeadFormConfig, type LeadFormField } from '@parley/contracts';
+import { leadErrors, leadValues } from '@parley/chat-client';
+import type { LeadFormConfig } from '@parley/contracts';
 import { useState } from 'preact/hooks';
-import { useTexts, type WidgetTexts } from '../texts';
+import { useTexts } from '../texts';
 
 type Props = {
   config: LeadFormConfig;
@@ -11,26 +11,6 @@ type Props = {
   /** Values the form starts with (the contact form's question). */
   initial?: Record<string, string>;
 };
-
-/** validateLead's findings (required, email, length) told in the widget's language. */
-export function leadErrors(
-  t: WidgetTexts,
-  fields: readonly LeadFormField[],
-  values: Record<string, string>,
-): Record<string, string> {
-  const found = validateLead(fields, values);
-  const errors: Record<string, string> = {};
-  for (const field of fields) {
-    if (!found[field.name]) continue;
-    const value = (values[field.name] ?? '').trim();
-    errors[field.name] = !value
-      ? fillText(t.required, { label: field.label })
-      : value.length > 500
-        ? fillText(t.tooLong, { label: field.label })
-        : t.invalidEmail;
-  }
-  return errors;
-}
 
 /** The bot's lead form, built from its configuration, with required and email checks before sending. */
 export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {

@@ -4,9 +4,10 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BAD_ANSWER_OFFER, rateable } from '@parley/chat-client';
-import { type ChatMessage, HANDOFF_TEXTS } from '@parley/contracts';
+import { rateable } from '@parley/chat-client';
+import type { ChatMessage } from '@parley/contracts';
 import { useEffect, useState } from 'react';
+import { useChatTexts } from '../../chat/texts';
 import { useRateAnswerMutation } from '../api';
 
 type Rating = 'up' | 'down' | null;
@@ -27,6 +28,7 @@ export function RateAnswer({
   visitorToken?: string | null;
   onRequestHuman?: () => void;
 }) {
+  const t = useChatTexts();
   const saved = message.rating;
   const [rating, setRating] = useState<Rating>(saved ?? null);
   // A message first shown from the stream (no rating known) may be replaced by the history's copy.
@@ -50,7 +52,7 @@ export function RateAnswer({
     <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }} data-testid="rate-answer">
       <IconButton
         size="small"
-        aria-label="Good answer"
+        aria-label={t.goodAnswer}
         aria-pressed={rating === 'up'}
         color={rating === 'up' ? 'primary' : 'default'}
         disabled={isLoading}
@@ -60,7 +62,7 @@ export function RateAnswer({
       </IconButton>
       <IconButton
         size="small"
-        aria-label="Bad answer"
+        aria-label={t.badAnswer}
         aria-pressed={rating === 'down'}
         color={rating === 'down' ? 'error' : 'default'}
         disabled={isLoading}
@@ -83,10 +85,10 @@ export function RateAnswer({
         data-testid="bad-answer-offer"
       >
         <Typography variant="body2" color="text.secondary">
-          {BAD_ANSWER_OFFER}
+          {t.badAnswerOffer}
         </Typography>
         <Button size="small" variant="outlined" onClick={onRequestHuman}>
-          {HANDOFF_TEXTS.button}
+          {t.person}
         </Button>
       </Stack>
     </>

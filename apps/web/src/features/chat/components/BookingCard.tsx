@@ -3,14 +3,16 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
+import { useChatTexts } from '../texts';
 
 export type Booking = { title: string; message: string; url: string };
 
 /** The bot's calendar booking: its title, message and a button to the booking page. */
 export function BookingCard({ booking }: { booking: Booking }) {
+  const t = useChatTexts();
   const url = safeUrl(booking.url);
   return (
-    <Paper variant="outlined" sx={{ p: 1.5 }} role="region" aria-label="Book a meeting">
+    <Paper variant="outlined" sx={{ p: 1.5 }} role="region" aria-label={t.bookMeeting}>
       <Typography variant="subtitle2">{booking.title}</Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1, whiteSpace: 'pre-wrap' }}>
         {booking.message}
@@ -24,7 +26,7 @@ export function BookingCard({ booking }: { booking: Booking }) {
           target="_blank"
           rel="noopener noreferrer nofollow"
         >
-          Book a time
+          {t.bookTime}
         </Button>
       ) : null}
     </Paper>

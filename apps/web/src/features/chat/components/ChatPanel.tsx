@@ -1,8 +1,9 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { mayAskForPerson } from '@parley/chat-client';
-import { HANDOFF_TEXTS, type HumanButtonMode } from '@parley/contracts';
+import type { HumanButtonMode } from '@parley/contracts';
 import type { ReactNode } from 'react';
+import { useChatTexts } from '../texts';
 import { Composer } from './Composer';
 import { MessageList, type MessageListProps } from './MessageList';
 
@@ -14,6 +15,8 @@ type Props = MessageListProps & {
   sendDisabled: boolean;
   /** Between the messages and the composer (a connection line, say). */
   footer?: ReactNode;
+  /** The composer's hint (the console's "Ask a question…" unless given). */
+  placeholder?: string;
 };
 
 /** Messages above, the composer below; fills its parent's height. */
@@ -21,10 +24,12 @@ export function ChatPanel({
   onSend,
   sendDisabled,
   footer,
+  placeholder,
   humanButton = 'never',
   onRequestHuman,
   ...list
 }: Props) {
+  const t = useChatTexts();
   const ask = onRequestHuman && mayAskForPerson(humanButton, list.messages) ? onRequestHuman : undefined;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
@@ -32,12 +37,12 @@ export function ChatPanel({
       {ask && humanButton === 'always' ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', pt: 1 }}>
           <Button size="small" variant="outlined" onClick={ask}>
-            {HANDOFF_TEXTS.button}
+            {t.person}
           </Button>
         </Box>
       ) : null}
       {footer}
-      <Composer onSend={onSend} disabled={sendDisabled} />
+      <Composer onSend={onSend} disabled={sendDisabled} placeholder={placeholder} />
     </Box>
   );
 }

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { type KeyboardEvent, useState } from 'react';
+import { useChatTexts } from '../texts';
 
 type Props = {
   onSend: (text: string) => void;
@@ -14,6 +15,7 @@ type Props = {
 
 /** The message box: Enter sends, Shift+Enter starts a new line. */
 export function Composer({ onSend, disabled, placeholder = 'Ask a question…', maxLength = 4000 }: Props) {
+  const t = useChatTexts();
   const [text, setText] = useState('');
   const canSend = !disabled && text.trim().length > 0;
 
@@ -46,9 +48,9 @@ export function Composer({ onSend, disabled, placeholder = 'Ask a question…', 
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         placeholder={placeholder}
-        slotProps={{ htmlInput: { 'aria-label': 'Message', maxLength } }}
+        slotProps={{ htmlInput: { 'aria-label': t.messageLabel, maxLength } }}
       />
-      <IconButton type="submit" color="primary" aria-label="Send" disabled={!canSend}>
+      <IconButton type="submit" color="primary" aria-label={t.send} disabled={!canSend}>
         <SendRounded />
       </IconButton>
     </Box>

@@ -1,8 +1,9 @@
-import { contactFormDue } from '@parley/chat-client';
-import { type ChatMessage, CONTACT_FORM, HANDOFF_TEXTS } from '@parley/contracts';
+import { contactFormDue, contactFormIn } from '@parley/chat-client';
+import type { ChatMessage } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { useLeaveContactMutation } from '../api';
+import { useChatTexts } from '../texts';
 import { LeadForm } from './LeadForm';
 
 type Props = {
@@ -20,6 +21,7 @@ type Props = {
  * "Not now" puts off this offer; asking for a person again offers it again.
  */
 export function ContactSection({ conversationId, messages, visitorToken, onSent }: Props) {
+  const t = useChatTexts();
   const [leaveContact] = useLeaveContactMutation();
   const [putOff, setPutOff] = useState<number | null>(null);
   const due = contactFormDue(messages);
@@ -27,7 +29,7 @@ export function ContactSection({ conversationId, messages, visitorToken, onSent 
   return (
     <LeadForm
       key={due.offeredAt}
-      config={CONTACT_FORM}
+      config={contactFormIn(t)}
       initial={{ question: due.question }}
       onDismiss={() => setPutOff(due.offeredAt)}
       onSubmit={async (fields) => {
@@ -36,8 +38,7 @@ export function ContactSection({ conversationId, messages, visitorToken, onSent 
           conversationId,
           body: visitorToken ? { ...body, visitor_token: visitorToken } : body,
         });
-        if ('error' in result && result.error)
-          return serverDetail(result.error) ?? HANDOFF_TEXTS.contactFailed;
+        if ('error' in result && result.error) return serverDetail(result.error) ?? t.contactFailed;
         if (result.data) onSent(result.data);
         return null;
       }}

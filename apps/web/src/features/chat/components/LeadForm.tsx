@@ -4,9 +4,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { leadValues, validateLead } from '@parley/chat-client';
+import { leadErrors, leadValues } from '@parley/chat-client';
 import type { LeadFormConfig } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
+import { useChatTexts } from '../texts';
 
 type Props = {
   config: LeadFormConfig;
@@ -19,6 +20,7 @@ type Props = {
 
 /** The bot's lead form, built from its configuration, with required and email checks before sending. */
 export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
+  const t = useChatTexts();
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...initial }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -26,7 +28,7 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = validateLead(config.fields, values);
+    const found = leadErrors(t, config.fields, values);
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -68,11 +70,11 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
         {serverError ? <Alert severity="error">{serverError}</Alert> : null}
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" size="small" disabled={busy}>
-            Send
+            {t.send}
           </Button>
           {onDismiss ? (
             <Button size="small" onClick={onDismiss}>
-              Not now
+              {t.notNow}
             </Button>
           ) : null}
         </Stack>

@@ -1,10 +1,11 @@
 import Alert from '@mui/material/Alert';
 import { leadFormDue } from '@parley/chat-client';
-import { type ChatMessage, LEAD_TEXTS, type LeadFormConfig } from '@parley/contracts';
+import type { ChatMessage, LeadFormConfig } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { browserStore } from '../../../shared/lib/storage';
 import { useSubmitLeadMutation } from '../api';
+import { useChatTexts } from '../texts';
 import { LeadForm } from './LeadForm';
 
 type Props = {
@@ -22,6 +23,7 @@ const doneKey = (uuid: string) => `parley.lead.${uuid}`;
  * conversation. Once sent (or dismissed) it gives way to a thank-you line and stays away on reload.
  */
 export function LeadSection({ uuid, config, conversationId, messages }: Props) {
+  const t = useChatTexts();
   const [submitLead] = useSubmitLeadMutation();
   const [state, setState] = useState<'form' | 'sent' | 'dismissed'>(() => {
     const stored = browserStore().getItem(doneKey(uuid));
@@ -29,7 +31,7 @@ export function LeadSection({ uuid, config, conversationId, messages }: Props) {
   });
   if (!config?.enabled || config.fields.length === 0 || state === 'dismissed') return null;
   if (state === 'form' && !leadFormDue(config, messages)) return null;
-  if (state === 'sent') return <Alert severity="success">{LEAD_TEXTS.received}</Alert>;
+  if (state === 'sent') return <Alert severity="success">{t.thanks}</Alert>;
 
   const finish = (next: 'sent' | 'dismissed') => {
     browserStore().setItem(doneKey(uuid), next);
@@ -44,8 +46,7 @@ export function LeadSection({ uuid, config, conversationId, messages }: Props) {
           uuid,
           body: { fields, ...(conversationId ? { conversation_id: conversationId } : {}) },
         });
-        if ('error' in result && result.error)
-          return serverDetail(result.error) ?? 'The details could not be sent. Please try again.';
+        if ('error' in result && result.error) return serverDetail(result.error) ?? t.leadFailed;
         finish('sent');
         return null;
       }}

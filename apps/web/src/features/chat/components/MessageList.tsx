@@ -9,6 +9,7 @@ import type { ChatMessage } from '@parley/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { type ChatFrame, frameSeverity } from '../frames';
+import { useChatTexts } from '../texts';
 import { MarkdownText } from './MarkdownText';
 import { MessageSources } from './MessageSources';
 
@@ -116,6 +117,7 @@ function MessageItem({
   showTime: boolean;
   answerFooter?: (message: ChatMessage) => ReactNode;
 }) {
+  const t = useChatTexts();
   const time = showTime ? message.timestamp : undefined;
   if (message.message_type === 'system') return <SystemNotice message={message} />;
   if (message.message_type === 'user') {
@@ -133,7 +135,7 @@ function MessageItem({
     <Bubble
       side="left"
       brandColor={brandColor}
-      label={agent ? 'Agent' : undefined}
+      label={agent ? t.agent : undefined}
       testId={agent ? 'agent-message' : 'bot-message'}
       sender={message.message_type}
       time={time}
@@ -173,11 +175,12 @@ function ExtractiveNote() {
 }
 
 function Thinking() {
+  const t = useChatTexts();
   return (
     <Box component="li" sx={{ display: 'flex' }} data-testid="bot-thinking">
       <Box
         role="status"
-        aria-label="The bot is thinking"
+        aria-label={t.thinking}
         sx={{
           px: 1.5,
           py: 1,
@@ -251,6 +254,7 @@ export function MessageList({
   showTimes = false,
   answerFooter,
 }: MessageListProps) {
+  const t = useChatTexts();
   const end = useRef<HTMLDivElement>(null);
   // The server seeds each conversation with the welcome message as seq 1: it takes the welcome's place.
   const seeded = messages.find(isSeededWelcome);
@@ -266,7 +270,7 @@ export function MessageList({
       <Stack
         component="ol"
         spacing={1.5}
-        aria-label="Messages"
+        aria-label={t.messages}
         aria-live="polite"
         sx={{ listStyle: 'none', m: 0, p: 0 }}
       >

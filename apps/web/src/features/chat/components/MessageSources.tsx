@@ -2,8 +2,9 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { citationTitle, citesByNumber, safeUrl, syncedLabel } from '@parley/chat-client';
-import type { ChatMessage, MessageSourceRef } from '@parley/contracts';
+import { citationTitle, citesByNumber, safeUrl, syncedText } from '@parley/chat-client';
+import { type ChatMessage, fillText, type MessageSourceRef } from '@parley/contracts';
+import { useChatTexts } from '../texts';
 
 function sourceKey(source: MessageSourceRef): string {
   return [source.source_type, source.page_url, source.page_title, source.page_number].join('|');
@@ -12,7 +13,8 @@ function sourceKey(source: MessageSourceRef): string {
 function SourceItem({ source }: { source: MessageSourceRef }) {
   const url = source.page_url ? safeUrl(source.page_url) : '';
   const title = citationTitle(source);
-  const synced = syncedLabel(source.synced_at);
+  const t = useChatTexts();
+  const synced = syncedText(t, source.synced_at);
   return (
     <Typography component="li" variant="caption" color="text.secondary">
       {url ? (
@@ -22,7 +24,7 @@ function SourceItem({ source }: { source: MessageSourceRef }) {
       ) : (
         title
       )}
-      {source.page_number !== null ? `, p. ${source.page_number}` : null}
+      {source.page_number !== null ? `, ${fillText(t.page, { n: source.page_number })}` : null}
       {synced ? ` · ${synced}` : null}
     </Typography>
   );
@@ -33,6 +35,7 @@ function SourceItem({ source }: { source: MessageSourceRef }) {
  * how fresh each is; numbered when the answer cites them as [n].
  */
 export function MessageSources({ message }: { message: ChatMessage }) {
+  const t = useChatTexts();
   const fromQna = message.qna_id !== null || message.answer_mode === 'qna';
   const unique = new Map<string, MessageSourceRef>();
   for (const source of message.sources) {
@@ -48,15 +51,15 @@ export function MessageSources({ message }: { message: ChatMessage }) {
           size="small"
           color="success"
           variant="outlined"
-          label="Q&A"
-          aria-label="Answered from Q&A"
+          label={t.qna}
+          aria-label={t.qnaTitle}
           sx={{ alignSelf: 'flex-start' }}
         />
       ) : null}
       {sources.length ? (
         <>
           <Typography variant="caption" fontWeight={600} color="text.secondary">
-            Sources
+            {t.sources}
           </Typography>
           <Stack component={citesByNumber(message.message) ? 'ol' : 'ul'} spacing={0.25} sx={{ m: 0, pl: 2 }}>
             {sources.map((source) => (

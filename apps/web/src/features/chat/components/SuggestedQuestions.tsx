@@ -1,10 +1,12 @@
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
+import { useChatTexts } from '../texts';
 
 type Props = { questions: readonly string[]; onPick: (question: string) => void; disabled?: boolean };
 
 /** The bot's suggested questions as chips; picking one sends it. */
 export function SuggestedQuestions({ questions, onPick, disabled = false }: Props) {
+  const t = useChatTexts();
   if (questions.length === 0) return null;
   return (
     <Stack
@@ -13,7 +15,7 @@ export function SuggestedQuestions({ questions, onPick, disabled = false }: Prop
       flexWrap="wrap"
       spacing={1}
       role="group"
-      aria-label="Suggested questions"
+      aria-label={t.suggestedQuestions}
     >
       {questions.map((question) => (
         <Chip

@@ -6,9 +6,15 @@ import {
   type ChatSocketStatus,
   chatSocketUrl,
   createChunkBatcher,
+  frameText,
   mergeMessages,
 } from '@parley/chat-client';
-import { type ChatMessage, MESSAGES, type VisitorIdentity } from '@parley/contracts';
+import {
+  type ChatMessage,
+  type PublicBot,
+  type VisitorIdentity,
+  WIDGET_TEXTS_ENGLISH,
+} from '@parley/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { browserStore } from '../../../shared/lib/storage';
@@ -69,7 +75,14 @@ export type VisitorChat = {
  * once. Chunks are batched every 16 ms; frames show inline; a connection that cannot be made
  * shows the spec's real-time toast.
  */
-export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined): VisitorChat {
+export function useVisitorChat(
+  bot: (Pick<PublicBot, 'uuid' | 'bot_id'> & Partial<Pick<PublicBot, 'language' | 'texts'>>) | undefined,
+): VisitorChat {
+  // The bot's visitor language: its words for what the chat says, and the language the socket is
+  // told, which a conversation the visitor starts keeps (as the website widget does).
+  const texts = useRef(WIDGET_TEXTS_ENGLISH);
+  texts.current = bot?.texts ?? WIDGET_TEXTS_ENGLISH;
+  const language = bot?.language;
   const [status, setStatus] = useState<ChatSocketStatus>('idle');
   const [conversationId, setConversationId] = useState<number | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -132,7 +145,10 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
         }
         case 'notice':
           stopThinking();
-          setFrames((f) => [...f, makeFrame(event.kind, event.message)]);
+          setFrames((f) => [
+            ...f,
+            makeFrame(event.kind, frameText(texts.current, event.code, event.message)),
+          ]);
           return;
         case 'error':
           if (restoring) {
@@ -146,11 +162,11 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
           batcher.cancel();
           setDraft(null);
           stopThinking();
-          setFrames((f) => [...f, makeFrame('error', event.error)]);
+          setFrames((f) => [...f, makeFrame('error', frameText(texts.current, event.code, event.error))]);
           return;
         case 'gave-up':
         case 'refused':
-          toast.error(MESSAGES.realtime.unableToEstablish, { id: 'realtime-failed' });
+          toast.error(texts.current.unableToEstablish, { id: 'realtime-failed' });
           return;
         case 'presence':
           setAgentsOnline(event.agentsOnline);
@@ -165,7 +181,10 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
     const socket = new ChatSocket({
       url: async () => {
         identity = await renewIdentity(uuid);
-        return chatSocketUrl(window.location, { visitor_token: identity.visitor_token });
+        return chatSocketUrl(window.location, {
+          visitor_token: identity.visitor_token,
+          ...(language ? { language } : {}),
+        });
       },
       createSocket: browserSocket,
       userId: () => identity?.visitor_id ?? null,
@@ -187,7 +206,7 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
       batcher.cancel();
       if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
     };
-  }, [uuid, batcher, stopThinking]);
+  }, [uuid, batcher, stopThinking, language]);
 
   const send = useCallback(
     (text: string) => {
@@ -195,7 +214,7 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
       if (!socket || botId === undefined) return;
       const sent = socket.send({ botId, conversationId: conversationRef.current ?? 0, text });
       if (!sent) {
-        toast.error(MESSAGES.realtime.sendFailed, { id: 'realtime-send' });
+        toast.error(texts.current.sendFailed, { id: 'realtime-send' });
         return;
       }
       batcher.cancel();
@@ -227,7 +246,7 @@ export function useVisitorChat(bot: { uuid: string; bot_id: number } | undefined
     const socket = socketRef.current;
     if (!socket || botId === undefined) return;
     if (!socket.requestHuman(botId, conversationRef.current ?? 0))
-      toast.error(MESSAGES.realtime.sendFailed, { id: 'realtime-send' });
+      toast.error(texts.current.sendFailed, { id: 'realtime-send' });
   }, [botId]);
 
   const received = useCallback((message: ChatMessage) => setMessages((m) => mergeMessages(m, [message])), []);

@@ -7,8 +7,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ChatSocketStatus } from '@parley/chat-client';
 import { mayAskForPerson, readableOn } from '@parley/chat-client';
-import { BOT, type PublicBot, welcomeOf } from '@parley/contracts';
-import type { ReactNode } from 'react';
+import { BOT, type PublicBot, type WidgetTexts, welcomeOf } from '@parley/contracts';
+import { type ReactNode, useEffect } from 'react';
 import { useParams } from 'react-router';
 import { RateAnswer } from '../../analytics/components/RateAnswer';
 import { BotAvatar } from '../../bots/components/BotAvatar';
@@ -19,6 +19,7 @@ import { ContactSection } from '../../chat/components/ContactSection';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useVisitorChat, visitorTokenOf } from '../../chat/hooks/useVisitorChat';
+import { ChatTexts, useChatTexts } from '../../chat/texts';
 
 /** The whole viewport: covers the blank layout's footer. */
 function Frame({ children }: { children: ReactNode }) {
@@ -65,17 +66,18 @@ export function WidgetPage() {
       </Frame>
     );
   }
-  return <WidgetChat bot={bot.data} />;
+  // Visitors read the page in the language the bot speaks to them in (as its website widget).
+  return (
+    <ChatTexts.Provider value={bot.data.texts}>
+      <WidgetChat bot={bot.data} />
+    </ChatTexts.Provider>
+  );
 }
 
 function ConnectionLine({ status }: { status: ChatSocketStatus }) {
+  const t = useChatTexts();
   if (status === 'open') return null;
-  const text =
-    status === 'failed'
-      ? 'Offline. Check your connection.'
-      : status === 'closed'
-        ? 'Offline. Reconnecting…'
-        : 'Connecting…';
+  const text = status === 'failed' ? t.offline : status === 'closed' ? t.connectionLost : t.connecting;
   return (
     <Stack
       direction="row"
@@ -94,13 +96,22 @@ function ConnectionLine({ status }: { status: ChatSocketStatus }) {
 }
 
 /** Connected, the header says whether a person could join now (the bot answers either way). */
-function statusLine(status: ChatSocketStatus, agentsOnline: boolean): string {
-  if (status === 'open') return agentsOnline ? 'Online' : 'Our team is away';
-  return status === 'failed' ? 'Offline' : 'Connecting…';
+function statusLine(t: WidgetTexts, status: ChatSocketStatus, agentsOnline: boolean): string {
+  if (status === 'open') return agentsOnline ? t.online : t.away;
+  return status === 'failed' ? t.offline : t.connecting;
 }
 
 function WidgetChat({ bot }: { bot: PublicBot }) {
+  const t = useChatTexts();
   const chat = useVisitorChat(bot);
+  useEffect(() => {
+    const page = document.documentElement;
+    const before = page.lang;
+    page.lang = t.lang;
+    return () => {
+      page.lang = before;
+    };
+  }, [t.lang]);
   const brandColor = bot.brand_color || BOT.defaultBrandColor;
   const onBrand = readableOn(brandColor);
   const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
@@ -144,11 +155,11 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
             data-testid="connection-status"
             data-status={chat.status}
           >
-            {statusLine(chat.status, chat.agentsOnline)}
+            {statusLine(t, chat.status, chat.agentsOnline)}
           </Typography>
         </Box>
-        <Tooltip title="New chat">
-          <IconButton aria-label="New chat" onClick={chat.newChat} sx={{ color: onBrand }}>
+        <Tooltip title={t.newChat}>
+          <IconButton aria-label={t.newChat} onClick={chat.newChat} sx={{ color: onBrand }}>
             <AddComment />
           </IconButton>
         </Tooltip>
@@ -170,6 +181,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
           />
         }
         onSend={chat.send}
+        placeholder={t.placeholder}
         sendDisabled={!canSend}
         humanButton={bot.human_button}
         onRequestHuman={canSend ? chat.requestHuman : undefined}
