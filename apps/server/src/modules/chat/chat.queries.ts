@@ -5,6 +5,7 @@ import {
   type Delivery,
   type HandoffChange,
   type MessageAction,
+  type VisitorLanguage,
 } from '@parley/contracts';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
@@ -208,6 +209,11 @@ export type AppendOptions = {
    * row (every bot answer of the tenant queues on it).
    */
   countsAnswer?: boolean;
+  /**
+   * The language the message's words tell (a channel customer's), kept by a conversation that has
+   * none yet: one who opened with "hi" is spoken to in the language of their first real question.
+   */
+  visitorLanguage?: VisitorLanguage | null;
 };
 
 export type AnswerContext = { used: number; history: MessageRow[] };
@@ -256,7 +262,11 @@ export async function appendMessage(
           UPDATE conversations
              SET last_seq = last_seq + 1, last_message_at = now(),
                  unread_count = unread_count + (CASE WHEN is_test THEN 0 ELSE ${unread} END),
-                 name = CASE WHEN name = ${BOT.newConversationName} AND ${name}::text <> '' THEN ${name}::text ELSE name END
+                 name = CASE WHEN name = ${BOT.newConversationName} AND ${name}::text <> '' THEN ${name}::text ELSE name END${
+                   options.visitorLanguage
+                     ? sql`, visitor_language = coalesce(visitor_language, ${options.visitorLanguage}::text)`
+                     : sql``
+                 }
            WHERE id = ${conversationId}${guardOf(options.guard)}
        RETURNING *),
         inserted AS (

@@ -337,6 +337,8 @@ export class ChatService {
       nameFromQuestion: namesConversation(request.message, bot),
       announce: this.hub.storedNotification,
       answerContext,
+      // A channel customer's language, once their words tell it (a widget's is its own, from the start).
+      visitorLanguage: actor.kind === 'visitor' && actor.origin ? toldLanguageOf(request.message) : null,
     });
     if (appended) return appended;
     // Refused: say why as the checks always have (the slow path of a bad request only).

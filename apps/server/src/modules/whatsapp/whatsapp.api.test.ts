@@ -567,11 +567,13 @@ describe('conversations', () => {
     await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
   });
 
-  it('speaks to a customer in the language their first message is written in, hand-off included', async () => {
+  it('speaks to a customer in the language their words tell, hand-off included', async () => {
     const { number } = await connected();
     const from = `3460${digits(7)}`;
     const say = customerOf(number, from);
-    // The bot's sources are English; this customer writes Spanish.
+    // The bot's sources are English; this customer writes Spanish, after a hello that tells nothing.
+    await say('Hola');
+    expect((await conversationOf(from))?.visitorLanguage).toBeNull();
     await say('¿Vendéis cheques regalo para una tienda de Madrid?');
     await expect.poll(async () => (await conversationOf(from))?.visitorLanguage).toBe('spanish');
     await expect.poll(() => fake.texts(from).at(-1)).toMatch(/^Lo siento, no sé la respuesta a eso\./);
@@ -580,6 +582,10 @@ describe('conversations', () => {
     await expect
       .poll(() => fake.texts(from).at(-1))
       .toMatch(/^Ahora mismo no hay nadie de nuestro equipo conectado/);
+    // A first message that tells its language sets it at once.
+    const other = `3460${digits(7)}`;
+    await customerOf(number, other)('Bonjour, est-ce que vous livrez à Lyon ?');
+    expect((await conversationOf(other))?.visitorLanguage).toBe('french');
   });
 
   it('honours STOP: the contact is opted out and told so', async () => {
