@@ -5,6 +5,7 @@ import {
   createBotViaApi,
   type Harness,
   joinAsTeammate,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -49,13 +50,7 @@ describe('email notifications', () => {
     const teammate = person('theo');
     await joinAsTeammate(h, owner, 'Member', teammate);
 
-    const { page: visitor } = await h.newPage({ width: 480, height: 800 });
-    screenshotOnFailure(visitor, 'email-notifications-visitor');
-    await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor
-      .locator('[data-testid="connection-status"][data-status="open"]')
-      .first()
-      .waitFor({ timeout: 20_000 });
+    const visitor = await openChatPage(h, bot.uuid, 'email-notifications-visitor');
     await say(visitor, 'Could someone call me back about my refund?');
 
     // The owner opens the conversation in the inbox.

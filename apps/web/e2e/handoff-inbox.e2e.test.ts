@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBotViaApi,
   type Harness,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -66,13 +67,7 @@ describe('hand-off inbox', () => {
     await owner.getByTestId('agent-indicator').filter({ hasText: 'Helpdesk Online' }).waitFor();
 
     // A visitor writes, leaves their name and email, then asks for a person in words.
-    const { page: visitor } = await h.newPage({ width: 480, height: 800 });
-    screenshotOnFailure(visitor, 'handoff-inbox-visitor');
-    await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor
-      .locator('[data-testid="connection-status"][data-status="open"]')
-      .first()
-      .waitFor({ timeout: 20_000 });
+    const visitor = await openChatPage(h, bot.uuid, 'handoff-inbox-visitor');
     await say(visitor, 'Hello, my order has not arrived');
     const leadForm = visitor.getByRole('form', { name: 'Leave your details' });
     await leadForm.getByRole('textbox', { name: 'Name' }).fill('Ana Visitor');

@@ -244,6 +244,21 @@ export function person(prefix: string): Person {
   };
 }
 
+/**
+ * A visitor on a bot's own chat page (`/chat/{uuid}`), phone-sized, once its socket is open;
+ * `name` names the screenshot taken if the test fails.
+ */
+export async function openChatPage(h: Harness, uuid: string, name: string): Promise<Page> {
+  const { page } = await h.newPage({ width: 480, height: 800 });
+  screenshotOnFailure(page, name);
+  await page.goto(`/chat/${uuid}`);
+  await page
+    .locator('[data-testid="connection-status"][data-status="open"]')
+    .first()
+    .waitFor({ timeout: 20_000 });
+  return page;
+}
+
 /** Fills the signup form (on /register or an invitation's /signup) and submits it. */
 export async function fillSignup(
   page: Page,

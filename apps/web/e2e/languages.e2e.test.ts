@@ -5,6 +5,7 @@ import {
   crawlViaApi,
   createBotViaApi,
   type Harness,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -95,13 +96,7 @@ describe('a bot whose site is in Spanish', () => {
     await screenshot(owner, 'languages-inbox');
 
     // The bot's own chat page (a link the bakery shares) speaks Spanish as its widget does.
-    const { page: linked } = await h.newPage({ width: 480, height: 800 });
-    screenshotOnFailure(linked, 'languages-chat-page');
-    await linked.goto(`/chat/${bot.uuid}`);
-    await linked
-      .locator('[data-testid="connection-status"][data-status="open"]')
-      .first()
-      .waitFor({ timeout: 20_000 });
+    const linked = await openChatPage(h, bot.uuid, 'languages-chat-page');
     expect(await linked.evaluate(() => document.documentElement.lang)).toBe('es');
     const message = linked.getByRole('textbox', { name: 'Mensaje' });
     expect(await message.getAttribute('placeholder')).toBe('Escribe tu mensaje…');

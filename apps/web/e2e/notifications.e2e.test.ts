@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBotViaApi,
   type Harness,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -50,13 +51,7 @@ describe('notifications', () => {
     const bot = await createBotViaApi(h, owner, { bot_name: 'Bell helper', is_public: 'true' });
     expect(await bellCount(owner)).toBe(0);
 
-    const { page: visitor } = await h.newPage({ width: 480, height: 800 });
-    screenshotOnFailure(visitor, 'notifications-visitor');
-    await visitor.goto(`/chat/${bot.uuid}`);
-    await visitor
-      .locator('[data-testid="connection-status"][data-status="open"]')
-      .first()
-      .waitFor({ timeout: 20_000 });
+    const visitor = await openChatPage(h, bot.uuid, 'notifications-visitor');
     await say(visitor, 'Where is my parcel?');
     await say(visitor, 'I want to talk to a human');
     await visitor.getByTestId('system-message').first().waitFor();
