@@ -43,6 +43,10 @@ export const botCollections = (tenantId: number, botId: number) =>
 export const isVisitorLanguage = (language: string): language is VisitorLanguage =>
   (VISITOR_LANGUAGES as readonly string[]).includes(language);
 
+/** The language as one Parley speaks to visitors in, or null (a socket's parameter, a detected language). */
+export const asVisitorLanguage = (language: string | null | undefined): VisitorLanguage | null =>
+  language && isVisitorLanguage(language) ? language : null;
+
 /**
  * The language a bot speaks to visitors in: the owner's choice, or, on `auto`, the language most
  * of its sources are written in (`sourceLanguages` come most documents first) when Parley speaks
@@ -71,7 +75,7 @@ export async function visitorWelcomeOf(
     welcomeMessage: string | null;
     visitorLanguage: VisitorLanguage | 'auto';
   },
-  widget?: VisitorLanguage,
+  widget?: VisitorLanguage | null,
 ): Promise<string> {
   if (!isDefaultWelcome(bot.welcomeMessage)) return bot.welcomeMessage!.trim();
   if (widget) return welcomeIn(bot.welcomeMessage, bot.botName, WIDGET_TEXTS[widget]);

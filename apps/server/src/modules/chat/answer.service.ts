@@ -10,7 +10,7 @@ import {
 import { APICallError, type LanguageModel } from 'ai';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { BotRow } from '../bots/bots.queries.js';
-import { isVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.js';
+import { asVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.js';
 import { CHUNK_TOKENS } from '../knowledge/chunker.js';
 import {
   ANSWER_PASSAGES,
@@ -409,7 +409,7 @@ function greetingOf(input: AnswerInput, language: Language): string {
     (m) => m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome,
   );
   if (input.welcomeShown || answered) return repliesIn(language).replies.greeting;
-  const texts = WIDGET_TEXTS[isVisitorLanguage(language) ? language : 'english'];
+  const texts = WIDGET_TEXTS[asVisitorLanguage(language) ?? 'english'];
   return welcomeIn(input.bot.welcomeMessage, input.bot.botName, texts);
 }
 

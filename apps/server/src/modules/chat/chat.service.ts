@@ -215,10 +215,11 @@ export class ChatService {
       conversation = await this.conversationFor(actor, conversationId);
       if (conversation.botId !== bot.id) throw badRequest('This conversation belongs to another bot');
     } else {
+      const values = newConversationOf(actor, bot);
       const started = await startConversation(
         this.db,
-        newConversationOf(actor, bot),
-        await visitorWelcomeOf(this.db, bot, languageOf(actor)),
+        values,
+        await visitorWelcomeOf(this.db, bot, values.visitorLanguage),
         this.hub.startAnnouncements,
       );
       this.hub.startedHere(started.conversation);
@@ -354,10 +355,13 @@ export class ChatService {
     request: SendRequest,
     answerContext: AppendOptions['answerContext'],
   ) {
+    // The welcome is said in the conversation's language: the widget's, or the one a channel
+    // customer's first words tell (then the bot's sources need not be read for it).
+    const values = newConversationOf(actor, bot, request.message);
     const { welcome, question } = await startConversationWith(
       this.db,
-      newConversationOf(actor, bot, request.message),
-      await visitorWelcomeOf(this.db, bot, languageOf(actor)),
+      values,
+      await visitorWelcomeOf(this.db, bot, values.visitorLanguage),
       this.hub.startAnnouncements,
       this.questionOf(actor, bot, request),
       {
@@ -491,9 +495,6 @@ function accountColumnOf(origin: ChannelOrigin) {
 }
 
 /** A web conversation of the actor with the bot. A signed-in user's is the owner trying the bot: a test, out of the inbox. */
-/** The language a widget visitor's widget speaks in, if it told one. */
-const languageOf = (actor: Actor) => (actor.kind === 'visitor' ? actor.language : undefined);
-
 /**
  * A new conversation's row. A channel customer's language is told by their first message when its
  * words are clear ("¿tenéis envío a Francia?"); a widget visitor's is the widget's.
@@ -521,7 +522,7 @@ function newConversationOf(actor: Actor, bot: BotRow, firstMessage = '') {
     channel: 'bot',
     isTest: actor.kind === 'user',
     pageUrl: actor.kind === 'visitor' ? (actor.pageUrl ?? null) : null,
-    visitorLanguage: languageOf(actor) ?? null,
+    visitorLanguage: actor.kind === 'visitor' ? (actor.language ?? null) : null,
   };
 }
 

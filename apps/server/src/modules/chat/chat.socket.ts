@@ -4,7 +4,6 @@ import {
   MESSAGES,
   type Presence,
   type ServerFrame,
-  type VisitorLanguage,
   type VisitorPresenceFrame,
   WIDGET_TEXTS_ENGLISH,
 } from '@parley/contracts';
@@ -14,7 +13,7 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { BotCache } from '../bots/bot-cache.js';
-import { isVisitorLanguage } from '../bots/visitor-language.js';
+import { asVisitorLanguage } from '../bots/visitor-language.js';
 import type { ChatHub } from './chat.hub.js';
 import type { Actor, ChatService } from './chat.service.js';
 import { SOCKET_CLOSE, type SocketGuard } from './socket-guard.js';
@@ -236,7 +235,7 @@ async function visitorOf(deps: SocketDeps, query: SocketQuery): Promise<Actor | 
           visitorId: claims.visitorId,
           botId: bot.id,
           pageUrl: pageUrlOf(query.page_url),
-          ...(isVisitorLanguage(query.language ?? '') ? { language: query.language as VisitorLanguage } : {}),
+          language: asVisitorLanguage(query.language) ?? undefined,
         }
       : null;
   }

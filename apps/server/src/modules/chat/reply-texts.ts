@@ -1,5 +1,5 @@
 import { type VisitorLanguage, WIDGET_TEXTS } from '@parley/contracts';
-import { isVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.js';
+import { asVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.js';
 import { type Language, questionLanguage } from '../knowledge/languages.js';
 
 /** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
@@ -97,10 +97,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
 export const TEXTS = ENGLISH;
 
 /** The visitor language a message's words clearly tell ("¿tenéis envío a Francia?"), or null. */
-export function toldLanguageOf(message: string): VisitorLanguage | null {
-  const told = questionLanguage(message);
-  return told && isVisitorLanguage(told) ? told : null;
-}
+export const toldLanguageOf = (message: string): VisitorLanguage | null =>
+  asVisitorLanguage(questionLanguage(message));
 
 /** The title of the "Talk to a person" button in a language, English's where Parley has none. */
 export const personTitleIn = (language: Language): string => (TRANSLATED[language] ?? ENGLISH).person;
