@@ -81,6 +81,16 @@ describe("answers on a small business's own site", () => {
     expect(await pizza.textContent()).not.toContain('birthday');
     await chat.getByRole('button', { name: 'Talk to a person' }).first().waitFor();
 
+    // Sources that hold only part of the question are quoted, said as not sure, with a person offered.
+    const team = await ask('is the team friendly', "I'm not sure this answers your question");
+    await team.getByText(/Today a team of eight bakes through the night/).waitFor();
+    await team.getByRole('button', { name: 'Talk to a person' }).waitFor();
+    await team
+      .getByTestId('message-sources')
+      .getByRole('link', { name: /^About us/ })
+      .waitFor();
+    await screenshot(page, 'answers-widget-not-sure');
+
     const cake = await ask('can I get a cake for my birthday?', BAKERY_QNA[0]!.answer);
     // The pair's answer alone: its question shows only as the source it came from, after the answer.
     const text = (await cake.textContent())!;
@@ -101,5 +111,10 @@ describe("answers on a small business's own site", () => {
     await finds.getByRole('button', { name: 'Search' }).click();
     await note.getByText(/^Would answer from Delivery/).waitFor();
     await screenshot(owner, 'answers-what-the-bot-finds');
+    await finds.getByLabel('Question').fill('is the team friendly');
+    await finds.getByRole('button', { name: 'Search' }).click();
+    await note.getByText(/but say it is not sure and offer a person: covers team, not friendly$/).waitFor();
+    await note.getByText(/A page or a Q&A pair in your customers' words makes it sure/).waitFor();
+    await screenshot(owner, 'answers-what-the-bot-finds-not-sure');
   });
 });

@@ -57,9 +57,10 @@ describe('leadFormDue', () => {
     expect(leadFormDue(config('after_messages', 2), [user, answer('qna'), user])).toBe(true);
   });
 
-  it('when the bot could not answer: once an answer found nothing', () => {
-    expect(leadFormDue(config('no_answer'), [user, answer('qna')])).toBe(false);
+  it('when the bot could not answer: once an answer found nothing, or said it was not sure', () => {
+    expect(leadFormDue(config('no_answer'), [user, answer('qna'), user, answer('extractive')])).toBe(false);
     expect(leadFormDue(config('no_answer'), [user, answer('qna'), user, answer('not_found')])).toBe(true);
+    expect(leadFormDue(config('no_answer'), [user, answer('unsure')])).toBe(true);
   });
 
   it('whenever the hand-off offers it (nobody could come), whatever its usual moment', () => {

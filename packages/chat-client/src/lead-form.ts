@@ -51,6 +51,9 @@ export function leadFormDue(
     case 'after_messages':
       return messages.filter((m) => m.message_type === 'user').length >= config.after_messages;
     case 'no_answer':
-      return messages.some((m) => m.message_type !== 'user' && m.answer_mode === 'not_found');
+      // An answer the bot was not sure of offers the form as "I don't know" does.
+      return messages.some(
+        (m) => m.message_type !== 'user' && (m.answer_mode === 'not_found' || m.answer_mode === 'unsure'),
+      );
   }
 }

@@ -156,7 +156,7 @@ export const ChatMessage = z.object({
   attachments: z.array(Attachment),
   /**
    * How the answer was made: a matching Q&A pair, a language model, sentences of the sources
-   * (extractive), nothing found, Parley's own order check (order), or the short reply to a greeting,
+   * (extractive; `unsure` when they hold only part of the question, said so, with a person offered), nothing found, Parley's own order check (order), or the short reply to a greeting,
    * thanks or goodbye (small_talk), which asks nothing of the sources. On a system message,
    * `contact`: the visitor left their contact details through the contact form.
    */
@@ -165,6 +165,7 @@ export const ChatMessage = z.object({
       'qna',
       'llm',
       'extractive',
+      'unsure',
       'not_found',
       'limit',
       'booking',

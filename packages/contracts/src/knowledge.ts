@@ -134,6 +134,8 @@ export const SearchResult = z.object({
    */
   decision: z.object({
     answers: z.boolean(),
+    /** It would answer, and its sources hold enough of the question to say it without "I'm not sure". */
+    sure: z.boolean(),
     summary: z.string(),
     source: z.string().nullable(),
     coverage: z.number(),

@@ -75,8 +75,9 @@ export async function ask(
 }
 
 /**
- * An abstention: the bot says it found nothing (answer_mode not_found), or the opening sentence of its
- * answer says it does not know. Only the opening is read, because an answer that quotes a page may
+ * An abstention: the bot says it found nothing (answer_mode not_found) or is not sure of what it quotes
+ * (unsure, counted apart too: `AnswerFigures.unsure`), or the opening sentence of its answer says it
+ * does not know. Only the opening is read, because an answer that quotes a page may
  * quote "Not sure which class is right for you?" further on.
  */
 const ABSTAINS =
@@ -87,7 +88,7 @@ const OFFERS_PERSON =
   /\b(talk|speak|chat) (to|with) (a person|a human|someone|our team|a member of)|\bask for a (human|person)\b|\bcontact (the|our) team\b|\bcontact us\b|\bleave your (details|email|contact)|\bour team will get back\b|\ba member of our team\b/i;
 
 export function abstains(reply: Reply): boolean {
-  if (reply.mode === 'not_found') return true;
+  if (reply.mode === 'not_found' || reply.mode === 'unsure') return true;
   const opening = reply.text.split(/(?<=[.!?])\s/)[0]!.slice(0, 300);
   return ABSTAINS.test(opening);
 }
@@ -186,6 +187,8 @@ export type AnswerFigures = {
   leaks: number;
   /** Right answers citing one of the question's sources. */
   citedRight: number;
+  /** Answers the bot said it was not sure of (answer_mode unsure), and those of them that are right. */
+  unsure: { all: number; right: number };
   /** Right answers over questions of each answerable kind. */
   byKind: Record<'answerable' | 'qna' | 'followup', { correct: number; of: number }>;
 };
@@ -207,6 +210,10 @@ export function summarise(results: AnswerResult[]): AnswerFigures {
     handled: outcome('handled'),
     leaks: count((r) => r.judged.leaked !== null),
     citedRight: count((r) => r.judged.citesExpected === true),
+    unsure: {
+      all: count((r) => r.reply.mode === 'unsure'),
+      right: count((r) => r.reply.mode === 'unsure' && r.judged.outcome === 'correct'),
+    },
     byKind: { answerable: kind('answerable'), qna: kind('qna'), followup: kind('followup') },
   };
 }

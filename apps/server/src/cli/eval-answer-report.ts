@@ -79,15 +79,15 @@ export function printSet(name: string, runs: SetRun[], showFailures = !isHeldOut
 
 function printFigures(runs: SetRun[]): void {
   console.log(
-    '| database | release | correct | false abstain | wrong | unanswerable handled | Q&A questions leaked | citation correct | correct: answerable · qna · followup |',
+    '| database | release | correct | false abstain | wrong | unanswerable handled | Q&A questions leaked | citation correct | correct: answerable · qna · followup | said not sure (right) |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const { database, release, figures: f } of runs) {
     const byKind = (['answerable', 'qna', 'followup'] as const)
       .map((k) => `${f.byKind[k].correct}/${f.byKind[k].of}`)
       .join(' · ');
     console.log(
-      `| ${database} | ${release} | ${cell(f.correct, f.answerable)} | ${cell(f.falseAbstain, f.answerable)} | ${cell(f.wrong, f.questions)} | ${cell(f.handled, f.unanswerable)} | ${f.leaks} | ${cell(f.citedRight, f.correct)} | ${byKind} |`,
+      `| ${database} | ${release} | ${cell(f.correct, f.answerable)} | ${cell(f.falseAbstain, f.answerable)} | ${cell(f.wrong, f.questions)} | ${cell(f.handled, f.unanswerable)} | ${f.leaks} | ${cell(f.citedRight, f.correct)} | ${byKind} | ${f.unsure.all} (${f.unsure.right}) |`,
     );
   }
 }

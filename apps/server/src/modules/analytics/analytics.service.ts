@@ -53,11 +53,11 @@ const {
 export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
 
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
-const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
+const BOT_MODES = new Set(['llm', 'extractive', 'unsure', 'order', 'booking']);
 const UNANSWERED_MODES = new Set(['not_found', 'limit']);
 // The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
 /** Answers made from the bot's knowledge: a thumbs down on one queues its question (queueDisliked). */
-const FROM_KNOWLEDGE = new Set(['qna', 'llm', 'extractive']);
+const FROM_KNOWLEDGE = new Set(['qna', 'llm', 'extractive', 'unsure']);
 
 /** A bot message a rating is about, with what the queue of unanswered questions needs of it. */
 type RatedMessage = {

@@ -30,7 +30,7 @@ import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../k
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { personTitleIn, replyTexts } from './reply-texts.js';
+import { personTitleIn, type ReplyTexts, replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
   repliesIn,
@@ -170,7 +170,7 @@ export class AnswerService {
     const judging = !verdict.answers && model !== null && passages.length > 0;
     if (!verdict.answers && !judging)
       return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0, found.stats));
-    if (!model) return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
+    if (!model) return this.say(input, await quoted(input, verdict, passages, found.stats));
     try {
       const ordered = passagesForModel(byEvidence(verdict, passages));
       return await this.generate(input, model.model, ordered, booking, {
@@ -184,7 +184,7 @@ export class AnswerService {
       // or, when the words alone did not show an answer, the honest line.
       this.options.log?.(error, 'language model failed; answering with sentences from the sources');
       if (judging) return this.say(input, abstain(input, await input.agentOnline(), true, found.stats));
-      return this.say(input, extractive(verdict, passages, input.bot.maxCitations));
+      return this.say(input, await quoted(input, verdict, passages, found.stats));
     }
   }
 
@@ -447,9 +447,9 @@ function qnaAnswer(pair: QnaPair): Answer {
 }
 
 /**
- * The bot does not know: one honest line in the visitor's language, and what the visitor can do next: a person when one is
- * online (or may be asked for), else the lead form, else the team directly. `lowConfidence` tells
- * the unanswered queue that the sources held something, just not the answer.
+ * The bot does not know: one honest line in the visitor's language, and what the visitor can do next
+ * (`nextStep`). `lowConfidence` tells the unanswered queue that the sources held something, just not
+ * the answer.
  */
 function abstain(
   input: AnswerInput,
@@ -458,6 +458,45 @@ function abstain(
   { languages }: CorpusStats,
 ): Answer {
   const TEXTS = replyTexts(input.question, languages, languageSetting(input));
+  const { offer, actions } = nextStep(input, agentOnline, TEXTS);
+  return {
+    text: TEXTS.notFound + offer,
+    mode: 'not_found',
+    sources: [],
+    qnaId: null,
+    usage: null,
+    actions,
+    lowConfidence: foundSomething,
+  };
+}
+
+/**
+ * Sentences quoted from sources that hold only part of the question (the evidence is not `sure`):
+ * the bot says it is not sure, quotes them with their sources, and offers what `abstain` offers, so
+ * a visitor is never left with a confident wrong answer. The question joins the unanswered queue.
+ */
+function unsure(
+  input: AnswerInput,
+  quoted: Answer,
+  agentOnline: boolean,
+  { languages }: CorpusStats,
+): Answer {
+  const TEXTS = replyTexts(input.question, languages, languageSetting(input));
+  const { offer, actions } = nextStep(input, agentOnline, TEXTS);
+  return {
+    ...quoted,
+    text: `${TEXTS.unsure}\n\n${quoted.text}\n\n${offer.trim()}`,
+    mode: 'unsure',
+    actions,
+    lowConfidence: true,
+  };
+}
+
+/**
+ * What a visitor the bot could not answer surely can do next: a person when one is online (or may be
+ * asked for), else the lead form, else the team directly.
+ */
+function nextStep(input: AnswerInput, agentOnline: boolean, TEXTS: ReplyTexts) {
   const person = offersPerson(input.bot);
   const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
   const offer =
@@ -468,15 +507,7 @@ function abstain(
         : person
           ? TEXTS.offerHumanLater
           : TEXTS.offerRephrase;
-  return {
-    text: TEXTS.notFound + offer,
-    mode: 'not_found',
-    sources: [],
-    qnaId: null,
-    usage: null,
-    actions: person ? [personOffer(TEXTS.person)] : [],
-    lowConfidence: foundSomething,
-  };
+  return { offer, actions: person ? [personOffer(TEXTS.person)] : [] };
 }
 
 /** The bot's own lines' language when the visitor's words do not tell one: the widget's, else the bot's setting. */
@@ -549,6 +580,17 @@ export function extractive(verdict: Verdict, passages: SearchHit[], maxSources: 
     text,
     sources: documents.map((id) => sourceOf(passages.find((p) => p.document_id === id)!)),
   };
+}
+
+/** The answer with no model: the sentences of the sources, said as they are when the evidence is sure. */
+async function quoted(
+  input: AnswerInput,
+  verdict: Verdict,
+  passages: SearchHit[],
+  stats: CorpusStats,
+): Promise<Answer> {
+  const answer = extractive(verdict, passages, input.bot.maxCitations);
+  return verdict.sure ? answer : unsure(input, answer, await input.agentOnline(), stats);
 }
 
 const EXTRACTIVE = { mode: 'extractive' as const, qnaId: null, usage: null, actions: [] };

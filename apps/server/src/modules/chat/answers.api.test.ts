@@ -1,4 +1,11 @@
-import { BOT, type ChatExchange, type SearchResult, type StreamEvent } from '@parley/contracts';
+import {
+  BOT,
+  type Bot,
+  type ChatExchange,
+  type SearchResult,
+  type StreamEvent,
+  type UnansweredGroup,
+} from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTrainedPairs, createBotViaApi } from '../../test/bots.js';
@@ -7,6 +14,7 @@ import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
+import { visitorConversation } from '../../test/visitor.js';
 import { DECLINE } from './answer.service.js';
 import { conversations } from './chat.schema.js';
 import { TEXTS } from './reply-texts.js';
@@ -21,8 +29,11 @@ let site: { url: string; close(): Promise<void> };
 let llm: OpenAiFake;
 let owner: Account;
 let botId: number;
+let bot: Bot;
 let sourceId: number;
 const SUGGESTIONS = ['How much does delivery cost?', 'Do you make birthday cakes?'];
+/** The About page's sentence holds "team", nothing holds "friendly": under half of the question. */
+const PARTLY = 'is the team friendly';
 
 const as = (account: Account) => ({ token: account.access_token });
 const ask = (message: string, conversationId?: number, bot = botId) =>
@@ -56,12 +67,13 @@ beforeAll(async () => {
   server = await startTestServer({ env: { CRAWLER_ALLOW_PRIVATE: 'true', LLM_TIMEOUT_MS: '5000' } });
   owner = await signupOwner(server);
   sourceId = await crawlSite(server, owner, `${site.url}/`, 'Blue Fern');
-  const bot = await createBotViaApi(server, owner, {
+  const created = await createBotViaApi(server, owner, {
     bot_name: 'Blue Fern',
     web_source_ids: JSON.stringify([sourceId]),
     suggestion_questions: JSON.stringify(SUGGESTIONS),
   });
-  botId = bot.bot_id;
+  botId = created.bot_id;
+  bot = created;
   await addTrainedPairs(server, owner, botId, BAKERY_QNA);
 });
 afterAll(async () => {
@@ -102,6 +114,26 @@ describe('answers without a model', () => {
       expect(message.actions).toEqual([expect.objectContaining({ type: 'human' })]);
       for (const pair of BAKERY_QNA) expect(message.message).not.toContain(pair.question);
     }
+  });
+
+  it('says it is not sure when the sources hold only part of the question, quotes them with their page, and offers a person', async () => {
+    const reply = await ask(PARTLY);
+    const message = reply.body.bot_message!;
+    expect(message.answer_mode).toBe('unsure');
+    expect(message.message).toBe(
+      `${TEXTS.unsure}\n\nToday a team of eight bakes through the night so the shelves are full when the doors open.\n\n${TEXTS.offerHumanLater.trim()}`,
+    );
+    expect(pathsOf(reply)).toEqual(['/about']);
+    expect(message.actions).toEqual([expect.objectContaining({ type: 'human' })]);
+    // A question the sources answer whole is said plainly.
+    expect((await ask('Is the almond croissant vegan?')).body.bot_message!.answer_mode).toBe('extractive');
+  });
+
+  it("queues a visitor's question the bot was not sure of for the owner to answer", async () => {
+    const { answer } = await visitorConversation(server, bot, PARTLY);
+    expect(answer.startsWith(TEXTS.unsure)).toBe(true);
+    const queue = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));
+    expect(queue.body.map((group) => group.question)).toContain(PARTLY);
   });
 
   it("answers a paraphrase of a pair with the pair's answer alone, and not a pair that only shares a word", async () => {
@@ -210,8 +242,16 @@ describe('what the bot finds (the playground)', () => {
     );
     expect(delivery.body.decision.covered).toContain('delivery');
 
+    expect(delivery.body.decision.sure).toBe(true);
+
+    const partly = await search(PARTLY);
+    expect(partly.body.decision).toMatchObject({ answers: true, sure: false, missing: ['friendly'] });
+    expect(partly.body.decision.summary).toBe(
+      'Would answer from About us | Blue Fern Bakery, but say it is not sure and offer a person: covers team, not friendly',
+    );
+
     const pizza = await search('Do you sell pizza?');
-    expect(pizza.body.decision).toMatchObject({ answers: false });
+    expect(pizza.body.decision).toMatchObject({ answers: false, sure: false });
     expect(pizza.body.decision.missing).toContain('pizza');
     expect(pizza.body.decision.summary).toContain('pizza');
 

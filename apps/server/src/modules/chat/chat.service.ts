@@ -468,7 +468,7 @@ export class ChatService {
     );
     // Visitors' questions only: the owner's own tests in the playground teach nothing. Queued before
     // the answer is shown here, so whoever reads the queue after seeing the answer finds it.
-    if (answer.mode === 'not_found' && actor.kind === 'visitor')
+    if ((answer.mode === 'not_found' || answer.mode === 'unsure') && actor.kind === 'visitor')
       await this.options.onUnanswered?.({
         tenantId: bot.tenantId,
         botId: bot.id,

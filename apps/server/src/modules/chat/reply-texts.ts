@@ -5,6 +5,8 @@ import { type Language, questionLanguage } from '../knowledge/languages.js';
 /** The bot's own lines when it does not know, and what it offers next (answer.service.ts abstain). */
 export type ReplyTexts = {
   notFound: string;
+  /** Before sentences quoted from sources that hold only part of the question (answer.service.ts unsure). */
+  unsure: string;
   offerHuman: string;
   offerHumanLater: string;
   offerLead: string;
@@ -17,6 +19,7 @@ export type ReplyTexts = {
 
 const ENGLISH: ReplyTexts = {
   notFound: "Sorry, I don't know the answer to that.",
+  unsure: "I'm not sure this answers your question, but this is what I found:",
   offerHuman: ' Would you like to talk to a person from our team?',
   offerHumanLater: ' You can ask to talk to a person from our team.',
   offerLead: ' Leave your details in the form and our team will get back to you.',
@@ -34,6 +37,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   english: ENGLISH,
   spanish: {
     notFound: 'Lo siento, no sé la respuesta a eso.',
+    unsure: 'No estoy seguro de que esto responda a tu pregunta, pero esto es lo que he encontrado:',
     offerHuman: ' ¿Quieres hablar con una persona de nuestro equipo?',
     offerHumanLater: ' Puedes pedir hablar con una persona de nuestro equipo.',
     offerLead: ' Deja tus datos en el formulario y nuestro equipo se pondrá en contacto contigo.',
@@ -44,6 +48,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   },
   french: {
     notFound: 'Désolé, je ne connais pas la réponse à cette question.',
+    unsure: "Je ne suis pas sûr que cela réponde à votre question, mais voici ce que j'ai trouvé :",
     offerHuman: ' Voulez-vous parler à une personne de notre équipe ?',
     offerHumanLater: ' Vous pouvez demander à parler à une personne de notre équipe.',
     offerLead: ' Laissez vos coordonnées dans le formulaire et notre équipe vous recontactera.',
@@ -54,6 +59,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   },
   german: {
     notFound: 'Das weiß ich leider nicht.',
+    unsure: 'Ich bin nicht sicher, ob das Ihre Frage beantwortet, aber das habe ich gefunden:',
     offerHuman: ' Möchten Sie mit jemandem aus unserem Team sprechen?',
     offerHumanLater: ' Sie können darum bitten, mit jemandem aus unserem Team zu sprechen.',
     offerLead: ' Hinterlassen Sie Ihre Daten im Formular, dann meldet sich unser Team bei Ihnen.',
@@ -64,6 +70,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   },
   italian: {
     notFound: 'Mi dispiace, non conosco la risposta.',
+    unsure: 'Non sono sicuro che questo risponda alla tua domanda, ma ecco cosa ho trovato:',
     offerHuman: ' Vuoi parlare con una persona del nostro team?',
     offerHumanLater: ' Puoi chiedere di parlare con una persona del nostro team.',
     offerLead: ' Lascia i tuoi dati nel modulo e il nostro team ti ricontatterà.',
@@ -74,6 +81,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   },
   portuguese: {
     notFound: 'Lamento, não sei a resposta a essa pergunta.',
+    unsure: 'Não tenho a certeza de que isto responde à sua pergunta, mas foi isto que encontrei:',
     offerHuman: ' Quer falar com uma pessoa da nossa equipa?',
     offerHumanLater: ' Pode pedir para falar com uma pessoa da nossa equipa.',
     offerLead: ' Deixe os seus dados no formulário e a nossa equipa entrará em contacto consigo.',
@@ -84,6 +92,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
   },
   dutch: {
     notFound: 'Sorry, daar weet ik het antwoord niet op.',
+    unsure: 'Ik weet niet zeker of dit uw vraag beantwoordt, maar dit heb ik gevonden:',
     offerHuman: ' Wilt u met iemand van ons team praten?',
     offerHumanLater: ' U kunt vragen om met iemand van ons team te praten.',
     offerLead: ' Laat uw gegevens achter in het formulier, dan neemt ons team contact met u op.',

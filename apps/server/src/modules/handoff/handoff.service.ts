@@ -425,8 +425,9 @@ async function contactOffered(tx: DbOrTx, conversationId: number): Promise<boole
 }
 
 /**
- * Answers the bot gives only when its sources hold the answer (not_found and limit notices are not),
- * and the reply to a message that asked nothing: neither leaves a question for the unanswered queue.
+ * Answers the bot gives only when its sources hold the answer (not_found and limit notices are not,
+ * nor an answer it said it was not sure of), and the reply to a message that asked nothing: neither
+ * leaves a question for the unanswered queue.
  */
 const CONFIDENT_MODES = ['qna', 'extractive', 'llm', 'order', 'booking', 'small_talk'];
 

@@ -77,6 +77,29 @@ describe('evidence', () => {
     expect(decision.summary).toBe('Would not answer: nothing covers pizza');
   });
 
+  it('answers sure when the best unit holds half the question or more, and not sure below it', () => {
+    expect(judged('How much does delivery cost?').decision).toMatchObject({ answers: true, sure: true });
+    // The menu's row holds "rye" and "bread", nothing holds "organic": an answer, said as not sure.
+    const partly = judged('is the rye bread organic?');
+    expect(partly.decision).toMatchObject({ answers: true, sure: false, missing: ['organic'] });
+    expect(partly.decision.coverage).toBeLessThan(0.5);
+    expect(partly.decision.summary).toBe(
+      'Would answer from Menu, but say it is not sure and offer a person: covers rye, bread, not organic',
+    );
+    expect(judged('Do you sell pizza?').decision).toMatchObject({ answers: false, sure: false });
+  });
+
+  it('answers "how long" with a duration in words as well as in figures', () => {
+    const shipping = hit(17, 'Shipping', 'Parcels to Canada arrive in five to seven working days.');
+    const stats = { chunks: 40, terms: [{ word: 'parcels', df: 1 }] };
+    const found = (content: string) =>
+      decide({ qna_match: null, hits: [{ ...shipping, content }], stats }, 'how long do parcels take?', 0.34)
+        .decision;
+    expect(found(shipping.content)).toMatchObject({ answers: true, covered: ['parcels', 'duration'] });
+    expect(found('Parcels arrive in 5-7 days.').covered).toContain('duration');
+    expect(found('Parcels are sent three times a day.').covered).not.toContain('duration');
+  });
+
   it('reads a list line under its heading, a two-column row as its label and value, a wider row with its column names', () => {
     expect(judged('When do you open on Sunday?').verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
     const rye = judged('how much is the seeded rye').verdict.best!;

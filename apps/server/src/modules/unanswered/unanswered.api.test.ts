@@ -5,6 +5,7 @@ import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { visitorConversation } from '../../test/visitor.js';
 import { appendMessage } from '../chat/chat.queries.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 import { overlap, SAME_QUESTION } from './unanswered.service.js';
@@ -18,48 +19,7 @@ const as = (account: Account) => ({ token: account.access_token });
 
 /** A website visitor asks `question` in the widget and waits for the bot's answer. */
 async function visitorAsks(target: Bot, question: string): Promise<string> {
-  return (await visitorConversation(target, question)).answer;
-}
-
-/** The same, answering the bot's reply and the conversation it is in. */
-async function visitorConversation(
-  target: Bot,
-  question: string,
-): Promise<{ answer: string; conversationId: number }> {
-  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: target.uuid });
-  const socket = new WebSocket(
-    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
-  );
-  const answers: string[] = [];
-  let conversationId = 0;
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString()) as {
-      final_result_object?: { message_type: string; message: string; conversation_id: number };
-    };
-    if (frame.final_result_object?.message_type === 'bot') {
-      answers.push(frame.final_result_object.message);
-      conversationId = frame.final_result_object.conversation_id;
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const frame = (message: string) => ({
-    content: {
-      bot_id: target.bot_id,
-      conversation_id: 0,
-      message,
-      message_type: 'user',
-      user_id: null,
-      tenant_id: null,
-    },
-    elements: [],
-  });
-  socket.send(JSON.stringify(frame(question)));
-  await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-  socket.close();
-  return { answer: answers.at(-1)!, conversationId };
+  return (await visitorConversation(server, target, question)).answer;
 }
 
 /** A visitor's conversation over one socket: each question waits for the next bot or system reply. */
@@ -171,7 +131,7 @@ describe('the queue of unanswered questions', () => {
   });
 
   it('suggests what an agent replied, in a conversation they took over, to a queued question', async () => {
-    const { conversationId } = await visitorConversation(bot, 'Do you sell gift cards?');
+    const { conversationId } = await visitorConversation(server, bot, 'Do you sell gift cards?');
     await appendMessage(server.database.db, conversationId, {
       messageType: 'helpdesk',
       message: 'Yes, gift cards from 10 to 200 euros, sent by email.',

@@ -90,7 +90,7 @@ export function InstructionsForm({ form, withAnalytics }: Props) {
             sx={{ maxWidth: 360 }}
           >
             <MenuItem value="always">Always</MenuItem>
-            <MenuItem value="after_miss">After the bot could not answer</MenuItem>
+            <MenuItem value="after_miss">After the bot could not answer or was not sure</MenuItem>
             <MenuItem value="never">Never</MenuItem>
           </TextField>
         )}

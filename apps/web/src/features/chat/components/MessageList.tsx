@@ -144,7 +144,9 @@ function MessageItem({
         <MarkdownText text={agent ? message.message : linkCitations(message.message, message.sources)} />
       </Typography>
       {agent ? null : <MessageSources message={message} />}
-      {explain && message.answer_mode === 'extractive' ? <ExtractiveNote /> : null}
+      {explain && (message.answer_mode === 'extractive' || message.answer_mode === 'unsure') ? (
+        <ExtractiveNote />
+      ) : null}
       {agent || !answerFooter ? null : answerFooter(message)}
       {person ? (
         <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>

@@ -29,6 +29,7 @@ const SHORT: SearchResult = {
   ],
   decision: {
     answers: false,
+    sure: false,
     summary: 'Would not answer: Delivery covers order but nothing covers flat',
     source: 'Delivery',
     coverage: 0.17,
@@ -86,6 +87,36 @@ describe('RetrievalPreview', () => {
     expect(screen.queryByText(MODEL_NOTE)).toBeNull();
     expect(screen.getByText(SHORT.decision.summary)).toBeTruthy();
     expect(screen.getByText(/Add a page or a Q&A pair that says it/)).toBeTruthy();
+  }, 20_000);
+
+  it('tells the owner when the bot would answer but say it is not sure, and what makes it sure', async () => {
+    await searchFor({
+      ...SHORT,
+      decision: {
+        ...SHORT.decision,
+        answers: true,
+        summary:
+          'Would answer from Delivery, but say it is not sure and offer a person: covers order, not flat',
+      },
+    });
+    expect(
+      screen.getByText(/says it is not sure, because they hold less than half of the question/),
+    ).toBeTruthy();
+    expect(screen.queryByText(/Add a page or a Q&A pair that says it/)).toBeNull();
+  }, 20_000);
+
+  it('gives no advice when the bot would answer surely', async () => {
+    await searchFor({
+      ...SHORT,
+      decision: {
+        ...SHORT.decision,
+        answers: true,
+        sure: true,
+        summary: 'Would answer from Delivery: covers order',
+      },
+    });
+    expect(screen.getByText('Would answer from Delivery: covers order')).toBeTruthy();
+    expect(screen.queryByText(/not sure|Add a page/)).toBeNull();
   }, 20_000);
 
   it("names the languages the bot's sources are read in", async () => {

@@ -77,24 +77,33 @@ export function RetrievalPreview({ botId }: { botId: number }) {
  */
 function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
   const judged = decision.model_judges;
+  const advice = adviceOf(decision);
   return (
     <Alert
-      severity={decision.answers ? 'success' : judged ? 'info' : 'warning'}
+      severity={decision.answers ? (decision.sure ? 'success' : 'info') : judged ? 'info' : 'warning'}
       aria-label="What the bot would do"
     >
       <Typography variant="body2">{decision.summary}</Typography>
-      {decision.answers ? null : (
+      {advice ? (
         <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
-          {judged
-            ? "The bot's model reads these passages and answers only if they say it; if not, the bot says it does not know. A page or a Q&A pair in your customers' words makes it sure."
-            : 'Add a page or a Q&A pair that says it, and the bot will answer.'}
+          {advice}
         </Typography>
-      )}
+      ) : null}
       <Typography variant="caption" component="p" color="text.secondary">
         Covers {Math.round(decision.coverage * 100)}% of the question
       </Typography>
     </Alert>
   );
+}
+
+/** What the owner can do about a decision that is not a sure answer. */
+function adviceOf(decision: SearchResult['decision']): string | null {
+  if (decision.answers && decision.sure) return null;
+  if (decision.answers)
+    return "Without a language model, the bot quotes these sentences but says it is not sure, because they hold less than half of the question. A page or a Q&A pair in your customers' words makes it sure.";
+  if (decision.model_judges)
+    return "The bot's model reads these passages and answers only if they say it; if not, the bot says it does not know. A page or a Q&A pair in your customers' words makes it sure.";
+  return 'Add a page or a Q&A pair that says it, and the bot will answer.';
 }
 
 function HitItem({ hit, rank }: { hit: SearchHit; rank: number }) {

@@ -14,7 +14,7 @@ import { LinkToPairDialog } from './LinkToPairDialog';
 type Props = { botId: number; botName: string; onAnswer: (group: UnansweredGroup) => void };
 
 /**
- * What visitors asked and the bot could not answer, most asked first; rewordings of one question are
+ * What visitors asked and the bot could not answer (or was not sure of), most asked first; rewordings of one question are
  * grouped. Answering a group once adds it as a Q&A pair, trained at once; what an agent replied to it in
  * a conversation they took over is offered as the answer to review. A question a pair already answers,
  * in other words, is added to that pair instead ("Same as an existing answer").
@@ -48,8 +48,8 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
       ) : null}
       {groups.isSuccess && list.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
-          No unanswered questions. What visitors ask and the bot cannot answer, or answers in a way they rate
-          down, appears here.
+          No unanswered questions. What visitors ask and the bot cannot answer, is not sure of, or answers in
+          a way they rate down, appears here.
         </Typography>
       ) : null}
       <List dense disablePadding>
