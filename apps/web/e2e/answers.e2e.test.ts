@@ -116,5 +116,15 @@ describe("answers on a small business's own site", () => {
     await note.getByText(/but say it is not sure and offer a person: covers team, not friendly$/).waitFor();
     await note.getByText(/A page or a Q&A pair in your customers' words makes it sure/).waitFor();
     await screenshot(owner, 'answers-what-the-bot-finds-not-sure');
+
+    // What the visitor asked and the bot was not sure of waits in the Q&A screen for an answer.
+    await owner.goto(`/bot/knowledge/qna?bot=${bot.bot_id}`);
+    await owner
+      .getByRole('region', { name: 'Unanswered questions of Blue Fern' })
+      .getByTestId('unanswered-question')
+      .filter({ hasText: 'is the team friendly' })
+      .getByText('answered, not sure')
+      .waitFor({ timeout: 15_000 });
+    await screenshot(owner, 'answers-unanswered-not-sure');
   });
 });

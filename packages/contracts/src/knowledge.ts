@@ -187,6 +187,11 @@ export const UnansweredGroup = z.object({
    * gave was wrong or not enough, which a Q&A pair fixes.
    */
   rated_unhelpful: z.boolean(),
+  /**
+   * The bot answered one of these with sentences that hold only part of the question, saying it was
+   * not sure: an answer of the owner's own makes it sure.
+   */
+  answered_unsure: z.boolean(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 

@@ -473,7 +473,8 @@ function abstain(
 /**
  * Sentences quoted from sources that hold only part of the question (the evidence is not `sure`):
  * the bot says it is not sure, quotes them with their sources, and offers what `abstain` offers, so
- * a visitor is never left with a confident wrong answer. The question joins the unanswered queue.
+ * a visitor is never left with a confident wrong answer. The question joins the unanswered queue
+ * (chat.service.ts).
  */
 function unsure(
   input: AnswerInput,
@@ -488,7 +489,6 @@ function unsure(
     text: `${TEXTS.unsure}\n\n${quoted.text}\n\n${offer.trim()}`,
     mode: 'unsure',
     actions,
-    lowConfidence: true,
   };
 }
 

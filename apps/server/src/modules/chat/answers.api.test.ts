@@ -133,7 +133,13 @@ describe('answers without a model', () => {
     const { answer } = await visitorConversation(server, bot, PARTLY);
     expect(answer.startsWith(TEXTS.unsure)).toBe(true);
     const queue = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));
-    expect(queue.body.map((group) => group.question)).toContain(PARTLY);
+    expect(queue.body.find((group) => group.question === PARTLY)).toMatchObject({ answered_unsure: true });
+    // A question the bot could not answer at all is queued too, but not as answered.
+    await visitorConversation(server, bot, 'Do you sell pizza?');
+    const again = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));
+    expect(again.body.find((group) => group.question === 'Do you sell pizza?')).toMatchObject({
+      answered_unsure: false,
+    });
   });
 
   it("answers a paraphrase of a pair with the pair's answer alone, and not a pair that only shares a word", async () => {

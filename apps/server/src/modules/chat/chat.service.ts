@@ -474,7 +474,7 @@ export class ChatService {
         botId: bot.id,
         question: question.message,
         conversationId: conversation.id,
-        reason: answer.lowConfidence ? 'low_confidence' : 'not_found',
+        reason: answer.mode === 'unsure' ? 'unsure' : answer.lowConfidence ? 'low_confidence' : 'not_found',
       });
     this.hub.storedHere(stored);
     return { stored: stored.message, wantsPerson: answer.wantsPerson === true };

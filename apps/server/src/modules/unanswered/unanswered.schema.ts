@@ -46,7 +46,9 @@ export const unansweredQuestions = pgTable(
     question: text('question').notNull(),
     conversationId: integer('conversation_id'),
     /** Why it is queued: nothing found, found below confidence, a person asked for, or a visitor's thumbs down on the answer. */
-    reason: text('reason', { enum: ['not_found', 'low_confidence', 'handoff', 'disliked'] }).notNull(),
+    reason: text('reason', {
+      enum: ['not_found', 'low_confidence', 'unsure', 'handoff', 'disliked'],
+    }).notNull(),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('unanswered_questions_group_idx').on(t.groupId, t.askedAt)],

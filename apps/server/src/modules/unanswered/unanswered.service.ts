@@ -62,10 +62,11 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, disliked, likely] = await Promise.all([
+    const [examples, suggestions, disliked, unsure, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
-      this.dislikedIn(ids),
+      this.groupsAskedFor(ids, 'disliked'),
+      this.groupsAskedFor(ids, 'unsure'),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
     ]);
@@ -80,16 +81,17 @@ export class UnansweredService {
       suggestion: suggestions.get(row.id) ?? null,
       likely_pair: likely(row.terms),
       rated_unhelpful: disliked.has(row.id),
+      answered_unsure: unsure.has(row.id),
     }));
   }
 
-  /** The groups holding a question whose answer a visitor rated down. */
-  private async dislikedIn(groupIds: number[]): Promise<Set<number>> {
+  /** The groups holding a question queued for this reason (a rated-down answer, an answer not sure). */
+  private async groupsAskedFor(groupIds: number[], reason: UnansweredReason): Promise<Set<number>> {
     if (groupIds.length === 0) return new Set();
     const rows = await this.db
       .selectDistinct({ groupId: questions.groupId })
       .from(questions)
-      .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, 'disliked')));
+      .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, reason)));
     return new Set(rows.map((row) => row.groupId));
   }
 

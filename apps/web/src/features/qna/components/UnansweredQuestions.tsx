@@ -78,6 +78,15 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 </Typography>
               ) : null}
             </Box>
+            {group.answered_unsure && !group.rated_unhelpful ? (
+              <Chip
+                size="small"
+                color="info"
+                variant="outlined"
+                label="answered, not sure"
+                title="The bot quoted sentences that hold only part of this question and said it was not sure: an answer of your own makes it sure."
+              />
+            ) : null}
             {group.rated_unhelpful ? (
               <Chip
                 size="small"
