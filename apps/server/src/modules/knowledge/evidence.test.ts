@@ -89,6 +89,19 @@ describe('evidence', () => {
     expect(judged('Do you sell pizza?').decision).toMatchObject({ answers: false, sure: false });
   });
 
+  it("never quotes a customer's words in quotation marks (a review) as the business's answer", () => {
+    const reviews = hit(
+      18,
+      'Customer reviews',
+      '"They fitted our new bathroom in six days and it looks fantastic."\n\n“Friendly, tidy and on time. We will use them again.”',
+    );
+    const units = unitsOf(reviews, 0);
+    expect(units.length).toBeGreaterThan(0);
+    expect(units.every((u) => !u.quotable)).toBe(true);
+    const services = hit(19, 'Bathrooms', 'A new bathroom takes 5 to 7 working days to fit.');
+    expect(unitsOf(services, 0)[0]!.quotable).toBe(true);
+  });
+
   it('answers "how long" with a duration in words as well as in figures', () => {
     const shipping = hit(17, 'Shipping', 'Parcels to Canada arrive in five to seven working days.');
     const stats = { chunks: 40, terms: [{ word: 'parcels', df: 1 }] };

@@ -904,10 +904,12 @@ export function unitsOf(hit: SearchHit, index: number): Unit[] {
       if (block.item || !/[.!?…]$/.test(block.text)) {
         // A line of its own: a list item, or a short line such as "Saturday: 8 am – 4 pm".
         const text = block.text;
-        units.push({ ...base, text, kind: 'item', position: position++, quotable: isData(text) });
+        const quotable = isData(text) && !QUOTED.test(text);
+        units.push({ ...base, text, kind: 'item', position: position++, quotable });
         continue;
       }
       run += 1;
+      const testimonial = QUOTED.test(block.text);
       for (const sentence of segment(block.text)) {
         units.push({
           ...base,
@@ -916,6 +918,7 @@ export function unitsOf(hit: SearchHit, index: number): Unit[] {
           position: position++,
           // Four words at least, or fewer with a figure ("Check-out: By 11:00."): a fragment is a label.
           quotable:
+            !testimonial &&
             /[.!?…)]$/.test(sentence) &&
             sentence.split(' ').length >= (/\d/.test(sentence) ? 2 : 4) &&
             linkShare(sentence) < 0.5,
@@ -925,6 +928,9 @@ export function unitsOf(hit: SearchHit, index: number): Unit[] {
   }
   return units;
 }
+
+/** A paragraph in quotation marks: a customer's words (a review, a testimonial), not the business's. */
+const QUOTED = /^\s*["“«„]/;
 
 /** A paragraph that is one line of questions only, as an FAQ's question is; null otherwise. */
 function questionOnly(paragraph: string): string | null {
