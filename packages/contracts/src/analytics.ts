@@ -102,6 +102,8 @@ export type DailyRow = z.infer<typeof DailyRow>;
 export const AnswerCounts = z.object({
   /** The bot, from its sources (a model or quoted passages), an order check or the booking button. */
   bot: z.number().int(),
+  /** The bot, quoting sources that hold only part of the question, saying it was not sure. */
+  not_sure: z.number().int(),
   /** A matching Q&A pair. */
   qna: z.number().int(),
   /** Messages of agents. */
@@ -119,7 +121,7 @@ export const AnalyticsOverview = z.object({
   messages: z.number().int(),
   visitor_messages: z.number().int(),
   answers: AnswerCounts,
-  /** Answered (bot, Q&A, agents) over all answers, 0..1; null with no answers. */
+  /** Answered (bot, not sure included, Q&A, agents) over all answers, 0..1; null with no answers. */
   answer_rate: z.number().nullable(),
   handoff_requests: z.number().int(),
   /** Mean seconds from a hand-off request to the first agent message, over the requests answered. */

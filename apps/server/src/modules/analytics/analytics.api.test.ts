@@ -228,7 +228,7 @@ describe('GET /api/analytics/overview', () => {
     expect(figures.conversations).toBe(4); // three visitors and the playground
     expect(figures.visitor_messages).toBe(4);
     // Only the help bot has the Q&A pair: the tracked bot and the playground find nothing.
-    expect(figures.answers).toEqual({ bot: 0, qna: 1, agents: 0, unanswered: 3 });
+    expect(figures.answers).toEqual({ bot: 0, not_sure: 0, qna: 1, agents: 0, unanswered: 3 });
     expect(figures.answer_rate).toBe(0.25);
     expect(figures.levels).toEqual({ basic: true, advanced: true, dashboard: true });
     // Each conversation: welcome, question, answer.
@@ -240,7 +240,7 @@ describe('GET /api/analytics/overview', () => {
     const tracked = await overview(owner, `?bot_id=${trackedBot.bot_id}`);
     expect(tracked.bot_id).toBe(trackedBot.bot_id);
     expect(tracked.conversations).toBe(2);
-    expect(tracked.answers).toEqual({ bot: 0, qna: 0, agents: 0, unanswered: 2 });
+    expect(tracked.answers).toEqual({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 2 });
     const theirBot = await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger));
     for (const id of [theirBot.body[0]!.bot_id, 99_999_999]) {
       const reply = await server.get(`/api/analytics/overview?bot_id=${id}`, as(owner));
@@ -268,14 +268,14 @@ describe('GET /api/analytics/overview', () => {
   it('reads closed days from the rollup with the same figures as counting them live', async () => {
     const tenantId = owner.user.tenant_id;
     await pastConversation(tenantId, helpBot, 10, 'How do I reset it?', 'extractive');
-    await pastConversation(tenantId, helpBot, 12, 'How do I reset it', 'extractive');
+    await pastConversation(tenantId, helpBot, 12, 'How do I reset it', 'unsure');
     const from = daysAgo(13).toISOString().slice(0, 10);
     const to = daysAgo(9).toISOString().slice(0, 10);
     const live = await overview(owner, `?from=${from}&to=${to}`);
     expect(live).toMatchObject({
       conversations: 2,
       messages: 4,
-      answers: { bot: 2, qna: 0, agents: 0, unanswered: 0 },
+      answers: { bot: 1, not_sure: 1, qna: 0, agents: 0, unanswered: 0 },
     });
     expect((await overview(owner, `?from=${today()}&to=${today()}`)).conversations).toBe(4);
 
@@ -769,9 +769,9 @@ describe('GET /api/analytics/export.csv', () => {
     expect(response.headers.get('content-disposition')).toContain(`analytics-${today()}-to-${today()}.csv`);
     const lines = (await response.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_by_qna,agent_messages,unanswered,handoff_requests',
+      'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_not_sure,answered_by_qna,agent_messages,unanswered,handoff_requests',
     );
-    expect(lines[1]).toBe(`${today()},web,4,12,4,0,1,0,3,0`);
+    expect(lines[1]).toBe(`${today()},web,4,12,4,0,0,1,0,3,0`);
   });
 });
 

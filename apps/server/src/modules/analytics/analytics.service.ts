@@ -53,7 +53,7 @@ const {
 export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
 
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
-const BOT_MODES = new Set(['llm', 'extractive', 'unsure', 'order', 'booking']);
+const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
 const UNANSWERED_MODES = new Set(['not_found', 'limit']);
 // The reply to a greeting or thanks (small_talk) answers no question: it counts neither way.
 /** Answers made from the bot's knowledge: a thumbs down on one queues its question (queueDisliked). */
@@ -70,13 +70,14 @@ type RatedMessage = {
 
 /** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
 export function answersOf(rows: readonly MetricRow[]): AnswerCounts {
-  const counts: AnswerCounts = { bot: 0, qna: 0, agents: 0, unanswered: 0 };
+  const counts: AnswerCounts = { bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 0 };
   for (const row of rows) {
     if (row.metric !== 'messages') continue;
     const [type, mode = ''] = row.key.split(':');
     if (type === 'helpdesk') counts.agents += row.value;
     else if (type !== 'bot') continue;
     else if (mode === 'qna') counts.qna += row.value;
+    else if (mode === 'unsure') counts.not_sure += row.value;
     else if (BOT_MODES.has(mode)) counts.bot += row.value;
     else if (UNANSWERED_MODES.has(mode)) counts.unanswered += row.value;
   }
@@ -84,7 +85,8 @@ export function answersOf(rows: readonly MetricRow[]): AnswerCounts {
 }
 
 export function answerRate(answers: AnswerCounts): number | null {
-  const answered = answers.bot + answers.qna + answers.agents;
+  // An answer the bot said it was not sure of is still an answer: the visitor was given the quote.
+  const answered = answers.bot + answers.not_sure + answers.qna + answers.agents;
   const all = answered + answers.unanswered;
   return all === 0 ? null : answered / all;
 }
@@ -266,6 +268,7 @@ export class AnalyticsService {
         row.messages,
         row.visitor_messages,
         row.answers.bot,
+        row.answers.not_sure,
         row.answers.qna,
         row.answers.agents,
         row.answers.unanswered,
@@ -280,6 +283,7 @@ export class AnalyticsService {
           'messages',
           'visitor_messages',
           'answered_by_bot',
+          'answered_not_sure',
           'answered_by_qna',
           'agent_messages',
           'unanswered',

@@ -14,14 +14,15 @@ const row = (key: string, value: number): MetricRow => ({
 describe('who answered', () => {
   it('counts the replies to greetings and thanks neither answered nor unanswered', () => {
     const answers = answersOf([
-      row('bot:extractive', 2),
+      row('bot:extractive', 1),
+      row('bot:unsure', 1),
       row('bot:qna', 1),
       row('helpdesk:helpdesk', 1),
       row('bot:not_found', 4),
       row('bot:small_talk', 10),
       row('user:', 18),
     ]);
-    expect(answers).toEqual({ bot: 2, qna: 1, agents: 1, unanswered: 4 });
+    expect(answers).toEqual({ bot: 1, not_sure: 1, qna: 1, agents: 1, unanswered: 4 });
     expect(answerRate(answers)).toBe(0.5);
   });
 });

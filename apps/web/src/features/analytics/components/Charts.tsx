@@ -11,6 +11,7 @@ import { CHANNEL_LABELS, daysOf, seriesByChannel } from '../model';
 
 const ANSWER_BARS = [
   { key: 'bot', label: 'Bot' },
+  { key: 'not_sure', label: 'Bot, not sure' },
   { key: 'qna', label: 'Q&A' },
   { key: 'agents', label: 'Agents' },
   { key: 'unanswered', label: 'Unanswered' },

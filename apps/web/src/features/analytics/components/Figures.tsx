@@ -46,7 +46,12 @@ export function Figures({ overview }: { overview: AnalyticsOverview }) {
         value={n(overview.messages)}
         hint={`${n(overview.visitor_messages)} from visitors`}
       />
-      <Figure id="answer-rate" label="Answer rate" value={percentText(overview.answer_rate)} />
+      <Figure
+        id="answer-rate"
+        label="Answer rate"
+        value={percentText(overview.answer_rate)}
+        hint={`${n(overview.answers.not_sure)} said not sure`}
+      />
       <Figure id="unanswered" label="Unanswered" value={n(overview.answers.unanswered)} />
       <Figure id="handoffs" label="Hand-off requests" value={n(overview.handoff_requests)} />
       <Figure
