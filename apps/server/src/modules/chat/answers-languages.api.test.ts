@@ -138,6 +138,19 @@ describe('a bot whose sources are in Spanish', () => {
     expect(thanks.body.bot_message!.message).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
   });
 
+  it('says in Spanish when it is not sure of what it quotes', async () => {
+    // The home page holds "harina" (flour), nothing holds "Valencia": under half of the question.
+    const flour = await ask(spanishBot, '¿la harina es de Valencia?');
+    expect(flour.body.bot_message).toMatchObject({ answer_mode: 'unsure' });
+    expect(flour.body.bot_message!.message).toBe(
+      'No estoy seguro de que esto responda a tu pregunta, pero esto es lo que he encontrado:\n\n' +
+        'Hacemos pan de masa madre, cruasanes y tartas de temporada con harina ecológica desde 2012.\n\n' +
+        'Puedes pedir hablar con una persona de nuestro equipo.',
+    );
+    expect(flour.body.bot_message!.actions).toEqual([{ type: 'human', title: 'Hablar con una persona' }]);
+    expect(pathsOf(flour)).toEqual(['/']);
+  });
+
   it('says what it is and what it can do, and takes a yes or a no to an offered person, in Spanish', async () => {
     const bot = await ask(spanishBot, '¿Eres un bot?');
     expect(bot.body.bot_message).toMatchObject({
