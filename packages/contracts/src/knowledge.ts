@@ -142,8 +142,8 @@ export const SearchResult = z.object({
     covered: z.array(z.string()),
     missing: z.array(z.string()),
     /**
-     * The words fall short, but the bot's active language model reads the passages found and
-     * answers only if they say it (else the honest line and a person).
+     * The words fall short of a sure answer, but the bot's active language model reads the passages
+     * found and answers only if they say it (else the honest line and a person).
      */
     model_judges: z.boolean(),
   }),

@@ -165,9 +165,10 @@ export class AnswerService {
     if (pair) return this.say(input, qnaAnswer(pair));
     if (!verdict.answers && booking && BOOKING_INTENT.test(input.question))
       return this.say(input, bookingAnswer(booking, ''));
-    // Passages whose words do not show that they answer still go to a model, which reads what words
-    // cannot ("take one for a spin" is a test ride) and says when they do not answer (DECLINE).
-    const judging = !verdict.answers && model !== null && passages.length > 0;
+    // Passages whose words do not show a sure answer still go to a model, which reads what words
+    // cannot ("take one for a spin" is a test ride) and says when they do not answer (DECLINE): the
+    // visitor then gets the honest line and a person, not the model's own "I do not know that".
+    const judging = !verdict.sure && model !== null && passages.length > 0;
     if (!verdict.answers && !judging)
       return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0, found.stats));
     if (!model) return this.say(input, await quoted(input, verdict, passages, found.stats));
@@ -180,10 +181,11 @@ export class AnswerService {
       });
     } catch (error) {
       if (input.signal?.aborted) throw error;
-      // The visitor is not told about models: they get the sentences of the sources that answer best,
-      // or, when the words alone did not show an answer, the honest line.
+      // The visitor is not told about models: they get the sentences of the sources that answer best
+      // (said as not sure when they are), or, when the words alone did not show an answer, the honest line.
       this.options.log?.(error, 'language model failed; answering with sentences from the sources');
-      if (judging) return this.say(input, abstain(input, await input.agentOnline(), true, found.stats));
+      if (!verdict.answers)
+        return this.say(input, abstain(input, await input.agentOnline(), true, found.stats));
       return this.say(input, await quoted(input, verdict, passages, found.stats));
     }
   }
@@ -786,7 +788,7 @@ export function declinable(emit: (text: string) => void) {
 
 /**
  * Instructions, guardrails and the numbered passages (issue 5 item 4). `judging`: the passages'
- * words did not show that they answer, so the model says DECLINE when they do not (a bot allowed
+ * words did not show a sure answer, so the model says DECLINE when they do not answer (a bot allowed
  * general knowledge may still answer from it).
  */
 export function systemPrompt(bot: BotRow, passages: SearchHit[], canBook = false, judging = false): string {

@@ -410,6 +410,28 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message).toMatchObject({ answer_mode: 'not_found', sources: [] });
   });
 
+  it('lets the model judge passages that hold only part of the question, and quotes them as not sure when it fails', async () => {
+    const judged = await search(PARTLY, modelBot);
+    expect(judged.body.decision).toMatchObject({ answers: true, sure: false, model_judges: true });
+    expect(judged.body.decision.summary).toBe(
+      'The words fall short: About us | Blue Fern Bakery covers team but nothing covers friendly',
+    );
+    llm.reply(DECLINE);
+    const seen = llm.requests.length;
+    const declined = await ask(PARTLY, undefined, modelBot);
+    expect(system(seen)).toContain(`reply with exactly ${DECLINE}`);
+    expect(declined.body.bot_message).toMatchObject({
+      answer_mode: 'not_found',
+      message: TEXTS.notFound + TEXTS.offerHumanLater,
+    });
+    // With no model to read them, the passages are quoted as the bot without one quotes them.
+    llm.failNext(500, 'overloaded');
+    llm.failNext(500, 'overloaded');
+    const failed = await ask(PARTLY, undefined, modelBot);
+    expect(failed.body.bot_message!.answer_mode).toBe('unsure');
+    expect(failed.body.bot_message!.message.startsWith(TEXTS.unsure)).toBe(true);
+  });
+
   it('answers from the words, without the judging instruction, when they show an answer', async () => {
     llm.reply('Delivery is $6 [1].');
     const seen = llm.requests.length;

@@ -1068,16 +1068,17 @@ export type Decision = {
   missing: string[];
 };
 
-/** The decision as the owner reads it when the bot's model judges passages whose words fall short. */
+/** The decision as the owner reads it when the bot's model judges passages whose words fall short of a sure answer. */
 export function judgedByModel(
   decision: Decision,
   modelJudges: boolean,
 ): Decision & { model_judges: boolean } {
   if (!modelJudges) return { ...decision, model_judges: false };
-  const { summary } = decision;
+  const { summary, source, covered, missing } = decision;
+  // Not sure: the model, not the quote, answers (or declines), so the summary says what the words hold.
   const judged = summary.startsWith(NOT_ANSWERING)
     ? MODEL_JUDGES + summary.slice(NOT_ANSWERING.length)
-    : summary;
+    : `${MODEL_JUDGES}${source} covers ${covered.join(', ')} but nothing covers ${missing.join(', ')}`;
   return { ...decision, summary: judged, model_judges: true };
 }
 

@@ -56,9 +56,9 @@ export const knowledgeRoutes =
         );
         const passages = relevantHits(found.hits);
         const { decision } = decide({ ...found, stats, hits: passages }, query, bot.handoffConfidence);
-        // As the chat does: passages whose words fall short still go to an active model, which judges them.
+        // As the chat does: passages whose words fall short of a sure answer go to an active model, which judges them.
         const modelJudges =
-          !decision.answers && passages.length > 0 && (await isActiveModel(db, auth.tenantId, bot.llmModel));
+          !decision.sure && passages.length > 0 && (await isActiveModel(db, auth.tenantId, bot.llmModel));
         return {
           ...found,
           hits: found.hits.slice(0, limit),

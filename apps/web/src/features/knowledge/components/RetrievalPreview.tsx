@@ -80,7 +80,7 @@ function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
   const advice = adviceOf(decision);
   return (
     <Alert
-      severity={decision.answers ? (decision.sure ? 'success' : 'info') : judged ? 'info' : 'warning'}
+      severity={decision.sure ? 'success' : decision.answers || judged ? 'info' : 'warning'}
       aria-label="What the bot would do"
     >
       <Typography variant="body2">{decision.summary}</Typography>
@@ -98,11 +98,11 @@ function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
 
 /** What the owner can do about a decision that is not a sure answer. */
 function adviceOf(decision: SearchResult['decision']): string | null {
-  if (decision.answers && decision.sure) return null;
-  if (decision.answers)
-    return "Without a language model, the bot quotes these sentences but says it is not sure, because they hold less than half of the question. A page or a Q&A pair in your customers' words makes it sure.";
+  if (decision.sure) return null;
   if (decision.model_judges)
     return "The bot's model reads these passages and answers only if they say it; if not, the bot says it does not know. A page or a Q&A pair in your customers' words makes it sure.";
+  if (decision.answers)
+    return "Without a language model, the bot quotes these sentences but says it is not sure, because they hold less than half of the question. A page or a Q&A pair in your customers' words makes it sure.";
   return 'Add a page or a Q&A pair that says it, and the bot will answer.';
 }
 
