@@ -127,7 +127,8 @@ describe('hand-off inbox', () => {
     // History: who moved it and why.
     await details.getByRole('button', { name: 'History' }).click();
     const history = details.getByRole('list', { name: 'Hand-off history' });
-    await history.getByText('The visitor asked for a person').waitFor();
+    // The bot had no answer to the visitor's message before the request.
+    await history.getByText('The bot did not know or was not sure; the visitor asked for a person').waitFor();
     await history.getByText(`${name} took over`).waitFor();
 
     // Closed: the visitor is told; it moves to "Closed".

@@ -156,7 +156,7 @@ export class ChatService {
     }
     // The visitor asks for a person: the hand-off answers, not the bot (issue 15).
     if (bot.humanButton !== 'never' && asksForHuman(request.message)) {
-      const notice = await this.handoff.requestHuman(conversation, 'visitor_asked', question.message.seq);
+      const notice = await this.handoff.requestHuman(conversation, question.message.seq);
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: notice };
     }
     // A closed conversation the visitor writes in again is open again.
@@ -166,7 +166,7 @@ export class ChatService {
     const { stored, wantsPerson } = await this.reply(actor, bot, question, hooks, preparing);
     // The model heard a wish for a person: the hand-off follows its words.
     if (wantsPerson) {
-      const notice = await this.handoff.requestHuman(conversation, 'visitor_asked', question.message.seq);
+      const notice = await this.handoff.requestHuman(conversation, question.message.seq);
       return {
         conversation_id: conversation.id,
         user_message: userMessage,
@@ -226,7 +226,7 @@ export class ChatService {
       this.hub.storedHere(started.welcome);
       conversation = started.conversation;
     }
-    return this.handoff.requestHuman(conversation, 'visitor_asked');
+    return this.handoff.requestHuman(conversation);
   }
 
   /**

@@ -207,11 +207,12 @@ describe('asking for a person', () => {
 
     const takes = await visitor();
     await takes.say('Do you dye boots green?');
+    // The bot did not know: the agent reads that as the reason for the request.
     expect(await takes.say('yes please')).toMatchObject({
       message_type: 'system',
-      handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
+      handoff: { from: 'bot', to: 'human_requested', reason: 'low_confidence' },
     });
-    expect(await events(takes.id())).toEqual(['bot>human_requested:visitor_asked']);
+    expect(await events(takes.id())).toEqual(['bot>human_requested:low_confidence']);
     takes.close();
 
     // "You can ask…" (nobody online) is not a question: an "ok" only says it was read.
@@ -239,7 +240,7 @@ describe('asking for a person', () => {
     expect(notice).toMatchObject({
       message_type: 'system',
       message: HANDOFF_TEXTS.nobodyOnline,
-      handoff: { from: 'bot', to: 'human_requested', reason: 'visitor_asked' },
+      handoff: { from: 'bot', to: 'human_requested', reason: 'low_confidence' },
       actions: [{ type: 'contact_form', title: HANDOFF_TEXTS.leaveContact }],
     });
     const sent = await leaveContact(guest.id(), { ...ADA, visitor_token: guest.token });
@@ -298,7 +299,7 @@ describe('asking for a person', () => {
     expect(queued.body.map((g) => g.question)).not.toContain('Can I talk to a human?');
     // Asking again changes nothing and says so.
     expect(await guest.say('human')).toMatchObject({ message: HANDOFF_TEXTS.alreadyWaiting, handoff: null });
-    expect(await events(guest.id())).toEqual(['bot>human_requested:visitor_asked']);
+    expect(await events(guest.id())).toEqual(['bot>human_requested:low_confidence']);
     guest.close();
   });
 

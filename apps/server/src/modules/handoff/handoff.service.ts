@@ -170,14 +170,12 @@ export class HandoffService {
   /**
    * A visitor (or the playground's user) asks for a person: the conversation waits for an agent,
    * and they are told honestly what happens next. Already waiting or with an agent: they are told
-   * so, and nothing changes. The question before the request goes to the unanswered queue.
+   * so, and nothing changes. The question before the request goes to the unanswered queue. When the
+   * bot's last answer said it did not know or was not sure, the agent reads that as the reason.
    */
-  async requestHuman(
-    conversation: ConversationRow,
-    reason: 'visitor_asked' | 'low_confidence',
-    askedWith?: number,
-  ): Promise<ChatMessage> {
+  async requestHuman(conversation: ConversationRow, askedWith?: number): Promise<ChatMessage> {
     const { tenantId, id } = conversation;
+    const reason = (await this.lastAnswerUnsure(id, askedWith)) ? 'low_confidence' : 'visitor_asked';
     const moved = await this.db.transaction(async (tx) => {
       const reopened = await this.moveIn(tx, tenantId, id, 'visitor_wrote', { kind: 'visitor' });
       const requested = await this.moveIn(tx, tenantId, id, reason, { kind: 'visitor' });
@@ -350,6 +348,23 @@ export class HandoffService {
     });
     this.hub.storedHere(stored);
     return toMessage(stored.message);
+  }
+
+  /** Whether the bot's last message (before `seq`, when given) said it did not know or was not sure. */
+  private async lastAnswerUnsure(conversationId: number, seq?: number): Promise<boolean> {
+    const [last] = await this.db
+      .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversationId),
+          eq(messages.messageType, 'bot'),
+          seq ? lt(messages.seq, seq) : undefined,
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(1);
+    return last?.mode === 'not_found' || last?.mode === 'unsure';
   }
 
   /**

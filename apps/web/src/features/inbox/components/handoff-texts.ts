@@ -2,7 +2,7 @@ import type { HandoffEvent, HandoffReason } from '@parley/contracts';
 
 const LINES: Record<HandoffReason, (who: string) => string> = {
   visitor_asked: () => 'The visitor asked for a person',
-  low_confidence: () => 'The bot was not sure; the visitor asked for a person',
+  low_confidence: () => 'The bot did not know or was not sure; the visitor asked for a person',
   agent_took_over: (who) => `${who} took over`,
   agent_handed_back: (who) => `${who} handed back to the bot`,
   agent_away: () => 'The agent was away too long; back to the bot',
