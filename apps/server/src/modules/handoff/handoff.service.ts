@@ -5,7 +5,7 @@ import {
   type HandoffState,
   type OfferAction,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -352,19 +352,8 @@ export class HandoffService {
 
   /** Whether the bot's last message (before `seq`, when given) said it did not know or was not sure. */
   private async lastAnswerUnsure(conversationId: number, seq?: number): Promise<boolean> {
-    const [last] = await this.db
-      .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.conversationId, conversationId),
-          eq(messages.messageType, 'bot'),
-          seq ? lt(messages.seq, seq) : undefined,
-        ),
-      )
-      .orderBy(desc(messages.seq))
-      .limit(1);
-    return last?.mode === 'not_found' || last?.mode === 'unsure';
+    const mode = await this.botModeBeside(conversationId, { before: seq });
+    return mode === 'not_found' || mode === 'unsure';
   }
 
   /**
@@ -372,19 +361,29 @@ export class HandoffService {
    * its sources, or the message asked nothing (a greeting, thanks).
    */
   private async answeredWithConfidence(conversationId: number, seq: number): Promise<boolean> {
-    const [reply] = await this.db
+    const mode = await this.botModeBeside(conversationId, { after: seq });
+    return mode != null && CONFIDENT_MODES.includes(mode);
+  }
+
+  /** The answer mode of the bot's message next after `seq`, or last before it (last of all without one). */
+  private async botModeBeside(
+    conversationId: number,
+    side: { after: number } | { before: number | undefined },
+  ): Promise<string | null> {
+    const after = 'after' in side;
+    const [message] = await this.db
       .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
       .from(messages)
       .where(
         and(
           eq(messages.conversationId, conversationId),
           eq(messages.messageType, 'bot'),
-          sql`${messages.seq} > ${seq}`,
+          after ? gt(messages.seq, side.after) : side.before ? lt(messages.seq, side.before) : undefined,
         ),
       )
-      .orderBy(messages.seq)
+      .orderBy(after ? messages.seq : desc(messages.seq))
       .limit(1);
-    return reply?.mode != null && CONFIDENT_MODES.includes(reply.mode);
+    return message?.mode ?? null;
   }
 
   /**
