@@ -27,6 +27,7 @@ export const NOTIFICATION_KINDS = [
   'sync_failed',
   'payment_failed',
   'limit_reached',
+  'question_repeated',
 ] as const;
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;

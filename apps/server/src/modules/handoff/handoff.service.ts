@@ -9,6 +9,7 @@ import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
+import { clip } from '../../core/text.js';
 import { leads } from '../bots/bots.schema.js';
 import type { ChatHub, ControlChange } from '../chat/chat.hub.js';
 import {
@@ -419,8 +420,6 @@ export class HandoffService {
 
 /** What the contact form sends (LeftContactBody, checked). */
 export type LeftContact = { name: string; email: string; question: string };
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Whether the hand-off offered this conversation the contact form (nobody could come). */
 async function contactOffered(tx: DbOrTx, conversationId: number): Promise<boolean> {

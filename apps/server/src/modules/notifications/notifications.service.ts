@@ -37,6 +37,8 @@ export const RECIPIENT_SUBJECT: Record<NotificationKind, Subject> = {
   sync_failed: BOTS_SUBJECT,
   payment_failed: 'Subscriptions',
   limit_reached: 'Subscriptions',
+  // Answering it is a Q&A pair: the bots' managers.
+  question_repeated: BOTS_SUBJECT,
 };
 
 export type NewNotification = {

@@ -1,4 +1,4 @@
-import type { Bot, QnA, UnansweredGroup, VisitorIdentity } from '@parley/contracts';
+import type { Bot, NotificationList, QnA, UnansweredGroup, VisitorIdentity } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createBotViaApi } from '../../test/bots.js';
@@ -95,6 +95,24 @@ describe('the queue of unanswered questions', () => {
       ['Can I pay with PayPal?', 1],
     ]);
     expect(groups[0]!.examples).toEqual(['do you ship to canada', 'Shipping to Canada?']);
+
+    // Asked a third time: the bot's managers are told once, with the way to answer it.
+    const bell = await server.get<NotificationList>('/api/notification/list', as(owner));
+    const told = bell.body.notifications.filter((n) => n.kind === 'question_repeated');
+    expect(told).toEqual([
+      expect.objectContaining({
+        title: 'Asked 3 times: “Do you ship to Canada?”',
+        body: 'Shoe shop could not answer it surely. Answer it once in Q&A and the bot will from then on.',
+        link: `/bot/knowledge/qna?bot=${bot.bot_id}`,
+      }),
+    ]);
+    // A fourth time tells nobody again.
+    await visitorAsks(bot, 'shipping to canada??');
+    const after = await server.get<NotificationList>('/api/notification/list', as(owner));
+    expect(after.body.notifications.filter((n) => n.kind === 'question_repeated')).toHaveLength(1);
+    // Nobody of another workspace hears of it.
+    const theirs = await server.get<NotificationList>('/api/notification/list', as(other));
+    expect(theirs.body.notifications.filter((n) => n.kind === 'question_repeated')).toEqual([]);
     expect(Date.parse(groups[0]!.last_asked_at)).toBeGreaterThanOrEqual(
       Date.parse(groups[0]!.first_asked_at),
     );

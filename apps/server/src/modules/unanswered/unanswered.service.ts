@@ -3,8 +3,11 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import { clip } from '../../core/text.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { bots } from '../bots/bots.schema.js';
 import { sourceLanguagesOf } from '../bots/visitor-language.js';
+import { notify } from '../notifications/notifications.service.js';
 import type { QnaService } from '../qna/qna.service.js';
 import { unansweredGroups as groups, unansweredQuestions as questions } from './unanswered.schema.js';
 
@@ -23,6 +26,8 @@ export const SAME_QUESTION = 0.6;
 /** The open groups, most recently asked first, a new question is compared with. */
 const GROUPS_COMPARED = 500;
 const EXAMPLES = 3;
+/** The owners are told once when a question the bot could not answer has been asked this many times. */
+export const REPEATS_NOTIFIED = 3;
 /** First key of the advisory lock that makes grouping one question at a time per bot. */
 const GROUPING_LOCK_CLASS = 0x0a5c;
 
@@ -236,10 +241,12 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
     let groupId: number;
     if (best && best.score >= SAME_QUESTION) {
       groupId = best.id;
-      await tx
+      const [grown] = await tx
         .update(groups)
         .set({ askedCount: sql`${groups.askedCount} + 1`, lastAskedAt: new Date() })
-        .where(eq(groups.id, groupId));
+        .where(eq(groups.id, groupId))
+        .returning({ question: groups.question, askedCount: groups.askedCount });
+      if (grown!.askedCount === REPEATS_NOTIFIED) await notifyRepeated(tx, input, groupId, grown!.question);
     } else {
       const [created] = await tx
         .insert(groups)
@@ -255,6 +262,25 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
       reason: input.reason,
     });
     return groupId;
+  });
+}
+
+/**
+ * The bell, once per group: visitors keep asking something the bot cannot answer (or is not sure
+ * of), and one answer in the Q&A screen ends it. Stored with the question, so it exists only if that does.
+ */
+async function notifyRepeated(tx: DbOrTx, input: UnansweredInput, groupId: number, question: string) {
+  const [bot] = await tx
+    .select({ name: bots.botName })
+    .from(bots)
+    .where(and(eq(bots.id, input.botId), eq(bots.tenantId, input.tenantId)));
+  await notify(tx, {
+    tenantId: input.tenantId,
+    kind: 'question_repeated',
+    title: `Asked ${REPEATS_NOTIFIED} times: “${clip(question, 80)}”`,
+    body: `${bot?.name ?? 'Your bot'} could not answer it surely. Answer it once in Q&A and the bot will from then on.`,
+    link: `/bot/knowledge/qna?bot=${input.botId}`,
+    dedupeKey: `unanswered:${groupId}`,
   });
 }
 
