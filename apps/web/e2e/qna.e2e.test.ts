@@ -152,11 +152,22 @@ describe('Q&A knowledge', () => {
     const first = await ask('Do you ship to Canada?');
     await first.getByText("Sorry, I don't know the answer to that.", { exact: false }).waitFor();
     await ask('do you ship to canada');
+    const third = await ask('Shipping to Canada?');
+    await third.getByText("Sorry, I don't know the answer to that.", { exact: false }).waitFor();
 
-    await page.goto(`/bot/knowledge/qna?bot=${bot.bot_id}`);
+    // Asked a third time: the owner's bell says so, and leads to the queue.
+    await page.reload();
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const told = page
+      .getByRole('dialog', { name: 'Notifications' })
+      .getByRole('button', { name: /Asked 3 times: “Do you ship to Canada\?”/ });
+    await told.waitFor({ timeout: 15_000 });
+    await screenshot(page, 'qna-question-repeated-bell');
+    await told.click();
+    await page.waitForURL(`**/bot/knowledge/qna?bot=${bot.bot_id}`);
     const queue = page.getByRole('region', { name: 'Unanswered questions of Shoe shop' });
     const item = queue.getByTestId('unanswered-question').filter({ hasText: 'Do you ship to Canada?' });
-    await item.getByText('asked 2 times').waitFor({ timeout: 15_000 });
+    await item.getByText('asked 3 times').waitFor({ timeout: 15_000 });
     await item.getByRole('button', { name: 'Answer' }).click();
     const dialog = page.getByRole('dialog', { name: "Answer a visitor's question" });
     expect(await dialog.getByLabel('Question', { exact: true }).inputValue()).toBe('Do you ship to Canada?');

@@ -278,7 +278,7 @@ async function notifyRepeated(tx: DbOrTx, input: UnansweredInput, groupId: numbe
     tenantId: input.tenantId,
     kind: 'question_repeated',
     title: `Asked ${REPEATS_NOTIFIED} times: “${clip(question, 80)}”`,
-    body: `${bot?.name ?? 'Your bot'} could not answer it surely. Answer it once in Q&A and the bot will from then on.`,
+    body: `${bot?.name ?? 'Your bot'} did not know the answer, or was not sure of it. Answer it once in Q&A and the bot will from then on.`,
     link: `/bot/knowledge/qna?bot=${input.botId}`,
     dedupeKey: `unanswered:${groupId}`,
   });
