@@ -155,8 +155,14 @@ describe('Q&A knowledge', () => {
     const third = await ask('Shipping to Canada?');
     await third.getByText("Sorry, I don't know the answer to that.", { exact: false }).waitFor();
 
+    // Home lists it among the questions to answer.
+    await page.goto('/home');
+    await page
+      .getByRole('list', { name: 'Questions to answer' })
+      .getByRole('link', { name: /Do you ship to Canada\?.*Shoe shop · asked 3 times/ })
+      .waitFor();
+    await screenshot(page, 'qna-home-questions');
     // Asked a third time: the owner's bell says so, and leads to the queue.
-    await page.reload();
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const told = page
       .getByRole('dialog', { name: 'Notifications' })

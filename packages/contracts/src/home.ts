@@ -13,7 +13,7 @@ export const HOME_ROUTE_RULES = {
 } as const satisfies Record<string, RouteRule>;
 
 /** How much of each list Home shows; `bot_count` says how many bots there are in all. */
-export const HOME_LIMITS = { bots: 6, conversations: 5 } as const;
+export const HOME_LIMITS = { bots: 6, conversations: 5, questions: 3 } as const;
 
 /** The getting-started steps of a new workspace, in the order Home lists them. */
 export const CHECKLIST_STEPS = [
@@ -46,6 +46,16 @@ export const HomeConversation = z.object({
 });
 export type HomeConversation = z.infer<typeof HomeConversation>;
 
+/** A question of a bot's unanswered queue: visitors asked it (in its wordings), the bot did not know or was not sure. */
+export const HomeQuestion = z.object({
+  id: z.number().int(),
+  bot_id: z.number().int(),
+  bot_name: z.string(),
+  question: z.string(),
+  asked_count: z.number().int(),
+});
+export type HomeQuestion = z.infer<typeof HomeQuestion>;
+
 /** `allowed`: whether the caller may do the step themselves (Home links only those). */
 export const ChecklistItem = z.object({
   step: z.enum(CHECKLIST_STEPS),
@@ -70,5 +80,10 @@ export const HomeSummary = z.object({
   checklist: z.array(ChecklistItem).nullable(),
   /** The last 30 days: conversations, answer rate and revenue; null without read on Analytics. */
   analytics: HomeAnalytics.nullable(),
+  /**
+   * The most asked questions waiting in the unanswered queues of the bots the caller manages, and
+   * how many wait in all; null without read on Manage Bots (as GET /unanswered/bot/:botId).
+   */
+  questions: z.object({ items: z.array(HomeQuestion), total: z.number().int() }).nullable(),
 });
 export type HomeSummary = z.infer<typeof HomeSummary>;

@@ -15,6 +15,7 @@ import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { webSources } from '../crawler/crawler.schema.js';
+import { recordQuestion } from '../unanswered/unanswered.service.js';
 
 let server: TestServer;
 let dataDir: string;
@@ -134,6 +135,7 @@ describe('GET /api/home/summary', () => {
       bot_count: 0,
       conversations: [],
       usage: { used: 0, limit: 10_000, remaining: 10_000 },
+      questions: { items: [], total: 0 },
     });
     expect(summary.checklist).toEqual(
       Object.keys(NOTHING_DONE).map((step) => ({ step, done: false, allowed: true })),
@@ -258,6 +260,7 @@ describe('permissions', () => {
       usage: null,
       checklist: null,
       analytics: null,
+      questions: null,
     });
     // The same as the routes behind each part answer this Member on their own.
     const tenantId = owner.user.tenant_id;
@@ -309,6 +312,28 @@ describe('permissions', () => {
     expect(summary.bots.map((b) => b.bot_id).sort()).toEqual([bots[1]!.bot_id, own.bot_id].sort());
     expect(summary.conversations).toBeNull();
     expect(summary.usage).toMatchObject({ limit: 10_000 });
+    // The questions waiting are those of the bots they work with, not the rest of the workspace's.
+    const queue = (bot: Bot, question: string) =>
+      recordQuestion(server.database.db, {
+        tenantId: owner.user.tenant_id,
+        botId: bot.bot_id,
+        question,
+        reason: 'not_found',
+      });
+    await queue(bots[0]!, 'Do you ship to Canada?');
+    await queue(bots[1]!, 'Can I pay with PayPal?');
+    expect((await summaryOf(manager)).questions).toEqual({
+      items: [
+        {
+          id: expect.any(Number),
+          bot_id: bots[1]!.bot_id,
+          bot_name: 'Beta_bot',
+          question: 'Can I pay with PayPal?',
+          asked_count: 1,
+        },
+      ],
+      total: 1,
+    });
     // Every bot step is theirs; inviting is not, so it is shown but not theirs to do.
     expect(summary.checklist!.map((item) => [item.step, item.allowed])).toEqual([
       ['create_bot', true],
@@ -351,6 +376,34 @@ describe('permissions', () => {
     ]);
   });
 
+  it('lists the three most asked questions waiting for an answer, with how many wait in all', async () => {
+    const mine = await signupOwner(server);
+    const shop = await createBot(mine, 'Shop_bot');
+    const ask = (question: string) =>
+      recordQuestion(server.database.db, {
+        tenantId: mine.user.tenant_id,
+        botId: shop.bot_id,
+        question,
+        reason: 'unsure',
+      });
+    for (const question of ['Do you ship to Canada?', 'Shipping to Canada?', 'do you ship to canada'])
+      await ask(question);
+    for (const question of [
+      'Can I pay with PayPal?',
+      'Is there a student discount?',
+      'Do you sell gift cards?',
+    ])
+      await ask(question);
+    await ask('can i pay with paypal');
+    const { questions } = await summaryOf(mine);
+    expect(questions!.total).toBe(4);
+    expect(questions!.items.map((q) => [q.question, q.asked_count, q.bot_name])).toEqual([
+      ['Do you ship to Canada?', 3, 'Shop_bot'],
+      ['Can I pay with PayPal?', 2, 'Shop_bot'],
+      ['Do you sell gift cards?', 1, 'Shop_bot'],
+    ]);
+  });
+
   it('lists at most six bots, newest first, with the full count', async () => {
     const busy = await signupOwner(server);
     const made: Bot[] = [];
@@ -385,6 +438,7 @@ describe('tenancy', () => {
     expect(summary.bot_count).toBe(0);
     expect(summary.conversations).toEqual([]);
     expect(summary.usage!.used).toBe(0);
+    expect(summary.questions).toEqual({ items: [], total: 0 });
     expect(await ticks(mine)).toEqual(NOTHING_DONE);
     expect((await summaryOf(theirs)).usage!.used).toBeGreaterThan(0);
   });

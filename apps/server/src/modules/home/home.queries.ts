@@ -1,4 +1,10 @@
-import { type ChecklistStep, HOME_LIMITS, type HomeBot, type HomeConversation } from '@parley/contracts';
+import {
+  type ChecklistStep,
+  HOME_LIMITS,
+  type HomeBot,
+  type HomeConversation,
+  type HomeQuestion,
+} from '@parley/contracts';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { invitations, tenants, users } from '../../core/db/schema.js';
@@ -10,6 +16,7 @@ import { webSources } from '../crawler/crawler.schema.js';
 import { files } from '../files/files.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import { qna } from '../qna/qna.schema.js';
+import { unansweredGroups } from '../unanswered/unanswered.schema.js';
 
 export type BotList = { bots: HomeBot[]; total: number };
 
@@ -42,22 +49,53 @@ function toList(rows: BotListRow[]): BotList {
   };
 }
 
+/** The bots a bot manager works with (see managedBots). */
+const managedScope = (tenantId: number, userId: number, everyBot: boolean) =>
+  everyBot ? eq(bots.tenantId, tenantId) : and(eq(bots.tenantId, tenantId), botsOfRestricted(userId));
+
 /**
  * The bots a bot manager works with, by the rule of GET /chat/bots/user/:id (BotsService.ofUser):
  * an owner, or anyone not restricted to their assigned bots, all of the workspace's; anyone else the
  * ones they created, are assigned to or that carry one of their roles. Newest first, as Manage Bots.
  */
 export async function managedBots(db: DbOrTx, tenantId: number, userId: number, everyBot: boolean) {
-  const scope = everyBot
-    ? eq(bots.tenantId, tenantId)
-    : and(eq(bots.tenantId, tenantId), botsOfRestricted(userId));
   const rows = await db
     .select(botColumns)
     .from(bots)
-    .where(scope)
+    .where(managedScope(tenantId, userId, everyBot))
     .orderBy(desc(bots.createdAt), desc(bots.id))
     .limit(HOME_LIMITS.bots);
   return toList(rows);
+}
+
+/**
+ * The most asked open questions of the unanswered queues of the bots a manager works with, and how
+ * many wait in all: what one answer each in the Q&A screen would teach the bots.
+ */
+export async function waitingQuestions(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+  everyBot: boolean,
+): Promise<{ items: HomeQuestion[]; total: number }> {
+  const groups = unansweredGroups;
+  const rows = await db
+    .select({
+      id: groups.id,
+      bot_id: groups.botId,
+      bot_name: bots.botName,
+      question: groups.question,
+      asked_count: groups.askedCount,
+      total: sql<number>`cast(count(*) over () as integer)`,
+    })
+    .from(groups)
+    .innerJoin(bots, eq(bots.id, groups.botId))
+    .where(
+      and(eq(groups.tenantId, tenantId), eq(groups.status, 'open'), managedScope(tenantId, userId, everyBot)),
+    )
+    .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt), desc(groups.id))
+    .limit(HOME_LIMITS.questions);
+  return { items: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? 0 };
 }
 
 /**

@@ -12,7 +12,13 @@ import {
 import type { Db } from '../../core/db/database.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { botMessagesThisMonth } from '../chat/chat.queries.js';
-import { assignedBots, checklistState, managedBots, recentConversations } from './home.queries.js';
+import {
+  assignedBots,
+  checklistState,
+  managedBots,
+  recentConversations,
+  waitingQuestions,
+} from './home.queries.js';
 
 /** What doing each step takes: the permission of the route that does it. */
 const STEP_NEEDS: Record<ChecklistStep, readonly [Action, Subject]> = {
@@ -29,7 +35,8 @@ const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_ow
  * Home in one answer, each part behind the permission of the route that serves it on its own, so
  * the summary never shows more than those routes would: bots (managers see what GET
  * /chat/bots/user/:id gives them, others their assigned bots), conversations (Inbox), this month's
- * usage (Manage Bots, as GET /chat/message-limit) and the getting-started checklist.
+ * usage (Manage Bots, as GET /chat/message-limit), the questions waiting in those bots' unanswered
+ * queues (Manage Bots) and the getting-started checklist.
  */
 export class HomeService {
   constructor(
@@ -41,15 +48,17 @@ export class HomeService {
 
   async summary(auth: AuthContext): Promise<HomeSummary> {
     const managesBots = auth.ability.can('read', BOTS_SUBJECT);
-    const [botList, conversations, usage, checklist, analytics] = await Promise.all([
+    const everyBot = isOwner(auth) || auth.user.all_bots !== false;
+    const [botList, conversations, usage, checklist, analytics, questions] = await Promise.all([
       managesBots
-        ? managedBots(this.db, auth.tenantId, auth.userId, isOwner(auth) || auth.user.all_bots !== false)
+        ? managedBots(this.db, auth.tenantId, auth.userId, everyBot)
         : assignedBots(this.db, auth.tenantId, auth.userId, auth.user.all_bots !== false),
       auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth.tenantId) : null,
       managesBots ? this.usage(auth.tenantId) : null,
       this.checklist(auth),
       // As GET /analytics/overview: read on Analytics.
       auth.ability.can('read', 'Analytics') ? this.analytics(auth.tenantId) : null,
+      managesBots ? waitingQuestions(this.db, auth.tenantId, auth.userId, everyBot) : null,
     ]);
     return {
       bots_scope: managesBots ? 'workspace' : 'assigned',
@@ -59,6 +68,7 @@ export class HomeService {
       usage,
       checklist,
       analytics,
+      questions,
     };
   }
 

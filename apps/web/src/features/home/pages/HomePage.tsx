@@ -19,6 +19,7 @@ import { HomeAnalyticsSummary } from '../components/HomeAnalyticsSummary';
 import { HomeBots } from '../components/HomeBots';
 import { HomeChecklist } from '../components/HomeChecklist';
 import { HomeConversations } from '../components/HomeConversations';
+import { HomeQuestions } from '../components/HomeQuestions';
 import { HomeUsage } from '../components/HomeUsage';
 import { QuickActions } from '../components/QuickActions';
 import { greeting } from '../greeting';
@@ -48,6 +49,13 @@ function Panels({ summary }: { summary: HomeSummary }) {
           <Grid size={{ xs: 12, md: 6 }}>
             <Panel title="Recent conversations">
               <HomeConversations conversations={summary.conversations} />
+            </Panel>
+          </Grid>
+        )}
+        {summary.questions && (
+          <Grid size={{ xs: 12 }}>
+            <Panel title="Questions to answer">
+              <HomeQuestions questions={summary.questions} />
             </Panel>
           </Grid>
         )}
