@@ -7,17 +7,17 @@ import type {
   AdminWorkspaceDetail,
   AdminWorkspacePage,
   AuthResponse,
+  ChatMessage,
   Demo,
   DemoList,
-  VisitorIdentity,
 } from '@parley/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { jobs, mailOutbox, tenants, users } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { openVisitor } from '../../test/visitor.js';
 import { calendarBookings } from '../bots/bots.schema.js';
 import { MAIL_JOB } from '../mail/mail.service.js';
 import { demoBots } from './admin.schema.js';
@@ -335,42 +335,13 @@ describe('Capability Demos', () => {
   });
 });
 
-type Reply = { message: string; sources: Array<{ source_type: string; page_url: string | null }> };
-
 /** A website visitor asks in the widget (the full-page chat uses the same socket) and waits for the answer. */
-async function visitorAsks(uuid: string, botId: number, question: string): Promise<Reply> {
-  const identity = await server.post<VisitorIdentity>('/api/chat/visitor', { bot_uuid: uuid });
-  expect(identity.status).toBe(200);
-  const socket = new WebSocket(
-    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
-  );
-  const answers: Reply[] = [];
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString()) as { final_result_object?: Reply & { message_type: string } };
-    if (frame.final_result_object?.message_type === 'bot') answers.push(frame.final_result_object);
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  socket.send(
-    JSON.stringify({
-      content: {
-        bot_id: botId,
-        conversation_id: 0,
-        message: question,
-        message_type: 'user',
-        user_id: null,
-        tenant_id: null,
-      },
-      elements: [],
-    }),
-  );
-  // The welcome message first, then the answer.
-  await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+async function visitorAsks(uuid: string, botId: number, question: string): Promise<ChatMessage> {
+  const visitor = await openVisitor(server, { uuid, bot_id: botId });
+  const answer = await visitor.ask(question);
   // While a visitor is connected, the admin's health counts the chat socket.
   const health = await server.get<AdminHealth>('/api/admin/health', as(admin));
   expect(health.body.sockets.chat).toBeGreaterThanOrEqual(1);
-  socket.close();
-  return answers.at(-1)!;
+  visitor.close();
+  return answer;
 }
