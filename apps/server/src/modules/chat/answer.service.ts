@@ -480,15 +480,15 @@ function abstain(
  */
 function unsure(
   input: AnswerInput,
-  quoted: Answer,
+  sentences: Answer,
   agentOnline: boolean,
   { languages }: CorpusStats,
 ): Answer {
   const TEXTS = replyTexts(input.question, languages, languageSetting(input));
   const { offer, actions } = nextStep(input, agentOnline, TEXTS);
   return {
-    ...quoted,
-    text: `${TEXTS.unsure}\n\n${quoted.text}\n\n${offer.trim()}`,
+    ...sentences,
+    text: `${TEXTS.unsure}\n\n${sentences.text}\n\n${offer.trim()}`,
     mode: 'unsure',
     actions,
   };
