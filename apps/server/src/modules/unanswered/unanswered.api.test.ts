@@ -102,7 +102,7 @@ describe('the queue of unanswered questions', () => {
     expect(told).toEqual([
       expect.objectContaining({
         title: 'Asked 3 times: “Do you ship to Canada?”',
-        body: 'Shoe shop did not know the answer, or was not sure of it. Answer it once in Q&A and the bot will from then on.',
+        body: 'Shoe shop did not know, was not sure, or its answer was rated down. Answer it once in Q&A and the bot will from then on.',
         link: `/bot/knowledge/qna?bot=${bot.bot_id}`,
       }),
     ]);

@@ -266,8 +266,8 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
 }
 
 /**
- * The bell, once per group: visitors keep asking something the bot cannot answer (or is not sure
- * of), and one answer in the Q&A screen ends it. Stored with the question, so it exists only if that does.
+ * The bell, once per group: visitors keep asking something the bot cannot answer (is not sure of, or
+ * answered to a thumbs down), and one answer in the Q&A screen ends it. Stored with the question, so it exists only if that does.
  */
 async function notifyRepeated(tx: DbOrTx, input: UnansweredInput, groupId: number, question: string) {
   const [bot] = await tx
@@ -278,7 +278,7 @@ async function notifyRepeated(tx: DbOrTx, input: UnansweredInput, groupId: numbe
     tenantId: input.tenantId,
     kind: 'question_repeated',
     title: `Asked ${REPEATS_NOTIFIED} times: “${clip(question, 80)}”`,
-    body: `${bot?.name ?? 'Your bot'} did not know the answer, or was not sure of it. Answer it once in Q&A and the bot will from then on.`,
+    body: `${bot?.name ?? 'Your bot'} did not know, was not sure, or its answer was rated down. Answer it once in Q&A and the bot will from then on.`,
     link: `/bot/knowledge/qna?bot=${input.botId}`,
     dedupeKey: `unanswered:${groupId}`,
   });
