@@ -125,6 +125,10 @@ describe("answers on a small business's own site", () => {
       .filter({ hasText: 'is the team friendly' })
       .getByText('answered, not sure')
       .waitFor({ timeout: 15_000 });
+    await owner
+      .getByTestId('bot-answer')
+      .getByText(/Today a team of eight bakes through the night/)
+      .waitFor();
     await screenshot(owner, 'answers-unanswered-not-sure');
   });
 });

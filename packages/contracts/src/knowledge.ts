@@ -192,6 +192,8 @@ export const UnansweredGroup = z.object({
    * not sure: an answer of the owner's own makes it sure.
    */
   answered_unsure: z.boolean(),
+  /** The sentences the bot quoted, not sure, the last time one of these was asked; null when none. */
+  bot_answer: z.string().nullable(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 

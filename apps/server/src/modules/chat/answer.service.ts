@@ -53,6 +53,8 @@ export type Answer = {
   lowConfidence?: boolean;
   /** The model called the hand-off tool: the visitor wants a person. */
   wantsPerson?: boolean;
+  /** Mode `unsure`: the sentences quoted, without the bot's lines around them (for the owner's queue). */
+  quote?: string;
 };
 
 /** The bot's calendar booking configuration, when it has one. */
@@ -491,6 +493,7 @@ function unsure(
     text: `${TEXTS.unsure}\n\n${sentences.text}\n\n${offer.trim()}`,
     mode: 'unsure',
     actions,
+    quote: sentences.text,
   };
 }
 

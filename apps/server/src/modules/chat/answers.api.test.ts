@@ -133,12 +133,17 @@ describe('answers without a model', () => {
     const { answer } = await visitorConversation(server, bot, PARTLY);
     expect(answer.startsWith(TEXTS.unsure)).toBe(true);
     const queue = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));
-    expect(queue.body.find((group) => group.question === PARTLY)).toMatchObject({ answered_unsure: true });
+    // With what the bot quoted, without its lines around it: the owner sees what the visitor was given.
+    expect(queue.body.find((group) => group.question === PARTLY)).toMatchObject({
+      answered_unsure: true,
+      bot_answer: 'Today a team of eight bakes through the night so the shelves are full when the doors open.',
+    });
     // A question the bot could not answer at all is queued too, but not as answered.
     await visitorConversation(server, bot, 'Do you sell pizza?');
     const again = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));
     expect(again.body.find((group) => group.question === 'Do you sell pizza?')).toMatchObject({
       answered_unsure: false,
+      bot_answer: null,
     });
   });
 

@@ -475,6 +475,7 @@ export class ChatService {
         question: question.message,
         conversationId: conversation.id,
         reason: answer.mode === 'unsure' ? 'unsure' : answer.lowConfidence ? 'low_confidence' : 'not_found',
+        botAnswer: answer.quote ?? null,
       });
     this.hub.storedHere(stored);
     return { stored: stored.message, wantsPerson: answer.wantsPerson === true };

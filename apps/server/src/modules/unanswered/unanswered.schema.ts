@@ -49,6 +49,8 @@ export const unansweredQuestions = pgTable(
     reason: text('reason', {
       enum: ['not_found', 'low_confidence', 'unsure', 'handoff', 'disliked'],
     }).notNull(),
+    /** Reason `unsure`: the sentences the bot quoted, without its lines around them. */
+    botAnswer: text('bot_answer'),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('unanswered_questions_group_idx').on(t.groupId, t.askedAt)],

@@ -1,5 +1,5 @@
 import type { AnswerUnansweredBody, LinkUnansweredBody, QnA, UnansweredGroup } from '@parley/contracts';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -19,6 +19,8 @@ export type UnansweredInput = {
   question: string;
   conversationId?: number | null;
   reason: UnansweredReason;
+  /** Reason `unsure`: the sentences the bot quoted. */
+  botAnswer?: string | null;
 };
 
 /** Two wordings ask the same thing when their stemmed words overlap this much (Dice coefficient). */
@@ -67,11 +69,12 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, disliked, unsure, likely] = await Promise.all([
+    const [examples, suggestions, disliked, unsure, quotes, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
       this.groupsAskedFor(ids, 'disliked'),
       this.groupsAskedFor(ids, 'unsure'),
+      this.botAnswersOf(ids),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
     ]);
@@ -87,6 +90,7 @@ export class UnansweredService {
       likely_pair: likely(row.terms),
       rated_unhelpful: disliked.has(row.id),
       answered_unsure: unsure.has(row.id),
+      bot_answer: quotes.get(row.id) ?? null,
     }));
   }
 
@@ -98,6 +102,17 @@ export class UnansweredService {
       .from(questions)
       .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, reason)));
     return new Set(rows.map((row) => row.groupId));
+  }
+
+  /** Per group, what the bot quoted, not sure, the last time one of its questions got such an answer. */
+  private async botAnswersOf(groupIds: number[]): Promise<Map<number, string>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectDistinctOn([questions.groupId], { groupId: questions.groupId, botAnswer: questions.botAnswer })
+      .from(questions)
+      .where(and(inArray(questions.groupId, groupIds), isNotNull(questions.botAnswer)))
+      .orderBy(questions.groupId, desc(questions.askedAt));
+    return new Map(rows.map((row) => [row.groupId, row.botAnswer!]));
   }
 
   /**
@@ -260,6 +275,7 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
       question,
       conversationId: input.conversationId ?? null,
       reason: input.reason,
+      botAnswer: input.botAnswer ?? null,
     });
     return groupId;
   });

@@ -72,6 +72,11 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                   Looks like “{group.likely_pair.question}”
                 </Typography>
               ) : null}
+              {group.bot_answer && !group.suggestion ? (
+                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="bot-answer">
+                  <strong>The bot quoted, not sure:</strong> “{group.bot_answer}”
+                </Typography>
+              ) : null}
               {group.suggestion ? (
                 <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="suggested-answer">
                   <strong>{group.suggestion.agent ?? 'An agent'} answered:</strong> {group.suggestion.answer}
