@@ -129,6 +129,25 @@ describe("answers on a small business's own site", () => {
       .getByTestId('bot-answer')
       .getByText(/Today a team of eight bakes through the night/)
       .waitFor();
+    // The owner answers it, starting from what the bot quoted, and the next visitor gets that answer.
+    await owner
+      .getByTestId('unanswered-question')
+      .filter({ hasText: 'is the team friendly' })
+      .getByRole('button', { name: 'Answer', exact: true })
+      .click();
+    const dialog = owner.getByRole('dialog', { name: "Answer a visitor's question" });
+    await dialog.getByRole('button', { name: "Start from the bot's quote" }).click();
+    const answerBox = dialog.getByLabel('Answer', { exact: true });
+    expect(await answerBox.inputValue()).toContain('Today a team of eight bakes');
+    await answerBox.fill('Very: our team of eight bakers loves a chat. Come and say hello!');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await owner
+      .getByRole('table', { name: 'Q&A pairs of Blue Fern' })
+      .getByRole('row', { name: /is the team friendly/ })
+      .getByText('Trained', { exact: true })
+      .waitFor({ timeout: 15_000 });
+    await ask('is the team friendly', 'Very: our team of eight bakers loves a chat.');
     await screenshot(owner, 'answers-unanswered-not-sure');
   });
 });

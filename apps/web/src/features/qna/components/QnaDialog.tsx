@@ -38,6 +38,8 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
     },
   });
   const title = pair ? 'Edit Q&A' : unanswered ? "Answer a visitor's question" : 'Add Q&A';
+  // What the bot quoted, not sure: often most of the answer, sometimes the wrong page.
+  const quote = unanswered?.bot_answer;
   const [wordings, setWordings] = useState(pair?.alternate_questions ?? []);
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -68,6 +70,15 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
           <Stack spacing={2.5} sx={{ pt: 1 }}>
             <TextInput label="Question" autoFocus autoComplete="off" {...fieldProps(form, 'question')} />
             <TextInput label="Answer" multiline minRows={4} {...fieldProps(form, 'answer')} />
+            {quote ? (
+              <Button
+                size="small"
+                sx={{ alignSelf: 'flex-start' }}
+                onClick={() => form.setValue('answer', quote, { shouldDirty: true, shouldValidate: true })}
+              >
+                Start from the bot's quote
+              </Button>
+            ) : null}
             {pair ? <OtherWordings wordings={wordings} onChange={setWordings} /> : null}
           </Stack>
         </DialogContent>
