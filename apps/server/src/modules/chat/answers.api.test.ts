@@ -136,7 +136,8 @@ describe('answers without a model', () => {
     // With what the bot quoted, without its lines around it: the owner sees what the visitor was given.
     expect(queue.body.find((group) => group.question === PARTLY)).toMatchObject({
       answered_unsure: true,
-      bot_answer: 'Today a team of eight bakes through the night so the shelves are full when the doors open.',
+      bot_answer:
+        'Today a team of eight bakes through the night so the shelves are full when the doors open.',
     });
     // A question the bot could not answer at all is queued too, but not as answered.
     await visitorConversation(server, bot, 'Do you sell pizza?');
