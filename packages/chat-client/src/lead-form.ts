@@ -1,4 +1,4 @@
-import type { ChatMessage, LeadFormConfig, LeadFormField } from '@parley/contracts';
+import { type ChatMessage, type LeadFormConfig, type LeadFormField, missedAnswer } from '@parley/contracts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -52,8 +52,6 @@ export function leadFormDue(
       return messages.filter((m) => m.message_type === 'user').length >= config.after_messages;
     case 'no_answer':
       // An answer the bot was not sure of offers the form as "I don't know" does.
-      return messages.some(
-        (m) => m.message_type !== 'user' && (m.answer_mode === 'not_found' || m.answer_mode === 'unsure'),
-      );
+      return messages.some((m) => m.message_type !== 'user' && missedAnswer(m.answer_mode));
   }
 }

@@ -1,11 +1,12 @@
-import type {
-  Attachment,
-  ChatExchange,
-  ChatMessage,
-  Conversation,
-  ConversationWithMessages,
-  MessageLimit,
-  VisitorLanguage,
+import {
+  type Attachment,
+  type ChatExchange,
+  type ChatMessage,
+  type Conversation,
+  type ConversationWithMessages,
+  type MessageLimit,
+  missedAnswer,
+  type VisitorLanguage,
 } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
@@ -468,7 +469,7 @@ export class ChatService {
     );
     // Visitors' questions only: the owner's own tests in the playground teach nothing. Queued before
     // the answer is shown here, so whoever reads the queue after seeing the answer finds it.
-    if ((answer.mode === 'not_found' || answer.mode === 'unsure') && actor.kind === 'visitor')
+    if (missedAnswer(answer.mode) && actor.kind === 'visitor')
       await this.options.onUnanswered?.({
         tenantId: bot.tenantId,
         botId: bot.id,

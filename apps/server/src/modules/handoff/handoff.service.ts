@@ -3,9 +3,10 @@ import {
   HANDOFF_TEXTS,
   type HandoffReason,
   type HandoffState,
+  missedAnswer,
   type OfferAction,
 } from '@parley/contracts';
-import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -176,7 +177,8 @@ export class HandoffService {
    */
   async requestHuman(conversation: ConversationRow, askedWith?: number): Promise<ChatMessage> {
     const { tenantId, id } = conversation;
-    const reason = (await this.lastAnswerUnsure(id, askedWith)) ? 'low_confidence' : 'visitor_asked';
+    const before = await this.questionBefore(id, askedWith);
+    const reason = missedAnswer(before?.replyMode) ? 'low_confidence' : 'visitor_asked';
     const moved = await this.db.transaction(async (tx) => {
       const reopened = await this.moveIn(tx, tenantId, id, 'visitor_wrote', { kind: 'visitor' });
       const requested = await this.moveIn(tx, tenantId, id, reason, { kind: 'visitor' });
@@ -185,7 +187,7 @@ export class HandoffService {
     if (moved.reopened) await this.announce(moved.reopened);
     if (moved.requested) {
       await this.announce(moved.requested);
-      await this.recordQuestionBefore(conversation, askedWith);
+      await this.recordQuestionBefore(conversation, before);
       return toMessage(moved.requested.notice.message);
     }
     const TEXTS = await noticesFor(this.db, conversation);
@@ -351,72 +353,56 @@ export class HandoffService {
     return toMessage(stored.message);
   }
 
-  /** Whether the bot's last message (before `seq`, when given) said it did not know or was not sure. */
-  private async lastAnswerUnsure(conversationId: number, seq?: number): Promise<boolean> {
-    const mode = await this.botModeBeside(conversationId, { before: seq });
-    return mode === 'not_found' || mode === 'unsure';
-  }
-
   /**
-   * Whether the bot's reply to the visitor message at `seq` (the next bot message) answered it from
-   * its sources, or the message asked nothing (a greeting, thanks).
+   * The visitor's last question before asking for a person (`askedWith`, the request itself, left
+   * out), with the answer mode of the bot's reply to it.
    */
-  private async answeredWithConfidence(conversationId: number, seq: number): Promise<boolean> {
-    const mode = await this.botModeBeside(conversationId, { after: seq });
-    return mode != null && CONFIDENT_MODES.includes(mode);
-  }
-
-  /** The answer mode of the bot's message next after `seq`, or last before it (last of all without one). */
-  private async botModeBeside(
-    conversationId: number,
-    side: { after: number } | { before: number | undefined },
-  ): Promise<string | null> {
-    const after = 'after' in side;
-    const [message] = await this.db
-      .select({ mode: sql<string | null>`${messages.metadata}->>'answer_mode'` })
+  private async questionBefore(conversationId: number, askedWith?: number): Promise<AskedBefore | null> {
+    const [question] = await this.db
+      .select({
+        message: messages.message,
+        // Written out: inside a select, drizzle names a column without its table, which the
+        // subquery would read as its own.
+        replyMode: sql<string | null>`(SELECT reply.metadata->>'answer_mode' FROM messages reply
+          WHERE reply.conversation_id = messages.conversation_id AND reply.message_type = 'bot'
+            AND reply.seq > messages.seq ORDER BY reply.seq LIMIT 1)`,
+      })
       .from(messages)
       .where(
         and(
           eq(messages.conversationId, conversationId),
-          eq(messages.messageType, 'bot'),
-          after ? gt(messages.seq, side.after) : side.before ? lt(messages.seq, side.before) : undefined,
-        ),
-      )
-      .orderBy(after ? messages.seq : desc(messages.seq))
-      .limit(1);
-    return message?.mode ?? null;
-  }
-
-  /**
-   * The visitor's last question before asking for a person (not the request itself): unanswered,
-   * unless the bot answered it with confidence. A visitor who got their answer and then asks for a
-   * person wants something else: the agent's reply must not be credited to that question.
-   */
-  private async recordQuestionBefore(conversation: ConversationRow, askedWith?: number): Promise<void> {
-    if (!conversation.visitorId || !this.options.onUnanswered) return;
-    const [question] = await this.db
-      .select({ message: messages.message, seq: messages.seq })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.conversationId, conversation.id),
           eq(messages.messageType, 'user'),
           askedWith ? lt(messages.seq, askedWith) : undefined,
         ),
       )
       .orderBy(desc(messages.seq))
       .limit(1);
-    if (question && (await this.answeredWithConfidence(conversation.id, question.seq))) return;
-    if (question)
-      await this.options.onUnanswered({
-        tenantId: conversation.tenantId,
-        botId: conversation.botId,
-        question: question.message,
-        conversationId: conversation.id,
-        reason: 'handoff',
-      });
+    return question ?? null;
+  }
+
+  /**
+   * The question before the request goes to the unanswered queue, unless the bot answered it with
+   * confidence. A visitor who got their answer and then asks for a person wants something else: the
+   * agent's reply must not be credited to that question.
+   */
+  private async recordQuestionBefore(
+    conversation: ConversationRow,
+    before: AskedBefore | null,
+  ): Promise<void> {
+    if (!conversation.visitorId || !this.options.onUnanswered || !before) return;
+    if (before.replyMode != null && CONFIDENT_MODES.includes(before.replyMode)) return;
+    await this.options.onUnanswered({
+      tenantId: conversation.tenantId,
+      botId: conversation.botId,
+      question: before.message,
+      conversationId: conversation.id,
+      reason: 'handoff',
+    });
   }
 }
+
+/** A visitor's question and the answer mode of the bot's reply (null: none, or no mode). */
+type AskedBefore = { message: string; replyMode: string | null };
 
 /** What the contact form sends (LeftContactBody, checked). */
 export type LeftContact = { name: string; email: string; question: string };
