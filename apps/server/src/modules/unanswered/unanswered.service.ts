@@ -69,11 +69,10 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, disliked, unsure, quotes, likely] = await Promise.all([
+    const [examples, suggestions, disliked, quotes, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
-      this.groupsAskedFor(ids, 'disliked'),
-      this.groupsAskedFor(ids, 'unsure'),
+      this.dislikedIn(ids),
       this.botAnswersOf(ids),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
@@ -89,18 +88,19 @@ export class UnansweredService {
       suggestion: suggestions.get(row.id) ?? null,
       likely_pair: likely(row.terms),
       rated_unhelpful: disliked.has(row.id),
-      answered_unsure: unsure.has(row.id),
+      // A question answered not sure is queued with what the bot quoted.
+      answered_unsure: quotes.has(row.id),
       bot_answer: quotes.get(row.id) ?? null,
     }));
   }
 
-  /** The groups holding a question queued for this reason (a rated-down answer, an answer not sure). */
-  private async groupsAskedFor(groupIds: number[], reason: UnansweredReason): Promise<Set<number>> {
+  /** The groups holding a question whose answer a visitor rated down. */
+  private async dislikedIn(groupIds: number[]): Promise<Set<number>> {
     if (groupIds.length === 0) return new Set();
     const rows = await this.db
       .selectDistinct({ groupId: questions.groupId })
       .from(questions)
-      .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, reason)));
+      .where(and(inArray(questions.groupId, groupIds), eq(questions.reason, 'disliked')));
     return new Set(rows.map((row) => row.groupId));
   }
 
