@@ -1,4 +1,5 @@
-import { type ChatMessage, type LeadFormConfig, type LeadFormField, missedAnswer } from '@parley/contracts';
+import type { ChatMessage, LeadFormConfig, LeadFormField } from '@parley/contracts';
+import { missedAnswer } from '@parley/contracts/constants';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -137,15 +137,6 @@ export type OfferAction = z.infer<typeof OfferAction>;
 export const MessageAction = z.union([BookingAction, OfferAction]);
 export type MessageAction = z.infer<typeof MessageAction>;
 
-/**
- * An answer that did not surely answer: the bot said it did not know (`not_found`), or quoted
- * sources that hold only part of the question and said it was not sure (`unsure`). Either offers a
- * person, opens a lead form shown on no answer, and gives a request for a person that follows it
- * its reason.
- */
-export const missedAnswer = (mode: string | null | undefined): boolean =>
-  mode === 'not_found' || mode === 'unsure';
-
 /** One message (console.md section 3 Chat message). `seq` numbers a conversation 1, 2, 3... without gaps. */
 export const ChatMessage = z.object({
   id: z.number().int(),

@@ -6,6 +6,15 @@ import { fillText, WIDGET_TEXTS_ENGLISH, type WidgetTexts } from './widget-texts
 export const PERSON_BUTTON = 'Talk to a person';
 
 /**
+ * An answer that did not surely answer: the bot said it did not know (`not_found`), or quoted
+ * sources that hold only part of the question and said it was not sure (`unsure`). Either offers a
+ * person, opens a lead form shown on no answer, and gives a request for a person that follows it
+ * its reason.
+ */
+export const missedAnswer = (mode: string | null | undefined): boolean =>
+  mode === 'not_found' || mode === 'unsure';
+
+/**
  * The languages a bot speaks to its visitors in: the widget's own words, the hand-off's notices and
  * the bot's own lines. A bot's `visitor_language` is one of them, or `auto`: the language its
  * sources are written in, when that is one of these, else English.
