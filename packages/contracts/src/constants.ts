@@ -27,6 +27,13 @@ export const VISITOR_LANGUAGES = [
   'italian',
   'portuguese',
   'dutch',
+  'danish',
+  'swedish',
+  'norwegian',
+  'finnish',
+  'russian',
+  'hungarian',
+  'turkish',
 ] as const;
 export type VisitorLanguage = (typeof VISITOR_LANGUAGES)[number];
 /** Each language by its own name, as an owner picks it. */
@@ -38,6 +45,13 @@ export const VISITOR_LANGUAGE_NAMES: Record<VisitorLanguage, string> = {
   italian: 'Italiano',
   portuguese: 'Português',
   dutch: 'Nederlands',
+  danish: 'Dansk',
+  swedish: 'Svenska',
+  norwegian: 'Norsk',
+  finnish: 'Suomi',
+  russian: 'Русский',
+  hungarian: 'Magyar',
+  turkish: 'Türkçe',
 };
 
 export const SOCKET = {

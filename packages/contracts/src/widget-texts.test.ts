@@ -75,6 +75,13 @@ describe('widget texts', () => {
       'it',
       'pt',
       'nl',
+      'da',
+      'sv',
+      'nb',
+      'fi',
+      'ru',
+      'hu',
+      'tr',
     ]);
     for (const language of VISITOR_LANGUAGES.filter((l) => l !== 'english')) {
       const texts = WIDGET_TEXTS[language];

@@ -36,7 +36,7 @@ const partsOf = (request: FastifyRequest) => {
 };
 
 const FIELDS =
-  'multipart: bot_name, description, temperature, prompt, llm_model, internet, max_citations (1-5), human_button (always, after_miss, never), visitor_language (auto, english, spanish, french, german, italian, portuguese, dutch), handoff_confidence (0-1), analytics, is_public, brand_color, welcome_message, suggestion_questions (JSON), lead_form_config (JSON), file_group_ids, web_source_ids, notion_workspace_ids, role_ids (JSON lists), profile_image (PNG, JPEG, WebP or GIF, at most 2 MB)';
+  'multipart: bot_name, description, temperature, prompt, llm_model, internet, max_citations (1-5), human_button (always, after_miss, never), visitor_language (auto, english, spanish, french, german, italian, portuguese, dutch, danish, swedish, norwegian, finnish, russian, hungarian, turkish), handoff_confidence (0-1), analytics, is_public, brand_color, welcome_message, suggestion_questions (JSON), lead_form_config (JSON), file_group_ids, web_source_ids, notion_workspace_ids, role_ids (JSON lists), profile_image (PNG, JPEG, WebP or GIF, at most 2 MB)';
 
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>

@@ -101,6 +101,83 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     limit:
       'Deze bot heeft alle berichten beantwoord die zijn abonnement deze maand toestaat. Ons team is op de hoogte gebracht en neemt contact met u op.',
   },
+  russian: {
+    notFound: 'К сожалению, я не знаю ответа на этот вопрос.',
+    unsure: 'Возможно, это не совсем ответ на ваш вопрос, но вот что удалось найти:',
+    offerHuman: ' Хотите поговорить с сотрудником нашей команды?',
+    offerHumanLater: ' Вы можете попросить соединить вас с сотрудником нашей команды.',
+    offerLead: ' Оставьте свои данные в форме, и наша команда свяжется с вами.',
+    offerRephrase: ' Пожалуйста, свяжитесь с нашей командой напрямую.',
+    person: WIDGET_TEXTS.russian.person,
+    limit:
+      'Этот бот уже ответил на все сообщения, которые позволяет его тариф в этом месяце. Наша команда уже в курсе и свяжется с вами.',
+  },
+  hungarian: {
+    notFound: 'Sajnos erre nem tudom a választ.',
+    unsure: 'Nem vagyok biztos benne, hogy ez megválaszolja a kérdését, de ezt találtam:',
+    offerHuman: ' Szeretne csapatunk egyik munkatársával beszélni?',
+    offerHumanLater: ' Kérheti, hogy csapatunk egyik munkatársával beszélhessen.',
+    offerLead: ' Adja meg adatait az űrlapon, és csapatunk felveszi Önnel a kapcsolatot.',
+    offerRephrase: ' Kérjük, forduljon közvetlenül csapatunkhoz.',
+    person: WIDGET_TEXTS.hungarian.person,
+    limit:
+      'Ez a bot már megválaszolta az összes üzenetet, amelyet a csomagja ebben a hónapban lehetővé tesz. Csapatunkat értesítettük, és felvesszük Önnel a kapcsolatot.',
+  },
+  turkish: {
+    notFound: 'Üzgünüm, bu sorunun yanıtını bilmiyorum.',
+    unsure: 'Bunun sorunuzu yanıtladığından emin değilim, ancak bulduklarım şunlar:',
+    offerHuman: ' Ekibimizden biriyle görüşmek ister misiniz?',
+    offerHumanLater: ' Dilerseniz ekibimizden biriyle görüşmeyi talep edebilirsiniz.',
+    offerLead: ' Formu doldurarak bilgilerinizi bırakın, ekibimiz size geri dönüş yapsın.',
+    offerRephrase: ' Lütfen doğrudan ekibimizle iletişime geçin.',
+    person: WIDGET_TEXTS.turkish.person,
+    limit:
+      'Bu bot, planının bu ay izin verdiği tüm mesajları yanıtladı. Ekibimiz bilgilendirildi ve size geri dönüş yapacak.',
+  },
+  danish: {
+    notFound: 'Beklager, det kender jeg ikke svaret på.',
+    unsure: 'Jeg er ikke sikker på, at det her besvarer dit spørgsmål, men her er, hvad jeg fandt:',
+    offerHuman: ' Vil du tale med en fra vores team?',
+    offerHumanLater: ' Du kan bede om at tale med en fra vores team.',
+    offerLead: ' Skriv dine oplysninger i formularen, så vender vores team tilbage til dig.',
+    offerRephrase: ' Kontakt venligst vores team direkte.',
+    person: WIDGET_TEXTS.danish.person,
+    limit:
+      'Denne bot har besvaret alle de beskeder, som abonnementet tillader i denne måned. Vores team har fået besked og vender tilbage til dig.',
+  },
+  swedish: {
+    notFound: 'Tyvärr vet jag inte svaret på det.',
+    unsure: 'Jag är inte säker på att det här svarar på din fråga, men det här hittade jag:',
+    offerHuman: ' Vill du prata med någon i vårt team?',
+    offerHumanLater: ' Du kan be att få prata med någon i vårt team.',
+    offerLead: ' Lämna dina uppgifter i formuläret, så hör vårt team av sig till dig.',
+    offerRephrase: ' Kontakta gärna vårt team direkt.',
+    person: WIDGET_TEXTS.swedish.person,
+    limit:
+      'Den här boten har svarat på alla meddelanden som abonnemanget tillåter den här månaden. Vårt team har fått besked och återkommer till dig.',
+  },
+  norwegian: {
+    notFound: 'Beklager, jeg vet ikke svaret på det.',
+    unsure: 'Jeg er ikke sikker på om dette svarer på spørsmålet ditt, men dette er det jeg fant:',
+    offerHuman: ' Vil du snakke med noen fra teamet vårt?',
+    offerHumanLater: ' Du kan be om å få snakke med noen fra teamet vårt.',
+    offerLead: ' Legg igjen kontaktinformasjonen din i skjemaet, så tar teamet vårt kontakt med deg.',
+    offerRephrase: ' Ta gjerne kontakt med teamet vårt direkte.',
+    person: WIDGET_TEXTS.norwegian.person,
+    limit:
+      'Denne boten har svart på alle meldingene abonnementet tillater denne måneden. Teamet vårt har fått beskjed og tar kontakt med deg.',
+  },
+  finnish: {
+    notFound: 'Valitettavasti en tiedä vastausta tähän.',
+    unsure: 'En ole varma, vastaako tämä kysymykseesi, mutta löysin tämän:',
+    offerHuman: ' Haluaisitko keskustella jonkun tiimistämme kanssa?',
+    offerHumanLater: ' Voit pyytää päästä keskustelemaan jonkun tiimistämme kanssa.',
+    offerLead: ' Jätä yhteystietosi lomakkeelle, niin tiimimme ottaa sinuun yhteyttä.',
+    offerRephrase: ' Ota yhteyttä suoraan tiimiimme.',
+    person: WIDGET_TEXTS.finnish.person,
+    limit:
+      'Tämä botti on jo vastannut kaikkiin viesteihin, jotka sen tilaus sallii tässä kuussa. Tiimimme on saanut tiedon asiasta ja ottaa sinuun yhteyttä.',
+  },
 };
 
 export const TEXTS = ENGLISH;

@@ -66,8 +66,8 @@ describe('smallTalkOf', () => {
     const bot = { botName: 'Helecho', suggestionQuestions: [] };
     expect(smallTalkReply('thanks', bot, true, 'spanish')).toBe('¡De nada! ¿Puedo ayudarte en algo más?');
     expect(smallTalkReply('presence', bot, true, 'spanish')).toBe('¡Sí, aquí estoy! ¿En qué puedo ayudarte?');
-    // A language Parley has no replies in keeps English's.
-    expect(smallTalkReply('presence', bot, true, 'finnish')).toBe("Yes, I'm here! How can I help you?");
+    expect(smallTalkReply('presence', bot, true, 'finnish')).toBe('Kyllä, olen täällä! Miten voin auttaa?');
+    expect(smallTalkReply('thanks', bot, true, 'russian')).toMatch(/^Пожалуйста/);
     expect(smallTalkOf('hola, ¿tenéis pan sin gluten?')).toBeNull();
   });
 
@@ -92,6 +92,13 @@ describe('smallTalkOf', () => {
       ['olá, tudo bem?', 'wellbeing', 'portuguese'],
       ['Praat ik met een mens?', 'identity', 'dutch'],
       ['Kunt u mij helpen?', 'opener', 'dutch'],
+      ['tack så mycket!', 'thanks', 'swedish'],
+      ['er det noen der?', 'presence', 'norwegian'],
+      ['kiitos paljon', 'thanks', 'finnish'],
+      ['вы бот?', 'identity', 'russian'],
+      ['köszönöm szépen', 'thanks', 'hungarian'],
+      ['merhaba, kimse var mı?', 'presence', 'turkish'],
+      ['tesekkurler', 'thanks', 'turkish'],
     ];
     for (const [text, kind, language] of cases) {
       expect(smallTalkOf(text), text).toBe(kind);

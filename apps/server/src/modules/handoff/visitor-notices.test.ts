@@ -34,8 +34,9 @@ describe('visitorLanguageOf', () => {
     // Most documents first: a Spanish site with an English price list speaks Spanish, and the reverse English.
     expect(visitorLanguageOf('auto', ['spanish', 'english'])).toBe('spanish');
     expect(visitorLanguageOf('auto', ['english', 'spanish'])).toBe('english');
-    // A language Parley does not speak to visitors, or no sources yet: English.
-    expect(visitorLanguageOf('auto', ['swedish'])).toBe('english');
+    // Swedish sources speak Swedish; a language Parley does not speak to visitors, or no sources yet: English.
+    expect(visitorLanguageOf('auto', ['swedish'])).toBe('swedish');
+    expect(visitorLanguageOf('auto', ['simple'])).toBe('english');
     expect(visitorLanguageOf('auto', [])).toBe('english');
   });
 });

@@ -204,6 +204,202 @@ export const VISITOR_NOTICES: Record<VisitorLanguage, VisitorNotices> = {
     agentAway: 'Ons teamlid moest weg; de bot antwoordt weer.',
     leaveContact: 'Laat uw contactgegevens achter',
   },
+  russian: {
+    requested: (n) =>
+      n <= 1
+        ? 'Вы попросили связать вас с сотрудником. Скоро к вам присоединится кто-то из нашей команды; перед вами в очереди никого нет.'
+        : `Вы попросили связать вас с сотрудником. Скоро к вам присоединится кто-то из нашей команды; ваш номер в очереди — ${n}.`,
+    nobodyOnline:
+      'Сейчас никого из нашей команды нет в сети. Оставьте своё имя, адрес электронной почты и вопрос, и мы ответим вам как можно скорее.',
+    noAnswer:
+      'К сожалению, никто из нашей команды не успел подключиться. Оставьте своё имя, адрес электронной почты и вопрос, и мы вам ответим; а пока снова отвечает бот.',
+    noAnswerContactLeft:
+      'К сожалению, никто из нашей команды не успел подключиться. Ваши данные у нас есть, и мы вам ответим; а пока снова отвечает бот.',
+    nobodyOnlineNoForm:
+      'Сейчас никого из нашей команды нет в сети. Пожалуйста, загляните позже; а пока вам может помочь бот.',
+    noAnswerNoForm:
+      'К сожалению, никто из нашей команды не успел подключиться. Пожалуйста, загляните позже; а пока снова отвечает бот.',
+    alreadyWaiting: 'Вы уже ждёте сотрудника; скоро к вам присоединится кто-то из нашей команды.',
+    alreadyWithAgent: 'Вы уже общаетесь с сотрудником нашей команды.',
+    closed: 'Этот диалог завершён. Напишите нам в любое время, чтобы продолжить его.',
+    closedIdle:
+      'Этот диалог завершён, так как в нём долго не было сообщений. Напишите нам в любое время, чтобы продолжить его.',
+    reopened: 'Диалог снова открыт.',
+    botBack: 'Вы снова общаетесь с ботом.',
+    agentAway: 'Сотруднику нашей команды пришлось отойти; снова отвечает бот.',
+    leaveContact: 'Оставить контактные данные',
+    contactLeft: (name, email) =>
+      `Спасибо, ${name}! Кто-то из нашей команды напишет вам на ${email} по поводу вашего вопроса, как только сможет.`,
+    agentJoined: (name) => `${name} из нашей команды теперь с вами в чате.`,
+  },
+  hungarian: {
+    requested: (n) =>
+      n <= 1
+        ? 'Ön egy munkatárssal szeretne beszélni. Csapatunk egyik tagja hamarosan csatlakozik; Ön következik a sorban.'
+        : `Ön egy munkatárssal szeretne beszélni. Csapatunk egyik tagja hamarosan csatlakozik; Ön ${n}. a sorban.`,
+    nobodyOnline:
+      'Csapatunkból jelenleg senki sem elérhető. Hagyja meg nevét, e-mail-címét és kérdését, és amint tudunk, válaszolunk.',
+    noAnswer:
+      'Sajnáljuk, csapatunkból senki sem tudott időben csatlakozni. Hagyja meg nevét, e-mail-címét és kérdését, és válaszolunk Önnek; addig is ismét a bot válaszol.',
+    noAnswerContactLeft:
+      'Sajnáljuk, csapatunkból senki sem tudott időben csatlakozni. Megvannak az adatai, és válaszolunk Önnek; addig is ismét a bot válaszol.',
+    nobodyOnlineNoForm:
+      'Csapatunkból jelenleg senki sem elérhető. Kérjük, nézzen vissza később; addig is a bot szívesen segít.',
+    noAnswerNoForm:
+      'Sajnáljuk, csapatunkból senki sem tudott időben csatlakozni. Kérjük, nézzen vissza később; addig is ismét a bot válaszol.',
+    alreadyWaiting: 'Ön már vár egy munkatársra; csapatunk egyik tagja hamarosan csatlakozik.',
+    alreadyWithAgent: 'Ön már csapatunk egyik munkatársával beszélget.',
+    closed: 'Ez a beszélgetés lezárult. Ha bármikor újra ír nekünk, a beszélgetés ismét megnyílik.',
+    closedIdle:
+      'Ez a beszélgetés lezárult, mert egy ideje nem érkezett üzenet. Ha bármikor újra ír nekünk, a beszélgetés ismét megnyílik.',
+    reopened: 'A beszélgetés ismét megnyílt.',
+    botBack: 'Ismét a bottal beszélget.',
+    agentAway: 'Munkatársunknak távoznia kellett; ismét a bot válaszol.',
+    leaveContact: 'Elérhetőség megadása',
+    contactLeft: (name, email) =>
+      `Köszönjük, ${name}! Csapatunk egyik tagja a lehető leghamarabb ír Önnek a kérdésével kapcsolatban erre a címre: ${email}.`,
+    agentJoined: (name) => `${name}, csapatunk tagja, csatlakozott a beszélgetéshez.`,
+  },
+  turkish: {
+    requested: (n) =>
+      n <= 1
+        ? 'Bir temsilciyle görüşmek istediniz. Ekibimizden biri birazdan sohbete katılacak; sıradaki sizsiniz.'
+        : `Bir temsilciyle görüşmek istediniz. Ekibimizden biri birazdan sohbete katılacak; şu anda ${n}. sıradasınız.`,
+    nobodyOnline:
+      'Şu anda ekibimizden kimse çevrimiçi değil. Adınızı, e-posta adresinizi ve sorunuzu bırakın; size en kısa sürede geri dönüş yapalım.',
+    noAnswer:
+      'Üzgünüz, ekibimizden kimse zamanında sohbete katılamadı. Adınızı, e-posta adresinizi ve sorunuzu bırakın, size geri dönüş yapalım; bu arada bot yeniden yanıt veriyor.',
+    noAnswerContactLeft:
+      'Üzgünüz, ekibimizden kimse zamanında sohbete katılamadı. Bilgileriniz bizde, size geri dönüş yapacağız; bu arada bot yeniden yanıt veriyor.',
+    nobodyOnlineNoForm:
+      'Şu anda ekibimizden kimse çevrimiçi değil. Lütfen daha sonra tekrar yazın; bu arada bot size yardımcı olabilir.',
+    noAnswerNoForm:
+      'Üzgünüz, ekibimizden kimse zamanında sohbete katılamadı. Lütfen daha sonra tekrar yazın; bu arada bot yeniden yanıt veriyor.',
+    alreadyWaiting: 'Zaten bir temsilci bekliyorsunuz; ekibimizden biri birazdan sohbete katılacak.',
+    alreadyWithAgent: 'Zaten ekibimizden bir temsilciyle görüşüyorsunuz.',
+    closed: 'Bu sohbet kapatıldı. Yeniden açmak için dilediğiniz zaman tekrar yazabilirsiniz.',
+    closedIdle:
+      'Bu sohbet, bir süre mesaj gelmediği için kapatıldı. Yeniden açmak için dilediğiniz zaman tekrar yazabilirsiniz.',
+    reopened: 'Sohbet yeniden açıldı.',
+    botBack: 'Artık yeniden bot ile sohbet ediyorsunuz.',
+    agentAway: 'Temsilcimiz sohbetten ayrılmak zorunda kaldı; bot yeniden yanıt veriyor.',
+    leaveContact: 'İletişim bilgilerinizi bırakın',
+    contactLeft: (name, email) =>
+      `Teşekkürler, ${name}. Ekibimizden biri sorunuzla ilgili en kısa sürede ${email} adresine yazacak.`,
+    agentJoined: (name) => `Ekibimizden ${name} sohbete katıldı.`,
+  },
+  danish: {
+    requested: (n) =>
+      n <= 1
+        ? 'Du har bedt om at tale med en person. En fra vores team er hos dig om lidt – du er den næste i køen.'
+        : `Du har bedt om at tale med en person. En fra vores team er hos dig om lidt – du er nummer ${n} i køen.`,
+    nobodyOnline:
+      'Der er ingen fra vores team online lige nu. Skriv dit navn, din e-mail og dit spørgsmål, så vender vi tilbage hurtigst muligt.',
+    noAnswer:
+      'Beklager, ingen fra vores team nåede at svare i tide. Skriv dit navn, din e-mail og dit spørgsmål, så vender vi tilbage til dig. Indtil da svarer botten igen.',
+    noAnswerContactLeft:
+      'Beklager, ingen fra vores team nåede at svare i tide. Vi har dine oplysninger og vender tilbage til dig. Indtil da svarer botten igen.',
+    nobodyOnlineNoForm:
+      'Der er ingen fra vores team online lige nu. Prøv igen lidt senere – indtil da kan botten hjælpe dig.',
+    noAnswerNoForm:
+      'Beklager, ingen fra vores team nåede at svare i tide. Prøv igen lidt senere – indtil da svarer botten igen.',
+    alreadyWaiting: 'Du venter allerede på en person – en fra vores team er hos dig om lidt.',
+    alreadyWithAgent: 'Du taler allerede med en person fra vores team.',
+    closed: 'Denne samtale er afsluttet. Skriv igen når som helst for at genåbne den.',
+    closedIdle:
+      'Denne samtale blev afsluttet efter et stykke tid uden beskeder. Skriv igen når som helst for at genåbne den.',
+    reopened: 'Samtalen er åben igen.',
+    botBack: 'Du chatter med botten igen.',
+    agentAway: 'Vores medarbejder måtte gå – botten svarer igen.',
+    leaveContact: 'Efterlad dine kontaktoplysninger',
+    contactLeft: (name, email) =>
+      `Tak, ${name}. En fra vores team skriver til ${email} om dit spørgsmål hurtigst muligt.`,
+    agentJoined: (name) => `${name} fra vores team er kommet med i samtalen.`,
+  },
+  swedish: {
+    requested: (n) =>
+      n <= 1
+        ? 'Du har bett att få prata med en person. Någon i vårt team ansluter strax – du står näst på tur.'
+        : `Du har bett att få prata med en person. Någon i vårt team ansluter strax – du är nummer ${n} i kön.`,
+    nobodyOnline:
+      'Ingen i vårt team är online just nu. Lämna ditt namn, din e-postadress och din fråga, så återkommer vi så snart vi kan.',
+    noAnswer:
+      'Tyvärr kunde ingen i vårt team ansluta i tid. Lämna ditt namn, din e-postadress och din fråga, så återkommer vi. Under tiden svarar boten igen.',
+    noAnswerContactLeft:
+      'Tyvärr kunde ingen i vårt team ansluta i tid. Vi har dina uppgifter och återkommer till dig. Under tiden svarar boten igen.',
+    nobodyOnlineNoForm:
+      'Ingen i vårt team är online just nu. Välkommen tillbaka lite senare – under tiden kan boten hjälpa dig.',
+    noAnswerNoForm:
+      'Tyvärr kunde ingen i vårt team ansluta i tid. Välkommen tillbaka lite senare – under tiden svarar boten igen.',
+    alreadyWaiting: 'Du väntar redan på en person – någon i vårt team ansluter strax.',
+    alreadyWithAgent: 'Du pratar redan med en person i vårt team.',
+    closed: 'Den här konversationen har avslutats. Skriv igen när du vill, så öppnas den på nytt.',
+    closedIdle:
+      'Den här konversationen avslutades efter en stund utan meddelanden. Skriv igen när du vill, så öppnas den på nytt.',
+    reopened: 'Konversationen är öppen igen.',
+    botBack: 'Du chattar med boten igen.',
+    agentAway: 'Vår medarbetare var tvungen att gå – boten svarar igen.',
+    leaveContact: 'Lämna dina kontaktuppgifter',
+    contactLeft: (name, email) =>
+      `Tack, ${name}. Någon i vårt team skriver till ${email} om din fråga så snart som möjligt.`,
+    agentJoined: (name) => `${name} från vårt team har anslutit till konversationen.`,
+  },
+  norwegian: {
+    requested: (n) =>
+      n <= 1
+        ? 'Du har bedt om å få snakke med en person. Noen fra teamet vårt er straks hos deg; du er den neste i køen.'
+        : `Du har bedt om å få snakke med en person. Noen fra teamet vårt er straks hos deg; du er nummer ${n} i køen.`,
+    nobodyOnline:
+      'Akkurat nå er ingen fra teamet vårt pålogget. Legg igjen navnet ditt, e-postadressen din og spørsmålet ditt, så svarer vi deg så snart som mulig.',
+    noAnswer:
+      'Beklager, ingen fra teamet vårt rakk å svare. Legg igjen navnet ditt, e-postadressen din og spørsmålet ditt, så svarer vi deg; i mellomtiden svarer boten igjen.',
+    noAnswerContactLeft:
+      'Beklager, ingen fra teamet vårt rakk å svare. Vi har opplysningene dine og tar kontakt med deg; i mellomtiden svarer boten igjen.',
+    nobodyOnlineNoForm:
+      'Akkurat nå er ingen fra teamet vårt pålogget. Prøv gjerne igjen senere; i mellomtiden kan boten hjelpe deg.',
+    noAnswerNoForm:
+      'Beklager, ingen fra teamet vårt rakk å svare. Prøv gjerne igjen senere; i mellomtiden svarer boten igjen.',
+    alreadyWaiting: 'Du venter allerede på en person; noen fra teamet vårt er straks hos deg.',
+    alreadyWithAgent: 'Du snakker allerede med en person fra teamet vårt.',
+    closed: 'Denne samtalen er avsluttet. Skriv til oss når som helst for å åpne den igjen.',
+    closedIdle:
+      'Denne samtalen ble avsluttet etter en stund uten meldinger. Skriv til oss når som helst for å åpne den igjen.',
+    reopened: 'Samtalen er åpnet igjen.',
+    botBack: 'Du chatter med boten igjen.',
+    agentAway: 'Medarbeideren fra teamet vårt måtte gå; boten svarer igjen.',
+    leaveContact: 'Legg igjen kontaktinformasjon',
+    contactLeft: (name, email) =>
+      `Takk, ${name}. Noen fra teamet vårt skriver til ${email} om spørsmålet ditt så snart som mulig.`,
+    agentJoined: (name) => `${name} fra teamet vårt har blitt med i samtalen.`,
+  },
+  finnish: {
+    requested: (n) =>
+      n <= 1
+        ? 'Pyysit päästä keskustelemaan ihmisen kanssa. Joku tiimistämme liittyy keskusteluun pian; olet jonossa seuraavana.'
+        : `Pyysit päästä keskustelemaan ihmisen kanssa. Joku tiimistämme liittyy keskusteluun pian; olet jonossa sijalla ${n}.`,
+    nobodyOnline:
+      'Kukaan tiimistämme ei ole juuri nyt paikalla. Jätä nimesi, sähköpostiosoitteesi ja kysymyksesi, niin vastaamme sinulle mahdollisimman pian.',
+    noAnswer:
+      'Valitettavasti kukaan tiimistämme ei ehtinyt vastata ajoissa. Jätä nimesi, sähköpostiosoitteesi ja kysymyksesi, niin vastaamme sinulle; sillä välin botti vastaa taas.',
+    noAnswerContactLeft:
+      'Valitettavasti kukaan tiimistämme ei ehtinyt vastata ajoissa. Meillä on yhteystietosi ja vastaamme sinulle; sillä välin botti vastaa taas.',
+    nobodyOnlineNoForm:
+      'Kukaan tiimistämme ei ole juuri nyt paikalla. Yritä myöhemmin uudelleen; sillä välin botti voi auttaa sinua.',
+    noAnswerNoForm:
+      'Valitettavasti kukaan tiimistämme ei ehtinyt vastata ajoissa. Yritä myöhemmin uudelleen; sillä välin botti vastaa taas.',
+    alreadyWaiting: 'Odotat jo asiakaspalvelijaa; joku tiimistämme liittyy keskusteluun pian.',
+    alreadyWithAgent: 'Keskustelet jo tiimimme jäsenen kanssa.',
+    closed: 'Tämä keskustelu on suljettu. Voit avata sen uudelleen kirjoittamalla meille milloin tahansa.',
+    closedIdle:
+      'Tämä keskustelu suljettiin, koska siihen ei tullut hetkeen viestejä. Voit avata sen uudelleen kirjoittamalla meille milloin tahansa.',
+    reopened: 'Keskustelu on taas avoinna.',
+    botBack: 'Keskustelet taas botin kanssa.',
+    agentAway: 'Tiimimme jäsenen piti lähteä; botti vastaa taas.',
+    leaveContact: 'Jätä yhteystietosi',
+    contactLeft: (name, email) =>
+      `Kiitos, ${name}. Joku tiimistämme vastaa kysymykseesi osoitteeseen ${email} mahdollisimman pian.`,
+    agentJoined: (name) => `${name} tiimistämme liittyi keskusteluun.`,
+  },
 };
 
 /**
