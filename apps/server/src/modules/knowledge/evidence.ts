@@ -1,7 +1,7 @@
 import type { SearchHit } from '@parley/contracts';
 import { stemmer } from 'stemmer';
 import { FOREIGN_INTENTS } from './foreign-words.js';
-import { ENGLISH, type Language, type Lexicon, lexiconOf } from './languages.js';
+import { ENGLISH, type Language, type Lexicon, lexiconOf, lowerCase } from './languages.js';
 import { CODE_FENCE } from './markdown.js';
 
 /**
@@ -328,7 +328,7 @@ const SUBJECT_BOOST = 1.5;
 
 /** The stem a word is compared by (Porter): "deliveries" and "delivery" meet, so do "opening" and "opens". */
 export function keyOf(word: string): string {
-  return stemmer(word.toLowerCase());
+  return stemmer(lowerCase(word));
 }
 
 /**
@@ -348,8 +348,7 @@ const MAX_SUFFIX = 3;
 const PARTICLES = new Set(['in', 'out', 'up', 'off', 'on', 'over', 'back', 'down']);
 
 const wordsIn = (text: string) =>
-  text
-    .toLowerCase()
+  lowerCase(text)
     .replace(/’/g, "'")
     .match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
 
@@ -1007,8 +1006,14 @@ function unwrap(paragraph: string): Block[] {
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-/** Abbreviations the segmenter takes for a sentence's end ("e.g. Use a string"). */
-const ABBREVIATION_END = /(\b(e\.g|i\.e|cf|vs|etc|approx)\.|\(e\.g\.|\(i\.e\.)$/i;
+/**
+ * Abbreviations the segmenter takes for a sentence's end, which end none: "e.g. Use a string",
+ * "z.B. die", "t.ex. en", a time ("kl. 14.00", "klo 9.00"), a street before its name ("ул. Кутуя").
+ */
+const ABBREVIATION_END =
+  /(?<![\p{L}\p{N}])(?:e\.g|i\.e|cf|vs|etc|approx|z\.b|d\.h|bzw|t\.ex|bl\.a|inkl|exkl|kl|klo|ул|просп|пер|наб|cad|sok|mah)\.$/iu;
+/** Abbreviations that end no sentence when a number follows: "ca. 20 km", "nr. 5", "д. 110", "Tel. 070". */
+const BEFORE_NUMBER = /(?<![\p{L}\p{N}])(?:ca|cca|nr|no|tel|д|тел|u|str)\.$/iu;
 /** A Markdown link's target, which may hold dots the segmenter would split at. */
 const LINK_TARGET = /\]\(([^)\s]+)\)/g;
 
@@ -1021,13 +1026,17 @@ export function segment(block: string): string[] {
   );
   const sentences: string[] = [];
   let pending = '';
-  for (const { segment: piece } of segmenter.segment(masked)) {
+  const pieces = [...segmenter.segment(masked)].map((s) => s.segment);
+  pieces.forEach((piece, i) => {
     pending += piece;
-    if (!ABBREVIATION_END.test(pending.trim())) {
+    const end = pending.trim();
+    const abbreviated =
+      ABBREVIATION_END.test(end) || (BEFORE_NUMBER.test(end) && /^\d/.test(pieces[i + 1] ?? ''));
+    if (!abbreviated) {
       sentences.push(pending);
       pending = '';
     }
-  }
+  });
   if (pending) sentences.push(pending);
   return sentences
     .map((sentence) =>

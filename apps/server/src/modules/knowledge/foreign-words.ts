@@ -1,4 +1,5 @@
 import type { Language } from './languages.js';
+import { fromEveryLanguage, LANGUAGE_WORDS, orAlso, streetWords } from './words/language-words.js';
 
 /**
  * The words of the languages other than English that evidence.ts keeps for English in STOP_WORDS
@@ -70,6 +71,7 @@ export const FILLER_WORDS: Partial<Record<Language, string>> = {
     'heb hebt heeft hebben ben bent is zijn doe doet doen ga gaat gaan kom komt komen ' +
     'weet weten zeggen bieden biedt verkopen accepteren ' +
     "iets iemand info informatie vraag vragen ook al nog even eigenlijk echt gewoon mogelijk mn m'n jullie u er",
+  ...Object.fromEntries(Object.entries(LANGUAGE_WORDS).map(([language, words]) => [language, words.filler])),
 };
 
 type Patterns = { asks: RegExp; words: RegExp; answers: RegExp };
@@ -132,6 +134,7 @@ const PRICE_WORDS = [
   'tarief',
   'tarieven',
   'duur',
+  ...fromEveryLanguage('priceWords'),
 ];
 const TIME_WORDS = [
   'horarios?',
@@ -202,14 +205,17 @@ const TIME_WORDS = [
   'gesloten',
   'tijd',
   'tijden',
+  ...fromEveryLanguage('timeWords'),
 ];
 const DURATION_UNITS =
-  'min(?:uto|utos|utes?|uten|uti)?|h|horas?|heures?|stunden?|std|ore|uur|d[ií]as|jours?|tage?n?|giorni|dagen|semanas?|semaines?|wochen?|settimane|weken|meses|mois|monate?|mesi|maanden|km|metros?|mètres?|meter|metri';
+  'min(?:uto|utos|utes?|uten|uti)?|h|horas?|heures?|stunden?|std|ore|uur|d[ií]as|jours?|tage?n?|giorni|dagen|semanas?|semaines?|wochen?|settimane|weken|meses|mois|monate?|mesi|maanden|km|metros?|mètres?|meter|metri' +
+  orAlso(fromEveryLanguage('durationUnits'));
 const DAY_NAMES =
   'lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|' +
   'montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|sabati|domenica|domeniche|' +
   'segunda(?:-feira)?s?|ter[çc]a(?:-feira)?s?|quarta(?:-feira)?s?|quinta(?:-feira)?s?|sexta(?:-feira)?s?|' +
-  'maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|maandags|zaterdags|zondags';
+  'maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|maandags|zaterdags|zondags' +
+  orAlso(fromEveryLanguage('dayNames'));
 
 /** The months, as a date names them ("24 de diciembre", "1er mai", "24. Dezember", "3 maart"). */
 const MONTH_NAMES =
@@ -218,7 +224,17 @@ const MONTH_NAMES =
   'januar|j[äa]nner|februar|m[äa]rz|maerz|april|juni|juli|august|september|oktober|november|dezember|' +
   'gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|' +
   'janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro|' +
-  'januari|februari|maart|mei|augustus|december';
+  'januari|februari|maart|mei|augustus|december' +
+  orAlso(fromEveryLanguage('monthNames'));
+
+/**
+ * An address whose street word follows the name, glued ("Storgatan 5", "Mannerheimintie 3") or not
+ * ("Kossuth Lajos utca 5", "Atatürk Cad. No: 12"), in the languages whose words are kept per language.
+ */
+const streetAfterName = () => {
+  const words = streetWords('suffix');
+  return words.length > 0 ? [`\\p{L}+\\s?(?:${words.join('|')})\\.?\\s?(?:no\\.?:?\\s?)?\\d`] : [];
+};
 
 /** Each intent's foreign asking words and the answers they want (evidence.ts INTENTS has English's). */
 export const FOREIGN_INTENTS: Record<
@@ -244,6 +260,7 @@ export const FOREIGN_INTENTS: Record<
       'preciso pagar',
       'moet (?:ik|je)(?: \\p{L}+){0,4} betalen',
       ...PRICE_WORDS,
+      ...fromEveryLanguage('priceAsks'),
     ),
     words: oneOf(...PRICE_WORDS),
     answers: anyOf(
@@ -264,6 +281,7 @@ export const FOREIGN_INTENTS: Record<
       'tarif\\w*',
       '\\d+(?:[.,]\\d+)?\\s?(?:€|eur|euros?)',
       '€\\s?\\d',
+      ...fromEveryLanguage('priceAnswers'),
     ),
   },
   time: {
@@ -281,6 +299,7 @@ export const FOREIGN_INTENTS: Record<
       'wanneer',
       'bis wann',
       ...TIME_WORDS,
+      ...fromEveryLanguage('timeAsks'),
     ),
     words: oneOf(...TIME_WORDS),
     answers: anyOf(
@@ -304,6 +323,7 @@ export const FOREIGN_INTENTS: Record<
       'aperto',
       'aberto',
       'geopend',
+      ...fromEveryLanguage('timeAnswers'),
     ),
   },
   duration: {
@@ -328,9 +348,23 @@ export const FOREIGN_INTENTS: Record<
       'lontano',
       'longe',
       'hoe ver',
+      ...fromEveryLanguage('durationAsks'),
     ),
-    words: oneOf('tarda', 'dura', 'durée', 'dauer', 'dauert', 'durata', 'demora', 'duração', 'duurt'),
-    answers: anyOf(`\\d+(?:[.,]\\d+)?(?:\\s?(?:-|–|a|à|bis|tot)\\s?\\d+)?\\s?(?:${DURATION_UNITS})`),
+    words: oneOf(
+      'tarda',
+      'dura',
+      'durée',
+      'dauer',
+      'dauert',
+      'durata',
+      'demora',
+      'duração',
+      'duurt',
+      ...fromEveryLanguage('durationWords'),
+    ),
+    answers: anyOf(
+      `\\d+(?:[.,]\\d+)?(?:\\s?(?:-|–|a|à|bis|tot|till|til|до|ila|ile)\\s?\\d+)?\\s?(?:${DURATION_UNITS})`,
+    ),
   },
   place: {
     asks: anyOf(
@@ -355,6 +389,7 @@ export const FOREIGN_INTENTS: Record<
       'waar',
       'adres',
       'route',
+      ...fromEveryLanguage('placeAsks'),
     ),
     words: oneOf(
       'direcci[óo]n',
@@ -368,9 +403,10 @@ export const FOREIGN_INTENTS: Record<
       'endereço',
       'adres',
       'route',
+      ...fromEveryLanguage('placeWords'),
     ),
     answers: new RegExp(
-      `${anyOf('calle', 'c/', 'avenida', 'avda', 'plaza', 'paseo', 'rue', 'avenue', 'boulevard', 'via', 'viale', 'piazza', 'corso', 'rua', 'praça', 'largo', 'travessa').source}\\s+\\p{L}|\\p{L}+(?:straße|strasse|str\\.|platz|gasse|allee|straat|laan|plein|gracht|kade|singel)\\s?\\d|${anyOf('direcci[óo]n', 'adresse', 'indirizzo', 'morada', 'endereço', 'adres', 'anfahrt').source}`,
+      `${anyOf('calle', 'c/', 'avenida', 'avda', 'plaza', 'paseo', 'rue', 'avenue', 'boulevard', 'via', 'viale', 'piazza', 'corso', 'rua', 'praça', 'largo', 'travessa', ...streetWords('prefix')).source}\\s+\\p{L}|\\p{L}+(?:straße|strasse|str\\.|platz|gasse|allee|straat|laan|plein|gracht|kade|singel)\\s?\\d${orAlso(streetAfterName())}|${anyOf('direcci[óo]n', 'adresse', 'indirizzo', 'morada', 'endereço', 'adres', 'anfahrt').source}`,
       'iu',
     ),
   },
@@ -396,6 +432,7 @@ export const FOREIGN_INTENTS: Record<
       'bellen',
       'mailen',
       'e-?mail',
+      ...fromEveryLanguage('contactAsks'),
     ),
     words: oneOf(
       'tel[ée]fono',
@@ -413,12 +450,21 @@ export const FOREIGN_INTENTS: Record<
       'ligar',
       'telefoon',
       'bellen',
+      ...fromEveryLanguage('contactWords'),
     ),
     answers: /(\+?\d[\d ()-]{7,}\d)|([\w.+-]+@[\w-]+\.[\w.]+)/i,
   },
   quantity: {
-    asks: anyOf('cu[áa]nt[oa]s', 'combien de', 'wie viele', 'quant[ie]', 'quant[oa]s', 'hoeveel'),
-    words: oneOf('cu[áa]nt[oa]s', 'quant[ie]', 'quant[oa]s'),
+    asks: anyOf(
+      'cu[áa]nt[oa]s',
+      'combien de',
+      'wie viele',
+      'quant[ie]',
+      'quant[oa]s',
+      'hoeveel',
+      ...fromEveryLanguage('quantityAsks'),
+    ),
+    words: oneOf('cu[áa]nt[oa]s', 'quant[ie]', 'quant[oa]s', ...fromEveryLanguage('quantityWords')),
     answers: /\d+/,
   },
   days: {
@@ -430,8 +476,18 @@ export const FOREIGN_INTENTS: Record<
       'quali giorni',
       'qu(?:e|ais) dias',
       'welke dagen',
+      ...fromEveryLanguage('daysAsks'),
     ),
-    words: oneOf('d[íi]as', 'jours', 'tage', 'tagen', 'giorni', 'dias', 'dagen'),
+    words: oneOf(
+      'd[íi]as',
+      'jours',
+      'tage',
+      'tagen',
+      'giorni',
+      'dias',
+      'dagen',
+      ...fromEveryLanguage('daysWords'),
+    ),
     answers: anyOf(
       DAY_NAMES,
       'todos los d[íi]as',
@@ -441,6 +497,7 @@ export const FOREIGN_INTENTS: Record<
       'todos os dias',
       'dagelijks',
       'elke dag',
+      ...fromEveryLanguage('everyDay'),
     ),
   },
 };
@@ -452,7 +509,11 @@ export const FOREIGN_INTENTS: Record<
  */
 export const FOREIGN_REFERS_BACK = new RegExp(
   '^\\s*¿?\\s*(?:y|e|et|und|en|o|ou|oder|of|también|tambien|aussi|auch|anche|também|ook|pero|mais|aber|ma|mas|maar|' +
-    'y qué hay de|qué tal|et pour|was ist mit|und wie ist es mit|e per|e quanto a|e o|e a|en voor|hoe zit het met)(?![\\p{L}\\p{N}])' +
-    '|(?<![\\p{L}\\p{N}])(?:eso|esto|ese|esa|ça|cela|celui-ci|celle-ci|das|dafür|dafuer|davon|dazu|quello|quella|questo|questa|isso|isto|esse|essa|dat|dit|daarvoor)(?![\\p{L}\\p{N}])',
+    'y qué hay de|qué tal|et pour|was ist mit|und wie ist es mit|e per|e quanto a|e o|e a|en voor|hoe zit het met' +
+    orAlso(fromEveryLanguage('refersBackOpeners')) +
+    ')(?![\\p{L}\\p{N}])' +
+    '|(?<![\\p{L}\\p{N}])(?:eso|esto|ese|esa|ça|cela|celui-ci|celle-ci|das|dafür|dafuer|davon|dazu|quello|quella|questo|questa|isso|isto|esse|essa|dat|dit|daarvoor' +
+    orAlso(fromEveryLanguage('refersBackPronouns')) +
+    ')(?![\\p{L}\\p{N}])',
   'iu',
 );

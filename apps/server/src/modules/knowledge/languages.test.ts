@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { questionTerms } from './evidence.js';
+import { questionTerms, segment } from './evidence.js';
 import { FOREIGN_INTENTS } from './foreign-words.js';
 import {
   detectLanguage,
   detectLanguageByWords,
   type Language,
   lexiconOf,
+  lowerCase,
   questionLanguage,
 } from './languages.js';
 
@@ -70,6 +71,9 @@ describe('questionLanguage', () => {
       restaurante: 'spanish',
       'escola-lisboa': 'portuguese',
       'tandarts-utrecht': 'dutch',
+      'camping-sunne': 'swedish',
+      'garazh-kazan': 'russian',
+      'pansiyon-kas': 'turkish',
     };
     const misread: string[] = [];
     for (const set of readdirSync(evalDir).filter((name) => !name.includes('.')))
@@ -123,5 +127,51 @@ describe('lexiconOf', () => {
     // The same question read as English keeps the Spanish function words as unknown terms.
     const asEnglish = questionTerms('hola, ¿cuánto cuesta el envío a domicilio?', { chunks: 10, terms: [] });
     expect(asEnglish.some((t) => t.label === 'cuánto')).toBe(true);
+  });
+});
+
+describe('the languages whose words are kept one file each', () => {
+  it('reads their questions for a price, a time, a place and a follow-up', () => {
+    const asks = (intent: keyof typeof FOREIGN_INTENTS, text: string) =>
+      FOREIGN_INTENTS[intent].asks.test(text);
+    expect(asks('price', 'Vad kostar en kanot?')).toBe(true);
+    expect(asks('price', 'Hvad koster en cykel?')).toBe(true);
+    expect(asks('price', 'Paljonko kajakki maksaa?')).toBe(true);
+    expect(asks('price', 'сколько стоит шиномонтаж?')).toBe(true);
+    expect(asks('price', 'Mennyibe kerül egy masszázs?')).toBe(true);
+    expect(asks('price', 'kahvaltı ne kadar?')).toBe(true);
+    expect(asks('time', 'När öppnar receptionen?')).toBe(true);
+    expect(asks('place', 'где вы находитесь?')).toBe(true);
+    expect(FOREIGN_INTENTS.time.answers.test('Receptionen har öppet kl. 9–18.')).toBe(true);
+    expect(FOREIGN_INTENTS.price.answers.test('En dag kostar 425 kr.')).toBe(true);
+    expect(FOREIGN_INTENTS.price.answers.test('Шиномонтаж — от 1 500 ₽.')).toBe(true);
+    for (const address of ['Storgatan 5', 'Kossuth Lajos utca 12', 'Atatürk Cad. No: 12', 'ул. Кутуя, 110'])
+      expect(FOREIGN_INTENTS.place.answers.test(address), address).toBe(true);
+  });
+
+  it('tells a short question in each of them by its chat words', () => {
+    expect(questionLanguage('Hej! Vad kostar det att hyra en stuga?')).toBe('swedish');
+    expect(questionLanguage('Здравствуйте, сколько стоит замена масла?')).toBe('russian');
+    expect(questionLanguage('Merhaba, kahvaltı dahil mi?')).toBe('turkish');
+    expect(questionLanguage('Jó napot, mennyibe kerül egy szoba?')).toBe('hungarian');
+  });
+
+  it('lowers a Turkish capital İ to the i a visitor types', () => {
+    expect(lowerCase('İstanbul İLETİŞİM')).toBe('istanbul iletişim');
+  });
+
+  it('ends no sentence at an abbreviation before a time, an amount or a street', () => {
+    expect(segment('Incheckning från kl. 14.00 kostar 200 kr. Utcheckning senast kl. 11.00.')).toEqual([
+      'Incheckning från kl. 14.00 kostar 200 kr.',
+      'Utcheckning senast kl. 11.00.',
+    ]);
+    expect(segment('Мы находимся по адресу ул. Кутуя, д. 110. Звоните!')).toEqual([
+      'Мы находимся по адресу ул. Кутуя, д. 110.',
+      'Звоните!',
+    ]);
+    expect(segment('Es dauert ca. 20 Minuten. Danach z.B. Kaffee.')).toEqual([
+      'Es dauert ca. 20 Minuten.',
+      'Danach z.B. Kaffee.',
+    ]);
   });
 });

@@ -145,7 +145,13 @@ const QUESTION_SETS = new Map<Language, Set<string>>(
   }),
 );
 
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}]+(?:['’-][\p{L}]+)*/gu) ?? [];
+const wordsOf = (text: string) => lowerCase(text).match(/[\p{L}]+(?:['’-][\p{L}]+)*/gu) ?? [];
+
+/**
+ * Lower case, as a visitor types it: a Turkish capital İ lowers to "i" and a combining dot, which
+ * would split "İstanbul" in two and never meet the "istanbul" a visitor types; the dot goes.
+ */
+export const lowerCase = (text: string) => text.toLowerCase().replace(/\u0307/g, '');
 
 /**
  * How the evidence reads words in a bot's languages: a word's stems (one per language, as a bilingual
