@@ -11,8 +11,10 @@ import { detectLanguageByWords, type Language } from '../knowledge/languages.js'
 type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
 
 /**
- * Tesseract's codes of the languages it reads: English, and those whose sites Parley reads best
- * (an accent the English model misses splits "envío" from the page's other "envío").
+ * Tesseract's codes of the languages it reads: English, and those Parley speaks to visitors in (an
+ * accent the English model misses splits "envío" from the page's other "envío"). Russian is not
+ * among them: its model is not published to the package registry, so a scan in Cyrillic is read by
+ * the English model, which does not know its letters.
  */
 const OCR_CODES = {
   english: 'eng',
@@ -22,6 +24,12 @@ const OCR_CODES = {
   italian: 'ita',
   portuguese: 'por',
   dutch: 'nld',
+  danish: 'dan',
+  swedish: 'swe',
+  norwegian: 'nor',
+  finnish: 'fin',
+  hungarian: 'hun',
+  turkish: 'tur',
 } as const satisfies Partial<Record<Language, string>>;
 type OcrLanguage = keyof typeof OCR_CODES;
 
