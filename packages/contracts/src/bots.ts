@@ -28,12 +28,15 @@ export const BOT_IMAGE_KINDS = ['image/png', 'image/jpeg', 'image/webp', 'image/
 export const BOT_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 export const BOT_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
-/** console.md section 5 Bot: required, at most 50 characters, letters, digits, underscore and space. */
+/**
+ * console.md section 5 Bot: required, at most 50 characters, letters, digits, underscore and space.
+ * Letters of every script ("Panadería", "Пекарня"): the bot speaks its visitors' languages.
+ */
 export const BotName = inputText({ error: MESSAGES.bots.nameRequired })
   .trim()
   .min(1, MESSAGES.bots.nameRequired)
   .max(50, 'Bot name must be at most 50 characters')
-  .regex(/^[A-Za-z0-9_ ]+$/, MESSAGES.bots.nameChars);
+  .regex(/^[\p{L}\p{M}\p{N}_ ]+$/u, MESSAGES.bots.nameChars);
 
 export const LeadFormField = z.object({
   name: z

@@ -42,7 +42,8 @@ export const GroupName = z
   .trim()
   .min(1, MESSAGES.files.groupNameRequired)
   .max(100, 'Group name must be at most 100 characters')
-  .regex(/^[A-Za-z0-9_]+$/, MESSAGES.files.groupNameChars);
+  // Letters of every script, as a bot's name.
+  .regex(/^[\p{L}\p{M}\p{N}_]+$/u, MESSAGES.files.groupNameChars);
 
 /** One uploaded file: `trained` once its text is indexed; `status` failed carries `error`. */
 export const FileItem = z.object({

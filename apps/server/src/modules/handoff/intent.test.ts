@@ -37,12 +37,25 @@ describe('asksForHuman', () => {
       'quero falar com um atendente',
       'Kan ik met een medewerker praten?',
       'persona, por favor',
+      'Kan jeg tale med et menneske?',
+      'kan jag få prata med en människa?',
+      'Kan jeg snakke med en ansatt?',
+      'voinko puhua ihmisen kanssa?',
+      'можно поговорить с оператором?',
+      'живой человек пожалуйста',
+      'Beszélhetnék egy ügyintézővel?',
+      'bir temsilciyle görüşmek istiyorum',
+      'müşteri temsilcisi lütfen',
     ])
       expect(asksForHuman(text), text).toBe(true);
     for (const text of [
       '¿Cuánto cuesta la paella?',
       'Sprechen Sie Englisch?',
       'Combien de personnes par chambre ?',
+      'Hur många personer får plats i stugan?',
+      'сколько человек помещается в номер?',
+      'Kaç kişilik odalarınız var?',
+      'Hány ember fér el az asztalnál?',
     ])
       expect(asksForHuman(text), text).toBe(false);
   });
