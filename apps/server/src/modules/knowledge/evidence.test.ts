@@ -445,3 +445,31 @@ describe('evidence', () => {
     expect(keys('is my pup allowed in')).toContain('dog');
   });
 });
+
+describe('words as visitors type them', () => {
+  it('finds a line that holds as one word what the visitor wrote as two', () => {
+    const prices = hit(9, 'Kanotuthyrning', 'Priser\n\n- Kanot, heldag: 425 kr\n- Kanot, 3 timmar: 275 kr');
+    const stats = { chunks: 40, terms: [{ word: 'kanot', df: 2 }], languages: ['swedish' as const] };
+    const { verdict } = decide(
+      { qna_match: null, hits: [prices], stats },
+      'vad kostar en kanot en hel dag?',
+      0.34,
+    );
+    expect(verdict.best!.text).toBe('Kanot, heldag: 425 kr');
+    expect(verdict.best!.covered.map((t) => t.label)).toEqual(
+      expect.arrayContaining(['hel', 'dag', 'kanot']),
+    );
+    // A compound is found whole, not as the start of another word: "hel" and "dag" are not "helg".
+    const weekend = hit(10, 'Öppettider', 'Helg: stängt');
+    const open = decide({ qna_match: null, hits: [weekend], stats }, 'öppet en hel dag?', 0.34).verdict;
+    expect(open.best?.covered.map((t) => t.label) ?? []).not.toContain('hel');
+  });
+
+  it('reads a word typed without its accents as the word', () => {
+    expect(typoOf('cocuk', 'çocuk')).toBe(true);
+    const kids = hit(11, 'Tekne turları', 'Çocuklar için 400 TL.');
+    const stats = { chunks: 40, terms: [{ word: 'cocuklar', df: 0 }], languages: ['turkish' as const] };
+    const { verdict } = decide({ qna_match: null, hits: [kids], stats }, 'cocuklar icin ne kadar?', 0.34);
+    expect(verdict.best?.text).toBe('Çocuklar için 400 TL.');
+  });
+});

@@ -1,7 +1,7 @@
 import type { SearchHit } from '@parley/contracts';
 import { stemmer } from 'stemmer';
 import { FOREIGN_INTENTS } from './foreign-words.js';
-import { ENGLISH, type Language, type Lexicon, lexiconOf, lowerCase } from './languages.js';
+import { ENGLISH, type Language, type Lexicon, lexiconOf, lowerCase, withoutAccents } from './languages.js';
 import { CODE_FENCE } from './markdown.js';
 
 /**
@@ -63,6 +63,8 @@ export type QuestionTerm = {
   label: string;
   /** Stems that count as this term in a unit (the word's, and its everyday synonyms'). */
   keys: string[];
+  /** Stems of the word joined to a neighbour ("heldag" for "hel" in "hel dag"), found whole, not as a prefix. */
+  compounds?: string[];
   /** The raw word, for typo-tolerant matching of words the corpus never holds. */
   word: string | null;
   intent: Intent | null;
@@ -373,6 +375,23 @@ const termKeys = (word: string, lexicon: Lexicon): string[] => [
   ...new Set(lexicon.stems(word).flatMap((stem) => (lexicon.english && synonymsOf.get(stem)) || [stem])),
 ];
 
+/**
+ * The compounds a visitor wrote apart, for each content word: its neighbours joined to it ("hel dag"
+ * is "heldag", "wheel chair" "wheelchair"). Germanic languages write as one word what people type
+ * as two, so a line that holds the compound holds both words.
+ */
+function compoundsOf(text: string, content: string[]): Map<string, string[]> {
+  const words = wordsIn(text);
+  const isContent = new Set(content);
+  const compounds = new Map<string, string[]>();
+  const join = (a: string, b: string) => {
+    for (const word of [a, b]) compounds.set(word, [...(compounds.get(word) ?? []), a + b]);
+  };
+  for (let i = 1; i < words.length; i++)
+    if (isContent.has(words[i - 1]!) && isContent.has(words[i]!)) join(words[i - 1]!, words[i]!);
+  return compounds;
+}
+
 /** Whether a word of this text is one that asks for an intent the text asks ("cost" in "how much does it cost"). */
 const askingWords = (text: string, lexicon: Lexicon) => {
   const asked = intentsIn(lexicon).filter(({ asks }) => asks.test(text));
@@ -397,11 +416,14 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
   const seen = new Set<string>();
   // An unknown word weighs most where the visitor asks for it; in what they tell around it, no more than the rarest word.
   const add = (text: string, share: number, context = false, boost = UNKNOWN_BOOST) => {
-    for (const word of contentWords(text, lexicon)) {
-      const keys = termKeys(word, lexicon);
-      const key = keys.join(' ');
+    const words = contentWords(text, lexicon);
+    const compounds = compoundsOf(text, words);
+    for (const word of words) {
+      const own = termKeys(word, lexicon);
+      const key = own.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);
+      const joined = (compounds.get(word) ?? []).flatMap((compound) => lexicon.stems(compound));
       const df = dfOf.get(word) ?? 0;
       // PostgreSQL's stop words ("under", "over") are in no chunk's index: they carry nothing.
       if (df < 0) continue;
@@ -412,7 +434,8 @@ export function questionTerms(question: string, stats: CorpusStats, context = ''
       const unknown = df === 0;
       terms.push({
         label: word,
-        keys,
+        keys: own,
+        ...(joined.length > 0 ? { compounds: joined } : {}),
         word,
         intent: null,
         unknown,
@@ -571,6 +594,9 @@ function holds(term: QuestionTerm, text: TextTerms): boolean {
       .find((i) => i.intent === term.intent)!
       .answers.test(text.raw);
   for (const key of term.keys) for (const k of text.keys) if (sameKey(key, k)) return true;
+  for (const compound of term.compounds ?? [])
+    for (const k of text.keys)
+      if (k.startsWith(compound) && k.length - compound.length <= MAX_SUFFIX) return true;
   // Four letters are too few to tell a typo from another word ("visa", "Viva").
   if (term.unknown && term.word && term.word.length >= 5)
     for (const word of text.words) if (typoOf(term.word, word)) return true;
@@ -600,11 +626,15 @@ function keysOf(word: string, lexicon: Lexicon): string[] {
   ];
 }
 
-/** One or two edits apart (two for long words), first letter kept: "delivry" is "delivery". */
+/**
+ * One or two edits apart (two for long words), first letter kept: "delivry" is "delivery". Accents
+ * count for nothing: "cocuk" is "çocuk", "envio" "envío".
+ */
 export function typoOf(typed: string, word: string): boolean {
-  if (typed[0] !== word[0] || Math.abs(typed.length - word.length) > 2 || word.length < 4) return false;
-  const allowed = typed.length >= 8 ? 2 : 1;
-  return editDistance(typed, word, allowed) <= allowed;
+  const [a, b] = [withoutAccents(typed), withoutAccents(word)];
+  if (a[0] !== b[0] || Math.abs(a.length - b.length) > 2 || b.length < 4) return false;
+  const allowed = a.length >= 8 ? 2 : 1;
+  return editDistance(a, b, allowed) <= allowed;
 }
 
 /** Damerau–Levenshtein distance (adjacent swaps count one), stopping early past `max`. */

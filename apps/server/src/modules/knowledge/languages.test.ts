@@ -10,6 +10,7 @@ import {
   lexiconOf,
   lowerCase,
   questionLanguage,
+  withoutAccents,
 } from './languages.js';
 
 describe('detectLanguage', () => {
@@ -154,6 +155,16 @@ describe('the languages whose words are kept one file each', () => {
     expect(questionLanguage('Здравствуйте, сколько стоит замена масла?')).toBe('russian');
     expect(questionLanguage('Merhaba, kahvaltı dahil mi?')).toBe('turkish');
     expect(questionLanguage('Jó napot, mennyibe kerül egy szoba?')).toBe('hungarian');
+  });
+
+  it('reads a word as typed without its accents', () => {
+    expect(withoutAccents('çocuklar')).toBe('cocuklar');
+    expect(withoutAccents('spørgsmål')).toBe('sporgsmal');
+    expect(withoutAccents('kahvaltı')).toBe('kahvalti');
+    expect(withoutAccents('ёлка')).toBe('елка');
+    expect(withoutAccents('delivery')).toBe('delivery');
+    const turkish = lexiconOf(['turkish']);
+    expect(turkish.stems('çocuklar')).toEqual(expect.arrayContaining(turkish.stems('cocuklar')));
   });
 
   it('lowers a Turkish capital İ to the i a visitor types', () => {

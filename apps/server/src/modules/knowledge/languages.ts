@@ -180,10 +180,13 @@ export function lexiconOf(languages: readonly Language[] = []): Lexicon {
     lexicon = {
       languages: chosen,
       english: chosen.includes('english'),
-      stems:
-        stemmers.length === 1
-          ? (word) => [stemmers[0]!(word)]
-          : (word) => [...new Set(stemmers.map((s) => s(word)))],
+      // A word with accents also stems as typed without them: "cocuklar" meets "çocuklar".
+      stems: (word) => {
+        const plain = withoutAccents(word);
+        const stems = stemmers.map((s) => s(word));
+        if (plain !== word) stems.push(...stemmers.map((s) => s(plain)));
+        return stems.length === 1 ? stems : [...new Set(stems)];
+      },
       isFiller: (word) => filler.has(word),
     };
     lexicons.set(name, lexicon);
@@ -192,3 +195,18 @@ export function lexiconOf(languages: readonly Language[] = []): Lexicon {
 }
 
 export const ENGLISH: Lexicon = lexiconOf(['english']);
+
+/** Letters without a decomposable accent, as people type them on a keyboard without the letter. */
+const PLAIN_LETTERS: Record<string, string> = { ı: 'i', ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd' };
+
+/**
+ * A word as typed without its accents ("cuanto", "maste", "cocuklar", "sporgsmal"): visitors leave
+ * them out in every language. ASCII words come back as they are, at no cost.
+ */
+export function withoutAccents(word: string): string {
+  if (!/[^\x00-\x7f]/.test(word)) return word;
+  return word
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[ıøæœßłđ]/g, (letter) => PLAIN_LETTERS[letter]!);
+}
