@@ -360,7 +360,7 @@ const DUTCH: WidgetTexts = {
   poweredBy: 'Mogelijk gemaakt door Parley',
 };
 
-/** Русский: вы (polite plural, lower case as Russian web interfaces write it); bot lines avoid gendered past tense so any bot name fits. */
+/** Russian, with "вы" in lower case, as Russian sites write it. */
 const RUSSIAN: WidgetTexts = {
   lang: 'ru',
   openChat: 'Открыть чат',
@@ -418,7 +418,7 @@ const RUSSIAN: WidgetTexts = {
   poweredBy: 'Работает на Parley',
 };
 
-/** Magyar: Ön (magázás: formal-polite, as Hungarian shops and services usually address customers; possessive forms without the pronoun where natural). */
+/** Hungarian, with the formal "Ön"; a name takes no endings, so it stands where it needs none. */
 const HUNGARIAN: WidgetTexts = {
   lang: 'hu',
   openChat: 'Chat megnyitása',
@@ -477,7 +477,7 @@ const HUNGARIAN: WidgetTexts = {
   poweredBy: 'Működteti: Parley',
 };
 
-/** Türkçe: siz (formal/polite, as Turkish businesses address customers; buttons in the bare imperative as Turkish interfaces write them). */
+/** Turkish, with "siz"; buttons in the bare imperative, as Turkish interfaces write them. */
 const TURKISH: WidgetTexts = {
   lang: 'tr',
   openChat: 'Sohbeti aç',
@@ -535,7 +535,7 @@ const TURKISH: WidgetTexts = {
   poweredBy: 'Altyapı: Parley',
 };
 
-/** Dansk: du (informal, as Danish shops write). */
+/** Danish, with "du", as Danish shops write. */
 const DANISH: WidgetTexts = {
   lang: 'da',
   openChat: 'Åbn chatten',
@@ -594,7 +594,7 @@ const DANISH: WidgetTexts = {
   poweredBy: 'Drevet af Parley',
 };
 
-/** Svenska: du (informal, as Swedish shops write). */
+/** Swedish, with "du", as Swedish shops write. */
 const SWEDISH: WidgetTexts = {
   lang: 'sv',
   openChat: 'Öppna chatten',
@@ -652,7 +652,7 @@ const SWEDISH: WidgetTexts = {
   poweredBy: 'Drivs av Parley',
 };
 
-/** Norsk bokmål: du (informal, as Norwegian businesses write to customers; "De" is no longer used). */
+/** Norwegian (bokmål), with "du". */
 const NORWEGIAN: WidgetTexts = {
   lang: 'nb',
   openChat: 'Åpne chatten',
@@ -710,7 +710,7 @@ const NORWEGIAN: WidgetTexts = {
   poweredBy: 'Levert av Parley',
 };
 
-/** Suomi: sinä (informal singular, sinuttelu, as most Finnish web shops and customer chats write); the business speaks as "me"/"tiimimme". */
+/** Finnish, with "sinä", as most Finnish shops write; a name takes no endings, so it stands where it needs none. */
 const FINNISH: WidgetTexts = {
   lang: 'fi',
   openChat: 'Avaa chat',

@@ -1,6 +1,6 @@
 import type { LanguageWords } from './language-words.js';
 
-/** Dansk's words (language-words.ts says what each list is). */
+/** Danish words the evidence reads (language-words.ts says what each list is). */
 export const DANISH: LanguageWords = {
   filler:
     'hej hejsa hallo halløj goddag davs tak takker venligst ok okay okej fint super perfekt hvad hvor hvornår hvordan hvilken hvilket hvilke hvem hvis hvorfor hvorhenne hvorledes kan kunne kunnet vil ville gerne skal skulle har have havde haft gør gøre gjorde går gå gik ved vide vidste behøver behøve må måtte får få fik findes fandtes er var være sælger sælge tilbyder tilbyde tager tage accepterer tillader kommer komme giver give sige fortælle fortæl spørge spørger spørgsmål undrer tænkte mulighed muligt noget nogen nogle lidt bare også stadig allerede egentlig virkelig lige mon måske evt imod gennem info information ting mig dig jer jeres os',

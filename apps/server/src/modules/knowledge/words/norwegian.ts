@@ -1,6 +1,6 @@
 import type { LanguageWords } from './language-words.js';
 
-/** Norsk bokmål's words (language-words.ts says what each list is). */
+/** Norwegian words the evidence reads (language-words.ts says what each list is). */
 export const NORWEGIAN: LanguageWords = {
   filler:
     'hei heisann hallo halla god takk takker vennligst gjerne ok okei greit fint flott supert bra jo nei vel altså liksom mvh hilsen hva hvor hvordan hvorfor hvem hvilken hvilke hvilket når mye mange hvorledes kan kunne kanskje vil ville ønsker ønsket ønske lyst skal skulle bør burde må måtte trenger trenge trengs behøver har ha hadde hatt gjør gjøre gjorde gjort går gå drar dra vet vite veit visste finnes fins få får bruke bruker finne finner komme kommer gi gir servere serverer tillatt lov tilbyr tilby selger selge godtar aksepterer fortelle fortell lurer lurte spørre spør spørsmål spørsmålet noe noen noenting ting litt sånn slik mulig mulighet egentlig virkelig akkurat nøyaktig fortsatt fremdeles ennå enda allerede info informasjon dere deres hos våre',

@@ -1,6 +1,6 @@
 import type { LanguageWords } from './language-words.js';
 
-/** Svenska's words (language-words.ts says what each list is). */
+/** Swedish words the evidence reads (language-words.ts says what each list is). */
 export const SWEDISH: LanguageWords = {
   filler:
     'hej hejsan hallå tjena tjenare tack tackar snälla vänligen ok okej oki bra toppen perfekt super vad vilken vilket vilka vem vems varför hur när var vart varifrån hurdan kan kunde kunna kunnat vill ville vilja skulle ska skall vore har hade ha haft gör göra gjorde går gå gick vet veta visste behöver behövde behöva måste får fick få finns fanns finnas är vara säljer sälja erbjuder erbjuda tar ta accepterar tillåter kommer komma ger ge säga säg berätta berättar fråga frågor frågar undrar undrade tänkte gärna möjligt möjlighet hos emot genom någon något några nån nåt nåra lite bara också även fortfarande redan egentligen verkligen typ liksom kanske eventuellt info infon information sak saker grej grejer mig mej dig dej ni er era ert oss',
@@ -19,7 +19,7 @@ export const SWEDISH: LanguageWords = {
     'pris (?:på|för)',
     'avgift(?:en|er|erna)?',
     'taxa(?:n)?',
-    'dyr(?:t|a|are|ast)?',
+    'dyr(?:t|a|are|ast)',
     'billig(?:t|a|are|ast|aste)?',
   ],
   priceWords: [
@@ -30,7 +30,7 @@ export const SWEDISH: LanguageWords = {
     'pris(?:et|er|erna|lista|listan)?',
     'avgift(?:en|er|erna)?',
     'taxa(?:n)?',
-    'dyr(?:t|a|are|ast)?',
+    'dyr(?:t|a|are|ast)',
     'billig(?:t|a|are|ast|aste)?',
   ],
   priceAnswers: [
