@@ -59,11 +59,15 @@ describe('a bot whose sources are in Russian', () => {
     expect(pathsOf(delivery)).toEqual(['/dostavka']);
   });
 
-  it('answers a follow-up from the conversation', async () => {
+  it('answers a follow-up from the conversation, and a new short question on its own', async () => {
     const saturday = await ask('во сколько вы открываетесь в субботу?');
     expect(saturday.body.bot_message!.message).toContain('Суббота: с 9:00 до 18:00');
     const sunday = await ask('а в воскресенье?', saturday.body.conversation_id);
     expect(sunday.body.bot_message!.message).toContain('Воскресенье: выходной');
+    // A new short question is not answered from the turn before it: "wifi" is on no page.
+    const delivery = await ask('сколько стоит доставка?');
+    const wifi = await ask('есть ли у вас вайфай?', delivery.body.conversation_id);
+    expect(wifi.body.bot_message!.answer_mode).toBe('not_found');
   });
 
   it('says it does not know, greets, thanks and hands off in Russian', async () => {

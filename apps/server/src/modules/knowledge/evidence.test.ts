@@ -446,6 +446,13 @@ describe('evidence', () => {
   });
 });
 
+describe('follow-ups', () => {
+  it('answers a follow-up only with a line that holds something of what it newly asks', () => {
+    const sunday = judged('and on Sunday?', null, 'When do you open on Saturday?');
+    expect(sunday.verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
+  });
+});
+
 describe('words as visitors type them', () => {
   it('finds a line that holds as one word what the visitor wrote as two', () => {
     const prices = hit(9, 'Kanotuthyrning', 'Priser\n\n- Kanot, heldag: 425 kr\n- Kanot, 3 timmar: 275 kr');

@@ -671,6 +671,7 @@ export function judge(
   phrases: string[] = [],
   previous = '',
   lexicon: Lexicon = ENGLISH,
+  followUp = false,
 ): Verdict {
   const total = weightOf(terms);
   const ownTotal = weightOf(terms.filter((t) => !t.context));
@@ -736,7 +737,10 @@ export function judge(
     unit.passed =
       previous.includes(unit.text) && scored.some((u) => u.group === unit.group && u.fresh > unit.fresh);
   scored.sort(byStrength);
-  const best = scored[0] ?? null;
+  // A follow-up is answered by a line that holds something of what it newly asks: "do you have
+  // wifi?" after the delivery question is not answered by the delivery line.
+  const asksAnew = followUp && ownTotal > 0;
+  const best = (asksAnew ? scored.find((unit) => unit.covered.some((t) => !t.context)) : scored[0]) ?? null;
   const coverage = best?.coverage ?? 0;
   // At 0 the owner asked never to hold back: any passage found answers.
   const answers = threshold <= 0 ? hits.length > 0 : best !== null && total > 0 && coverage >= threshold;
@@ -1140,7 +1144,8 @@ export function decide(
 ): { pair: QnaPair | null; verdict: Verdict; decision: Decision } {
   const lexicon = lexiconFor(found.stats);
   const terms = questionTerms(question, found.stats, context);
-  const verdict = judge(terms, found.hits, threshold, phrasesOf(question, lexicon), previousAnswer, lexicon);
+  const phrases = phrasesOf(question, lexicon);
+  const verdict = judge(terms, found.hits, threshold, phrases, previousAnswer, lexicon, context !== '');
   const pair = found.qna_match && pairMeans(terms, found.qna_match, found.stats) ? found.qna_match : null;
   if (pair)
     return {
