@@ -134,7 +134,6 @@ const PRICE_WORDS = [
   'tarief',
   'tarieven',
   'duur',
-  ...fromEveryLanguage('priceWords'),
 ];
 const TIME_WORDS = [
   'horarios?',
@@ -205,7 +204,6 @@ const TIME_WORDS = [
   'gesloten',
   'tijd',
   'tijden',
-  ...fromEveryLanguage('timeWords'),
 ];
 const DURATION_UNITS =
   'min(?:uto|utos|utes?|uten|uti)?|h|horas?|heures?|stunden?|std|ore|uur|d[ií]as|jours?|tage?n?|giorni|dagen|semanas?|semaines?|wochen?|settimane|weken|meses|mois|monate?|mesi|maanden|km|metros?|mètres?|meter|metri' +
@@ -262,7 +260,7 @@ export const FOREIGN_INTENTS: Record<
       ...PRICE_WORDS,
       ...fromEveryLanguage('priceAsks'),
     ),
-    words: oneOf(...PRICE_WORDS),
+    words: oneOf(...PRICE_WORDS, ...fromEveryLanguage('priceWords')),
     answers: anyOf(
       'gratis',
       'gratuito',
@@ -301,7 +299,7 @@ export const FOREIGN_INTENTS: Record<
       ...TIME_WORDS,
       ...fromEveryLanguage('timeAsks'),
     ),
-    words: oneOf(...TIME_WORDS),
+    words: oneOf(...TIME_WORDS, ...fromEveryLanguage('timeWords')),
     answers: anyOf(
       `\\d{1,2}(?:º|°|er)?\\.?\\s+(?:de\\s+)?(?:${MONTH_NAMES})`,
       '\\d{1,2}(?:[:.]\\d{2})?\\s?(?:h|uhr|u)',

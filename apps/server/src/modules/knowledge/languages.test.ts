@@ -141,6 +141,8 @@ describe('the languages whose words are kept one file each', () => {
     expect(asks('price', 'сколько стоит шиномонтаж?')).toBe(true);
     expect(asks('price', 'Mennyibe kerül egy masszázs?')).toBe(true);
     expect(asks('price', 'kahvaltı ne kadar?')).toBe(true);
+    // A word that asks a price only beside another: "стоит" is also "is worth".
+    expect(asks('price', 'Стоит ли бронировать заранее?')).toBe(false);
     expect(asks('time', 'När öppnar receptionen?')).toBe(true);
     expect(asks('place', 'где вы находитесь?')).toBe(true);
     expect(FOREIGN_INTENTS.time.answers.test('Receptionen har öppet kl. 9–18.')).toBe(true);

@@ -11,7 +11,9 @@ import { TURKISH } from './turkish.js';
  * What one language gives the evidence (foreign-words.ts gathers them): its chat filler, and the
  * words that ask for and answer each intent. Intent lists are regular-expression fragments matched
  * as whole words, case-insensitively; Finnish, Hungarian, Russian and Turkish words carry endings,
- * so their fragments end in `\p{L}*` or list the forms.
+ * so their fragments end in `\p{L}*` or list the forms. An intent's `…Asks` repeat its `…Words`
+ * but those that ask nothing alone: Russian "стоит" is "costs" in "сколько стоит", and "is worth"
+ * in "стоит ли бронировать заранее?".
  */
 export type LanguageWords = {
   /** Greetings, thanks, chat words, question words, asking verbs and hedges: never what is asked. */
