@@ -69,6 +69,15 @@ describe('text from pictures (OCR)', { timeout: 60_000 }, () => {
   it("reads a scan in another language with that language's model, accents and all", async () => {
     const sections = await extractSections('png', await textImage(CARTA_LINES));
     expect(sections).toEqual([{ text: CARTA_LINES.join('\n') }]);
+    // Read in English first, Swedish garbles past telling by its words ("6ppen" for "öppen"): its letters tell it.
+    const swedish = [
+      'Kanotuthyrning på sjön: 425 kr för en hel dag.',
+      'Receptionen är öppen från kl. 9 till 18 varje dag.',
+      'Vi har också stugor och tältplatser för familjer.',
+    ];
+    const [read] = await extractSections('png', await textImage(swedish));
+    expect(read!.text).toMatch(/på sjön: 425 kr för en hel dag/);
+    expect(read!.text).toMatch(/öppen från kl\. 9 till 18/);
   });
 
   it('refuses a picture with no text in it', async () => {

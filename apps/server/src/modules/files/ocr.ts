@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { detectLanguageByWords, type Language } from '../knowledge/languages.js';
+import { detectLanguage, type Language } from '../knowledge/languages.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
 
@@ -52,10 +52,13 @@ const MAX_RENDER_SIDE = 2400;
 export type ReadImage = (image: Uint8Array) => Promise<string>;
 
 /**
- * Runs `use` with a reader of pictures. A picture is read in English first; when its words are
- * another language's that Tesseract has a model for, it is read again with that model, which
- * gets its accents right, and the file's next pictures are read in that language straight away.
- * Each language's worker is started once, when first needed, and ended after.
+ * Runs `use` with a reader of pictures. A picture is read in English first; when its text reads as
+ * another language that Tesseract has a model for, it is read again with that model, which gets its
+ * accents right. The English model garbles those accents ("öppen" reads "6ppen"), so the language
+ * is told by letter trigrams too when the function words are garbled beyond telling; the second
+ * reading is kept only when Tesseract is at least as sure of it, and the file's next pictures are
+ * then read in that language straight away. Each language's worker is started once, when first
+ * needed, and ended after.
  */
 export async function withImageReader<T>(use: (read: ReadImage) => Promise<T>): Promise<T> {
   const workers = new Map<OcrLanguage, Promise<Worker>>();
@@ -74,17 +77,19 @@ export async function withImageReader<T>(use: (read: ReadImage) => Promise<T>): 
   };
   const recognize = async (language: OcrLanguage, image: Uint8Array) => {
     const { data } = await (await workerFor(language)).recognize(Buffer.from(image));
-    return data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '';
+    return { text: data.confidence >= MIN_CONFIDENCE ? tidy(data.text) : '', confidence: data.confidence };
   };
   let fileLanguage: OcrLanguage = 'english';
   try {
     return await use(async (image) => {
-      const text = await recognize(fileLanguage, image);
-      if (fileLanguage !== 'english' || !text) return text;
-      const told = detectLanguageByWords(text);
-      if (!isOcrLanguage(told) || told === 'english') return text;
+      const read = await recognize(fileLanguage, image);
+      if (fileLanguage !== 'english' || !read.text) return read.text;
+      const told = detectLanguage(read.text);
+      if (!isOcrLanguage(told) || told === 'english') return read.text;
+      const again = await recognize(told, image);
+      if (!again.text || again.confidence < read.confidence) return read.text;
       fileLanguage = told;
-      return (await recognize(told, image)) || text;
+      return again.text;
     });
   } finally {
     await Promise.allSettled([...workers.values()].map(async (worker) => (await worker).terminate()));
