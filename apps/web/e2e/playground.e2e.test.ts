@@ -94,6 +94,16 @@ describe('bot playground and full-page chat', () => {
     expect(await answers.nth(1).innerText()).toMatch(/don.t know the answer|couldn.t find|no information/i);
     await screenshot(page, 'playground-answers');
 
+    // "Why this answer?" shows the owner the decision behind that answer, its question searched.
+    await answers.nth(1).getByRole('button', { name: 'Why this answer?' }).click();
+    const why = page.getByRole('alert', { name: 'What the bot would do' });
+    await why.getByText(/^Would not answer/).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('textbox', { name: 'Question' }).inputValue()).toBe(
+      'What is the capital of Peru?',
+    );
+    await screenshot(page, 'playground-why');
+    await page.keyboard.press('Escape');
+
     // A reload shows the same conversation.
     await page.reload();
     await shipping.waitFor();

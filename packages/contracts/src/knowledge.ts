@@ -98,6 +98,13 @@ export type TrainingProgress = z.infer<typeof TrainingProgress>;
 export const SearchBody = z.object({
   query: inputText({ error: 'Query is required' }).trim().min(1, 'Query is required').max(2000),
   limit: z.number().int().min(1).max(50).default(8),
+  /**
+   * The conversation before the query, when it is asked in one (the playground's "Why this
+   * answer?"): the visitor's previous question and the bot's reply to it. A query that follows up
+   * on them ("and on Sunday?") is read with them, as the bot read it without a model.
+   */
+  previous_question: z.string().trim().max(2000).nullish(),
+  previous_answer: z.string().max(8000).nullish(),
 });
 export type SearchBody = z.infer<typeof SearchBody>;
 
@@ -146,6 +153,8 @@ export const SearchResult = z.object({
      * found and answers only if they say it (else the honest line and a person).
      */
     model_judges: z.boolean(),
+    /** The previous question the query was read with, as a follow-up of it; null when read alone. */
+    follows_up: z.string().nullable(),
   }),
 });
 export type SearchResult = z.infer<typeof SearchResult>;

@@ -149,20 +149,29 @@ async function askSet(api: EvalApi, trained: TrainedSite[]): Promise<AnswerResul
       const judged = judge(site, question, reply);
       const failed = !['correct', 'handled'].includes(judged.outcome);
       // The held-out set's failures are not for reading: no reasons are gathered for them.
-      const why = failed && !isHeldOut(site.set) ? await decisionOf(api, botId, question.q) : undefined;
+      const before = question.first
+        ? { previous_question: question.first, previous_answer: firstReply?.text }
+        : {};
+      const why =
+        failed && !isHeldOut(site.set) ? await decisionOf(api, botId, question.q, before) : undefined;
       results.push({ site: site.name, question, reply, firstReply, judged, ...(why ? { why } : {}) });
     }
   return results;
 }
 
 /**
- * The bot's decision on a question as the knowledge search explains it: what it covered and missed.
- * A release from before the search explained itself gives none.
+ * The bot's decision on a question as the knowledge search explains it: what it covered and missed,
+ * a follow-up read with the turn before it. A release from before the search explained itself gives none.
  */
-async function decisionOf(api: EvalApi, botId: number, query: string): Promise<string | undefined> {
+async function decisionOf(
+  api: EvalApi,
+  botId: number,
+  query: string,
+  before: { previous_question?: string; previous_answer?: string },
+): Promise<string | undefined> {
   const { decision } = await api.call<{
     decision?: { summary: string; coverage: number; covered: string[]; missing: string[] };
-  }>('POST', `/knowledge/search/${botId}`, { query });
+  }>('POST', `/knowledge/search/${botId}`, { query, ...before });
   if (!decision) return undefined;
   const words = (list: string[]) => list.join(', ') || 'nothing';
   return `${decision.summary} (coverage ${decision.coverage}; covered: ${words(decision.covered)}; missing: ${words(decision.missing)})`;

@@ -14,9 +14,7 @@ import { asVisitorLanguage, visitorLanguageOf } from '../bots/visitor-language.j
 import { CHUNK_TOKENS } from '../knowledge/chunker.js';
 import {
   ANSWER_PASSAGES,
-  asksIntent,
   type CorpusStats,
-  contentWords,
   decide,
   type QnaPair,
   relevantHits,
@@ -25,8 +23,8 @@ import {
   type Verdict,
   withoutCode,
 } from '../knowledge/evidence.js';
-import { FOREIGN_REFERS_BACK } from '../knowledge/foreign-words.js';
-import { ENGLISH, LANGUAGES, type Language, type Lexicon, lexiconOf } from '../knowledge/languages.js';
+import { isFollowUp } from '../knowledge/follow-up.js';
+import type { Language } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
@@ -664,29 +662,6 @@ function distinctPages(passages: SearchHit[], max: number): SearchHit[] {
   }
   return pages;
 }
-
-/** Words that point back at the conversation: "it", "that one", "and on Sundays?". */
-const REFERS_BACK =
-  /^\s*(and|also|but|or|so|plus|what about|how about)\b|\b(it|its|that|this|those|them|they|there|one|ones)\b/i;
-
-/**
- * A question that leans on the one before: short, and with words that point back, or with at most
- * one word of its own and no ask of its own ("Sunday?"; not "What time do you open on Saturday?").
- * Read in every language Parley knows, since this is decided before the bot's sources are searched.
- */
-export function isFollowUp(question: string): boolean {
-  const words = question.trim().split(/\s+/).length;
-  if (words > 8) return false;
-  const short = (lexicon: Lexicon) =>
-    contentWords(question, lexicon).length <= 1 && !asksIntent(question, lexicon);
-  return (
-    REFERS_BACK.test(question) ||
-    short(ENGLISH) ||
-    FOREIGN_REFERS_BACK.test(question) ||
-    short(EVERY_LANGUAGE)
-  );
-}
-const EVERY_LANGUAGE = lexiconOf(LANGUAGES);
 
 const CONDENSE_PROMPT =
   'Rewrite the last visitor message as one standalone question that can be understood without the conversation, keeping its meaning and language. Answer with the question only.';

@@ -229,6 +229,27 @@ describe('answers without a model', () => {
     const next = await ask('and on Sunday?', first.body.conversation_id);
     expect(next.body.bot_message!.message).toContain('Sunday: 9 am – 1 pm');
     expect(next.body.bot_message!.message).not.toContain('Saturday');
+    // "Why this answer?" in the playground searches it as the bot read it: with the turn before.
+    const why = await server.post<SearchResult>(
+      `/api/knowledge/search/${botId}`,
+      {
+        query: 'and on Sunday?',
+        previous_question: 'When do you open on Saturday?',
+        previous_answer: first.body.bot_message!.message,
+      },
+      as(owner),
+    );
+    expect(why.status).toBe(200);
+    expect(why.body.decision).toMatchObject({ answers: true, follows_up: 'When do you open on Saturday?' });
+    expect(why.body.decision.covered).toEqual(expect.arrayContaining(['sunday']));
+    // A question that does not lean on the one before is read alone, whatever came before it.
+    const alone = await server.post<SearchResult>(
+      `/api/knowledge/search/${botId}`,
+      { query: 'Do you sell birthday cakes?', previous_question: 'When do you open on Saturday?' },
+      as(owner),
+    );
+    expect(alone.body.decision.follows_up).toBeNull();
+    expect((await search('and on Sunday?')).body.decision.follows_up).toBeNull();
   });
 
   it('cites at most two pages, each once, and only the pages it quotes', async () => {

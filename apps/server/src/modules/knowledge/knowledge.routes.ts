@@ -8,6 +8,7 @@ import type { JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { isActiveModel } from '../llm/llm.queries.js';
 import { ANSWER_PASSAGES, decide, judgedByModel, relevantHits } from './evidence.js';
+import { isFollowUp } from './follow-up.js';
 import type { RetrievalService } from './retrieval.service.js';
 
 const STATUS = { queued: 'queued', active: 'in_progress', completed: 'completed', failed: 'failed' } as const;
@@ -47,15 +48,24 @@ export const knowledgeRoutes =
         const auth = requireAuth(request);
         const bot = await requireBot(db, auth.tenantId, request.params.botId);
         const { query, limit } = request.body;
-        // Searched as an answer searches, so the decision shown is the one the bot makes.
+        // Searched as an answer searches, so the decision shown is the one the bot makes: a
+        // follow-up with the question before it, as the chat reads one without a model.
+        const previous = request.body.previous_question || null;
+        const follows = previous && isFollowUp(query) ? previous : null;
         const { stats, ...found } = await retrieval.search(
           auth.tenantId,
           bot.id,
-          query,
+          follows ? `${follows} ${query}` : query,
           Math.max(limit, ANSWER_PASSAGES),
         );
         const passages = relevantHits(found.hits);
-        const { decision } = decide({ ...found, stats, hits: passages }, query, bot.handoffConfidence);
+        const { decision } = decide(
+          { ...found, stats, hits: passages },
+          query,
+          bot.handoffConfidence,
+          follows ?? '',
+          follows ? (request.body.previous_answer ?? '') : '',
+        );
         // As the chat does: passages whose words fall short of a sure answer go to an active model, which judges them.
         const modelJudges =
           !decision.sure && passages.length > 0 && (await isActiveModel(db, auth.tenantId, bot.llmModel));
@@ -63,7 +73,7 @@ export const knowledgeRoutes =
           ...found,
           hits: found.hits.slice(0, limit),
           languages: stats.languages ?? ['english'],
-          decision: judgedByModel(decision, modelJudges),
+          decision: { ...judgedByModel(decision, modelJudges), follows_up: follows },
         };
       },
     );

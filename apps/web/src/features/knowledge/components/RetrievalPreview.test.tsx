@@ -36,6 +36,7 @@ const SHORT: SearchResult = {
     covered: ['order'],
     missing: ['flat'],
     model_judges: false,
+    follows_up: null,
   },
 };
 /** The same search for a bot whose active model judges the passages (the server says so). */
@@ -122,5 +123,39 @@ describe('RetrievalPreview', () => {
   it("names the languages the bot's sources are read in", async () => {
     await searchFor({ ...SHORT, languages: ['english', 'spanish'] });
     expect(screen.getByText(/Read in English and Spanish/)).toBeTruthy();
+  }, 20_000);
+
+  it('searches a question of the conversation at once, as the follow-up the bot read, and says so', async () => {
+    const fetch = vi.fn(async (_request: Request) =>
+      json({
+        ...SHORT,
+        decision: {
+          ...SHORT.decision,
+          answers: true,
+          sure: true,
+          summary: 'Would answer from Opening hours: covers sunday',
+          follows_up: 'When do you open on Saturday?',
+        },
+      }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const asked = {
+      query: 'and on Sunday?',
+      previousQuestion: 'When do you open on Saturday?',
+      previousAnswer: 'Saturday: 8 am – 4 pm',
+    };
+    render(
+      <Provider store={makeStore()}>
+        <RetrievalPreview botId={4} asked={asked} />
+      </Provider>,
+    );
+    await screen.findByText('Read as a follow-up of “When do you open on Saturday?”');
+    expect((screen.getByLabelText('Question') as HTMLInputElement).value).toBe('and on Sunday?');
+    const sent = await fetch.mock.calls[0]![0].json();
+    expect(sent).toMatchObject({
+      query: 'and on Sunday?',
+      previous_question: 'When do you open on Saturday?',
+      previous_answer: 'Saturday: 8 am – 4 pm',
+    });
   }, 20_000);
 });

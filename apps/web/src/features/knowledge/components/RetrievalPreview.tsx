@@ -8,16 +8,36 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { SearchHit, SearchResult } from '@parley/contracts';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchKnowledgeMutation } from '../api';
 
 const SNIPPET = 280;
 const isHttp = (url: string | null): url is string => Boolean(url && /^https?:\/\//i.test(url));
 
-/** Which passages a question finds in a bot's sources, ranked, with their scores, and what the bot would do. */
-export function RetrievalPreview({ botId }: { botId: number }) {
-  const [query, setQuery] = useState('');
+/** A question asked in a conversation, with the turn before it, as the bot read it. */
+export type AskedInChat = { query: string; previousQuestion: string | null; previousAnswer: string | null };
+
+/**
+ * Which passages a question finds in a bot's sources, ranked, with their scores, and what the bot
+ * would do. `asked` is a question of the conversation ("Why this answer?"), searched at once as the
+ * bot read it: a follow-up with the question before it. A question typed here is read alone.
+ */
+export function RetrievalPreview({ botId, asked = null }: { botId: number; asked?: AskedInChat | null }) {
+  const [query, setQuery] = useState(asked?.query ?? '');
   const [search, state] = useSearchKnowledgeMutation();
+  useEffect(() => {
+    if (!asked) return;
+    setQuery(asked.query);
+    void search({
+      botId,
+      body: {
+        query: asked.query,
+        limit: 8,
+        previous_question: asked.previousQuestion,
+        previous_answer: asked.previousAnswer,
+      },
+    });
+  }, [asked, botId, search]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (query.trim()) void search({ botId, body: { query: query.trim(), limit: 8 } });
@@ -83,6 +103,11 @@ function DecisionNote({ decision }: { decision: SearchResult['decision'] }) {
       severity={decision.sure ? 'success' : decision.answers || judged ? 'info' : 'warning'}
       aria-label="What the bot would do"
     >
+      {decision.follows_up ? (
+        <Typography variant="caption" component="p" color="text.secondary">
+          Read as a follow-up of “{decision.follows_up}”
+        </Typography>
+      ) : null}
       <Typography variant="body2">{decision.summary}</Typography>
       {advice ? (
         <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>

@@ -10,7 +10,7 @@ import Drawer from '@mui/material/Drawer';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BOT, type Bot, welcomeOf } from '@parley/contracts';
+import { BOT, type Bot, type ChatMessage, welcomeOf } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
@@ -28,8 +28,9 @@ import { ContactSection } from '../../chat/components/ContactSection';
 import { LeadSection } from '../../chat/components/LeadSection';
 import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
-import { RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
+import { type AskedInChat, RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
 import { useCompanyLlmsQuery } from '../../llm/api';
+import { askedBefore, explainable } from '../lib/asked';
 import { playgroundCaption } from '../lib/caption';
 
 function parseId(raw: string | undefined): number | null {
@@ -65,6 +66,11 @@ function Playground({ bot }: { bot: Bot }) {
   const welcome = shown.data?.welcome_message || welcomeOf(bot.welcome_message, bot.bot_name);
   const started = chat.messages.some((m) => m.message_type === 'user');
   const [previewOpen, setPreviewOpen] = useState(false);
+  const [asked, setAsked] = useState<AskedInChat | null>(null);
+  const explain = (answer: ChatMessage) => {
+    setAsked(askedBefore(chat.messages, answer));
+    setPreviewOpen(true);
+  };
 
   const intro = (
     <Stack spacing={1.5}>
@@ -114,7 +120,14 @@ function Playground({ bot }: { bot: Bot }) {
             {playgroundCaption(bot, models.data)}
           </Typography>
         </Box>
-        <Button size="small" startIcon={<ManageSearch />} onClick={() => setPreviewOpen(true)}>
+        <Button
+          size="small"
+          startIcon={<ManageSearch />}
+          onClick={() => {
+            setAsked(null);
+            setPreviewOpen(true);
+          }}
+        >
           What the bot finds
         </Button>
         <Button variant="outlined" size="small" startIcon={<AddComment />} onClick={chat.newChat}>
@@ -156,7 +169,16 @@ function Playground({ bot }: { bot: Bot }) {
             />
           }
           explainAnswers
-          answerFooter={(message) => <RateAnswer message={message} />}
+          answerFooter={(message) => (
+            <Stack direction="row" alignItems="center" spacing={1} useFlexGap flexWrap="wrap">
+              <RateAnswer message={message} />
+              {explainable(message) ? (
+                <Button size="small" onClick={() => explain(message)}>
+                  Why this answer?
+                </Button>
+              ) : null}
+            </Stack>
+          )}
           onSend={chat.send}
           sendDisabled={chat.thinking}
           humanButton={bot.human_button}
@@ -164,7 +186,7 @@ function Playground({ bot }: { bot: Bot }) {
         />
       </Paper>
       <Drawer anchor="right" open={previewOpen} onClose={() => setPreviewOpen(false)}>
-        <RetrievalPreview botId={bot.bot_id} />
+        <RetrievalPreview botId={bot.bot_id} asked={asked} />
       </Drawer>
     </Box>
   );
