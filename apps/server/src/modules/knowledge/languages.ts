@@ -196,6 +196,7 @@ export function lexiconOf(languages: readonly Language[] = []): Lexicon {
 
 export const ENGLISH: Lexicon = lexiconOf(['english']);
 
+const NOT_ASCII = /[^ -~]/;
 /** Letters without a decomposable accent, as people type them on a keyboard without the letter. */
 const PLAIN_LETTERS: Record<string, string> = { ı: 'i', ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd' };
 
@@ -204,7 +205,7 @@ const PLAIN_LETTERS: Record<string, string> = { ı: 'i', ø: 'o', æ: 'ae', œ: 
  * them out in every language. ASCII words come back as they are, at no cost.
  */
 export function withoutAccents(word: string): string {
-  if (!/[^\x00-\x7f]/.test(word)) return word;
+  if (!NOT_ASCII.test(word)) return word;
   return word
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
