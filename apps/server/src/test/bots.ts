@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Bot } from '@parley/contracts';
+import type { Bot, ChatExchange } from '@parley/contracts';
 import { bots } from '../modules/bots/bots.schema.js';
 import type { Account, TestServer } from './server.js';
 
@@ -69,3 +69,21 @@ export async function addTrainedPairs(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Asks a bot as its owner asks in the playground: a new conversation, or the one given. */
+export const askBot = (
+  server: TestServer,
+  account: Account,
+  botId: number,
+  message: string,
+  conversationId?: number,
+) =>
+  server.post<ChatExchange>(
+    '/api/chat/chats',
+    { bot_id: botId, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
+    { token: account.access_token },
+  );
+
+/** The paths of the pages a reply cites (a Q&A pair's or a file's source by its type). */
+export const citedPaths = (reply: { body: ChatExchange }) =>
+  reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));

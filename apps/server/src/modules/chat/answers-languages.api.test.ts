@@ -1,6 +1,5 @@
 import type {
   Bot,
-  ChatExchange,
   ChatMessage,
   Conversation,
   PublicBot,
@@ -10,7 +9,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { queryRows, sql } from '../../core/db/database.js';
-import { addTrainedPairs, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
+import { addTrainedPairs, askBot, citedPaths, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -34,13 +33,7 @@ const sites: Array<{ close(): Promise<void> }> = [];
 
 const as = (account: Account) => ({ token: account.access_token });
 const ask = (bot: number, message: string, conversationId?: number) =>
-  server.post<ChatExchange>(
-    '/api/chat/chats',
-    { bot_id: bot, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
-    as(owner),
-  );
-const pathsOf = (reply: { body: ChatExchange }) =>
-  reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
+  askBot(server, owner, bot, message, conversationId);
 
 async function botOf(url: string, name: string, pairs: Array<{ question: string; answer: string }>) {
   const source = await crawlSite(server, owner, `${url}/`, name);
@@ -106,7 +99,7 @@ describe('a bot whose sources are in Spanish', () => {
     const delivery = await ask(spanishBot, '¿Cuánto cuesta el envío a domicilio?');
     expect(delivery.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
     expect(delivery.body.bot_message!.message).toContain('El envío a domicilio cuesta 3 €');
-    expect(pathsOf(delivery)).toEqual(['/envios']);
+    expect(citedPaths(delivery)).toEqual(['/envios']);
 
     const saturday = await ask(spanishBot, '¿a qué hora abrís el sábado?');
     expect(saturday.body.bot_message!.message).toContain('8:00 – 14:00');
@@ -148,7 +141,7 @@ describe('a bot whose sources are in Spanish', () => {
         'Puedes pedir hablar con una persona de nuestro equipo.',
     );
     expect(flour.body.bot_message!.actions).toEqual([{ type: 'human', title: 'Hablar con una persona' }]);
-    expect(pathsOf(flour)).toEqual(['/']);
+    expect(citedPaths(flour)).toEqual(['/']);
   });
 
   it('says what it is and what it can do, and takes a yes or a no to an offered person, in Spanish', async () => {

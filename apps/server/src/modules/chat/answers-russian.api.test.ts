@@ -1,6 +1,6 @@
-import type { Bot, ChatExchange, PublicBot, SearchResult } from '@parley/contracts';
+import type { Bot, PublicBot, SearchResult } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaApi } from '../../test/bots.js';
+import { askBot, citedPaths, createBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
@@ -17,14 +17,7 @@ let bot: number;
 let site: { url: string; close(): Promise<void> };
 
 const as = (account: Account) => ({ token: account.access_token });
-const ask = (message: string, conversationId?: number) =>
-  server.post<ChatExchange>(
-    '/api/chat/chats',
-    { bot_id: bot, message, ...(conversationId ? { conversation_id: conversationId } : {}) },
-    as(owner),
-  );
-const pathsOf = (reply: { body: ChatExchange }) =>
-  reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
+const ask = (message: string, conversationId?: number) => askBot(server, owner, bot, message, conversationId);
 
 beforeAll(async () => {
   site = await servePekarnya();
@@ -56,7 +49,7 @@ describe('a bot whose sources are in Russian', () => {
     const delivery = await ask('здравствуйте, сколько стоит доставка?');
     expect(delivery.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
     expect(delivery.body.bot_message!.message).toContain('Доставка по Казани стоит 300 ₽');
-    expect(pathsOf(delivery)).toEqual(['/dostavka']);
+    expect(citedPaths(delivery)).toEqual(['/dostavka']);
   });
 
   it('answers a follow-up from the conversation, and a new short question on its own', async () => {
