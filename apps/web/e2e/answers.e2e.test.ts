@@ -89,6 +89,9 @@ describe("answers on a small business's own site", () => {
       .getByTestId('message-sources')
       .getByRole('link', { name: /^About us/ })
       .waitFor();
+    // The quote helped this visitor: their thumbs up tells the owner.
+    await team.getByRole('button', { name: 'Good answer' }).click();
+    await team.getByRole('button', { name: 'Good answer', pressed: true }).waitFor();
     await screenshot(page, 'answers-widget-not-sure');
 
     const cake = await ask('can I get a cake for my birthday?', BAKERY_QNA[0]!.answer);
@@ -125,6 +128,11 @@ describe("answers on a small business's own site", () => {
       .filter({ hasText: 'is the team friendly' })
       .getByText('answered, not sure')
       .waitFor({ timeout: 15_000 });
+    await owner
+      .getByTestId('unanswered-question')
+      .filter({ hasText: 'is the team friendly' })
+      .getByText('a visitor found the quote helpful')
+      .waitFor();
     await owner
       .getByTestId('bot-answer')
       .getByText(/Today a team of eight bakes through the night/)

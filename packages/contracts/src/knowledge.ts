@@ -203,6 +203,8 @@ export const UnansweredGroup = z.object({
   answered_unsure: z.boolean(),
   /** The sentences the bot quoted, not sure, the last time one of these was asked; null when none. */
   bot_answer: z.string().nullable(),
+  /** How many visitors rated such a not-sure answer up: the quote helped them. */
+  rated_helpful: z.number().int(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 

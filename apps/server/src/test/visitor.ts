@@ -11,6 +11,8 @@ export type Visitor = {
   /** Asks in a new conversation and waits for the bot's answer, after the welcome message. */
   ask(question: string): Promise<ChatMessage>;
   close(): void;
+  /** The visitor's signed identity, as the widget sends it (to rate an answer). */
+  token: string;
 };
 
 /** A website visitor opens the bot's widget: an identity, then the chat socket, open. */
@@ -39,6 +41,7 @@ export async function openVisitor(server: TestServer, target: VisitedBot): Promi
       return answers.at(-1)!;
     },
     close: () => socket.close(),
+    token: identity.body.visitor_token,
   };
 }
 

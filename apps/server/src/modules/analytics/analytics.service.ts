@@ -25,7 +25,7 @@ import { requireBot } from '../bots/bots.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { VisitorTokens } from '../chat/visitor.js';
 import { requireOrigin } from '../chat/widget-origins.js';
-import { recordQuestion, withdrawQuestion } from '../unanswered/unanswered.service.js';
+import { markHelpful, recordQuestion, withdrawQuestion } from '../unanswered/unanswered.service.js';
 import {
   citedKeys,
   countRows,
@@ -391,6 +391,8 @@ export class AnalyticsService {
     const asked = { ...message, question, reason: 'disliked' as const };
     if (rating === 'down') await recordQuestion(this.deps.db, asked);
     else await withdrawQuestion(this.deps.db, asked);
+    // An answer said not sure was queued as it was given: a thumbs up says the quote helped.
+    if (message.mode === 'unsure') await markHelpful(this.deps.db, asked, rating === 'up');
   }
 
   /** The visitor's message the rated answer answered. */

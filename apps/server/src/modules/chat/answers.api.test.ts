@@ -14,7 +14,7 @@ import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { BAKERY_QNA, serveBakery } from '../../test/sites/bakery.js';
-import { visitorConversation } from '../../test/visitor.js';
+import { openVisitor, visitorConversation } from '../../test/visitor.js';
 import { DECLINE } from './answer.service.js';
 import { conversations } from './chat.schema.js';
 import { TEXTS } from './reply-texts.js';
@@ -139,6 +139,21 @@ describe('answers without a model', () => {
       bot_answer:
         'Today a team of eight bakes through the night so the shelves are full when the doors open.',
     });
+    // A visitor whose thumbs up says the quote helped marks it for the owner; taken back, it is unmarked.
+    const helped = await openVisitor(server, bot);
+    const quoted = await helped.ask(PARTLY);
+    const rate = (rating: 'up' | null) =>
+      server.post('/api/analytics/ratings', { message_id: quoted.id, rating, visitor_token: helped.token });
+    const helpfulOf = async () =>
+      (await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner))).body.find(
+        (group) => group.question === PARTLY,
+      )?.rated_helpful;
+    expect(await helpfulOf()).toBe(0);
+    expect((await rate('up')).status).toBe(200);
+    expect(await helpfulOf()).toBe(1);
+    await rate(null);
+    expect(await helpfulOf()).toBe(0);
+    helped.close();
     // A question the bot could not answer at all is queued too, but not as answered.
     await visitorConversation(server, bot, 'Do you sell pizza?');
     const again = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${botId}`, as(owner));

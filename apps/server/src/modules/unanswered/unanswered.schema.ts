@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { tenants } from '../../core/db/schema.js';
 import { bots } from '../bots/bots.schema.js';
 import { qna } from '../qna/qna.schema.js';
@@ -51,6 +51,8 @@ export const unansweredQuestions = pgTable(
     }).notNull(),
     /** Reason `unsure`: the sentences the bot quoted, without its lines around them. */
     botAnswer: text('bot_answer'),
+    /** Reason `unsure`: the visitor rated that answer up (the quote helped them). */
+    ratedHelpful: boolean('rated_helpful').notNull().default(false),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('unanswered_questions_group_idx').on(t.groupId, t.askedAt)],

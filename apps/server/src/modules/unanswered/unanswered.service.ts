@@ -69,11 +69,12 @@ export class UnansweredService {
       .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
       .limit(200);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, disliked, quotes, likely] = await Promise.all([
+    const [examples, suggestions, disliked, quotes, helpful, likely] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
       this.dislikedIn(ids),
       this.botAnswersOf(ids),
+      this.helpfulIn(ids),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
     ]);
@@ -91,7 +92,19 @@ export class UnansweredService {
       // A question answered not sure is queued with what the bot quoted.
       answered_unsure: quotes.has(row.id),
       bot_answer: quotes.get(row.id) ?? null,
+      rated_helpful: helpful.get(row.id) ?? 0,
     }));
+  }
+
+  /** Per group, how many of its answers said not sure a visitor rated up. */
+  private async helpfulIn(groupIds: number[]): Promise<Map<number, number>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ groupId: questions.groupId, n: sql<number>`count(*)::int` })
+      .from(questions)
+      .where(and(inArray(questions.groupId, groupIds), eq(questions.ratedHelpful, true)))
+      .groupBy(questions.groupId);
+    return new Map(rows.map((row) => [row.groupId, row.n]));
   }
 
   /** The groups holding a question whose answer a visitor rated down. */
@@ -326,6 +339,17 @@ export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<
         .set({ askedCount: sql`greatest(${groups.askedCount} - 1, 1)` })
         .where(eq(groups.id, row.groupId));
   });
+}
+
+/**
+ * A visitor's thumbs up on an answer said not sure marks its queued question: the quote helped
+ * them, which the owner reads as a hint to keep it as the answer. The question stays queued, as one
+ * visitor's word is not the owner's; a thumbs taken back unmarks it.
+ */
+export async function markHelpful(db: Db, input: UnansweredInput, helpful: boolean): Promise<void> {
+  const question = queuedText(input.question);
+  const row = await queuedRow(db, input, question, 'unsure');
+  if (row) await db.update(questions).set({ ratedHelpful: helpful }).where(eq(questions.id, row.id));
 }
 
 /**

@@ -92,6 +92,19 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 title="The bot quoted sentences that hold only part of this question and said it was not sure: an answer of your own makes it sure."
               />
             ) : null}
+            {group.answered_unsure && group.rated_helpful > 0 ? (
+              <Chip
+                size="small"
+                color="success"
+                variant="outlined"
+                label={
+                  group.rated_helpful === 1
+                    ? 'a visitor found the quote helpful'
+                    : `${group.rated_helpful} visitors found the quote helpful`
+                }
+                title="Visitors rated the bot's not-sure quote up: it may be the answer. Start from the bot's quote to keep it as yours."
+              />
+            ) : null}
             {group.rated_unhelpful ? (
               <Chip
                 size="small"
