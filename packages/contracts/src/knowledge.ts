@@ -103,8 +103,8 @@ export const SearchBody = z.object({
    * answer?"): the visitor's previous question and the bot's reply to it. A query that follows up
    * on them ("and on Sunday?") is read with them, as the bot read it without a model.
    */
-  previous_question: z.string().trim().max(2000).nullish(),
-  previous_answer: z.string().max(8000).nullish(),
+  previous_question: inputText().trim().max(2000).nullish(),
+  previous_answer: inputText().max(8000).nullish(),
 });
 export type SearchBody = z.infer<typeof SearchBody>;
 
