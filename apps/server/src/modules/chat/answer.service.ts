@@ -23,7 +23,7 @@ import {
   type Verdict,
   withoutCode,
 } from '../knowledge/evidence.js';
-import { isFollowUp } from '../knowledge/follow-up.js';
+import { isFollowUp, type Reading, readWithoutModel } from '../knowledge/follow-up.js';
 import type { Language } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
@@ -200,22 +200,14 @@ export class AnswerService {
    * and it into a standalone question (the raw question when the call fails or is slow); without
    * one, the previous visitor turn's words are added to the search, and count half in the evidence.
    */
-  private async standalone(
-    input: AnswerInput,
-    model: ResolvedModel | null,
-  ): Promise<{ query: string; question: string; context: string; previousAnswer: string }> {
-    const raw = { query: input.question, question: input.question, context: '', previousAnswer: '' };
+  private async standalone(input: AnswerInput, model: ResolvedModel | null): Promise<Reading> {
     const previous = input.history.filter((m) => m.messageType === 'user').at(-1)?.message;
-    if (!previous || !isFollowUp(input.question)) return raw;
     if (!model) {
-      const previousAnswer = input.history.filter((m) => m.messageType === 'bot').at(-1)?.message ?? '';
-      return {
-        query: `${previous} ${input.question}`,
-        question: input.question,
-        context: previous,
-        previousAnswer,
-      };
+      const previousAnswer = input.history.filter((m) => m.messageType === 'bot').at(-1)?.message;
+      return readWithoutModel(input.question, previous, previousAnswer);
     }
+    const raw = readWithoutModel(input.question);
+    if (!previous || !isFollowUp(input.question)) return raw;
     try {
       const condensed = await condense(
         providerModel(model.model),

@@ -24,3 +24,26 @@ export function isFollowUp(question: string): boolean {
   );
 }
 const EVERY_LANGUAGE = lexiconOf(LANGUAGES);
+
+/** A question as retrieval and the evidence read it: what is searched, and the turn it follows up on. */
+export type Reading = { query: string; question: string; context: string; previousAnswer: string };
+
+/**
+ * A question as the bot reads it without a model (issue 30 item 6): alone, or, when it follows up
+ * on the visitor's previous question, searched with that question's words, which count half in the
+ * evidence, beside the bot's reply to it ("and on Sunday?" goes on from Saturday's line).
+ */
+export function readWithoutModel(
+  question: string,
+  previousQuestion?: string | null,
+  previousAnswer?: string | null,
+): Reading {
+  if (!previousQuestion || !isFollowUp(question))
+    return { query: question, question, context: '', previousAnswer: '' };
+  return {
+    query: `${previousQuestion} ${question}`,
+    question,
+    context: previousQuestion,
+    previousAnswer: previousAnswer ?? '',
+  };
+}

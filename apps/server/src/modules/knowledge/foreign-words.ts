@@ -229,10 +229,9 @@ const MONTH_NAMES =
  * An address whose street word follows the name, glued ("Storgatan 5", "Mannerheimintie 3") or not
  * ("Kossuth Lajos utca 5", "Atatürk Cad. No: 12"), in the languages whose words are kept per language.
  */
-const streetAfterName = () => {
-  const words = streetWords('suffix');
-  return words.length > 0 ? [`\\p{L}+\\s?(?:${words.join('|')})\\.?\\s?(?:no\\.?:?\\s?)?\\d`] : [];
-};
+const STREETS_AFTER = streetWords('suffix');
+const STREET_AFTER_NAME =
+  STREETS_AFTER.length > 0 ? `|\\p{L}+\\s?(?:${STREETS_AFTER.join('|')})\\.?\\s?(?:no\\.?:?\\s?)?\\d` : '';
 
 /** Each intent's foreign asking words and the answers they want (evidence.ts INTENTS has English's). */
 export const FOREIGN_INTENTS: Record<
@@ -404,7 +403,7 @@ export const FOREIGN_INTENTS: Record<
       ...fromEveryLanguage('placeWords'),
     ),
     answers: new RegExp(
-      `${anyOf('calle', 'c/', 'avenida', 'avda', 'plaza', 'paseo', 'rue', 'avenue', 'boulevard', 'via', 'viale', 'piazza', 'corso', 'rua', 'praça', 'largo', 'travessa', ...streetWords('prefix')).source}\\s+\\p{L}|\\p{L}+(?:straße|strasse|str\\.|platz|gasse|allee|straat|laan|plein|gracht|kade|singel)\\s?\\d${orAlso(streetAfterName())}|${anyOf('direcci[óo]n', 'adresse', 'indirizzo', 'morada', 'endereço', 'adres', 'anfahrt').source}`,
+      `${anyOf('calle', 'c/', 'avenida', 'avda', 'plaza', 'paseo', 'rue', 'avenue', 'boulevard', 'via', 'viale', 'piazza', 'corso', 'rua', 'praça', 'largo', 'travessa', ...streetWords('prefix')).source}\\s+\\p{L}|\\p{L}+(?:straße|strasse|str\\.|platz|gasse|allee|straat|laan|plein|gracht|kade|singel)\\s?\\d${STREET_AFTER_NAME}|${anyOf('direcci[óo]n', 'adresse', 'indirizzo', 'morada', 'endereço', 'adres', 'anfahrt').source}`,
       'iu',
     ),
   },

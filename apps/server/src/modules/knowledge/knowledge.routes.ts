@@ -8,7 +8,7 @@ import type { JobQueue } from '../../core/jobs/queue.js';
 import { requireBot } from '../bots/bots.queries.js';
 import { isActiveModel } from '../llm/llm.queries.js';
 import { ANSWER_PASSAGES, decide, judgedByModel, relevantHits } from './evidence.js';
-import { isFollowUp } from './follow-up.js';
+import { readWithoutModel } from './follow-up.js';
 import type { RetrievalService } from './retrieval.service.js';
 
 const STATUS = { queued: 'queued', active: 'in_progress', completed: 'completed', failed: 'failed' } as const;
@@ -50,12 +50,11 @@ export const knowledgeRoutes =
         const { query, limit } = request.body;
         // Searched as an answer searches, so the decision shown is the one the bot makes: a
         // follow-up with the question before it, as the chat reads one without a model.
-        const previous = request.body.previous_question || null;
-        const follows = previous && isFollowUp(query) ? previous : null;
+        const reading = readWithoutModel(query, request.body.previous_question, request.body.previous_answer);
         const { stats, ...found } = await retrieval.search(
           auth.tenantId,
           bot.id,
-          follows ? `${follows} ${query}` : query,
+          reading.query,
           Math.max(limit, ANSWER_PASSAGES),
         );
         const passages = relevantHits(found.hits);
@@ -63,8 +62,8 @@ export const knowledgeRoutes =
           { ...found, stats, hits: passages },
           query,
           bot.handoffConfidence,
-          follows ?? '',
-          follows ? (request.body.previous_answer ?? '') : '',
+          reading.context,
+          reading.previousAnswer,
         );
         // As the chat does: passages whose words fall short of a sure answer go to an active model, which judges them.
         const modelJudges =
@@ -73,7 +72,7 @@ export const knowledgeRoutes =
           ...found,
           hits: found.hits.slice(0, limit),
           languages: stats.languages ?? ['english'],
-          decision: { ...judgedByModel(decision, modelJudges), follows_up: follows },
+          decision: { ...judgedByModel(decision, modelJudges), follows_up: reading.context || null },
         };
       },
     );
