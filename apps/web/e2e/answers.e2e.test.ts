@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenAiFake, startOpenAiFake } from '../../server/src/test/fakes/openai';
 import { BAKERY_QNA, type BakerySite, serveBakery } from '../../server/src/test/sites/bakery';
 import {
   addTrainedQna,
+  apiCall,
   crawlViaApi,
   createBotViaApi,
   type Harness,
@@ -10,6 +12,7 @@ import {
   screenshotOnFailure,
   signUp,
   startHarness,
+  tokenOf,
 } from './harness';
 
 /**
@@ -19,13 +22,16 @@ import {
 describe("answers on a small business's own site", () => {
   let h: Harness;
   let site: BakerySite;
+  let llm: OpenAiFake;
   beforeAll(async () => {
     site = await serveBakery();
+    llm = await startOpenAiFake();
     h = await startHarness({ env: { CRAWLER_ALLOW_PRIVATE: 'true' } });
   });
   afterAll(async () => {
     await h?.close();
     await site?.close();
+    await llm?.close();
   });
 
   it('answers with the right page cited, follows up, abstains and offers a person, and answers a paraphrase with the pair alone', async () => {
@@ -157,5 +163,39 @@ describe("answers on a small business's own site", () => {
       .waitFor({ timeout: 15_000 });
     await ask('is the team friendly', 'Very: our team of eight bakers loves a chat.');
     await screenshot(owner, 'answers-unanswered-not-sure');
+  });
+
+  it("never shows a price the bot's model made up: the owner sees the sources' answer and which figure was held back", async () => {
+    const { page } = await h.newPage({ width: 1200, height: 900 });
+    screenshotOnFailure(page, 'answers-unverified');
+    await signUp(page, person('noor'));
+    const token = await tokenOf(page);
+    const sourceId = await crawlViaApi(h, token, `${site.url}/`, 'Blue Fern');
+    const model = await apiCall<{ id: number }>(h, token, 'POST', '/settings/llm', {
+      name: 'Local',
+      provider: 'openai-compatible',
+      base_url: llm.url,
+      model: 'tiny',
+    });
+    const bot = await createBotViaApi(h, page, {
+      bot_name: 'Blue Fern',
+      llm_model: String(model.id),
+      web_source_ids: JSON.stringify([sourceId]),
+    });
+    llm.reply('Delivery is $9 [1], and free on orders over $50.');
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('How much does delivery cost?');
+    await box.press('Enter');
+    const answer = page.getByTestId('bot-message').filter({ hasText: 'Delivery costs $6' });
+    await answer.waitFor({ timeout: 30_000 });
+    // The figure shows only in the owner's note of why.
+    const shown = (await answer.textContent())!;
+    expect(shown.slice(0, shown.indexOf("The model's answer was not given"))).not.toContain('$9');
+    await answer
+      .getByTestId('unverified-note')
+      .getByText(/it said “\$9”, which none of the sources holds/)
+      .waitFor();
+    await screenshot(page, 'answers-unverified');
   });
 });

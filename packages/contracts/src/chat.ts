@@ -183,6 +183,12 @@ export const ChatMessage = z.object({
   message_metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   /** A message sent to a channel: queued, sent, or failed with its reason. */
   delivery: Delivery.nullable().optional(),
+  /**
+   * The figures (prices, times, numbers, phone numbers, addresses, links) the bot's language model
+   * stated that none of its sources holds: that answer was not given, and this one, from the
+   * sources' own words, was given instead. Absent when the model's answer stood.
+   */
+  unverified: z.array(z.string()).optional(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
   /**
    * On a bot message read back as history (a conversation's messages, the socket's resume): the

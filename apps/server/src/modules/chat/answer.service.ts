@@ -28,6 +28,7 @@ import type { Language } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
+import { figureGate, givenKeys, unsupportedFigures } from './grounding.js';
 import { personTitleIn, type ReplyTexts, replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
@@ -53,6 +54,11 @@ export type Answer = {
   wantsPerson?: boolean;
   /** Mode `unsure`: the sentences quoted, without the bot's lines around them (for the owner's queue). */
   quote?: string;
+  /**
+   * The figures the model's answer stated that none of its sources holds (grounding.ts): that answer
+   * was not given, and this one, from the sources' own words, was given instead.
+   */
+  unverified?: string[];
 };
 
 /** The bot's calendar booking configuration, when it has one. */
@@ -174,11 +180,19 @@ export class AnswerService {
     if (!model) return this.say(input, await quoted(input, verdict, passages, found.stats));
     try {
       const ordered = passagesForModel(byEvidence(verdict, passages));
-      return await this.generate(input, model.model, ordered, booking, {
+      const generated = await this.generate(input, model.model, ordered, booking, {
         judging,
         fallbackSources: citable(verdict, ordered, input.bot.maxCitations),
         stats: found.stats,
       });
+      if (!generated.unverified) return generated;
+      // The model stated a figure none of its sources holds: the visitor, who saw nothing of that
+      // sentence, gets what the sources' own words show instead, as a bot without a model answers.
+      // Nothing more is streamed: the stored message replaces what the visitor saw come in.
+      const instead = verdict.answers
+        ? await quoted(input, verdict, passages, found.stats)
+        : abstain(input, await input.agentOnline(), true, found.stats);
+      return { ...instead, usage: generated.usage, unverified: generated.unverified };
     } catch (error) {
       if (input.signal?.aborted) throw error;
       // The visitor is not told about models: they get the sentences of the sources that answer best
@@ -248,10 +262,11 @@ export class AnswerService {
     const abortSignal = input.signal
       ? AbortSignal.any([input.signal, AbortSignal.timeout(this.options.timeoutMs)])
       : AbortSignal.timeout(this.options.timeoutMs);
+    const system = systemPrompt(input.bot, passages, booking !== null, judging);
     const { stream } = await withOneRetry(() =>
       provider.doStream({
         prompt: [
-          { role: 'system', content: systemPrompt(input.bot, passages, booking !== null, judging) },
+          { role: 'system', content: system },
           ...historyPrompt(input.history),
           { role: 'user', content: [{ type: 'text', text: input.question }] },
         ],
@@ -265,7 +280,12 @@ export class AnswerService {
     let booked = false;
     let wantsPerson = false;
     let usage: Answer['usage'] = null;
-    const shown = judging ? declinable(input.onChunk) : { push: input.onChunk, declined: () => false };
+    // A bot allowed general knowledge may state figures its sources do not hold; others may not.
+    const given = givenKeys([system, input.question, ...input.history.map((m) => m.message)]);
+    const gate = input.bot.internet
+      ? { push: input.onChunk, end: () => [] }
+      : figureGate(input.onChunk, (sentence) => unsupportedFigures(sentence, given));
+    const shown = judging ? declinable(gate.push) : { push: gate.push, declined: () => false };
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const part = next.value;
@@ -288,8 +308,18 @@ export class AnswerService {
       return wantsPerson
         ? { ...TAKES_PERSON, usage }
         : { ...this.say(input, abstain(input, await input.agentOnline(), true, stats)), usage };
+    const unverified = gate.end();
     const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
-    return { text: final, mode: 'llm' as const, sources, qnaId: null, usage, actions: [], wantsPerson };
+    return {
+      text: final,
+      mode: 'llm' as const,
+      sources,
+      qnaId: null,
+      usage,
+      actions: [],
+      wantsPerson,
+      ...(unverified.length > 0 ? { unverified } : {}),
+    };
   }
 
   /** A ready answer, streamed in one piece so every answer reaches the client the same way. */

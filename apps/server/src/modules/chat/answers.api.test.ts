@@ -2,6 +2,7 @@ import {
   BOT,
   type Bot,
   type ChatExchange,
+  type ConversationWithMessages,
   type SearchResult,
   type StreamEvent,
   type UnansweredGroup,
@@ -54,7 +55,8 @@ async function askStreamed(message: string, bot = botId) {
     .split('\n\n')
     .filter((block) => block.startsWith('data: '))
     .map((block) => JSON.parse(block.slice(6)) as StreamEvent);
-  return { raw, final: events.at(-1) as Extract<StreamEvent, { type: 'final' }> };
+  const streamed = events.flatMap((event) => (event.type === 'chunk' ? [event.data] : [])).join('');
+  return { raw, streamed, final: events.at(-1) as Extract<StreamEvent, { type: 'final' }> };
 }
 const search = (query: string, bot = botId) =>
   server.post<SearchResult>(`/api/knowledge/search/${bot}`, { query }, as(owner));
@@ -479,6 +481,56 @@ describe('answers with a model', () => {
     const seen = llm.requests.length;
     await ask('How much does delivery cost?', undefined, modelBot);
     expect(system(seen)).not.toContain(DECLINE);
+  });
+
+  // A bot that invents a price is the end of a business's trust (grounding.ts).
+  it('never gives a price the sources do not hold: the sources answer instead, and the visitor never sees it', async () => {
+    llm.reply('Sure! Delivery is $9, and free over $50 [1].');
+    const { streamed, final } = await askStreamed('How much does delivery cost?', modelBot);
+    expect(streamed).toBe('Sure! Delivery is ');
+    const answer = final.final_result_object!;
+    expect(answer).toMatchObject({ answer_mode: 'extractive', unverified: ['$9'] });
+    expect(answer.message).toContain('Delivery costs $6');
+    expect(answer.sources.map((s) => new URL(s.page_url!).pathname)).toEqual(['/delivery']);
+    // Read back, the message still tells the owner why the model's answer was not given.
+    const stored = await server.get<ConversationWithMessages>(
+      `/api/chat/chats/${answer.conversation_id}`,
+      as(owner),
+    );
+    expect(stored.body.messages.at(-1)).toMatchObject({ answer_mode: 'extractive', unverified: ['$9'] });
+  });
+
+  it("keeps the model's answer when the sources hold its figures, however it writes them", async () => {
+    llm.reply('Delivery is 6 dollars [1], and free on orders over $50.00.');
+    const reply = await ask('How much does delivery cost?', undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({
+      answer_mode: 'llm',
+      message: 'Delivery is 6 dollars [1], and free on orders over $50.00.',
+    });
+    expect(reply.body.bot_message).not.toHaveProperty('unverified');
+  });
+
+  it("says it does not know when a judging model's answer states a figure no source holds", async () => {
+    llm.reply('Yes, we deliver within 15 miles [1].');
+    const reply = await ask(PARAPHRASE, undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({
+      answer_mode: 'not_found',
+      message: TEXTS.notFound + TEXTS.offerHumanLater,
+      unverified: ['15'],
+    });
+  });
+
+  it('lets a bot allowed general knowledge state figures beyond its sources', async () => {
+    const open = await createBotViaApi(server, owner, {
+      bot_name: 'Blue Fern open',
+      llm_model: String(settingId),
+      internet: 'true',
+      web_source_ids: JSON.stringify([sourceId]),
+    });
+    llm.reply('Delivery is $6 [1]; a loaf travels fine for 20 minutes.');
+    const reply = await ask('How much does delivery cost?', undefined, open.bot_id);
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
+    expect(reply.body.bot_message).not.toHaveProperty('unverified');
   });
 
   it('sends the passage that holds the fact to the model', async () => {

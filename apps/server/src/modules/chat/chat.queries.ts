@@ -35,6 +35,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     handoff?: HandoffChange;
     message_metadata?: Record<string, unknown>;
     delivery?: Delivery;
+    unverified?: string[];
   };
   return {
     id: row.id,
@@ -58,6 +59,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     // Channel messages only (Instagram, Messenger): what the channel gave, and how sending went.
     ...(metadata.message_metadata ? { message_metadata: metadata.message_metadata } : {}),
     ...(metadata.delivery ? { delivery: metadata.delivery } : {}),
+    ...(metadata.unverified ? { unverified: metadata.unverified } : {}),
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null
@@ -132,7 +134,8 @@ export const MESSAGE_JSON = `jsonb_build_object(
       else jsonb_build_object('prompt_tokens', coalesce(m.prompt_tokens, 0),
         'completion_tokens', coalesce(m.completion_tokens, 0)) end)
   || ${optional('message_metadata', metadata('message_metadata'))}
-  || ${optional('delivery', jsonPick(metadata('delivery'), ['status', 'error']))}`;
+  || ${optional('delivery', jsonPick(metadata('delivery'), ['status', 'error']))}
+  || ${optional('unverified', metadata('unverified'))}`;
 
 export type ConversationFilter = {
   tenantId: number;

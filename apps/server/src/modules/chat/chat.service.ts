@@ -463,7 +463,11 @@ export class ChatService {
         qnaId: answer.qnaId,
         promptTokens: answer.usage?.promptTokens ?? null,
         completionTokens: answer.usage?.completionTokens ?? null,
-        metadata: { answer_mode: answer.mode, actions: answer.actions },
+        metadata: {
+          answer_mode: answer.mode,
+          actions: answer.actions,
+          ...(answer.unverified ? { unverified: answer.unverified } : {}),
+        },
       },
       { announce: this.hub.storedNotification, countsAnswer: true },
     );

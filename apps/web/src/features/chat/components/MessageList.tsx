@@ -1,15 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { linkCitations, readableOn } from '@parley/chat-client';
 import type { ChatMessage } from '@parley/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { type ChatFrame, frameSeverity } from '../frames';
 import { useChatTexts } from '../texts';
+import { AnswerNote } from './AnswerNote';
 import { MarkdownText } from './MarkdownText';
 import { MessageSources } from './MessageSources';
 
@@ -144,9 +143,7 @@ function MessageItem({
         <MarkdownText text={agent ? message.message : linkCitations(message.message, message.sources)} />
       </Typography>
       {agent ? null : <MessageSources message={message} />}
-      {explain && (message.answer_mode === 'extractive' || message.answer_mode === 'unsure') ? (
-        <ExtractiveNote />
-      ) : null}
+      {explain ? <AnswerNote message={message} /> : null}
       {agent || !answerFooter ? null : answerFooter(message)}
       {person ? (
         <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>
@@ -154,25 +151,6 @@ function MessageItem({
         </Button>
       ) : null}
     </Bubble>
-  );
-}
-
-/** For the owner only: the answer is sentences quoted from the sources, since the bot has no model. */
-function ExtractiveNote() {
-  return (
-    <Typography
-      variant="caption"
-      color="text.secondary"
-      component="p"
-      sx={{ mt: 0.75 }}
-      data-testid="answer-mode-note"
-    >
-      Extractive answer: sentences from the sources, because this bot has no language model (or it did not
-      answer in time).{' '}
-      <Link component={RouterLink} to="/bot/llm-settings">
-        LLM settings
-      </Link>
-    </Typography>
   );
 }
 

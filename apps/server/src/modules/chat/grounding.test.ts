@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { figureGate, givenKeys, unsupportedFigures } from './grounding.js';
+
+const unsupported = (answer: string, ...given: string[]) => unsupportedFigures(answer, givenKeys(given));
+
+describe('figures a model states, checked against what it was given', () => {
+  it('finds a price the sources do not hold, however the currency is written', () => {
+    const sources = 'Delivery costs $6, and is free on orders over $50.';
+    expect(unsupported('Delivery is $6 [1], free over $50.', sources)).toEqual([]);
+    expect(unsupported('Delivery is 6 dollars.', sources)).toEqual([]);
+    expect(unsupported('Delivery is $7.50 [1].', sources)).toEqual(['$7.50']);
+    expect(unsupported('Free on orders over $40.', sources)).toEqual(['$40']);
+  });
+
+  it('reads decimal commas, grouped thousands and cents as the same value', () => {
+    expect(unsupported('Le menu coûte 19,50 €.', 'Menu: 19.50 EUR')).toEqual([]);
+    expect(unsupported('It costs $45.00.', 'Cakes from $45')).toEqual([]);
+    expect(unsupported('Det kostar 1 250 kr.', 'Pris: 1250 kr')).toEqual([]);
+    expect(unsupported('It is 1,250 a week.', 'Price 1.250 per week')).toEqual([]);
+    expect(unsupported('It costs 1,300.', 'Price 1.250 per week')).toEqual(['1,300']);
+  });
+
+  it('reads a time of day in any of its spellings', () => {
+    const hours = 'Saturday: 9 am – 1 pm. Weekdays 07:30–17:00.';
+    expect(unsupported('We open at 9:00 AM on Saturday and close at 13:00.', hours)).toEqual([]);
+    expect(unsupported('Weekdays from 7.30am to 5pm.', hours)).toEqual([]);
+    expect(unsupported('On weekdays we close at 17h.', hours)).toEqual([]);
+    expect(unsupported('We close at 6pm.', hours)).toEqual(['6pm']);
+    // A site that writes hours as plain numbers ("9 till 5") supports the times they are.
+    expect(unsupported('We are open 9am to 5pm.', 'Open 9 till 5, Monday to Friday.')).toEqual([]);
+  });
+
+  it('checks percentages, counts of ten and more, and years', () => {
+    const policy = 'Returns within 30 days for a full refund. 10% off for students. Since 1987.';
+    expect(unsupported('You have 30 days, and students get 10% off.', policy)).toEqual([]);
+    expect(unsupported('You have 14 days.', policy)).toEqual(['14']);
+    expect(unsupported('Students get 15% off.', policy)).toEqual(['15%']);
+    expect(unsupported('Family-run since 1990.', policy)).toEqual(['1990']);
+  });
+
+  it('leaves small counts alone, since the sources may spell them out', () => {
+    expect(unsupported('We are open 7 days a week, with 2 chefs.', 'Open seven days a week.')).toEqual([]);
+    expect(unsupported('It costs $7.', 'Open seven days a week.')).toEqual(['$7']);
+  });
+
+  it('checks phone numbers by their digits, e-mail addresses and links', () => {
+    const contact =
+      'Call us on (555) 123-4567 or write to hello@bluefern.example. Book at https://bluefern.example/book.';
+    expect(unsupported('Call 555-123-4567 or email Hello@BlueFern.example.', contact)).toEqual([]);
+    expect(unsupported('Call +1 555 123 4567.', contact)).toEqual([]);
+    expect(unsupported('Call 555-987-6543.', contact)).toEqual(['555-987-6543']);
+    expect(unsupported('Write to orders@bluefern.example.', contact)).toEqual(['orders@bluefern.example']);
+    expect(unsupported('Book at bluefern.example/book or www.bluefern.example.', contact)).toEqual([]);
+    expect(unsupported('See https://bluefern.example/menu.', contact)).toEqual([
+      'https://bluefern.example/menu',
+    ]);
+    expect(unsupported('See https://cakes.example.', contact)).toEqual(['https://cakes.example']);
+  });
+
+  it('takes what the visitor said as given, and never counts citation markers', () => {
+    expect(unsupported('For 12 people the room is fine [1][2].', 'The room seats up to 20.')).toEqual(['12']);
+    expect(
+      unsupported('For 12 people the room is fine [1].', 'The room seats up to 20.', 'We are 12 people'),
+    ).toEqual([]);
+  });
+
+  it('reads dates as their numbers', () => {
+    expect(unsupported('We reopen on 12.05.2026.', 'Closed until 12 May 2026.')).toEqual([]);
+    expect(unsupported('We reopen on 14/05/2026.', 'Closed until 12 May 2026.')).toEqual(['14']);
+  });
+});
+
+describe('the figure gate on a streaming answer', () => {
+  const given = givenKeys(['Delivery costs $6, and is free on orders over $50. Call (555) 123-4567.']);
+  const run = (deltas: string[]) => {
+    const shown: string[] = [];
+    const gate = figureGate(
+      (text) => shown.push(text),
+      (sentence) => unsupportedFigures(sentence, given),
+    );
+    const seen: string[] = [];
+    for (const delta of deltas) {
+      gate.push(delta);
+      seen.push(shown.join(''));
+    }
+    return { failed: gate.end(), shown: shown.join(''), seen };
+  };
+
+  it('shows words as they come and holds a figure until its sentence ends', () => {
+    const { failed, shown, seen } = run(['Delivery ', 'is ', '$', '6', ', free over $5', '0. ', 'Enjoy!']);
+    expect(failed).toEqual([]);
+    expect(shown).toBe('Delivery is $6, free over $50. Enjoy!');
+    expect(seen[0]).toBe('Delivery ');
+    expect(seen[3]).toBe('Delivery is ');
+    expect(seen[5]).toBe('Delivery is $6, free over $50. ');
+  });
+
+  it('never shows a sentence with a made-up figure, nor anything after it', () => {
+    const { failed, shown } = run(['Sure! ', 'Delivery is $', '9 [1]. ', 'Call (555) 123-4567.']);
+    expect(failed).toEqual(['$9']);
+    expect(shown).toBe('Sure! Delivery is ');
+  });
+
+  it('checks the last sentence when the stream ends without a full stop', () => {
+    expect(run(['Call (555) ', '123-4567']).failed).toEqual([]);
+    expect(run(['Call (555) ', '999-4567']).failed).toEqual(['(555) 999-4567']);
+  });
+
+  it('holds a word that may still grow into a link', () => {
+    const { seen } = run(['Order at ww', 'w.example.com today. ']);
+    expect(seen[0]).toBe('Order at ');
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The figures a language model's answer states, checked against what the model was given. A price,
+ * an opening time, a percentage, a count, a phone number, an e-mail address or a link is what a
+ * visitor acts on and what a model most readily makes up; each must appear, in any of its usual
+ * spellings, in the sources, the business's instructions or the conversation. Words are not
+ * checked: saying the sources in other words is the model's job.
+ */
+
+/** A figure as the answer writes it, and the spellings-free keys any one of which supports it. */
+type Figure = {
+  text: string;
+  keys: string[];
+  /** A run of digits read as one phone number that may also be several figures, each supported. */
+  parts?: Figure[];
+  /** Said in passing and easily written out in words ("7 days a week"): not worth checking. */
+  minor?: boolean;
+};
+
+const CURRENCY = /[$€£¥₹₺₽₩₴]/u;
+const CURRENCY_AFTER =
+  /^\s?(€|£|\$|kr|kn|zł|ft|lei|lev|tl|₺|₽|руб|usd|eur|gbp|sek|nok|dkk|chf|aud|cad|nzd|dollars?|euros?|pounds?|kronor|kroner)(?![\p{L}])/iu;
+
+const PATTERN = new RegExp(
+  [
+    // An e-mail address.
+    String.raw`(?<email>[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)`,
+    // A link, with its scheme or "www.".
+    String.raw`(?<url>(?:https?:\/\/|www\.)[^\s<>()\[\]"']+)`,
+    // A date written with numbers: each part is a number.
+    String.raw`(?<date>(?<![\d.])\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d|\.\d))`,
+    // A time of day: "9am", "9.30 pm", "17:00", "17h30", "17 h".
+    String.raw`(?<time>(?<![\d.,:])(?:(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s?[ap]\.?\s?m\.?(?![\p{L}])|(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])|(?:[01]?\d|2[0-3])\s?h(?:\s?[0-5]\d)?(?![\p{L}\d])))`,
+    // A phone number: eight or more digits in one run, maybe grouped.
+    String.raw`(?<phone>(?<![\d.,])(?:\+|\(\d)?\d[\d\s().\u2011-]{6,}\d(?![\d]))`,
+    // A number: grouped thousands, a decimal part, an ordinal's ending or a percent sign.
+    String.raw`(?<number>(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+(?:[.,]\d+)?(?![\d])|(?<![\d.,])\d+(?:[.,]\d+)?(?![\d]))(?<suffix>\s?%|st|nd|rd|th)?`,
+  ].join('|'),
+  'giu',
+);
+
+/** The figures a text states, in order. Citation markers ("[1]") are not figures. */
+function figuresOf(text: string): Figure[] {
+  const figures: Figure[] = [];
+  const plain = text.replace(/\[\d{1,2}\]/g, ' ');
+  for (const match of plain.matchAll(PATTERN)) {
+    const groups = match.groups!;
+    const at = match.index!;
+    if (groups.email) figures.push({ text: groups.email, keys: [`e:${groups.email.toLowerCase()}`] });
+    else if (groups.url) {
+      const url = groups.url.replace(/[.,;:!?]+$/, '');
+      figures.push({ text: url, keys: [`u:${linkKey(url)}`] });
+    } else if (groups.date) figures.push(...groups.date.split(/[./-]/).map((n) => numberFigure(n, n)));
+    else if (groups.time)
+      figures.push({ text: groups.time.replace(/^([^.]*m)\.$/i, '$1'), keys: timeKeys(groups.time) });
+    else if (groups.phone) figures.push(phoneFigure(groups.phone));
+    else if (groups.number) {
+      const before = plain.slice(Math.max(0, at - 2), at);
+      const after = plain.slice(at + match[0].length);
+      const money = CURRENCY.test(before) || CURRENCY_AFTER.test(after);
+      const sign = CURRENCY.exec(before.at(-1) ?? '')?.[0] ?? '';
+      const unit = money || Boolean(groups.suffix?.includes('%'));
+      figures.push(numberFigure(sign + match[0], groups.number, unit));
+    }
+  }
+  return figures;
+}
+
+/** A number's keys: every value its separators allow ("1.250" is 1250 or 1.25; "9.30" may be a time). */
+function numberFigure(text: string, digits: string, unit = false): Figure {
+  const values = valuesOf(digits);
+  const keys = values.map((v) => `n:${v}`);
+  const clock = /^(\d{1,2})[.,]([0-5]\d)$/.exec(digits);
+  if (clock) keys.push(...clockKeys(Number(clock[1]), Number(clock[2]), null));
+  // A count under ten is as often written out in words ("seven days a week") as in digits.
+  const minor = !unit && values.every((v) => Number.isInteger(v) && v < 10);
+  return { text, keys, minor };
+}
+
+function valuesOf(digits: string): number[] {
+  const compact = digits.replace(/[ \u00a0\u202f]/g, '');
+  const separators = compact.match(/[.,]/g) ?? [];
+  if (separators.length === 0) return [Number(compact)];
+  const last = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
+  const whole = compact.slice(0, last).replace(/[.,]/g, '');
+  const tail = compact.slice(last + 1);
+  const decimal = Number(`${whole}.${tail}`);
+  const grouped = Number(whole + tail);
+  // "1,250" and "1.250" group thousands in one language and mark decimals in another.
+  if (tail.length === 3 && new Set(separators).size === 1) return [grouped, decimal];
+  if (tail.length === 3) return [grouped];
+  return [decimal];
+}
+
+/** "9am", "9:30 pm", "17:00", "17h30": minutes past midnight, both halves of the day when it does not say. */
+function timeKeys(text: string): string[] {
+  const [, hours, minutes, half] =
+    /^(\d{1,2})(?:\s?(?:[:.]|h)\s?(\d{2}))?\s?(?:([ap])\.?\s?m\.?|h)?$/i.exec(text.trim()) ?? [];
+  if (hours === undefined) return [];
+  return clockKeys(Number(hours), Number(minutes ?? 0), half?.toLowerCase() ?? null);
+}
+
+function clockKeys(hours: number, minutes: number, half: string | null): string[] {
+  if (half) return [`t:${((hours % 12) + (half === 'p' ? 12 : 0)) * 60 + minutes}`];
+  const keys = [`t:${hours * 60 + minutes}`];
+  if (hours < 12) keys.push(`t:${(hours + 12) * 60 + minutes}`);
+  return keys;
+}
+
+const GROUPED = /^\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+$/;
+
+/** A phone number is its last seven digits, however grouped; failing that, the figures it may be. */
+function phoneFigure(text: string): Figure {
+  const digits = text.replace(/\D/g, '');
+  const parts = [...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => numberFigure(m[0], m[0]));
+  // "1 250 000" is a number grouped in thousands, as much as a phone number.
+  const grouped = GROUPED.test(text.trim()) ? valuesOf(text.trim()).map((v) => `n:${v}`) : [];
+  if (digits.length < 8) return { text, keys: grouped, parts };
+  return { text: text.trim(), keys: [`p:${digits.slice(-7)}`, ...grouped], parts };
+}
+
+const linkKey = (url: string) =>
+  url
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/[/#?]+$/, '');
+
+/**
+ * Every key the given texts support. A number alone supports the times it may be ("open 9 till 5"),
+ * a link also its host, and a phone number's every part as a number.
+ */
+export function givenKeys(texts: string[]): Set<string> {
+  const keys = new Set<string>();
+  const add = (figure: Figure) => {
+    for (const key of figure.keys) keys.add(key);
+    for (const part of figure.parts ?? []) add(part);
+  };
+  for (const text of texts)
+    for (const figure of figuresOf(text)) {
+      add(figure);
+      for (const key of figure.keys) {
+        const hour = /^n:(\d{1,2})$/.exec(key);
+        if (hour && Number(hour[1]) <= 24) for (const t of clockKeys(Number(hour[1]), 0, null)) keys.add(t);
+        if (key.startsWith('u:')) keys.add(`u:${key.slice(2).split('/')[0]}`);
+      }
+    }
+  return keys;
+}
+
+/** The figures of `text` that no key of `given` supports, as the text writes them. */
+export function unsupportedFigures(text: string, given: Set<string>): string[] {
+  const supported = (figure: Figure): boolean =>
+    figure.keys.some((key) => given.has(key)) ||
+    (figure.parts !== undefined && figure.parts.every((part) => part.minor || supported(part)));
+  return figuresOf(text)
+    .filter((figure) => !figure.minor && !supported(figure))
+    .map((figure) => figure.text.trim());
+}
+
+/** Where a figure may begin: a digit, a currency sign, an e-mail's "@" or a link. */
+const FIGURE_START = /[\d$€£¥₹₺₽₩₴@]|:\/\/|\bwww\./u;
+const SENTENCE_END = /[.!?…。！？](?=\s)|\n/u;
+
+/**
+ * The model's text as it streams, each sentence that states a figure held until it ends, and shown
+ * only when `check` finds nothing unsupported in it: the visitor never sees a made-up price, and
+ * sees the rest as it comes. The first sentence that fails stops the stream; `end` tells what failed.
+ */
+export function figureGate(emit: (text: string) => void, check: (sentence: string) => string[]) {
+  let held = '';
+  const failed: string[] = [];
+  const pass = (text: string) => {
+    failed.push(...check(text));
+    if (failed.length === 0) emit(text);
+    return failed.length === 0;
+  };
+  return {
+    push(delta: string) {
+      if (failed.length > 0) return;
+      held += delta;
+      for (let end = held.search(SENTENCE_END); end >= 0; end = held.search(SENTENCE_END)) {
+        const sentence = held.slice(0, end + 1);
+        held = held.slice(end + 1);
+        if (!pass(sentence)) return;
+      }
+      // An unfinished sentence shows up to its first figure, and never its last word, which may
+      // still grow into one ("ww" into "www.example.com").
+      const figure = held.search(FIGURE_START);
+      const lastWord = held.search(/\S*$/);
+      const safe = figure < 0 ? lastWord : Math.min(wordStart(held, figure), lastWord);
+      if (safe > 0) {
+        emit(held.slice(0, safe));
+        held = held.slice(safe);
+      }
+    },
+    /** Checks what is left; the figures no source holds, empty when the whole text stood. */
+    end(): string[] {
+      if (failed.length === 0 && held) pass(held);
+      held = '';
+      return [...new Set(failed)];
+    },
+  };
+}
+
+const wordStart = (text: string, index: number) => text.slice(0, index).search(/\S*$/);
