@@ -182,7 +182,7 @@ describe("answers on a small business's own site", () => {
       llm_model: String(model.id),
       web_source_ids: JSON.stringify([sourceId]),
     });
-    llm.reply('Delivery is $9 [1], and free on orders over $50.');
+    llm.reply('Delivery is $17 [1], and free on orders over $50.');
     await page.goto(`/bot/${bot.bot_id}/playground`);
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('How much does delivery cost?');
@@ -191,10 +191,10 @@ describe("answers on a small business's own site", () => {
     await answer.waitFor({ timeout: 30_000 });
     // The figure shows only in the owner's note of why.
     const shown = (await answer.textContent())!;
-    expect(shown.slice(0, shown.indexOf("The model's answer was not given"))).not.toContain('$9');
+    expect(shown.slice(0, shown.indexOf("The model's answer was not given"))).not.toContain('$17');
     await answer
       .getByTestId('unverified-note')
-      .getByText(/it said “\$9”, which none of the sources holds/)
+      .getByText(/it said “\$17”, which none of the sources holds/)
       .waitFor();
     await screenshot(page, 'answers-unverified');
   });

@@ -201,8 +201,17 @@ export const UnansweredGroup = z.object({
    * not sure: an answer of the owner's own makes it sure.
    */
   answered_unsure: z.boolean(),
-  /** The sentences the bot quoted, not sure, the last time one of these was asked; null when none. */
+  /**
+   * The sentences the bot quoted, not sure, the last time one of these was asked; or, when
+   * `unverified` is set, the language model's answer that was not given. Null when none.
+   */
   bot_answer: z.string().nullable(),
+  /**
+   * The bot's language model answered one of these with figures (a price, a time, a number, a phone
+   * number, an address, a link) that none of the sources holds, so its answer was not given: those
+   * figures. The owner checks them, and an answer of their own gives the right ones. Null otherwise.
+   */
+  unverified: z.array(z.string()).nullable(),
   /** How many visitors rated such a not-sure answer up: the quote helped them. */
   rated_helpful: z.number().int(),
 });

@@ -55,10 +55,10 @@ export type Answer = {
   /** Mode `unsure`: the sentences quoted, without the bot's lines around them (for the owner's queue). */
   quote?: string;
   /**
-   * The figures the model's answer stated that none of its sources holds (grounding.ts): that answer
-   * was not given, and this one, from the sources' own words, was given instead.
+   * The model's answer that was not given, since it stated figures none of its sources holds
+   * (grounding.ts), and those figures: this answer, from the sources' own words, was given instead.
    */
-  unverified?: string[];
+  withheld?: { text: string; figures: string[] };
 };
 
 /** The bot's calendar booking configuration, when it has one. */
@@ -185,14 +185,14 @@ export class AnswerService {
         fallbackSources: citable(verdict, ordered, input.bot.maxCitations),
         stats: found.stats,
       });
-      if (!generated.unverified) return generated;
+      if (!generated.withheld) return generated;
       // The model stated a figure none of its sources holds: the visitor, who saw nothing of that
       // sentence, gets what the sources' own words show instead, as a bot without a model answers.
       // Nothing more is streamed: the stored message replaces what the visitor saw come in.
       const instead = verdict.answers
         ? await quoted(input, verdict, passages, found.stats)
         : abstain(input, await input.agentOnline(), true, found.stats);
-      return { ...instead, usage: generated.usage, unverified: generated.unverified };
+      return { ...instead, usage: generated.usage, withheld: generated.withheld };
     } catch (error) {
       if (input.signal?.aborted) throw error;
       // The visitor is not told about models: they get the sentences of the sources that answer best
@@ -318,7 +318,7 @@ export class AnswerService {
       usage,
       actions: [],
       wantsPerson,
-      ...(unverified.length > 0 ? { unverified } : {}),
+      ...(unverified.length > 0 ? { withheld: { text: final, figures: unverified } } : {}),
     };
   }
 

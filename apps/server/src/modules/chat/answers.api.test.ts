@@ -322,6 +322,7 @@ describe('what the bot finds (the playground)', () => {
 
 describe('answers with a model', () => {
   let modelBot: number;
+  let modelBotRow: Bot;
   let settingId: number;
   beforeAll(async () => {
     const setting = await server.post<{ id: number }>(
@@ -343,6 +344,7 @@ describe('answers with a model', () => {
       web_source_ids: JSON.stringify([sourceId]),
     });
     modelBot = bot.bot_id;
+    modelBotRow = bot;
   });
 
   it('condenses a follow-up into a standalone question before searching', async () => {
@@ -485,11 +487,11 @@ describe('answers with a model', () => {
 
   // A bot that invents a price is the end of a business's trust (grounding.ts).
   it('never gives a price the sources do not hold: the sources answer instead, and the visitor never sees it', async () => {
-    llm.reply('Sure! Delivery is $9, and free over $50 [1].');
+    llm.reply('Sure! Delivery is $17, and free over $50 [1].');
     const { streamed, final } = await askStreamed('How much does delivery cost?', modelBot);
     expect(streamed).toBe('Sure! Delivery is ');
     const answer = final.final_result_object!;
-    expect(answer).toMatchObject({ answer_mode: 'extractive', unverified: ['$9'] });
+    expect(answer).toMatchObject({ answer_mode: 'extractive', unverified: ['$17'] });
     expect(answer.message).toContain('Delivery costs $6');
     expect(answer.sources.map((s) => new URL(s.page_url!).pathname)).toEqual(['/delivery']);
     // Read back, the message still tells the owner why the model's answer was not given.
@@ -497,7 +499,20 @@ describe('answers with a model', () => {
       `/api/chat/chats/${answer.conversation_id}`,
       as(owner),
     );
-    expect(stored.body.messages.at(-1)).toMatchObject({ answer_mode: 'extractive', unverified: ['$9'] });
+    expect(stored.body.messages.at(-1)).toMatchObject({ answer_mode: 'extractive', unverified: ['$17'] });
+    // Asked by a visitor, the question waits in the owner's queue with the answer not given.
+    const { answer: visitorAnswer } = await visitorConversation(
+      server,
+      modelBotRow,
+      'What does delivery cost?',
+    );
+    expect(visitorAnswer).toContain('Delivery costs $6');
+    const queue = await server.get<UnansweredGroup[]>(`/api/unanswered/bot/${modelBot}`, as(owner));
+    expect(queue.body.find((group) => group.question === 'What does delivery cost?')).toMatchObject({
+      unverified: ['$17'],
+      bot_answer: 'Sure! Delivery is $17, and free over $50.',
+      answered_unsure: false,
+    });
   });
 
   it("keeps the model's answer when the sources hold its figures, however it writes them", async () => {

@@ -466,25 +466,43 @@ export class ChatService {
         metadata: {
           answer_mode: answer.mode,
           actions: answer.actions,
-          ...(answer.unverified ? { unverified: answer.unverified } : {}),
+          ...(answer.withheld ? { unverified: answer.withheld.figures } : {}),
         },
       },
       { announce: this.hub.storedNotification, countsAnswer: true },
     );
     // Visitors' questions only: the owner's own tests in the playground teach nothing. Queued before
     // the answer is shown here, so whoever reads the queue after seeing the answer finds it.
-    if (missedAnswer(answer.mode) && actor.kind === 'visitor')
-      await this.options.onUnanswered?.({
-        tenantId: bot.tenantId,
-        botId: bot.id,
-        question: question.message,
-        conversationId: conversation.id,
-        reason: answer.mode === 'unsure' ? 'unsure' : answer.lowConfidence ? 'low_confidence' : 'not_found',
-        botAnswer: answer.quote ?? null,
-      });
+    if ((answer.withheld || missedAnswer(answer.mode)) && actor.kind === 'visitor')
+      await this.options.onUnanswered?.(unansweredOf(bot, conversation.id, question.message, answer));
     this.hub.storedHere(stored);
     return { stored: stored.message, wantsPerson: answer.wantsPerson === true };
   }
+}
+
+/**
+ * What the owner's queue keeps of a question the bot did not answer surely: a model's answer that
+ * was not given is queued with that answer and its unchecked figures, whatever was said instead.
+ */
+function unansweredOf(
+  bot: BotRow,
+  conversationId: number,
+  question: string,
+  answer: Answer,
+): UnansweredInput {
+  const queued = { tenantId: bot.tenantId, botId: bot.id, question, conversationId };
+  if (answer.withheld)
+    return {
+      ...queued,
+      reason: 'unverified',
+      botAnswer: answer.withheld.text.replace(/\s?\[\d{1,2}\]/g, ''),
+      unverified: answer.withheld.figures,
+    };
+  return {
+    ...queued,
+    reason: answer.mode === 'unsure' ? 'unsure' : answer.lowConfidence ? 'low_confidence' : 'not_found',
+    botAnswer: answer.quote ?? null,
+  };
 }
 
 /**

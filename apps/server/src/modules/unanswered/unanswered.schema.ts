@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { tenants } from '../../core/db/schema.js';
 import { bots } from '../bots/bots.schema.js';
 import { qna } from '../qna/qna.schema.js';
@@ -45,12 +45,20 @@ export const unansweredQuestions = pgTable(
       .references(() => unansweredGroups.id, { onDelete: 'cascade' }),
     question: text('question').notNull(),
     conversationId: integer('conversation_id'),
-    /** Why it is queued: nothing found, found below confidence, a person asked for, or a visitor's thumbs down on the answer. */
+    /**
+     * Why it is queued: nothing found, found below confidence, a person asked for, a visitor's thumbs
+     * down on the answer, or a language model's answer not given since it stated figures no source holds.
+     */
     reason: text('reason', {
-      enum: ['not_found', 'low_confidence', 'unsure', 'handoff', 'disliked'],
+      enum: ['not_found', 'low_confidence', 'unsure', 'handoff', 'disliked', 'unverified'],
     }).notNull(),
-    /** Reason `unsure`: the sentences the bot quoted, without its lines around them. */
+    /**
+     * Reason `unsure`: the sentences the bot quoted, without its lines around them. Reason
+     * `unverified`: the model's answer that was not given.
+     */
     botAnswer: text('bot_answer'),
+    /** Reason `unverified`: the figures of that answer that none of the sources holds. */
+    unverified: jsonb('unverified').$type<string[]>(),
     /** Reason `unsure`: the visitor rated that answer up (the quote helped them). */
     ratedHelpful: boolean('rated_helpful').notNull().default(false),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),

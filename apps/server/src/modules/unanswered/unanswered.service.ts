@@ -19,9 +19,13 @@ export type UnansweredInput = {
   question: string;
   conversationId?: number | null;
   reason: UnansweredReason;
-  /** Reason `unsure`: the sentences the bot quoted. */
+  /** Reason `unsure`: the sentences the bot quoted; reason `unverified`: the model's answer not given. */
   botAnswer?: string | null;
+  /** Reason `unverified`: the figures of the model's answer that none of the sources holds. */
+  unverified?: string[] | null;
 };
+
+type BotAnswer = { botAnswer: string; reason: UnansweredReason; unverified: string[] | null };
 
 /** Two wordings ask the same thing when their stemmed words overlap this much (Dice coefficient). */
 export const SAME_QUESTION = 0.6;
@@ -89,9 +93,11 @@ export class UnansweredService {
       suggestion: suggestions.get(row.id) ?? null,
       likely_pair: likely(row.terms),
       rated_unhelpful: disliked.has(row.id),
-      // A question answered not sure is queued with what the bot quoted.
-      answered_unsure: quotes.has(row.id),
-      bot_answer: quotes.get(row.id) ?? null,
+      // A question answered not sure is queued with what the bot quoted; one whose model answer was
+      // not given, with that answer and the figures no source holds.
+      answered_unsure: quotes.get(row.id)?.reason === 'unsure',
+      bot_answer: quotes.get(row.id)?.botAnswer ?? null,
+      unverified: quotes.get(row.id)?.unverified ?? null,
       rated_helpful: helpful.get(row.id) ?? 0,
     }));
   }
@@ -117,15 +123,32 @@ export class UnansweredService {
     return new Set(rows.map((row) => row.groupId));
   }
 
-  /** Per group, what the bot quoted, not sure, the last time one of its questions got such an answer. */
-  private async botAnswersOf(groupIds: number[]): Promise<Map<number, string>> {
+  /**
+   * Per group, the latest answer kept with one of its questions: what the bot quoted, not sure, or
+   * the model's answer that was not given, with the figures no source holds.
+   */
+  private async botAnswersOf(groupIds: number[]): Promise<Map<number, BotAnswer>> {
     if (groupIds.length === 0) return new Map();
     const rows = await this.db
-      .selectDistinctOn([questions.groupId], { groupId: questions.groupId, botAnswer: questions.botAnswer })
+      .selectDistinctOn([questions.groupId], {
+        groupId: questions.groupId,
+        botAnswer: questions.botAnswer,
+        reason: questions.reason,
+        unverified: questions.unverified,
+      })
       .from(questions)
       .where(and(inArray(questions.groupId, groupIds), isNotNull(questions.botAnswer)))
-      .orderBy(questions.groupId, desc(questions.askedAt));
-    return new Map(rows.map((row) => [row.groupId, row.botAnswer!]));
+      .orderBy(questions.groupId, desc(questions.askedAt), desc(questions.id));
+    return new Map(
+      rows.map((row) => [
+        row.groupId,
+        {
+          botAnswer: row.botAnswer!,
+          reason: row.reason,
+          unverified: row.reason === 'unverified' ? (row.unverified ?? []) : null,
+        },
+      ]),
+    );
   }
 
   /**
@@ -289,6 +312,7 @@ export async function recordQuestion(db: Db, input: UnansweredInput): Promise<nu
       conversationId: input.conversationId ?? null,
       reason: input.reason,
       botAnswer: input.botAnswer ?? null,
+      unverified: input.unverified ?? null,
     });
     return groupId;
   });

@@ -38,7 +38,8 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
     },
   });
   const title = pair ? 'Edit Q&A' : unanswered ? "Answer a visitor's question" : 'Add Q&A';
-  // What the bot quoted, not sure: often most of the answer, sometimes the wrong page.
+  // What the bot quoted, not sure (often most of the answer, sometimes the wrong page), or the
+  // model's answer not given (right, once the owner checks its figures, or not).
   const quote = unanswered?.bot_answer;
   const [wordings, setWordings] = useState(pair?.alternate_questions ?? []);
 
@@ -76,7 +77,7 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
                 sx={{ alignSelf: 'flex-start' }}
                 onClick={() => form.setValue('answer', quote, { shouldDirty: true, shouldValidate: true })}
               >
-                Start from the bot's quote
+                {unanswered?.unverified ? "Start from the model's answer" : "Start from the bot's quote"}
               </Button>
             ) : null}
             {pair ? <OtherWordings wordings={wordings} onChange={setWordings} /> : null}

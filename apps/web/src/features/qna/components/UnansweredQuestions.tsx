@@ -74,7 +74,10 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
               ) : null}
               {group.bot_answer && !group.suggestion ? (
                 <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="bot-answer">
-                  <strong>The bot quoted, not sure:</strong> “{group.bot_answer}”
+                  <strong>
+                    {group.unverified ? 'The model answered, not given:' : 'The bot quoted, not sure:'}
+                  </strong>{' '}
+                  “{group.bot_answer}”
                 </Typography>
               ) : null}
               {group.suggestion ? (
@@ -103,6 +106,15 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                     : `${group.rated_helpful} visitors found the quote helpful`
                 }
                 title="Visitors rated the bot's not-sure quote up: it may be the answer. Start from the bot's quote to keep it as yours."
+              />
+            ) : null}
+            {group.unverified ? (
+              <Chip
+                size="small"
+                color="warning"
+                variant="outlined"
+                label={`not in the sources: ${group.unverified.join(', ')}`}
+                title="The bot's language model answered with figures none of the sources holds, so its answer was not given. If they are right, start from the model's answer; an answer of your own gives the right figures."
               />
             ) : null}
             {group.rated_unhelpful ? (
