@@ -49,6 +49,9 @@ describe('figures a model states, checked against what it was given', () => {
     expect(unsupported('Call 555-123-4567 or email Hello@BlueFern.example.', contact)).toEqual([]);
     expect(unsupported('Call +1 555 123 4567.', contact)).toEqual([]);
     expect(unsupported('Call 555-987-6543.', contact)).toEqual(['555-987-6543']);
+    expect(unsupported('Call 123-4567.', contact)).toEqual([]);
+    expect(unsupported('Call (556) 123-4567.', contact)).toEqual(['(556) 123-4567']);
+    expect(unsupported('Call +1 556 123 4567.', contact)).toEqual(['+1 556 123 4567']);
     expect(unsupported('Write to orders@bluefern.example.', contact)).toEqual(['orders@bluefern.example']);
     expect(unsupported('Book at bluefern.example/book or www.bluefern.example.', contact)).toEqual([]);
     expect(unsupported('See https://bluefern.example/menu.', contact)).toEqual([

@@ -14,6 +14,8 @@ type Figure = {
   parts?: Figure[];
   /** Said in passing and easily written out in words ("7 days a week"): not worth checking. */
   minor?: boolean;
+  /** A phone number's digits. */
+  phone?: string;
 };
 
 const CURRENCY = /[$€£¥₹₺₽₩₴]/u;
@@ -29,7 +31,7 @@ const PATTERN = new RegExp(
     // A date written with numbers: each part is a number.
     String.raw`(?<date>(?<![\d.])\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d|\.\d))`,
     // A time of day: "9am", "9.30 pm", "17:00", "17h30", "17 h".
-    String.raw`(?<time>(?<![\d.,:])(?:(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s?[ap]\.?\s?m\.?(?![\p{L}])|(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])|(?:[01]?\d|2[0-3])\s?h(?:\s?[0-5]\d)?(?![\p{L}\d])))`,
+    String.raw`(?<time>(?<![\d.,:])(?:(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s?[ap]\.?\s?m\.?(?![\p{L}])|(?:[01]?\d|2[0-3]):[0-5]\d(?!\d|:\d)|(?:[01]?\d|2[0-3])\s?h(?:\s?[0-5]\d)?(?![\p{L}\d])))`,
     // A phone number: eight or more digits in one run, maybe grouped.
     String.raw`(?<phone>(?<![\d.,])(?:\+|\(\d)?\d[\d\s().\u2011-]{6,}\d(?![\d]))`,
     // A number: grouped thousands, a decimal part, an ordinal's ending or a percent sign.
@@ -108,15 +110,24 @@ function clockKeys(hours: number, minutes: number, half: string | null): string[
 
 const GROUPED = /^\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+$/;
 
-/** A phone number is its last seven digits, however grouped; failing that, the figures it may be. */
+/**
+ * A phone number is its digits, however grouped, and stands when a number given ends with them
+ * ("555-0163" for "(718) 555-0163") or they end with one (a country code put before it); failing
+ * that, the figures it may be.
+ */
 function phoneFigure(text: string): Figure {
   const digits = text.replace(/\D/g, '');
   const parts = [...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => numberFigure(m[0], m[0]));
   // "1 250 000" is a number grouped in thousands, as much as a phone number.
   const grouped = GROUPED.test(text.trim()) ? valuesOf(text.trim()).map((v) => `n:${v}`) : [];
   if (digits.length < 8) return { text, keys: grouped, parts };
-  return { text: text.trim(), keys: [`p:${digits.slice(-7)}`, ...grouped], parts };
+  const prefixed = phoneSuffixes(digits).map((suffix) => `P:${suffix}`);
+  return { text: text.trim(), keys: [`p:${digits}`, ...prefixed, ...grouped], parts, phone: digits };
 }
+
+/** A phone number's endings of seven digits or more, itself first. */
+const phoneSuffixes = (digits: string) =>
+  Array.from({ length: Math.max(digits.length - 6, 0) }, (_, start) => digits.slice(start));
 
 const linkKey = (url: string) =>
   url
@@ -132,7 +143,11 @@ const linkKey = (url: string) =>
 export function givenKeys(texts: string[]): Set<string> {
   const keys = new Set<string>();
   const add = (figure: Figure) => {
-    for (const key of figure.keys) keys.add(key);
+    for (const key of figure.keys) if (!key.startsWith('P:') && !key.startsWith('p:')) keys.add(key);
+    if (figure.phone) {
+      for (const suffix of phoneSuffixes(figure.phone)) keys.add(`p:${suffix}`);
+      keys.add(`P:${figure.phone}`);
+    }
     for (const part of figure.parts ?? []) add(part);
   };
   for (const text of texts)
@@ -151,7 +166,7 @@ export function givenKeys(texts: string[]): Set<string> {
 export function unsupportedFigures(text: string, given: Set<string>): string[] {
   const supported = (figure: Figure): boolean =>
     figure.keys.some((key) => given.has(key)) ||
-    (figure.parts !== undefined && figure.parts.every((part) => part.minor || supported(part)));
+    figure.parts?.every((part) => part.minor || supported(part)) === true;
   return figuresOf(text)
     .filter((figure) => !figure.minor && !supported(figure))
     .map((figure) => figure.text.trim());
