@@ -28,7 +28,7 @@ import type { Language } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { figureGate, givenKeys, unsupportedFigures } from './grounding.js';
+import { figureGate, givenKeys, mayStateFigure, unsupportedFigures } from './grounding.js';
 import { personTitleIn, type ReplyTexts, replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
@@ -281,10 +281,16 @@ export class AnswerService {
     let wantsPerson = false;
     let usage: Answer['usage'] = null;
     // A bot allowed general knowledge may state figures its sources do not hold; others may not.
-    const given = givenKeys([system, input.question, ...input.history.map((m) => m.message)]);
+    // What the model was given is read for figures once a sentence states one, not before.
+    let given: Set<string> | undefined;
+    const check = (sentence: string) => {
+      if (!mayStateFigure(sentence)) return [];
+      given ??= givenKeys([system, input.question, ...input.history.map((m) => m.message)]);
+      return unsupportedFigures(sentence, given);
+    };
     const gate = input.bot.internet
       ? { push: input.onChunk, end: () => [] }
-      : figureGate(input.onChunk, (sentence) => unsupportedFigures(sentence, given));
+      : figureGate(input.onChunk, check);
     const shown = judging ? declinable(gate.push) : { push: gate.push, declined: () => false };
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {

@@ -109,8 +109,12 @@ describe('the figure gate on a streaming answer', () => {
     expect(run(['Call (555) ', '999-4567']).failed).toEqual(['(555) 999-4567']);
   });
 
-  it('holds a word that may still grow into a link', () => {
-    const { seen } = run(['Order at ww', 'w.example.com today. ']);
-    expect(seen[0]).toBe('Order at ');
+  it('shows a word as it comes, and still reads a figure it turns out to begin', () => {
+    const link = run(['Order at ww', 'w.example.com today. ']);
+    expect(link.seen[0]).toBe('Order at ww');
+    expect(link.failed).toEqual(['www.example.com']);
+    const email = run(['Write to hello', '@bluefern.example', ' any time.']);
+    expect(email.failed).toEqual(['hello@bluefern.example']);
+    expect(email.shown).toBe('Write to hello');
   });
 });

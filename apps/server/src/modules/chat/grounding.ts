@@ -176,17 +176,23 @@ export function unsupportedFigures(text: string, given: Set<string>): string[] {
 const FIGURE_START = /[\d$€£¥₹₺₽₩₴@]|:\/\/|\bwww\./u;
 const SENTENCE_END = /[.!?…。！？](?=\s)|\n/u;
 
+/** Whether a text may state a figure at all (most sentences do not, and need no checking). */
+export const mayStateFigure = (text: string) => FIGURE_START.test(text);
+
 /**
- * The model's text as it streams, each sentence that states a figure held until it ends, and shown
- * only when `check` finds nothing unsupported in it: the visitor never sees a made-up price, and
- * sees the rest as it comes. The first sentence that fails stops the stream; `end` tells what failed.
+ * The model's text as it streams: words show as they come, and the rest of a sentence from its
+ * first figure on is held until the sentence ends and `check` finds nothing unsupported in it. The
+ * visitor never sees a made-up price; the first sentence that fails stops the stream, and `end`
+ * tells what failed. A sentence is checked whole, so a figure that began in words already shown
+ * ("hello" then "@example.com", "ww" then "w.example.com") is read whole too.
  */
 export function figureGate(emit: (text: string) => void, check: (sentence: string) => string[]) {
+  let shown = '';
   let held = '';
   const failed: string[] = [];
-  const pass = (text: string) => {
-    failed.push(...check(text));
-    if (failed.length === 0) emit(text);
+  const pass = (sentence: string, show: string) => {
+    failed.push(...check(sentence));
+    if (failed.length === 0 && show) emit(show);
     return failed.length === 0;
   };
   return {
@@ -194,23 +200,23 @@ export function figureGate(emit: (text: string) => void, check: (sentence: strin
       if (failed.length > 0) return;
       held += delta;
       for (let end = held.search(SENTENCE_END); end >= 0; end = held.search(SENTENCE_END)) {
-        const sentence = held.slice(0, end + 1);
+        const rest = held.slice(0, end + 1);
         held = held.slice(end + 1);
-        if (!pass(sentence)) return;
+        if (!pass(shown + rest, rest)) return;
+        shown = '';
       }
-      // An unfinished sentence shows up to its first figure, and never its last word, which may
-      // still grow into one ("ww" into "www.example.com").
       const figure = held.search(FIGURE_START);
-      const lastWord = held.search(/\S*$/);
-      const safe = figure < 0 ? lastWord : Math.min(wordStart(held, figure), lastWord);
+      const safe = figure < 0 ? held.length : wordStart(held, figure);
       if (safe > 0) {
         emit(held.slice(0, safe));
+        shown += held.slice(0, safe);
         held = held.slice(safe);
       }
     },
     /** Checks what is left; the figures no source holds, empty when the whole text stood. */
     end(): string[] {
-      if (failed.length === 0 && held) pass(held);
+      if (failed.length === 0 && (shown + held).trim()) pass(shown + held, held);
+      shown = '';
       held = '';
       return [...new Set(failed)];
     },
