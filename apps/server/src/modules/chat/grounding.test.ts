@@ -98,6 +98,11 @@ describe('the figure gate on a streaming answer', () => {
     expect(seen[5]).toBe('Delivery is $6, free over $50. ');
   });
 
+  it('shows the words after a citation marker as they come', () => {
+    const { seen } = run(['We deliver [1]', ' on Tuesdays ', 'and Fridays.']);
+    expect(seen[1]).toBe('We deliver [1] on Tuesdays ');
+  });
+
   it('never shows a sentence with a made-up figure, nor anything after it', () => {
     const { failed, shown } = run(['Sure! ', 'Delivery is $', '9 [1]. ', 'Call (555) 123-4567.']);
     expect(failed).toEqual(['$9']);

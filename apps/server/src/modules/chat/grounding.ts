@@ -205,7 +205,8 @@ export function figureGate(emit: (text: string) => void, check: (sentence: strin
         if (!pass(shown + rest, rest)) return;
         shown = '';
       }
-      const figure = held.search(FIGURE_START);
+      // A citation marker ("[1]") is no figure: the words after it still show as they come.
+      const figure = held.replace(/\[\d{1,2}\]/g, (marker) => ' '.repeat(marker.length)).search(FIGURE_START);
       const safe = figure < 0 ? held.length : wordStart(held, figure);
       if (safe > 0) {
         emit(held.slice(0, safe));
