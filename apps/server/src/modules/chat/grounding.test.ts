@@ -67,6 +67,12 @@ describe('figures a model states, checked against what it was given', () => {
     ).toEqual([]);
   });
 
+  it("does not read a numbered list's numbers as figures", () => {
+    const steps = Array.from({ length: 11 }, (_, i) => `${i + 1}. Step ${i + 1 > 9 ? 'more' : 'one'}`);
+    expect(unsupported(steps.join('\n'), 'Nothing numbered here.')).toEqual([]);
+    expect(unsupported('10. Bring 12 eggs.', 'Bring eggs.')).toEqual(['12']);
+  });
+
   it('reads dates as their numbers', () => {
     expect(unsupported('We reopen on 12.05.2026.', 'Closed until 12 May 2026.')).toEqual([]);
     expect(unsupported('We reopen on 14/05/2026.', 'Closed until 12 May 2026.')).toEqual(['14']);

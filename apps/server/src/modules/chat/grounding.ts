@@ -40,10 +40,10 @@ const PATTERN = new RegExp(
   'giu',
 );
 
-/** The figures a text states, in order. Citation markers ("[1]") are not figures. */
+/** The figures a text states, in order. Citation markers ("[1]") and a list's numbers ("10. ") are not figures. */
 function figuresOf(text: string): Figure[] {
   const figures: Figure[] = [];
-  const plain = text.replace(/\[\d{1,2}\]/g, ' ');
+  const plain = text.replace(/\[\d{1,2}\]/g, ' ').replace(/^(\s*)\d{1,2}[.)](?=\s)/gm, '$1');
   for (const match of plain.matchAll(PATTERN)) {
     const groups = match.groups!;
     const at = match.index!;
