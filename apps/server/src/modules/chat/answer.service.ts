@@ -285,7 +285,7 @@ export class AnswerService {
     let given: Set<string> | undefined;
     const check = (sentence: string) => {
       if (!mayStateFigure(sentence)) return [];
-      given ??= givenKeys([system, input.question, ...input.history.map((m) => m.message)]);
+      given ??= givenByConversation(system, input);
       return unsupportedFigures(sentence, given);
     };
     const gate = input.bot.internet
@@ -828,4 +828,17 @@ function historyPrompt(history: MessageRow[]): PromptMessage[] {
     role: row.messageType === 'user' ? ('user' as const) : ('assistant' as const),
     content: [{ type: 'text' as const, text: row.message }],
   }));
+}
+
+/**
+ * What the model was given, read for figures (grounding.ts): the system prompt (instructions and
+ * passages) and the bot's and agents' earlier replies in full; the visitor's words for their counts
+ * and contact details only, never a price or a time they suggest.
+ */
+function givenByConversation(system: string, input: AnswerInput): Set<string> {
+  const visitor = input.history.filter((m) => m.messageType === 'user').map((m) => m.message);
+  const replies = input.history.filter((m) => m.messageType !== 'user').map((m) => m.message);
+  const given = givenKeys([system, ...replies]);
+  for (const key of givenKeys([input.question, ...visitor], true)) given.add(key);
+  return given;
 }

@@ -525,6 +525,13 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message).not.toHaveProperty('unverified');
   });
 
+  it('never agrees to a price the visitor suggests and the sources do not hold', async () => {
+    llm.reply('Yes, delivery is $2 [1].');
+    const reply = await ask('Is delivery $2?', undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({ unverified: ['$2'] });
+    expect(reply.body.bot_message!.message).toContain('Delivery costs $6');
+  });
+
   it("says it does not know when a judging model's answer states a figure no source holds", async () => {
     llm.reply('Yes, we deliver within 15 miles [1].');
     const reply = await ask(PARAPHRASE, undefined, modelBot);

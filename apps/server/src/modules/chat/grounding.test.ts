@@ -73,6 +73,18 @@ describe('figures a model states, checked against what it was given', () => {
     expect(unsupported('10. Bring 12 eggs.', 'Bring eggs.')).toEqual(['12']);
   });
 
+  it("takes a visitor's counts and contact details as given, but not a price or a time they suggest", () => {
+    const sources = givenKeys(['Delivery costs $6. Open 9 am to 9 pm.']);
+    const visitor = givenKeys(
+      ['Is delivery $2? Can I come at 10pm with 12 friends? Call me on 555 010 9999.'],
+      true,
+    );
+    const given = new Set([...sources, ...visitor]);
+    expect(unsupportedFigures('Yes, delivery is $2.', given)).toEqual(['$2']);
+    expect(unsupportedFigures('Yes, come at 10pm.', given)).toEqual(['10pm']);
+    expect(unsupportedFigures('A table for 12 is fine; we will call 555 010 9999.', given)).toEqual([]);
+  });
+
   it('reads dates as their numbers', () => {
     expect(unsupported('We reopen on 12.05.2026.', 'Closed until 12 May 2026.')).toEqual([]);
     expect(unsupported('We reopen on 14/05/2026.', 'Closed until 12 May 2026.')).toEqual(['14']);

@@ -16,6 +16,8 @@ type Figure = {
   minor?: boolean;
   /** A phone number's digits. */
   phone?: string;
+  /** An amount of money or a percentage. */
+  amount?: boolean;
 };
 
 const CURRENCY = /[$€£¥₹₺₽₩₴]/u;
@@ -75,7 +77,7 @@ function numberFigure(text: string, digits: string, unit = false): Figure {
   if (clock) keys.push(...clockKeys(Number(clock[1]), Number(clock[2]), null));
   // A count under ten is as often written out in words ("seven days a week") as in digits.
   const minor = !unit && values.every((v) => Number.isInteger(v) && v < 10);
-  return { text, keys, minor };
+  return { text, keys, minor, amount: unit };
 }
 
 function valuesOf(digits: string): number[] {
@@ -139,11 +141,17 @@ const linkKey = (url: string) =>
 /**
  * Every key the given texts support. A number alone supports the times it may be ("open 9 till 5"),
  * a link also its host, and a phone number's every part as a number.
+ *
+ * `visitor`: the texts are the visitor's own words, which support the counts, dates, phone numbers,
+ * e-mail addresses and links they state ("for 12 people", "call me on …"), but no price or time:
+ * "is delivery $2?" must not let the model answer "Yes, $2".
  */
-export function givenKeys(texts: string[]): Set<string> {
+export function givenKeys(texts: string[], visitor = false): Set<string> {
   const keys = new Set<string>();
   const add = (figure: Figure) => {
-    for (const key of figure.keys) if (!key.startsWith('P:') && !key.startsWith('p:')) keys.add(key);
+    if (visitor && figure.amount) return;
+    for (const key of figure.keys)
+      if (!key.startsWith('P:') && !key.startsWith('p:') && !(visitor && key.startsWith('t:'))) keys.add(key);
     if (figure.phone) {
       for (const suffix of phoneSuffixes(figure.phone)) keys.add(`p:${suffix}`);
       keys.add(`P:${figure.phone}`);
@@ -155,7 +163,8 @@ export function givenKeys(texts: string[]): Set<string> {
       add(figure);
       for (const key of figure.keys) {
         const hour = /^n:(\d{1,2})$/.exec(key);
-        if (hour && Number(hour[1]) <= 24) for (const t of clockKeys(Number(hour[1]), 0, null)) keys.add(t);
+        if (hour && Number(hour[1]) <= 24 && !visitor)
+          for (const t of clockKeys(Number(hour[1]), 0, null)) keys.add(t);
         if (key.startsWith('u:')) keys.add(`u:${key.slice(2).split('/')[0]}`);
       }
     }
