@@ -111,7 +111,8 @@ function MessageItem({
 }: {
   message: ChatMessage;
   brandColor: string;
-  explain: boolean;
+  /** How much to say under an answer of how it was made: everything, only a model's answer held back, or nothing. */
+  explain: 'all' | 'held back' | null;
   onRequestHuman?: () => void;
   showTime: boolean;
   answerFooter?: (message: ChatMessage) => ReactNode;
@@ -143,7 +144,9 @@ function MessageItem({
         <MarkdownText text={agent ? message.message : linkCitations(message.message, message.sources)} />
       </Typography>
       {agent ? null : <MessageSources message={message} />}
-      {explain ? <AnswerNote message={message} /> : null}
+      {explain === 'all' || (explain === 'held back' && message.unverified?.length) ? (
+        <AnswerNote message={message} />
+      ) : null}
       {agent || !answerFooter ? null : answerFooter(message)}
       {person ? (
         <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>
@@ -207,6 +210,8 @@ export type MessageListProps = {
   outro?: ReactNode;
   /** The owner's playground: say under each answer how it was made (never shown to visitors). */
   explainAnswers?: boolean;
+  /** The inbox: say under an answer when the model's own was held back, and why (never shown to visitors). */
+  explainHeldBack?: boolean;
   /** "Talk to a person" under answers that offer one; absent where a person cannot be asked for now. */
   onRequestHuman?: () => void;
   /** Every message's time under it (the inbox). */
@@ -230,6 +235,7 @@ export function MessageList({
   intro,
   outro,
   explainAnswers = false,
+  explainHeldBack = false,
   onRequestHuman,
   showTimes = false,
   answerFooter,
@@ -270,7 +276,7 @@ export function MessageList({
             key={`${message.conversation_id}:${message.seq}`}
             message={message}
             brandColor={brandColor}
-            explain={explainAnswers}
+            explain={explainAnswers ? 'all' : explainHeldBack ? 'held back' : null}
             onRequestHuman={onRequestHuman}
             showTime={showTimes}
             answerFooter={answerFooter}

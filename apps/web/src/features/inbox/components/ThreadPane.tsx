@@ -128,6 +128,7 @@ export function ThreadPane({
           thinking={false}
           frames={frames}
           showTimes
+          explainHeldBack
         />
       </Box>
       {attachments.length > 0 ? (
