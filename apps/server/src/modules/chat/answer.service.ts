@@ -304,9 +304,12 @@ export class AnswerService {
       } else if (part.type === 'finish') usage = usageOf(part.usage);
       else if (part.type === 'error') throw part.error;
     }
+    const unverified = gate.end();
     if (booking && booked) {
-      const answer = bookingAnswer(booking, text.trim());
-      if (!text.trim()) input.onChunk(answer.text);
+      // The booking button goes with the model's words only when they stood.
+      const said = unverified.length > 0 ? '' : text.trim();
+      const answer = bookingAnswer(booking, said);
+      if (!said) input.onChunk(answer.text);
       return { ...answer, usage };
     }
     // A judging model that declined, or only asked for a person, says nothing of its own.
@@ -314,7 +317,6 @@ export class AnswerService {
       return wantsPerson
         ? { ...TAKES_PERSON, usage }
         : { ...this.say(input, abstain(input, await input.agentOnline(), true, stats)), usage };
-    const unverified = gate.end();
     const { text: final, sources } = cited(text.trim(), passages, input.bot.maxCitations, fallbackSources);
     return {
       text: final,

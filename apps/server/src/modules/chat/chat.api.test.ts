@@ -928,6 +928,22 @@ describe('booking', () => {
     });
     const tools = llm.requests.at(-1)!.body.tools as Array<{ function: { name: string } }>;
     expect(tools.map((t) => t.function.name)).toEqual(['show_booking_button', 'hand_to_person']);
+    // Its words go with the button only when their figures are the sources': a made-up fee is not said.
+    llm.callToolNext('show_booking_button', {}, 'A call costs $35, book it here.');
+    const priced = await ask(owner, {
+      bot_id: booked.bot_id,
+      message: 'I would like to talk about shipping to Canada with someone',
+    });
+    expect(priced.body.bot_message).toMatchObject({ message: BOOKING.message, answer_mode: 'booking' });
+    llm.callToolNext('show_booking_button', {}, 'Happy to help, book a call here.');
+    const plain = await ask(owner, {
+      bot_id: booked.bot_id,
+      message: 'I would like to talk about shipping to Canada with someone',
+    });
+    expect(plain.body.bot_message).toMatchObject({
+      message: 'Happy to help, book a call here.',
+      answer_mode: 'booking',
+    });
   });
 
   it('lets the model hand the visitor to a person when they ask for one in words it understands', async () => {

@@ -22,8 +22,11 @@ export type OpenAiFake = {
   reply(text: string | ((body: ChatBody) => string)): void;
   /** The next chat completion answers this status with OpenAI's error JSON `{ error: { message, type } }`. */
   failNext(status: number, message: string): void;
-  /** The next streamed completion calls this tool (OpenAI's tool_calls deltas, finish_reason "tool_calls"). */
-  callToolNext(name: string, args?: Record<string, unknown>): void;
+  /**
+   * The next streamed completion calls this tool (OpenAI's tool_calls deltas, finish_reason
+   * "tool_calls"), after saying `text` when given.
+   */
+  callToolNext(name: string, args?: Record<string, unknown>, text?: string): void;
   /** Waits this long before the first token of every following completion (a slow model). */
   delay(ms: number): void;
   close(): Promise<void>;
@@ -41,7 +44,7 @@ const DEFAULT_REPLY = 'Hello from the fake model.';
 export async function startOpenAiFake(): Promise<OpenAiFake> {
   let answer: string | ((body: ChatBody) => string) = DEFAULT_REPLY;
   const failures: Array<{ status: number; message: string }> = [];
-  const toolCalls: Array<{ name: string; args: Record<string, unknown> }> = [];
+  const toolCalls: Array<{ name: string; args: Record<string, unknown>; text: string }> = [];
   let delayMs = 0;
   const fake: OpenAiFake = {
     url: '',
@@ -52,8 +55,8 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     failNext: (status, message) => {
       failures.push({ status, message });
     },
-    callToolNext: (name, args = {}) => {
-      toolCalls.push({ name, args });
+    callToolNext: (name, args = {}, text = '') => {
+      toolCalls.push({ name, args, text });
     },
     delay: (ms) => {
       delayMs = ms;
@@ -145,6 +148,7 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     event(delta({ role: 'assistant', content: '', refusal: null }));
     const call = toolCalls.shift();
     if (call) {
+      if (call.text) event(delta({ content: call.text }));
       const callId = `call_${randomBytes(6).toString('hex')}`;
       event(
         delta({
