@@ -110,6 +110,11 @@ export const AnswerCounts = z.object({
   agents: z.number().int(),
   /** Questions the bot found nothing for (or could not answer past the month's credits). */
   unanswered: z.number().int(),
+  /**
+   * Of all the above, the bot's answers given instead of its language model's, which stated figures
+   * (a price, a time, a number) none of the sources holds (docs/llm.md).
+   */
+  held_back: z.number().int(),
 });
 export type AnswerCounts = z.infer<typeof AnswerCounts>;
 

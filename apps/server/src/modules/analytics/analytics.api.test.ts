@@ -109,7 +109,14 @@ const rate = (
 ) => server.post<RatingResponse>('/api/analytics/ratings', body, { headers: ORIGIN, ...options });
 
 /** A conversation of `days` ago with a visitor question and a bot answer, written as the chat writes them. */
-async function pastConversation(tenantId: number, bot: Bot, days: number, question: string, mode: string) {
+async function pastConversation(
+  tenantId: number,
+  bot: Bot,
+  days: number,
+  question: string,
+  mode: string,
+  unverified?: string[],
+) {
   const at = daysAgo(days);
   const [conversation] = await server.database.db
     .insert(conversations)
@@ -147,7 +154,7 @@ async function pastConversation(tenantId: number, bot: Bot, days: number, questi
           page_number: null,
         },
       ],
-      metadata: { answer_mode: mode },
+      metadata: { answer_mode: mode, ...(unverified ? { unverified } : {}) },
       createdAt: at,
     },
   ]);
@@ -228,7 +235,7 @@ describe('GET /api/analytics/overview', () => {
     expect(figures.conversations).toBe(4); // three visitors and the playground
     expect(figures.visitor_messages).toBe(4);
     // Only the help bot has the Q&A pair: the tracked bot and the playground find nothing.
-    expect(figures.answers).toEqual({ bot: 0, not_sure: 0, qna: 1, agents: 0, unanswered: 3 });
+    expect(figures.answers).toEqual({ bot: 0, not_sure: 0, qna: 1, agents: 0, unanswered: 3, held_back: 0 });
     expect(figures.answer_rate).toBe(0.25);
     expect(figures.levels).toEqual({ basic: true, advanced: true, dashboard: true });
     // Each conversation: welcome, question, answer.
@@ -240,7 +247,7 @@ describe('GET /api/analytics/overview', () => {
     const tracked = await overview(owner, `?bot_id=${trackedBot.bot_id}`);
     expect(tracked.bot_id).toBe(trackedBot.bot_id);
     expect(tracked.conversations).toBe(2);
-    expect(tracked.answers).toEqual({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 2 });
+    expect(tracked.answers).toEqual({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 2, held_back: 0 });
     const theirBot = await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger));
     for (const id of [theirBot.body[0]!.bot_id, 99_999_999]) {
       const reply = await server.get(`/api/analytics/overview?bot_id=${id}`, as(owner));
@@ -267,7 +274,8 @@ describe('GET /api/analytics/overview', () => {
 
   it('reads closed days from the rollup with the same figures as counting them live', async () => {
     const tenantId = owner.user.tenant_id;
-    await pastConversation(tenantId, helpBot, 10, 'How do I reset it?', 'extractive');
+    // Given instead of a model's answer that stated a figure no source holds.
+    await pastConversation(tenantId, helpBot, 10, 'How do I reset it?', 'extractive', ['$17']);
     await pastConversation(tenantId, helpBot, 12, 'How do I reset it', 'unsure');
     const from = daysAgo(13).toISOString().slice(0, 10);
     const to = daysAgo(9).toISOString().slice(0, 10);
@@ -275,7 +283,7 @@ describe('GET /api/analytics/overview', () => {
     expect(live).toMatchObject({
       conversations: 2,
       messages: 4,
-      answers: { bot: 1, not_sure: 1, qna: 0, agents: 0, unanswered: 0 },
+      answers: { bot: 1, not_sure: 1, qna: 0, agents: 0, unanswered: 0, held_back: 1 },
     });
     expect((await overview(owner, `?from=${today()}&to=${today()}`)).conversations).toBe(4);
 
@@ -769,9 +777,9 @@ describe('GET /api/analytics/export.csv', () => {
     expect(response.headers.get('content-disposition')).toContain(`analytics-${today()}-to-${today()}.csv`);
     const lines = (await response.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_not_sure,answered_by_qna,agent_messages,unanswered,handoff_requests',
+      'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_not_sure,answered_by_qna,agent_messages,unanswered,handoff_requests,model_answers_held_back',
     );
-    expect(lines[1]).toBe(`${today()},web,4,12,4,0,0,1,0,3,0`);
+    expect(lines[1]).toBe(`${today()},web,4,12,4,0,0,1,0,3,0,0`);
   });
 });
 

@@ -64,7 +64,9 @@ export function liveRows(tenantId: number, from: Date, to: Date, botId: number |
     AND e.created_at < ${to.toISOString()}::timestamptz AND e.to_state = 'human_requested' ${conversationBot}`;
   return sql`
     SELECT ${dayOf(sql`m.created_at`)} AS day, m.bot_id, ${channelOf(sql`m.message_source`)} AS channel,
-           'messages' AS metric, m.message_type || ':' || coalesce(m.metadata->>'answer_mode', '') AS key,
+           'messages' AS metric, m.message_type || ':' || coalesce(m.metadata->>'answer_mode', '')
+             -- An answer given instead of a model's that stated figures no source holds.
+             || CASE WHEN m.metadata ? 'unverified' THEN ':held_back' ELSE '' END AS key,
            count(*) AS value
       FROM messages m WHERE ${messagesIn}
      GROUP BY 1, 2, 3, 5

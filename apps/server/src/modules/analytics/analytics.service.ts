@@ -70,10 +70,11 @@ type RatedMessage = {
 
 /** Who answered, from the `messages` rows keyed `<message_type>:<answer_mode>`. */
 export function answersOf(rows: readonly MetricRow[]): AnswerCounts {
-  const counts: AnswerCounts = { bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 0 };
+  const counts: AnswerCounts = { bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 0, held_back: 0 };
   for (const row of rows) {
     if (row.metric !== 'messages') continue;
-    const [type, mode = ''] = row.key.split(':');
+    const [type, mode = '', heldBack] = row.key.split(':');
+    if (heldBack) counts.held_back += row.value;
     if (type === 'helpdesk') counts.agents += row.value;
     else if (type !== 'bot') continue;
     else if (mode === 'qna') counts.qna += row.value;
@@ -273,6 +274,7 @@ export class AnalyticsService {
         row.answers.agents,
         row.answers.unanswered,
         row.handoff_requests,
+        row.answers.held_back,
       ]),
       {
         header: true,
@@ -288,6 +290,7 @@ export class AnalyticsService {
           'agent_messages',
           'unanswered',
           'handoff_requests',
+          'model_answers_held_back',
         ],
       },
     );

@@ -15,6 +15,7 @@ describe('who answered', () => {
   it('counts the replies to greetings and thanks neither answered nor unanswered', () => {
     const answers = answersOf([
       row('bot:extractive', 1),
+      row('bot:extractive:held_back', 2),
       row('bot:unsure', 1),
       row('bot:qna', 1),
       row('helpdesk:helpdesk', 1),
@@ -22,7 +23,7 @@ describe('who answered', () => {
       row('bot:small_talk', 10),
       row('user:', 18),
     ]);
-    expect(answers).toEqual({ bot: 1, not_sure: 1, qna: 1, agents: 1, unanswered: 4 });
-    expect(answerRate(answers)).toBe(0.5);
+    expect(answers).toEqual({ bot: 3, not_sure: 1, qna: 1, agents: 1, unanswered: 4, held_back: 2 });
+    expect(answerRate(answers)).toBe(0.6);
   });
 });

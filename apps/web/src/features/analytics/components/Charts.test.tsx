@@ -25,14 +25,18 @@ describe('Charts: who answered', () => {
   afterEach(cleanup);
 
   it('says there were no answers instead of drawing an axis from 0 to 0', () => {
-    render(<Charts overview={overview({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 0 })} />);
+    render(
+      <Charts overview={overview({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 0, held_back: 0 })} />,
+    );
     const region = screen.getByRole('region', { name: 'Who answered' });
     expect(region.textContent).toContain('No answers in this period.');
     expect(region.querySelector('svg.MuiChartsSurface-root')).toBeNull();
   });
 
   it('draws the bars once anyone answered', () => {
-    render(<Charts overview={overview({ bot: 3, not_sure: 1, qna: 1, agents: 0, unanswered: 2 })} />);
+    render(
+      <Charts overview={overview({ bot: 3, not_sure: 1, qna: 1, agents: 0, unanswered: 2, held_back: 0 })} />,
+    );
     const region = screen.getByRole('region', { name: 'Who answered' });
     expect(region.textContent).not.toContain('No answers in this period.');
     expect(region.querySelector('svg.MuiChartsSurface-root')).not.toBeNull();

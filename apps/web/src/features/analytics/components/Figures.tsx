@@ -53,6 +53,14 @@ export function Figures({ overview }: { overview: AnalyticsOverview }) {
         hint={`${n(overview.answers.not_sure)} said not sure`}
       />
       <Figure id="unanswered" label="Unanswered" value={n(overview.answers.unanswered)} />
+      {overview.answers.held_back > 0 ? (
+        <Figure
+          id="held-back"
+          label="Model answers held back"
+          value={n(overview.answers.held_back)}
+          hint="they stated figures none of the sources holds"
+        />
+      ) : null}
       <Figure id="handoffs" label="Hand-off requests" value={n(overview.handoff_requests)} />
       <Figure
         id="first-reply"
