@@ -119,7 +119,7 @@ export function alter(sentence: string): { sentence: string; figure: string } | 
     const figure = `${(Number(time[1]) + 1) % 24}:${time[2]}`;
     return { sentence: sentence.replace(time[0], figure), figure };
   }
-  const number = /(?<![\d.,])(\d+)(?:[.,](\d+))?(?![\d])/.exec(sentence);
+  const number = /(?<![\p{L}\d.,])(\d+)(?:[.,](\d+))?(?!\d|\p{L}+\d)/u.exec(sentence);
   if (!number) return null;
   const whole = Number(number[1]);
   // A small count is not checked (it is as often written out): change it to one that is.

@@ -280,17 +280,16 @@ export class AnswerService {
     let booked = false;
     let wantsPerson = false;
     let usage: Answer['usage'] = null;
-    // A bot allowed general knowledge may state figures its sources do not hold; others may not.
+    // A bot allowed general knowledge may state figures its sources do not hold, but never a phone
+    // number or an e-mail address: those are the business's own. Others may state none.
     // What the model was given is read for figures once a sentence states one, not before.
     let given: Set<string> | undefined;
     const check = (sentence: string) => {
       if (!mayStateFigure(sentence)) return [];
       given ??= givenByConversation(system, input);
-      return unsupportedFigures(sentence, given);
+      return unsupportedFigures(sentence, given, { contactsOnly: input.bot.internet });
     };
-    const gate = input.bot.internet
-      ? { push: input.onChunk, end: () => [] }
-      : figureGate(input.onChunk, check);
+    const gate = figureGate(input.onChunk, check);
     const shown = judging ? declinable(gate.push) : { push: gate.push, declined: () => false };
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {

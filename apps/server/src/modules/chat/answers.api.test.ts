@@ -542,17 +542,29 @@ describe('answers with a model', () => {
     });
   });
 
-  it('lets a bot allowed general knowledge state figures beyond its sources', async () => {
+  it('lets a bot allowed general knowledge state figures beyond its sources, but not a phone number', async () => {
     const open = await createBotViaApi(server, owner, {
       bot_name: 'Blue Fern open',
       llm_model: String(settingId),
       internet: 'true',
+      prompt: 'Orders by phone: (503) 555-0142.',
       web_source_ids: JSON.stringify([sourceId]),
     });
     llm.reply('Delivery is $6 [1]; a loaf travels fine for 20 minutes.');
     const reply = await ask('How much does delivery cost?', undefined, open.bot_id);
     expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
     expect(reply.body.bot_message).not.toHaveProperty('unverified');
+    // The business's own contact details are never general knowledge.
+    llm.reply('Delivery is $6 [1]. Call us on (503) 555-0199 to order.');
+    const called = await ask('How much does delivery cost?', undefined, open.bot_id);
+    expect(called.body.bot_message).toMatchObject({
+      answer_mode: 'extractive',
+      unverified: ['(503) 555-0199'],
+    });
+    // One the business gave in its instructions stands.
+    llm.reply('Delivery is $6 [1]. Call us on (503) 555-0142 to order.');
+    const right = await ask('How much does delivery cost?', undefined, open.bot_id);
+    expect(right.body.bot_message).toMatchObject({ answer_mode: 'llm' });
   });
 
   it('sends the passage that holds the fact to the model', async () => {

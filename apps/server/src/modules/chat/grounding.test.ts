@@ -85,6 +85,22 @@ describe('figures a model states, checked against what it was given', () => {
     expect(unsupportedFigures('A table for 12 is fine; we will call 555 010 9999.', given)).toEqual([]);
   });
 
+  it('checks only phone numbers and e-mail addresses for a bot allowed general knowledge', () => {
+    const given = givenKeys(['Call us on (555) 123-4567.']);
+    const answer = 'Water boils at 100 °C; a kettle costs about $30. Call 555-999-0000 or mail a@b.example.';
+    expect(unsupportedFigures(answer, given, { contactsOnly: true })).toEqual([
+      '555-999-0000',
+      'a@b.example',
+    ]);
+    expect(unsupportedFigures('Call (555) 123-4567.', given, { contactsOnly: true })).toEqual([]);
+  });
+
+  it('reads no figure inside a code of letters and digits', () => {
+    // A workspace's automatic name ("Acme 4b7765d2") in the welcome supports no price.
+    expect(unsupported('Delivery is $2.', 'Welcome to Acme 4b7765d2!')).toEqual(['$2']);
+    expect(unsupported('Order code A12B is ready; it costs 45kr.', 'Pris: 45 kr')).toEqual([]);
+  });
+
   it('reads dates as their numbers', () => {
     expect(unsupported('We reopen on 12.05.2026.', 'Closed until 12 May 2026.')).toEqual([]);
     expect(unsupported('We reopen on 14/05/2026.', 'Closed until 12 May 2026.')).toEqual(['14']);

@@ -31,13 +31,14 @@ const PATTERN = new RegExp(
     // A link, with its scheme or "www.".
     String.raw`(?<url>(?:https?:\/\/|www\.)[^\s<>()\[\]"']+)`,
     // A date written with numbers: each part is a number.
-    String.raw`(?<date>(?<![\d.])\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d|\.\d))`,
+    String.raw`(?<date>(?<![\p{L}\d.])\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d|\.\d))`,
     // A time of day: "9am", "9.30 pm", "17:00", "17h30", "17 h".
-    String.raw`(?<time>(?<![\d.,:])(?:(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s?[ap]\.?\s?m\.?(?![\p{L}])|(?:[01]?\d|2[0-3]):[0-5]\d(?!\d|:\d)|(?:[01]?\d|2[0-3])\s?h(?:\s?[0-5]\d)?(?![\p{L}\d])))`,
+    String.raw`(?<time>(?<![\p{L}\d.,:])(?:(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s?[ap]\.?\s?m\.?(?![\p{L}])|(?:[01]?\d|2[0-3]):[0-5]\d(?!\d|:\d)|(?:[01]?\d|2[0-3])\s?h(?:\s?[0-5]\d)?(?![\p{L}\d])))`,
     // A phone number: eight or more digits in one run, maybe grouped.
-    String.raw`(?<phone>(?<![\d.,])(?:\+|\(\d)?\d[\d\s().\u2011-]{6,}\d(?![\d]))`,
-    // A number: grouped thousands, a decimal part, an ordinal's ending or a percent sign.
-    String.raw`(?<number>(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+(?:[.,]\d+)?(?![\d])|(?<![\d.,])\d+(?:[.,]\d+)?(?![\d]))(?<suffix>\s?%|st|nd|rd|th)?`,
+    String.raw`(?<phone>(?<![\p{L}\d.,])(?:\+|\(\d)?\d[\d\s().\u2011-]{6,}\d(?![\d]))`,
+    // A number: grouped thousands, a decimal part, an ordinal's ending or a percent sign; not one
+    // inside a code of letters and digits ("4b7765d2", "A12B"), though a unit may follow ("45kr").
+    String.raw`(?<number>(?<![\p{L}\d.,])\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+(?:[.,]\d+)?(?!\d|\p{L}+\d)|(?<![\p{L}\d.,])\d+(?:[.,]\d+)?(?!\d|\p{L}+\d))(?<suffix>\s?%|st|nd|rd|th)?`,
   ].join('|'),
   'giu',
 );
@@ -171,15 +172,27 @@ export function givenKeys(texts: string[], visitor = false): Set<string> {
   return keys;
 }
 
-/** The figures of `text` that no key of `given` supports, as the text writes them. */
-export function unsupportedFigures(text: string, given: Set<string>): string[] {
+/**
+ * The figures of `text` that no key of `given` supports, as the text writes them; with
+ * `contactsOnly`, only its phone numbers and e-mail addresses.
+ */
+export function unsupportedFigures(
+  text: string,
+  given: Set<string>,
+  { contactsOnly = false }: { contactsOnly?: boolean } = {},
+): string[] {
   const supported = (figure: Figure): boolean =>
     figure.keys.some((key) => given.has(key)) ||
     figure.parts?.every((part) => part.minor || supported(part)) === true;
   return figuresOf(text)
+    .filter((figure) => !contactsOnly || isContact(figure))
     .filter((figure) => !figure.minor && !supported(figure))
     .map((figure) => figure.text.trim());
 }
+
+/** A phone number or an e-mail address: the business's own, never general knowledge. */
+const isContact = (figure: Figure) =>
+  figure.phone !== undefined || figure.keys.some((key) => key.startsWith('e:'));
 
 /** Where a figure may begin: a digit, a currency sign, an e-mail's "@" or a link. */
 const FIGURE_START = /[\d$€£¥₹₺₽₩₴@]|:\/\/|\bwww\./u;
