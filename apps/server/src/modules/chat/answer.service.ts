@@ -55,8 +55,9 @@ export type Answer = {
   /** Mode `unsure`: the sentences quoted, without the bot's lines around them (for the owner's queue). */
   quote?: string;
   /**
-   * The model's answer that was not given, since it stated figures none of its sources holds
-   * (grounding.ts), and those figures: this answer, from the sources' own words, was given instead.
+   * The model's answer that was not given (without its citation markers), since it stated figures
+   * none of its sources holds (grounding.ts), and those figures: this answer, from the sources' own
+   * words, was given instead.
    */
   withheld?: { text: string; figures: string[] };
 };
@@ -325,7 +326,7 @@ export class AnswerService {
       usage,
       actions: [],
       wantsPerson,
-      ...(unverified.length > 0 ? { withheld: { text: final, figures: unverified } } : {}),
+      ...(unverified.length > 0 ? { withheld: { text: withoutCitations(final), figures: unverified } } : {}),
     };
   }
 
@@ -760,8 +761,7 @@ export function cited(
     numberOf.set(hit.document_id, order.length);
   }
   const best = distinctPages(passages, passages.length);
-  if (order.length === 0)
-    return { text: text.replace(/\s?\[\d{1,2}\]/g, ''), sources: fallback.slice(0, max) };
+  if (order.length === 0) return { text: withoutCitations(text), sources: fallback.slice(0, max) };
   const renumbered = text.replace(/\s?\[(\d{1,2})\]/g, (marker, n: string) => {
     const number = numberOf.get(passages[Number(n) - 1]?.document_id ?? -1);
     return number ? marker.replace(/\d+/, String(number)) : '';
@@ -769,6 +769,9 @@ export function cited(
   const byDocument = new Map(best.map((hit) => [hit.document_id, hit]));
   return { text: renumbered, sources: order.map((id) => sourceOf(byDocument.get(id)!)) };
 }
+
+/** A text without its citation markers ("[1]"). */
+const withoutCitations = (text: string) => text.replace(/\s?\[\d{1,2}\]/g, '');
 
 /** What a model asked to judge (the passages' words did not show an answer) replies when they do not answer. */
 export const DECLINE = 'NOT_IN_SOURCES';

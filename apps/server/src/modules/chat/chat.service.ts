@@ -495,7 +495,7 @@ function unansweredOf(
     return {
       ...queued,
       reason: 'unverified',
-      botAnswer: answer.withheld.text.replace(/\s?\[\d{1,2}\]/g, ''),
+      botAnswer: answer.withheld.text,
       unverified: answer.withheld.figures,
     };
   return {

@@ -10,15 +10,20 @@
 type Figure = {
   text: string;
   keys: string[];
+  /** The keys it supports when it is given, where they differ from `keys` (a phone number's). */
+  gives?: string[];
   /** A run of digits read as one phone number that may also be several figures, each supported. */
   parts?: Figure[];
   /** Said in passing and easily written out in words ("7 days a week"): not worth checking. */
   minor?: boolean;
-  /** A phone number's digits. */
-  phone?: string;
+  /** A phone number or an e-mail address: the business's own, never general knowledge. */
+  contact?: boolean;
   /** An amount of money or a percentage. */
   amount?: boolean;
 };
+
+/** A citation marker ("[1]"): no figure. */
+const CITATION_MARKER = /\[\d{1,2}\]/g;
 
 const CURRENCY = /[$€£¥₹₺₽₩₴]/u;
 const CURRENCY_AFTER =
@@ -46,11 +51,12 @@ const PATTERN = new RegExp(
 /** The figures a text states, in order. Citation markers ("[1]") and a list's numbers ("10. ") are not figures. */
 function figuresOf(text: string): Figure[] {
   const figures: Figure[] = [];
-  const plain = text.replace(/\[\d{1,2}\]/g, ' ').replace(/^(\s*)\d{1,2}[.)](?=\s)/gm, '$1');
+  const plain = text.replace(CITATION_MARKER, ' ').replace(/^(\s*)\d{1,2}[.)](?=\s)/gm, '$1');
   for (const match of plain.matchAll(PATTERN)) {
     const groups = match.groups!;
     const at = match.index!;
-    if (groups.email) figures.push({ text: groups.email, keys: [`e:${groups.email.toLowerCase()}`] });
+    if (groups.email)
+      figures.push({ text: groups.email, keys: [`e:${groups.email.toLowerCase()}`], contact: true });
     else if (groups.url) {
       const url = groups.url.replace(/[.,;:!?]+$/, '');
       figures.push({ text: url, keys: [`u:${linkKey(url)}`] });
@@ -115,8 +121,9 @@ const GROUPED = /^\d{1,3}(?:[ \u00a0\u202f.,]\d{3})+$/;
 
 /**
  * A phone number is its digits, however grouped, and stands when a number given ends with them
- * ("555-0163" for "(718) 555-0163") or they end with one (a country code put before it); failing
- * that, the figures it may be.
+ * ("555-0163" for "(718) 555-0163": a given number gives its every ending, `p:`) or they end with
+ * one (a country code put before it: it is supported by every ending of its own, `P:`, and a given
+ * number gives itself as one); failing that, the figures it may be.
  */
 function phoneFigure(text: string): Figure {
   const digits = text.replace(/\D/g, '');
@@ -124,8 +131,14 @@ function phoneFigure(text: string): Figure {
   // "1 250 000" is a number grouped in thousands, as much as a phone number.
   const grouped = GROUPED.test(text.trim()) ? valuesOf(text.trim()).map((v) => `n:${v}`) : [];
   if (digits.length < 8) return { text, keys: grouped, parts };
-  const prefixed = phoneSuffixes(digits).map((suffix) => `P:${suffix}`);
-  return { text: text.trim(), keys: [`p:${digits}`, ...prefixed, ...grouped], parts, phone: digits };
+  const endings = phoneSuffixes(digits);
+  return {
+    text: text.trim(),
+    keys: [`p:${digits}`, ...endings.map((ending) => `P:${ending}`), ...grouped],
+    gives: [...endings.map((ending) => `p:${ending}`), `P:${digits}`, ...grouped],
+    parts,
+    contact: true,
+  };
 }
 
 /** A phone number's endings of seven digits or more, itself first. */
@@ -151,12 +164,7 @@ export function givenKeys(texts: string[], visitor = false): Set<string> {
   const keys = new Set<string>();
   const add = (figure: Figure) => {
     if (visitor && figure.amount) return;
-    for (const key of figure.keys)
-      if (!key.startsWith('P:') && !key.startsWith('p:') && !(visitor && key.startsWith('t:'))) keys.add(key);
-    if (figure.phone) {
-      for (const suffix of phoneSuffixes(figure.phone)) keys.add(`p:${suffix}`);
-      keys.add(`P:${figure.phone}`);
-    }
+    for (const key of figure.gives ?? figure.keys) if (!(visitor && key.startsWith('t:'))) keys.add(key);
     for (const part of figure.parts ?? []) add(part);
   };
   for (const text of texts)
@@ -185,14 +193,10 @@ export function unsupportedFigures(
     figure.keys.some((key) => given.has(key)) ||
     figure.parts?.every((part) => part.minor || supported(part)) === true;
   return figuresOf(text)
-    .filter((figure) => !contactsOnly || isContact(figure))
+    .filter((figure) => !contactsOnly || figure.contact)
     .filter((figure) => !figure.minor && !supported(figure))
     .map((figure) => figure.text.trim());
 }
-
-/** A phone number or an e-mail address: the business's own, never general knowledge. */
-const isContact = (figure: Figure) =>
-  figure.phone !== undefined || figure.keys.some((key) => key.startsWith('e:'));
 
 /** Where a figure may begin: a digit, a currency sign, an e-mail's "@" or a link. */
 const FIGURE_START = /[\d$€£¥₹₺₽₩₴@]|:\/\/|\bwww\./u;
@@ -228,7 +232,9 @@ export function figureGate(emit: (text: string) => void, check: (sentence: strin
         shown = '';
       }
       // A citation marker ("[1]") is no figure: the words after it still show as they come.
-      const figure = held.replace(/\[\d{1,2}\]/g, (marker) => ' '.repeat(marker.length)).search(FIGURE_START);
+      const figure = held
+        .replace(CITATION_MARKER, (marker) => ' '.repeat(marker.length))
+        .search(FIGURE_START);
       const safe = figure < 0 ? held.length : wordStart(held, figure);
       if (safe > 0) {
         emit(held.slice(0, safe));
