@@ -1,14 +1,23 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { givenKeys, unsupportedFigures } from '../modules/chat/grounding.js';
+import {
+  type Figure,
+  figuresOf,
+  type GivenText,
+  readGiven,
+  unsupportedFigures,
+} from '../modules/chat/grounding.js';
 import { extractPage } from '../modules/crawler/crawl.js';
-import { loadSets, SETS } from './eval-answer-sites.js';
+import { chunkSections } from '../modules/knowledge/chunker.js';
+import { sectionsOf } from '../modules/knowledge/html-sections.js';
+import { detectLanguage, lexiconOf } from '../modules/knowledge/languages.js';
+import { loadSets, SETS, type Site } from './eval-answer-sites.js';
 
 /**
  * How well the figure check of a model's answers (modules/chat/grounding.ts) tells a figure its
- * sources hold from one they do not, on the small business sites of eval/answers (written before
+ * sources give from one they do not, on the small business sites of eval/answers (written before
  * the check, in 14 languages). Every sentence of every page and Q&A answer that states a figure
- * is rewritten twice, as a model might:
+ * is rewritten, as a model might:
  *
  * - **re-spelled**: each figure in another usual spelling (a decimal comma for a point, "$45.00" for
  *   "$45", "17:00" as "5 pm", "9 am" as "09:00", a phone number grouped otherwise, a link without
@@ -16,36 +25,85 @@ import { loadSets, SETS } from './eval-answer-sites.js';
  * - **altered**: one figure changed (a number plus one, a time an hour later, a phone number's last
  *   digit, an address's name). Checked against its page, it must be caught, unless the new figure is
  *   on the page anyway, which the check cannot tell from the right one (counted apart).
+ * - **moved**: one price, time or count replaced by one of the same kind from another page of the
+ *   site (a rye loaf's price given as the delivery fee). Checked against the whole site, it should
+ *   be caught; some cannot be, when the other page says it of the same words.
+ *
+ * And every visitor's question whose right answer states a figure is answered the shortest way a
+ * model may ("It's $14."), with only the question saying what of:
+ * - **short answer**: with the right figure, against the whole site, it must stand;
+ * - **short answer, moved**: with a figure of the same kind from a page that does not answer it, it
+ *   should be caught.
  *
  *   npm run eval:grounding
  */
-type Tally = { sentences: number; respelledKept: number; altered: number; caught: number; onPage: number };
+type Tally = {
+  sentences: number;
+  respelledKept: number;
+  altered: number;
+  caught: number;
+  onPage: number;
+  moved: number;
+  movedCaught: number;
+  asked: number;
+  askedKept: number;
+  askedMoved: number;
+  askedMovedCaught: number;
+};
 
 const SENTENCE = /[^.!?\n]+(?:[.!?]+(?=\s|$)|$)/gu;
 const HAS_FIGURE = /\d|@|https?:\/\//u;
+
+/** A page or Q&A answer of a site, as the model is given it. */
+type SiteText = GivenText & { page: string };
+/** A figure a site states, and where. */
+type Stated = { page: string; figure: Figure; kind: Kind };
+type Kind = 'amount' | 'time' | 'count';
 
 async function main() {
   const rows: string[] = [];
   const misses: string[] = [];
   const missed: string[] = [];
+  const wronglyKept: string[] = [];
+  const shortAlarms: string[] = [];
   for (const set of loadSets(SETS)) {
-    const tally: Tally = { sentences: 0, respelledKept: 0, altered: 0, caught: 0, onPage: 0 };
+    const tally: Tally = {
+      sentences: 0,
+      respelledKept: 0,
+      altered: 0,
+      caught: 0,
+      onPage: 0,
+      moved: 0,
+      movedCaught: 0,
+      asked: 0,
+      askedKept: 0,
+      askedMoved: 0,
+      askedMovedCaught: 0,
+    };
     for (const site of set.sites) {
-      const texts = await Promise.all(
-        site.pages.map(async (page) => {
-          const html = readFileSync(path.join(site.pagesDir, page), 'utf8');
-          return (await extractPage(html, `https://example.test/${page}`)).text;
-        }),
+      const texts = await siteTexts(site);
+      const lexicon = lexiconOf([detectLanguage(texts.map((t) => t.text).join('\n'))]);
+      const siteGiven = readGiven({ sources: texts }, lexicon);
+      const stated = texts.flatMap(({ page, text }) =>
+        figuresOf(text).flatMap((figure) =>
+          kindOf(figure) ? [{ page, figure, kind: kindOf(figure)! }] : [],
+        ),
       );
-      for (const text of [...texts, ...site.qna.map((pair) => pair.answer)]) {
-        const given = givenKeys([text]);
-        for (const sentence of (text.match(SENTENCE) ?? []).map((s) => s.trim())) {
+      for (const text of texts) {
+        const given = readGiven({ sources: [text] }, lexicon);
+        for (const sentence of (text.text.match(SENTENCE) ?? []).map((s) => s.trim())) {
           if (!HAS_FIGURE.test(sentence) || unsupportedFigures(sentence, given).length > 0) continue;
           tally.sentences += 1;
           const respelled = respell(sentence);
           const alarms = unsupportedFigures(respelled, given);
           if (alarms.length === 0) tally.respelledKept += 1;
           else if (misses.length < 12) misses.push(`${site.name}: "${respelled}" → ${alarms.join(', ')}`);
+          const moved = move(sentence, stated, (page) => page !== text.page && !given.keys.has(page));
+          if (moved) {
+            tally.moved += 1;
+            if (unsupportedFigures(moved, siteGiven).length > 0) tally.movedCaught += 1;
+            else if (wronglyKept.length < 12) wronglyKept.push(`${site.name}/${text.page}: "${moved}"`);
+          }
           const changed = alter(sentence);
           if (!changed) continue;
           if (unsupportedFigures(changed.figure, given).length === 0) {
@@ -57,28 +115,107 @@ async function main() {
           else if (missed.length < 12) missed.push(`${site.name}: "${changed.sentence}" (${changed.figure})`);
         }
       }
+      for (const question of site.questions) {
+        const right = rightFigure(question.expect, question.sources, texts);
+        if (!right) continue;
+        const about = { about: [question.first, question.q].filter(Boolean).join('\n') };
+        tally.asked += 1;
+        const alarms = unsupportedFigures(`It's ${right}.`, siteGiven, about);
+        if (alarms.length === 0) tally.askedKept += 1;
+        else if (shortAlarms.length < 12)
+          shortAlarms.push(`${site.name}: "${question.q}" → "It's ${right}."`);
+        const moved = move(`It's ${right}.`, stated, (page) => !question.sources.includes(page));
+        if (!moved) continue;
+        tally.askedMoved += 1;
+        if (unsupportedFigures(moved, siteGiven, about).length > 0) tally.askedMovedCaught += 1;
+        else if (wronglyKept.length < 24) wronglyKept.push(`${site.name}: "${question.q}" → "${moved}"`);
+      }
     }
     const share = (a: number, b: number) => `${(a / Math.max(b, 1)).toFixed(3)} (${a}/${b})`;
     rows.push(
-      `| ${set.name} | ${set.sites.length} | ${tally.sentences} | ${share(tally.respelledKept, tally.sentences)} | ${share(tally.caught, tally.altered)} | ${tally.onPage} |`,
+      `| ${set.name} | ${set.sites.length} | ${tally.sentences} | ${share(tally.respelledKept, tally.sentences)} | ${share(tally.caught, tally.altered)} | ${tally.onPage} | ${share(tally.movedCaught, tally.moved)} | ${share(tally.askedKept, tally.asked)} | ${share(tally.askedMovedCaught, tally.askedMoved)} |`,
     );
   }
+  const list = (items: string[], title: string, none: string) =>
+    items.length > 0 ? [title, ...items.map((item) => `- ${item}`), ''] : [none, ''];
   process.stdout.write(
     [
       '## The figure check on the sites of eval/answers',
       '',
-      '| set | sites | sentences with figures | re-spelled, kept | altered, caught | altered to a figure on the page |',
-      '|---|---:|---:|---:|---:|---:|',
+      '| set | sites | sentences with figures | re-spelled, kept | altered, caught | altered to a figure on the page | moved from another page, caught | short answers, kept | short answers moved, caught |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
-      misses.length > 0 ? 'False alarms (the first 12):' : 'No false alarms.',
-      ...misses.map((miss) => `- ${miss}`),
-      '',
-      missed.length > 0 ? 'Altered and not caught (the first 12):' : 'Every altered figure caught.',
-      ...missed.map((miss) => `- ${miss}`),
-      '',
+      ...list(misses, 'False alarms (the first 12):', 'No false alarms.'),
+      ...list(shortAlarms, 'Short answers held back (the first 12):', 'No short answer held back.'),
+      ...list(missed, 'Altered and not caught (the first 12):', 'Every altered figure caught.'),
+      ...list(wronglyKept, 'Moved and not caught (the first 12 of each):', 'Every moved figure caught.'),
     ].join('\n'),
   );
+}
+
+/**
+ * A site's pages as a model is given them: the passages the crawler's text is chunked into, each
+ * titled with its page's title and heading path; and its Q&A answers, titled with their questions.
+ */
+async function siteTexts(site: Site): Promise<SiteText[]> {
+  const pages = await Promise.all(
+    site.pages.map(async (page) => {
+      const html = readFileSync(path.join(site.pagesDir, page), 'utf8');
+      const { blocks, title } = await extractPage(html, `https://example.test/${page}`);
+      return chunkSections(sectionsOf(blocks, title)).map((chunk) => ({
+        page,
+        text: chunk.content,
+        title: [title, chunk.headingPath].filter(Boolean).join('\n'),
+      }));
+    }),
+  );
+  return [
+    ...pages.flat(),
+    ...site.qna.map((pair) => ({ page: 'qna', text: pair.answer, title: pair.question })),
+  ];
+}
+
+/** What a figure is, for moving one in place of another of its kind; null for what is not moved. */
+function kindOf(figure: Figure): Kind | null {
+  if (figure.contact || figure.link || figure.minor) return null;
+  if (figure.amount) return 'amount';
+  if (figure.keys.some((key) => key.startsWith('t:'))) return 'time';
+  return figure.keys.some((key) => key.startsWith('n:')) ? 'count' : null;
+}
+
+/**
+ * The text with its first price, time or count replaced by another of the same kind and value the
+ * site states on a page `from` accepts, picked by the text (so each run picks the same); null when
+ * there is none.
+ */
+function move(text: string, stated: Stated[], from: (page: string) => boolean): string | null {
+  const target = figuresOf(text).find((figure) => kindOf(figure) !== null);
+  if (!target) return null;
+  const candidates = stated.filter(
+    (other) =>
+      other.kind === kindOf(target) &&
+      from(other.page) &&
+      !other.figure.keys.some((key) => target.keys.includes(key)),
+  );
+  if (candidates.length === 0) return null;
+  const pick = candidates[hashOf(text) % candidates.length]!;
+  return text.replace(target.text, pick.figure.text);
+}
+
+const hashOf = (text: string) => [...text].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
+
+/** The figure a right answer to a question states, as its source writes it; null when it states none. */
+function rightFigure(expect: string | null, sources: string[], texts: SiteText[]): string | null {
+  if (!expect) return null;
+  const pattern = new RegExp(expect, 'iu');
+  for (const { page, text } of texts) {
+    if (!sources.includes(page)) continue;
+    const found = pattern.exec(text)?.[0];
+    const figure = found && figuresOf(found).find((f) => kindOf(f) !== null);
+    if (figure) return figure.text;
+  }
+  return null;
 }
 
 /** Each figure of a sentence in another spelling a model might use. */

@@ -16,6 +16,7 @@ import {
   ANSWER_PASSAGES,
   type CorpusStats,
   decide,
+  lexiconFor,
   type QnaPair,
   relevantHits,
   type ScoredUnit,
@@ -24,11 +25,11 @@ import {
   withoutCode,
 } from '../knowledge/evidence.js';
 import { isFollowUp, type Reading, readWithoutModel } from '../knowledge/follow-up.js';
-import type { Language } from '../knowledge/languages.js';
+import type { Language, Lexicon } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import type { LlmService, ResolvedModel } from '../llm/llm.service.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
-import { figureGate, givenKeys, mayStateFigure, unsupportedFigures } from './grounding.js';
+import { figureGate, type Given, mayStateFigure, readGiven, unsupportedFigures } from './grounding.js';
 import { personTitleIn, type ReplyTexts, replyTexts } from './reply-texts.js';
 import {
   answerToOffer,
@@ -284,11 +285,11 @@ export class AnswerService {
     // A bot allowed general knowledge may state figures its sources do not hold, but never a phone
     // number or an e-mail address: those are the business's own. Others may state none.
     // What the model was given is read for figures once a sentence states one, not before.
-    let given: Set<string> | undefined;
+    let given: Given | undefined;
     const check = (sentence: string) => {
       if (!mayStateFigure(sentence)) return [];
-      given ??= givenByConversation(system, input);
-      return unsupportedFigures(sentence, given, { contactsOnly: input.bot.internet });
+      given ??= givenByConversation(input, passages, lexiconFor(stats));
+      return unsupportedFigures(sentence, given, { contactsOnly: input.bot.internet, about: askedOf(input) });
     };
     const gate = figureGate(input.onChunk, check);
     const shown = judging ? declinable(gate.push) : { push: gate.push, declined: () => false };
@@ -835,14 +836,26 @@ function historyPrompt(history: MessageRow[]): PromptMessage[] {
 }
 
 /**
- * What the model was given, read for figures (grounding.ts): the system prompt (instructions and
- * passages) and the bot's and agents' earlier replies in full; the visitor's words for their counts
- * and contact details only, never a price or a time they suggest.
+ * What the model was given, read for figures (grounding.ts): the instructions, the passages (each
+ * with its page's title) and the bot's and agents' earlier replies in full; the visitor's words for
+ * their counts and contact details only, never a price or a time they suggest.
  */
-function givenByConversation(system: string, input: AnswerInput): Set<string> {
-  const visitor = input.history.filter((m) => m.messageType === 'user').map((m) => m.message);
-  const replies = input.history.filter((m) => m.messageType !== 'user').map((m) => m.message);
-  const given = givenKeys([system, ...replies]);
-  for (const key of givenKeys([input.question, ...visitor], true)) given.add(key);
-  return given;
+function givenByConversation(input: AnswerInput, passages: SearchHit[], lexicon: Lexicon): Given {
+  const { bot, history } = input;
+  const sources = [
+    { text: `${bot.botName}\n${bot.prompt ?? ''}` },
+    ...passages.map((hit) => ({
+      text: hit.content,
+      title: [label(hit), hit.heading_path].filter(Boolean).join('\n'),
+    })),
+    ...history.filter((m) => m.messageType !== 'user').map((m) => ({ text: m.message })),
+  ];
+  const visitor = [input.question, ...history.filter((m) => m.messageType === 'user').map((m) => m.message)];
+  return readGiven({ sources, visitor }, lexicon);
+}
+
+/** What the visitor asked, which a model's short answer leaves unsaid ("It's $14."): this turn and the one before. */
+function askedOf(input: AnswerInput): string {
+  const before = input.history.findLast((m) => m.messageType === 'user')?.message ?? '';
+  return `${input.question}\n${before}`;
 }

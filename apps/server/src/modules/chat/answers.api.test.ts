@@ -532,6 +532,25 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message!.message).toContain('Delivery costs $6');
   });
 
+  // A model mixes up the figures it was given as readily as it makes them up.
+  it('never gives a price said of something other than what the sources say it of', async () => {
+    llm.reply('Delivery is $9 [1], and a seeded rye is $6 [2].');
+    const seen = llm.requests.length;
+    const reply = await ask('How much is delivery, and a loaf of seeded rye?', undefined, modelBot);
+    // Both prices were given to the model, each of something else.
+    expect(system(seen)).toContain('Seeded rye: $9');
+    expect(system(seen)).toContain('Delivery costs $6');
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'extractive', unverified: ['$9', '$6'] });
+    expect(reply.body.bot_message!.message).not.toContain('Delivery is $9');
+    // Said of what the sources say them of, the same prices stand.
+    llm.reply('Delivery is $6 [1], and a seeded rye is $9 [2].');
+    const right = await ask('How much is delivery, and a loaf of seeded rye?', undefined, modelBot);
+    expect(right.body.bot_message).toMatchObject({
+      answer_mode: 'llm',
+      message: 'Delivery is $6 [1], and a seeded rye is $9 [2].',
+    });
+  });
+
   it("says it does not know when a judging model's answer states a figure no source holds", async () => {
     llm.reply('Yes, we deliver within 15 miles [1].');
     const reply = await ask(PARAPHRASE, undefined, modelBot);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { figureGate, givenKeys, unsupportedFigures } from './grounding.js';
+import { figureGate, readGiven, unsupportedFigures } from './grounding.js';
 
-const unsupported = (answer: string, ...given: string[]) => unsupportedFigures(answer, givenKeys(given));
+const sourcesOf = (...texts: string[]) => readGiven({ sources: texts.map((text) => ({ text })) });
+const unsupported = (answer: string, ...given: string[]) => unsupportedFigures(answer, sourcesOf(...given));
 
 describe('figures a model states, checked against what it was given', () => {
   it('finds a price the sources do not hold, however the currency is written', () => {
@@ -74,19 +75,17 @@ describe('figures a model states, checked against what it was given', () => {
   });
 
   it("takes a visitor's counts and contact details as given, but not a price or a time they suggest", () => {
-    const sources = givenKeys(['Delivery costs $6. Open 9 am to 9 pm.']);
-    const visitor = givenKeys(
-      ['Is delivery $2? Can I come at 10pm with 12 friends? Call me on 555 010 9999.'],
-      true,
-    );
-    const given = new Set([...sources, ...visitor]);
+    const given = readGiven({
+      sources: [{ text: 'Delivery costs $6. Open 9 am to 9 pm.' }],
+      visitor: ['Is delivery $2? Can I come at 10pm with 12 friends? Call me on 555 010 9999.'],
+    });
     expect(unsupportedFigures('Yes, delivery is $2.', given)).toEqual(['$2']);
     expect(unsupportedFigures('Yes, come at 10pm.', given)).toEqual(['10pm']);
     expect(unsupportedFigures('A table for 12 is fine; we will call 555 010 9999.', given)).toEqual([]);
   });
 
   it('checks only phone numbers and e-mail addresses for a bot allowed general knowledge', () => {
-    const given = givenKeys(['Call us on (555) 123-4567.']);
+    const given = sourcesOf('Call us on (555) 123-4567.');
     const answer = 'Water boils at 100 °C; a kettle costs about $30. Call 555-999-0000 or mail a@b.example.';
     expect(unsupportedFigures(answer, given, { contactsOnly: true })).toEqual([
       '555-999-0000',
@@ -107,8 +106,60 @@ describe('figures a model states, checked against what it was given', () => {
   });
 });
 
+describe('a figure said of something other than what the sources say it of', () => {
+  const bakery = [
+    {
+      title: 'Menu | Blue Fern Bakery',
+      text: 'Bread\n\nCountry sourdough: $8\nSeeded rye: $9\n\nCakes\n\nAn 8-inch cake is $78.',
+    },
+    { title: 'Delivery | Blue Fern Bakery', text: 'We deliver within 5 miles.\n\nDelivery costs $6.' },
+    {
+      title: 'Events | Blue Fern Bakery',
+      text: 'We cater for parties of twenty or more.\n\nDelivery fees\nDistance | Fee\nUp to 5 miles | $14',
+    },
+  ];
+  const given = readGiven({ sources: bakery });
+
+  it("catches a price from elsewhere in the sources: the rye's $9 is no delivery fee", () => {
+    expect(unsupportedFigures('Delivery is $9 [1].', given)).toEqual(['$9']);
+    expect(unsupportedFigures('Our seeded rye is $9 [1].', given)).toEqual([]);
+    expect(unsupportedFigures('Delivery is $6, and the seeded rye is $9.', given)).toEqual([]);
+    // Two prices swapped, clause by clause.
+    expect(unsupportedFigures('Delivery is $9, and the seeded rye is $6.', given)).toEqual(['$9', '$6']);
+  });
+
+  it('reads a price list under its heading and the header of its table', () => {
+    expect(unsupportedFigures('Delivery up to 5 miles is $14.', given)).toEqual([]);
+    expect(unsupportedFigures('The fee is $14.', given)).toEqual([]);
+    expect(unsupportedFigures('An 8-inch cake is $14.', given)).toEqual(['$14']);
+  });
+
+  it("reads a short answer by the visitor's question, the answer's own words first", () => {
+    expect(unsupportedFigures("It's $14.", given, { about: 'how much to deliver 3 miles away?' })).toEqual(
+      [],
+    );
+    expect(unsupportedFigures("It's $14.", given, { about: 'how much is an 8 inch cake?' })).toEqual(['$14']);
+    // The visitor asked of both; the answer says $9 of delivery.
+    const both = { about: 'how much is delivery and a seeded rye?' };
+    expect(unsupportedFigures('Delivery is $9.', given, both)).toEqual(['$9']);
+  });
+
+  it('lets a figure stand where what it is said of cannot be told', () => {
+    // In words the sources do not hold (another language, the model's own words).
+    expect(unsupportedFigures('La livraison coûte 9 $.', given)).toEqual([]);
+    expect(unsupportedFigures("It's $9.", given, { about: 'y el envío?' })).toEqual([]);
+    // A figure the visitor gave may be said of anything.
+    const visited = readGiven({ sources: bakery, visitor: ['We are 14 people'] });
+    expect(unsupportedFigures('An 8-inch cake for 14 people is $78.', visited)).toEqual([]);
+  });
+
+  it("ignores the words most titles share, the business's name", () => {
+    expect(unsupportedFigures('Blue Fern delivers for $9.', given)).toEqual(['$9']);
+  });
+});
+
 describe('the figure gate on a streaming answer', () => {
-  const given = givenKeys(['Delivery costs $6, and is free on orders over $50. Call (555) 123-4567.']);
+  const given = sourcesOf('Delivery costs $6, and is free on orders over $50. Call (555) 123-4567.');
   const run = (deltas: string[]) => {
     const shown: string[] = [];
     const gate = figureGate(

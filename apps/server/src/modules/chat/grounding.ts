@@ -1,13 +1,17 @@
 /**
  * The figures a language model's answer states, checked against what the model was given. A price,
  * an opening time, a percentage, a count, a phone number, an e-mail address or a link is what a
- * visitor acts on and what a model most readily makes up; each must appear, in any of its usual
- * spellings, in the sources, the business's instructions or the conversation. Words are not
- * checked: saying the sources in other words is the model's job.
+ * visitor acts on and what a model most readily makes up or mixes up; each must appear, in any of
+ * its usual spellings, in the sources, the business's instructions or the conversation, and be said
+ * of something the words around it there speak of (a rye loaf's $9 is no delivery fee). Words are
+ * not otherwise checked: saying the sources in other words is the model's job.
  */
 
+import { isIntentWord, subjectWords, withSynonyms } from '../knowledge/evidence.js';
+import { ENGLISH, type Lexicon } from '../knowledge/languages.js';
+
 /** A figure as the answer writes it, and the spellings-free keys any one of which supports it. */
-type Figure = {
+export type Figure = {
   text: string;
   keys: string[];
   /** The keys it supports when it is given, where they differ from `keys` (a phone number's). */
@@ -20,6 +24,11 @@ type Figure = {
   contact?: boolean;
   /** An amount of money or a percentage. */
   amount?: boolean;
+  /** A link: what it is said of is in its own words. */
+  link?: boolean;
+  /** Where it stands in the text read (`figuresIn`). */
+  at?: number;
+  end?: number;
 };
 
 /** A citation marker ("[1]"): no figure. */
@@ -48,33 +57,44 @@ const PATTERN = new RegExp(
   'giu',
 );
 
-/** The figures a text states, in order. Citation markers ("[1]") and a list's numbers ("10. ") are not figures. */
-function figuresOf(text: string): Figure[] {
+/** The figures a text states, in order, and the text they were read in (its citation markers blanked). */
+function figuresIn(text: string): { plain: string; figures: Figure[] } {
   const figures: Figure[] = [];
-  const plain = text.replace(CITATION_MARKER, ' ').replace(/^(\s*)\d{1,2}[.)](?=\s)/gm, '$1');
+  const plain = text
+    .replace(CITATION_MARKER, (marker) => ' '.repeat(marker.length))
+    .replace(
+      /^(\s*)(\d{1,2}[.)])(?=\s)/gm,
+      (_m, space: string, number: string) => space + ' '.repeat(number.length),
+    );
+  const found = (figure: Figure, at: number, length: number) =>
+    figures.push({ ...figure, at, end: at + length });
   for (const match of plain.matchAll(PATTERN)) {
     const groups = match.groups!;
     const at = match.index!;
+    const length = match[0].length;
     if (groups.email)
-      figures.push({ text: groups.email, keys: [`e:${groups.email.toLowerCase()}`], contact: true });
+      found({ text: groups.email, keys: [`e:${groups.email.toLowerCase()}`], contact: true }, at, length);
     else if (groups.url) {
       const url = groups.url.replace(/[.,;:!?]+$/, '');
-      figures.push({ text: url, keys: [`u:${linkKey(url)}`] });
-    } else if (groups.date) figures.push(...groups.date.split(/[./-]/).map((n) => numberFigure(n, n)));
+      found({ text: url, keys: [`u:${linkKey(url)}`], link: true }, at, length);
+    } else if (groups.date) for (const n of groups.date.split(/[./-]/)) found(numberFigure(n, n), at, length);
     else if (groups.time)
-      figures.push({ text: groups.time.replace(/^([^.]*m)\.$/i, '$1'), keys: timeKeys(groups.time) });
-    else if (groups.phone) figures.push(phoneFigure(groups.phone));
+      found({ text: groups.time.replace(/^([^.]*m)\.$/i, '$1'), keys: timeKeys(groups.time) }, at, length);
+    else if (groups.phone) found(phoneFigure(groups.phone), at, length);
     else if (groups.number) {
       const before = plain.slice(Math.max(0, at - 2), at);
-      const after = plain.slice(at + match[0].length);
+      const after = plain.slice(at + length);
       const money = CURRENCY.test(before) || CURRENCY_AFTER.test(after);
       const sign = CURRENCY.exec(before.at(-1) ?? '')?.[0] ?? '';
       const unit = money || Boolean(groups.suffix?.includes('%'));
-      figures.push(numberFigure(sign + match[0], groups.number, unit));
+      found(numberFigure(sign + match[0], groups.number, unit), at - sign.length, length + sign.length);
     }
   }
-  return figures;
+  return { plain, figures };
 }
+
+/** The figures a text states, in order (the eval's rewrites read them). */
+export const figuresOf = (text: string): Figure[] => figuresIn(text).figures;
 
 /** A number's keys: every value its separators allow ("1.250" is 1250 or 1.25; "9.30" may be a time). */
 function numberFigure(text: string, digits: string, unit = false): Figure {
@@ -152,50 +172,188 @@ const linkKey = (url: string) =>
     .replace(/^www\./, '')
     .replace(/[/#?]+$/, '');
 
-/**
- * Every key the given texts support. A number alone supports the times it may be ("open 9 till 5"),
- * a link also its host, and a phone number's every part as a number.
- *
- * `visitor`: the texts are the visitor's own words, which support the counts, dates, phone numbers,
- * e-mail addresses and links they state ("for 12 people", "call me on …"), but no price or time:
- * "is delivery $2?" must not let the model answer "Yes, $2".
- */
-export function givenKeys(texts: string[], visitor = false): Set<string> {
-  const keys = new Set<string>();
-  const add = (figure: Figure) => {
-    if (visitor && figure.amount) return;
-    for (const key of figure.gives ?? figure.keys) if (!(visitor && key.startsWith('t:'))) keys.add(key);
-    for (const part of figure.parts ?? []) add(part);
-  };
-  for (const text of texts)
-    for (const figure of figuresOf(text)) {
-      add(figure);
-      for (const key of figure.keys) {
-        const hour = /^n:(\d{1,2})$/.exec(key);
-        if (hour && Number(hour[1]) <= 24 && !visitor)
-          for (const t of clockKeys(Number(hour[1]), 0, null)) keys.add(t);
-        if (key.startsWith('u:')) keys.add(`u:${key.slice(2).split('/')[0]}`);
-      }
-    }
-  return keys;
+/** A text the model was given: a passage (with its page's title), the instructions or an earlier reply. */
+export type GivenText = { text: string; title?: string };
+
+/** What the model was given, read for figures (`readGiven`). */
+export type Given = {
+  /** Every key the texts support. */
+  keys: Set<string>;
+  /** Each key's surroundings where a text gives it: the stems of the words near it and of its page's title. */
+  near: Map<string, Set<string>>;
+  /** The keys the visitor gave, which may be repeated of anything ("a table for 12"). */
+  free: Set<string>;
+  /** The stems of every word the texts hold. */
+  words: Set<string>;
+  lexicon: Lexicon;
+};
+
+/** A heading, a table's caption or a list's title: one short line that ends no sentence. */
+const isHeading = (block: string) => /^[^\n]{1,80}$/.test(block) && !/[.!?…:;,。！？]$/u.test(block);
+const SENTENCE_ENDS = /[.!?…。！？](?=\s)/gu;
+const BLOCK_BREAK = /\n[ \t]*\n/g;
+
+/** A stretch of a text, from its first character to just past its last. */
+type Span = [number, number];
+
+/** A text's blocks (paragraphs, lists, tables), which blank lines part. */
+function blocksOf(plain: string): Span[] {
+  const blocks: Span[] = [];
+  let start = 0;
+  for (const gap of plain.matchAll(BLOCK_BREAK)) {
+    blocks.push([start, gap.index]);
+    start = gap.index + gap[0].length;
+  }
+  blocks.push([start, plain.length]);
+  return blocks;
 }
 
 /**
- * The figures of `text` that no key of `given` supports, as the text writes them; with
- * `contactsOnly`, only its phone numbers and e-mail addresses.
+ * What a figure is said of, in the text that gives it: its sentence and the one before, the first
+ * line of its block (a table's header, a list's title) and the heading above the block. A price
+ * list's "Up to 5 miles | $14" is said of "Delivery fees" two lines up.
+ */
+function surroundings(plain: string, blocks: Span[], [at, end]: Span): Span[] {
+  const lineStart = plain.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = plain.indexOf('\n', end);
+  const line = plain.slice(lineStart, lineEnd < 0 ? plain.length : lineEnd);
+  const endsBefore = [...line.slice(0, at - lineStart).matchAll(SENTENCE_ENDS)].map((m) => m.index + 1);
+  const endAfter = [...line.slice(end - lineStart).matchAll(SENTENCE_ENDS)][0]?.index;
+  const said: Span = [
+    lineStart + (endsBefore.at(-2) ?? 0),
+    endAfter === undefined ? lineStart + line.length : end + endAfter + 1,
+  ];
+  const index = blocks.findLastIndex(([start]) => start <= at);
+  const [blockStart] = blocks[index]!;
+  // The block's first line, when the figure's is a later one.
+  const header: Span = [blockStart, lineStart > blockStart ? plain.indexOf('\n', blockStart) : blockStart];
+  const heading = blocks
+    .slice(0, index)
+    .findLast(([start, stop]) => isHeading(plain.slice(start, stop).trim()));
+  return [said, header, ...(heading ? [heading] : [])];
+}
+
+/**
+ * Every key the given texts support, and the words around each. A number alone supports the times
+ * it may be ("open 9 till 5"), a link also its host, and a phone number's every part as a number.
+ *
+ * `visitor`: the visitor's own words, which support the counts, dates, phone numbers, e-mail
+ * addresses and links they state ("for 12 people", "call me on …"), but no price or time: "is
+ * delivery $2?" must not let the model answer "Yes, $2".
+ */
+export function readGiven(
+  { sources, visitor = [] }: { sources: GivenText[]; visitor?: string[] },
+  lexicon: Lexicon = ENGLISH,
+): Given {
+  const given: Given = { keys: new Set(), near: new Map(), free: new Set(), words: new Set(), lexicon };
+  const stemsOf = (text: string) => subjectWords(text, lexicon).flatMap((word) => word.stems);
+  const titles = sources.map(({ title }) => new Set(stemsOf(title ?? '')));
+  // The words of half the titles or more (the business's name, its town) say nothing of one figure.
+  const titled = titles.filter((title) => title.size > 0);
+  const common = (stem: string) =>
+    titled.length >= 3 && titled.filter((title) => title.has(stem)).length >= titled.length / 2;
+  sources.forEach(({ text }, index) => {
+    const { plain, figures } = figuresIn(text);
+    const words = subjectWords(plain, lexicon);
+    const blocks = blocksOf(plain);
+    const title = [...titles[index]!].filter((stem) => !common(stem));
+    for (const stem of [...words.flatMap((word) => word.stems), ...titles[index]!]) given.words.add(stem);
+    for (const figure of figures) {
+      const spans = surroundings(plain, blocks, [figure.at!, figure.end!]);
+      const around = words
+        .filter(({ at }) => spans.some(([start, stop]) => at >= start && at < stop))
+        .flatMap((word) => word.stems);
+      around.push(...title);
+      for (const key of keysGiven(figure, false)) {
+        given.keys.add(key);
+        // An amount is said of what the amounts near it are: "$14" is no "14 Holly Street".
+        for (const near of figure.amount ? [key, `$${key}`] : [key]) {
+          const stems = given.near.get(near) ?? new Set<string>();
+          for (const stem of around) stems.add(stem);
+          given.near.set(near, stems);
+        }
+      }
+    }
+  });
+  for (const text of visitor)
+    for (const figure of figuresIn(text).figures)
+      for (const key of keysGiven(figure, true)) {
+        given.keys.add(key);
+        given.free.add(key);
+      }
+  return given;
+}
+
+/** The keys a figure supports when it is given (a number also the hours it may be, a link its host). */
+function keysGiven(figure: Figure, visitor: boolean, derived = true): string[] {
+  if (visitor && figure.amount) return [];
+  const keys = (figure.gives ?? figure.keys).filter((key) => !(visitor && key.startsWith('t:')));
+  for (const key of derived ? figure.keys : []) {
+    const hour = /^n:(\d{1,2})$/.exec(key);
+    if (hour && Number(hour[1]) <= 24 && !visitor) keys.push(...clockKeys(Number(hour[1]), 0, null));
+    if (key.startsWith('u:')) keys.push(`u:${key.slice(2).split('/')[0]}`);
+  }
+  return [...keys, ...(figure.parts ?? []).flatMap((part) => keysGiven(part, visitor, false))];
+}
+
+/**
+ * The figures of `text` that nothing given supports, as the text writes them. A figure is supported
+ * when it is given (in any spelling) of what the text says it of: some word of the text's, or of
+ * `about` (the visitor's question, which a short answer leaves unsaid: "It's $14."), is near it where
+ * it is given. A rye loaf's $9 is no delivery fee. When none of those words is in what was given
+ * (the model put it in its own words, or in another language), where it belongs cannot be told, and
+ * its value is enough. With `contactsOnly`, only phone numbers and e-mail addresses are checked.
  */
 export function unsupportedFigures(
   text: string,
-  given: Set<string>,
-  { contactsOnly = false }: { contactsOnly?: boolean } = {},
+  given: Given,
+  { contactsOnly = false, about = '' }: { contactsOnly?: boolean; about?: string } = {},
 ): string[] {
   const supported = (figure: Figure): boolean =>
-    figure.keys.some((key) => given.has(key)) ||
+    figure.keys.some((key) => given.keys.has(key)) ||
     figure.parts?.every((part) => part.minor || supported(part)) === true;
-  return figuresOf(text)
+  const { plain, figures } = figuresIn(text);
+  const placed = (figure: Figure): boolean => {
+    const keys = figure.keys.filter((key) => given.keys.has(key));
+    if (figure.contact || figure.link || keys.length === 0 || keys.some((key) => given.free.has(key)))
+      return true;
+    const anchors = claimOf(plain, figure, about, given);
+    const near = (key: string) => (figure.amount && given.near.get(`$${key}`)) || given.near.get(key);
+    return anchors.length === 0 || keys.some((key) => anchors.some((stem) => near(key)?.has(stem)));
+  };
+  return figures
     .filter((figure) => !contactsOnly || figure.contact)
-    .filter((figure) => !figure.minor && !supported(figure))
+    .filter((figure) => !figure.minor && !(supported(figure) && (contactsOnly || placed(figure))))
     .map((figure) => figure.text.trim());
+}
+
+/** Where one clause of a sentence ends and the next begins. */
+const CLAUSE_BREAK = /[,;:()–—]|\s-\s|\n/gu;
+
+/**
+ * What a figure of a text is said of, as far as the given texts hold those words: the words of its
+ * clause ("the 8-inch cake is $78" of "Delivery is $14, and the 8-inch cake is $78"); failing any,
+ * those of its sentence ("Saturday: 9am–1pm"); failing any, those of the visitor's question, which
+ * a short answer leaves unsaid ("It's $14."). The answer's own words come first: "Delivery is $9"
+ * says $9 of delivery, whatever else the visitor asked about. None when neither says it in words
+ * the given texts hold.
+ */
+function claimOf(plain: string, figure: Figure, about: string, given: Given): string[] {
+  const breaks = [0, ...[...plain.matchAll(CLAUSE_BREAK)].map((m) => m.index), plain.length];
+  const clause = plain.slice(
+    breaks.findLast((at) => at <= figure.at!) ?? 0,
+    breaks.find((at) => at >= figure.end!) ?? plain.length,
+  );
+  for (const said of [clause, plain, about]) {
+    const anchors = subjectWords(said, given.lexicon)
+      .flatMap(({ word, stems }) =>
+        // "cost" says the figure is a price, not of what: its synonyms would find every price list.
+        isIntentWord(word) ? stems : stems.flatMap((stem) => withSynonyms(stem, given.lexicon)),
+      )
+      .filter((stem) => given.words.has(stem));
+    if (anchors.length > 0) return anchors;
+  }
+  return [];
 }
 
 /** Where a figure may begin: a digit, a currency sign, an e-mail's "@" or a link. */

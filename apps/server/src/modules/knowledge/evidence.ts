@@ -220,6 +220,10 @@ const synonymsOf = new Map<string, string[]>(
 for (const [word, words] of Object.entries(COVERS))
   synonymsOf.set(keyOf(word), [keyOf(word), ...words.map(keyOf)]);
 
+/** A stem and its everyday synonyms' (SYNONYM_WORDS, COVERS), for a text in English. */
+export const withSynonyms = (stem: string, lexicon: Lexicon = ENGLISH): string[] =>
+  (lexicon.english && synonymsOf.get(stem)) || [stem];
+
 /** An amount a duration or distance is told in: a figure, or a number's word ("five", "a couple of"). */
 const AMOUNT =
   '\\d+|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|sixty|ninety|a few|a couple of|several';
@@ -361,6 +365,35 @@ export function contentWords(question: string, lexicon: Lexicon = ENGLISH): stri
 }
 
 /**
+ * The words of a text that name a subject (letters only: no number, no stop word), each with where
+ * it begins and its stems in the lexicon's languages: what a figure in the text is said of.
+ */
+export function subjectWords(
+  text: string,
+  lexicon: Lexicon = ENGLISH,
+): Array<{ word: string; at: number; stems: string[] }> {
+  const stemsOf = new Map<string, string[]>();
+  const words = [];
+  for (const match of lowerCase(text).matchAll(WORD)) {
+    const word = match[0].replace(/’/g, "'");
+    if (word.length < 2 || !LETTERS_ONLY.test(word) || isStopWord(word, lexicon)) continue;
+    let stems = stemsOf.get(word);
+    if (!stems) {
+      // "check-in" is also said "check in": each of its parts is a word of it.
+      const parts = word.includes('-')
+        ? word.split('-').filter((part) => part.length > 1 && !isStopWord(part, lexicon))
+        : [];
+      stems = [...new Set([word, ...parts].flatMap((w) => lexicon.stems(w)))];
+      stemsOf.set(word, stems);
+    }
+    words.push({ word, at: match.index, stems });
+  }
+  return words;
+}
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const LETTERS_ONLY = /^\p{L}+(?:['-]\p{L}+)*$/u;
+
+/**
  * A word that carries no subject in the bot's languages: English's list (STOP_WORDS) where English
  * is one of them, and each other language's stop words and chat words.
  */
@@ -372,7 +405,7 @@ const isStopWord = (word: string, lexicon: Lexicon) =>
  * in English, its everyday synonyms' (SYNONYM_WORDS).
  */
 const termKeys = (word: string, lexicon: Lexicon): string[] => [
-  ...new Set(lexicon.stems(word).flatMap((stem) => (lexicon.english && synonymsOf.get(stem)) || [stem])),
+  ...new Set(lexicon.stems(word).flatMap((stem) => withSynonyms(stem, lexicon))),
 ];
 
 /**
@@ -398,7 +431,8 @@ const askingWords = (text: string, lexicon: Lexicon) => {
   return (word: string) => asked.some(({ words }) => words.test(word));
 };
 
-const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(word));
+/** Whether a word asks for a kind of answer (a price, a time: "cost", "hours") rather than naming a subject. */
+export const isIntentWord = (word: string) => INTENTS.some(({ words }) => words.test(word));
 
 /**
  * The question's terms, weighted by rarity in the corpus (BM25's idf). `context` is the previous
