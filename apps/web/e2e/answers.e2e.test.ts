@@ -194,7 +194,7 @@ describe("answers on a small business's own site", () => {
     expect(shown.slice(0, shown.indexOf("The model's answer was not given"))).not.toContain('$17');
     await answer
       .getByTestId('unverified-note')
-      .getByText(/it said “\$17”, which none of the sources holds/)
+      .getByText(/it said “\$17”, which the sources do not back/)
       .waitFor();
     await screenshot(page, 'answers-unverified');
   });

@@ -112,7 +112,7 @@ export const AnswerCounts = z.object({
   unanswered: z.number().int(),
   /**
    * Of all the above, the bot's answers given instead of its language model's, which stated figures
-   * (a price, a time, a number) none of the sources holds (docs/llm.md).
+   * (a price, a time, a number) the sources do not hold, or give for something else (docs/llm.md).
    */
   held_back: z.number().int(),
 });

@@ -208,7 +208,7 @@ export const UnansweredGroup = z.object({
   bot_answer: z.string().nullable(),
   /**
    * The bot's language model answered one of these with figures (a price, a time, a number, a phone
-   * number, an address, a link) that none of the sources holds, so its answer was not given: those
+   * number, an address, a link) that the sources do not hold, or give for something else, so its answer was not given: those
    * figures. The owner checks them, and an answer of their own gives the right ones. Null otherwise.
    */
   unverified: z.array(z.string()).nullable(),

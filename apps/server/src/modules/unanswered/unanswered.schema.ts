@@ -57,7 +57,7 @@ export const unansweredQuestions = pgTable(
      * `unverified`: the model's answer that was not given.
      */
     botAnswer: text('bot_answer'),
-    /** Reason `unverified`: the figures of that answer that none of the sources holds. */
+    /** Reason `unverified`: the figures of that answer that the sources do not back. */
     unverified: jsonb('unverified').$type<string[]>(),
     /** Reason `unsure`: the visitor rated that answer up (the quote helped them). */
     ratedHelpful: boolean('rated_helpful').notNull().default(false),

@@ -21,7 +21,7 @@ export type UnansweredInput = {
   reason: UnansweredReason;
   /** Reason `unsure`: the sentences the bot quoted; reason `unverified`: the model's answer not given. */
   botAnswer?: string | null;
-  /** Reason `unverified`: the figures of the model's answer that none of the sources holds. */
+  /** Reason `unverified`: the figures of the model's answer that the sources do not back. */
   unverified?: string[] | null;
 };
 

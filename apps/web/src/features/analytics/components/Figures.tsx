@@ -58,7 +58,7 @@ export function Figures({ overview }: { overview: AnalyticsOverview }) {
           id="held-back"
           label="Model answers held back"
           value={n(overview.answers.held_back)}
-          hint="they stated figures none of the sources holds"
+          hint="they stated figures the sources do not back"
         />
       ) : null}
       <Figure id="handoffs" label="Hand-off requests" value={n(overview.handoff_requests)} />

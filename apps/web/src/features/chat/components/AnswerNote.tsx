@@ -23,7 +23,7 @@ export function AnswerNote({ message }: { message: Pick<ChatMessage, 'answer_mod
   return null;
 }
 
-/** The model stated figures no source holds: its answer was not given, and the owner sees which. */
+/** The model stated figures the sources do not hold, or give for something else: its answer was not given, and the owner sees which. */
 function UnverifiedNote({
   message,
   figures,
@@ -39,9 +39,10 @@ function UnverifiedNote({
   const one = figures.length === 1;
   return (
     <Note testId="unverified-note">
-      The model's answer was not given: it said {said}, which none of the sources {one ? 'holds' : 'hold'},{' '}
-      {instead}. If {one ? 'the figure is' : 'these figures are'} right, add {one ? 'it' : 'them'} to the
-      sources or as a Q&A answer.
+      The model's answer was not given: it said {said}, which the sources do not back (they do not hold{' '}
+      {one ? 'it' : 'them'}, or give {one ? 'it' : 'them'} for something else), {instead}. If{' '}
+      {one ? 'the figure is' : 'these figures are'} right, add {one ? 'it' : 'them'} to the sources or as a
+      Q&A answer.
     </Note>
   );
 }

@@ -50,7 +50,7 @@ describe("the note on a model's answer held back", () => {
   it('tells the owner in the playground and an agent in the inbox which figure no source holds', () => {
     show({ explainAnswers: true });
     expect(screen.getByTestId('unverified-note').textContent).toContain(
-      'it said “$17”, which none of the sources holds',
+      'it said “$17”, which the sources do not back (they do not hold it, or give it for something else)',
     );
     cleanup();
     show({ explainHeldBack: true });

@@ -113,8 +113,8 @@ export function UnansweredQuestions({ botId, botName, onAnswer }: Props) {
                 size="small"
                 color="warning"
                 variant="outlined"
-                label={`not in the sources: ${group.unverified.join(', ')}`}
-                title="The bot's language model answered with figures none of the sources holds, so its answer was not given. If they are right, start from the model's answer; an answer of your own gives the right figures."
+                label={`not backed by the sources: ${group.unverified.join(', ')}`}
+                title="The bot's language model answered with figures the sources do not hold, or give for something else, so its answer was not given. If they are right, start from the model's answer; an answer of your own gives the right figures."
               />
             ) : null}
             {group.rated_unhelpful ? (
