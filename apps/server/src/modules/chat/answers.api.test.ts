@@ -551,6 +551,18 @@ describe('answers with a model', () => {
     });
   });
 
+  it('lets a model work out a total in view of the visitor, and holds back one it does not show', async () => {
+    llm.reply('A seeded rye is $9 [1], so 3 loaves come to $27.');
+    const worked = await ask('How much for 3 loaves of seeded rye?', undefined, modelBot);
+    expect(worked.body.bot_message).toMatchObject({
+      answer_mode: 'llm',
+      message: 'A seeded rye is $9 [1], so 3 loaves come to $27.',
+    });
+    llm.reply('Three loaves of seeded rye come to $30 [1].');
+    const unshown = await ask('How much for 3 loaves of seeded rye?', undefined, modelBot);
+    expect(unshown.body.bot_message).toMatchObject({ unverified: ['$30'] });
+  });
+
   it("says it does not know when a judging model's answer states a figure no source holds", async () => {
     llm.reply('Yes, we deliver within 15 miles [1].');
     const reply = await ask(PARAPHRASE, undefined, modelBot);

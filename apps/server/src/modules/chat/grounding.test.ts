@@ -106,6 +106,33 @@ describe('figures a model states, checked against what it was given', () => {
   });
 });
 
+describe('a figure the answer works out in view of the visitor', () => {
+  const rates = sourcesOf('A double room is $120 a night. Dinner is $45 a head. 10% off stays of a week.');
+
+  it('lets a product, a sum or a discount of figures it states stand', () => {
+    expect(unsupportedFigures('Two nights: 2 × $120 = $240.', rates)).toEqual([]);
+    expect(unsupportedFigures('A double room is $120 a night, so 3 nights come to $360.', rates)).toEqual([]);
+    expect(unsupportedFigures('A room at $120 and dinner at $45 come to $165.', rates)).toEqual([]);
+    expect(unsupportedFigures('With 10% off, $120 becomes $108.', rates)).toEqual([]);
+  });
+
+  it("multiplies by the visitor's count", () => {
+    const asked = readGiven({
+      sources: [{ text: 'Dinner is $45 a head.' }],
+      visitor: ['How much is dinner for 3 of us?'],
+    });
+    expect(unsupportedFigures('Dinner is $45 a head, so $135 for you.', asked)).toEqual([]);
+    expect(unsupportedFigures('Dinner is $45 a head, so $180 for you.', asked)).toEqual(['$180']);
+  });
+
+  it('does not let a figure stand that the working does not give', () => {
+    expect(unsupportedFigures('Two nights come to $240.', rates)).toEqual(['$240']);
+    expect(unsupportedFigures('2 nights at $120 is $250.', rates)).toEqual(['$250']);
+    // The figures worked from must stand themselves.
+    expect(unsupportedFigures('2 nights at $130 is $260.', rates)).toEqual(['$130', '$260']);
+  });
+});
+
 describe('a figure said of something other than what the sources say it of', () => {
   const bakery = [
     {

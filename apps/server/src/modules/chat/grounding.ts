@@ -24,6 +24,8 @@ export type Figure = {
   contact?: boolean;
   /** An amount of money or a percentage. */
   amount?: boolean;
+  /** A percentage. */
+  percent?: boolean;
   /** A link: what it is said of is in its own words. */
   link?: boolean;
   /** Where it stands in the text read (`figuresIn`). */
@@ -86,8 +88,9 @@ function figuresIn(text: string): { plain: string; figures: Figure[] } {
       const after = plain.slice(at + length);
       const money = CURRENCY.test(before) || CURRENCY_AFTER.test(after);
       const sign = CURRENCY.exec(before.at(-1) ?? '')?.[0] ?? '';
-      const unit = money || Boolean(groups.suffix?.includes('%'));
-      found(numberFigure(sign + match[0], groups.number, unit), at - sign.length, length + sign.length);
+      const percent = Boolean(groups.suffix?.includes('%'));
+      const figure = { ...numberFigure(sign + match[0], groups.number, money || percent), percent };
+      found(figure, at - sign.length, length + sign.length);
     }
   }
   return { plain, figures };
@@ -321,11 +324,51 @@ export function unsupportedFigures(
     const near = (key: string) => (figure.amount && given.near.get(`$${key}`)) || given.near.get(key);
     return anchors.length === 0 || keys.some((key) => anchors.some((stem) => near(key)?.has(stem)));
   };
+  const stands = (figure: Figure) =>
+    figure.minor ||
+    (supported(figure) && (contactsOnly || placed(figure))) ||
+    (!contactsOnly &&
+      workedOut(
+        figure,
+        figures.filter((other) => other.minor || supported(other)),
+        given,
+      ));
   return figures
-    .filter((figure) => !contactsOnly || figure.contact)
-    .filter((figure) => !figure.minor && !(supported(figure) && (contactsOnly || placed(figure))))
+    .filter((figure) => !(contactsOnly && !figure.contact) && !stands(figure))
     .map((figure) => figure.text.trim());
 }
+
+/** Rounding a worked-out amount may leave ("$10.83" for a third of $32.50). */
+const CENTS = 0.011;
+
+/**
+ * An amount or a count the answer works out, in view of the visitor, from figures it states beside
+ * it and the visitor's counts: "2 nights at $120 is $240", "$45 a head, so $135 for 3 of you" (the
+ * visitor said 3), "the $78 cake and $14 delivery come to $92", "10% off $50 is $45". The amounts
+ * it is worked out from must stand themselves; a count it multiplies by is a whole number from 2 to
+ * 100, the answer's own ("2 nights") or the visitor's.
+ */
+function workedOut(figure: Figure, beside: Figure[], given: Given): boolean {
+  if (!figure.amount && !figure.keys.some((key) => key.startsWith('n:'))) return false;
+  const others = beside.filter((other) => other !== figure);
+  const amounts = others.filter((other) => other.amount && !other.percent).flatMap(valuesIn);
+  const percents = others.filter((other) => other.percent).flatMap(valuesIn);
+  const visitorCounts = [...given.free].flatMap((key) =>
+    key.startsWith('n:') ? [Number(key.slice(2))] : [],
+  );
+  const counts = [...others.filter((other) => !other.amount).flatMap(valuesIn), ...visitorCounts].filter(
+    (n) => Number.isInteger(n) && n >= 2 && n <= 100,
+  );
+  const results = [
+    ...amounts.flatMap((a) => counts.map((n) => a * n)),
+    ...amounts.flatMap((a, i) => amounts.slice(i + 1).map((b) => a + b)),
+    ...amounts.flatMap((a) => percents.flatMap((p) => [(a * p) / 100, a - (a * p) / 100])),
+  ];
+  return valuesIn(figure).some((value) => results.some((result) => Math.abs(result - value) < CENTS));
+}
+
+const valuesIn = (figure: Figure) =>
+  figure.keys.flatMap((key) => (key.startsWith('n:') ? [Number(key.slice(2))] : []));
 
 /** Where one clause of a sentence ends and the next begins. */
 const CLAUSE_BREAK = /[,;:()–—]|\s-\s|\n/gu;
