@@ -166,6 +166,8 @@ describe('a figure said of something other than what the sources say it of', () 
       [],
     );
     expect(unsupportedFigures("It's $14.", given, { about: 'how much is an 8 inch cake?' })).toEqual(['$14']);
+    // "costs" says it is a price, not of what: the question says that.
+    expect(unsupportedFigures('It costs $14.', given, { about: 'what is the fee for delivery?' })).toEqual([]);
     // The visitor asked of both; the answer says $9 of delivery.
     const both = { about: 'how much is delivery and a seeded rye?' };
     expect(unsupportedFigures('Delivery is $9.', given, both)).toEqual(['$9']);

@@ -370,29 +370,28 @@ function workedOut(figure: Figure, beside: Figure[], given: Given): boolean {
 const valuesIn = (figure: Figure) =>
   figure.keys.flatMap((key) => (key.startsWith('n:') ? [Number(key.slice(2))] : []));
 
-/** Where one clause of a sentence ends and the next begins. */
-const CLAUSE_BREAK = /[,;:()–—]|\s-\s|\n/gu;
+/** Where one clause ends and the next begins (a sentence's end too). */
+const CLAUSE_BREAK = /[,;:()–—]|[.!?…。！？](?=\s)|\s-\s|\n/gu;
 
 /**
  * What a figure of a text is said of, as far as the given texts hold those words: the words of its
  * clause ("the 8-inch cake is $78" of "Delivery is $14, and the 8-inch cake is $78"); failing any,
- * those of its sentence ("Saturday: 9am–1pm"); failing any, those of the visitor's question, which
- * a short answer leaves unsaid ("It's $14."). The answer's own words come first: "Delivery is $9"
- * says $9 of delivery, whatever else the visitor asked about. None when neither says it in words
- * the given texts hold.
+ * those of the clause before too ("Saturday: 9am–1pm", "the hybrid check ($30)"); failing any,
+ * those of the visitor's question, which a short answer leaves unsaid ("It's $14."). The answer's
+ * own words come first: "Delivery is $9" says $9 of delivery, whatever else the visitor asked
+ * about. None when neither says it in words the given texts hold.
  */
 function claimOf(plain: string, figure: Figure, about: string, given: Given): string[] {
   const breaks = [0, ...[...plain.matchAll(CLAUSE_BREAK)].map((m) => m.index), plain.length];
-  const clause = plain.slice(
-    breaks.findLast((at) => at <= figure.at!) ?? 0,
-    breaks.find((at) => at >= figure.end!) ?? plain.length,
-  );
-  for (const said of [clause, plain, about]) {
+  const start = breaks.findLastIndex((at) => at <= figure.at!);
+  const end = breaks.find((at) => at >= figure.end!) ?? plain.length;
+  const clause = plain.slice(breaks[start]!, end);
+  const withBefore = plain.slice(breaks[Math.max(start - 1, 0)]!, end);
+  for (const said of [clause, withBefore, about]) {
     const anchors = subjectWords(said, given.lexicon)
-      .flatMap(({ word, stems }) =>
-        // "cost" says the figure is a price, not of what: its synonyms would find every price list.
-        isIntentWord(word) ? stems : stems.flatMap((stem) => withSynonyms(stem, given.lexicon)),
-      )
+      // "cost", "open", "phone" say what kind of figure it is, not what of: they find every price list.
+      .filter(({ word }) => !isIntentWord(word))
+      .flatMap(({ stems }) => stems.flatMap((stem) => withSynonyms(stem, given.lexicon)))
       .filter((stem) => given.words.has(stem));
     if (anchors.length > 0) return anchors;
   }
