@@ -848,6 +848,8 @@ function givenByConversation(input: AnswerInput, passages: SearchHit[], lexicon:
       text: hit.content,
       title: [label(hit), hit.heading_path].filter(Boolean).join('\n'),
     })),
+    // Each passage's page address, which the prompt gives beside its title.
+    ...passages.flatMap((hit) => (hit.page_url ? [{ text: hit.page_url }] : [])),
     ...history.filter((m) => m.messageType !== 'user').map((m) => ({ text: m.message })),
   ];
   const visitor = [input.question, ...history.filter((m) => m.messageType === 'user').map((m) => m.message)];

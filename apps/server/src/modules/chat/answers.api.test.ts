@@ -551,6 +551,13 @@ describe('answers with a model', () => {
     });
   });
 
+  it("keeps a model's link to a page it was given", async () => {
+    llm.reply(`Delivery costs $6 [1]; see ${site.url}/delivery for the details.`);
+    const reply = await ask('How much does delivery cost?', undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
+    expect(reply.body.bot_message).not.toHaveProperty('unverified');
+  });
+
   it('lets a model work out a total in view of the visitor, and holds back one it does not show', async () => {
     llm.reply('A seeded rye is $9 [1], so 3 loaves come to $27.');
     const worked = await ask('How much for 3 loaves of seeded rye?', undefined, modelBot);
