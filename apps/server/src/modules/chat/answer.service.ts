@@ -842,14 +842,12 @@ function historyPrompt(history: MessageRow[]): PromptMessage[] {
  */
 function givenByConversation(input: AnswerInput, passages: SearchHit[], lexicon: Lexicon): Given {
   const { bot, history } = input;
+  const passageTitle = (hit: SearchHit) => [label(hit), hit.heading_path].filter(Boolean).join('\n');
   const sources = [
     { text: `${bot.botName}\n${bot.prompt ?? ''}` },
-    ...passages.map((hit) => ({
-      text: hit.content,
-      title: [label(hit), hit.heading_path].filter(Boolean).join('\n'),
-    })),
-    // Each passage's page address, which the prompt gives beside its title.
-    ...passages.flatMap((hit) => (hit.page_url ? [{ text: hit.page_url }] : [])),
+    ...passages.map((hit) => ({ text: hit.content, title: passageTitle(hit) })),
+    // What the prompt says of each passage: its title (a year, a page number) and its page's address.
+    ...passages.map((hit) => ({ text: [passageTitle(hit), hit.page_url].filter(Boolean).join('\n') })),
     ...history.filter((m) => m.messageType !== 'user').map((m) => ({ text: m.message })),
   ];
   const visitor = [input.question, ...history.filter((m) => m.messageType === 'user').map((m) => m.message)];
