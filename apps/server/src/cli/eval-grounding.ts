@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type Figure,
   figuresOf,
+  type Given,
   type GivenText,
   readGiven,
   unsupportedFigures,
@@ -10,8 +11,10 @@ import {
 import { extractPage } from '../modules/crawler/crawl.js';
 import { chunkSections } from '../modules/knowledge/chunker.js';
 import { sectionsOf } from '../modules/knowledge/html-sections.js';
-import { detectLanguage, lexiconOf } from '../modules/knowledge/languages.js';
+import { detectLanguage, type Lexicon, lexiconOf } from '../modules/knowledge/languages.js';
+import { markdownSections } from '../modules/knowledge/markdown.js';
 import { loadSets, SETS, type Site } from './eval-answer-sites.js';
+import { REPO } from './eval-release.js';
 
 /**
  * How well the figure check of a model's answers (modules/chat/grounding.ts) tells a figure its
@@ -61,82 +64,46 @@ type SiteText = GivenText & { page: string };
 type Stated = { page: string; figure: Figure; kind: Kind };
 type Kind = 'amount' | 'time' | 'count';
 
+/** What failed, the first few of each, to print under the figures. */
+type Failures = { misses: string[]; missed: string[]; wronglyKept: string[]; shortAlarms: string[] };
+const SHOWN = 12;
+const note = (list: string[], line: string, most = SHOWN) => {
+  if (list.length < most) list.push(line);
+};
+
+const emptyTally = (): Tally => ({
+  sentences: 0,
+  respelledKept: 0,
+  altered: 0,
+  caught: 0,
+  onPage: 0,
+  moved: 0,
+  movedCaught: 0,
+  asked: 0,
+  askedKept: 0,
+  askedMoved: 0,
+  askedMovedCaught: 0,
+});
+
 async function main() {
   const rows: string[] = [];
-  const misses: string[] = [];
-  const missed: string[] = [];
-  const wronglyKept: string[] = [];
-  const shortAlarms: string[] = [];
+  const failures: Failures = { misses: [], missed: [], wronglyKept: [], shortAlarms: [] };
+  const share = (a: number, b: number) => (b === 0 ? '–' : `${(a / b).toFixed(3)} (${a}/${b})`);
+  const row = (name: string, size: number, t: Tally) =>
+    `| ${name} | ${size} | ${t.sentences} | ${share(t.respelledKept, t.sentences)} | ${share(t.caught, t.altered)} | ${t.onPage} | ${share(t.movedCaught, t.moved)} | ${share(t.askedKept, t.asked)} | ${share(t.askedMovedCaught, t.askedMoved)} |`;
   for (const set of loadSets(SETS)) {
-    const tally: Tally = {
-      sentences: 0,
-      respelledKept: 0,
-      altered: 0,
-      caught: 0,
-      onPage: 0,
-      moved: 0,
-      movedCaught: 0,
-      asked: 0,
-      askedKept: 0,
-      askedMoved: 0,
-      askedMovedCaught: 0,
-    };
+    const tally = emptyTally();
     for (const site of set.sites) {
       const texts = await siteTexts(site);
-      const lexicon = lexiconOf([detectLanguage(texts.map((t) => t.text).join('\n'))]);
-      const siteGiven = readGiven({ sources: texts }, lexicon);
-      const stated = texts.flatMap(({ page, text }) =>
-        figuresOf(text).flatMap((figure) =>
-          kindOf(figure) ? [{ page, figure, kind: kindOf(figure)! }] : [],
-        ),
-      );
-      for (const text of texts) {
-        const given = readGiven({ sources: [text] }, lexicon);
-        for (const sentence of (text.text.match(SENTENCE) ?? []).map((s) => s.trim())) {
-          if (!HAS_FIGURE.test(sentence) || unsupportedFigures(sentence, given).length > 0) continue;
-          tally.sentences += 1;
-          const respelled = respell(sentence);
-          const alarms = unsupportedFigures(respelled, given);
-          if (alarms.length === 0) tally.respelledKept += 1;
-          else if (misses.length < 12) misses.push(`${site.name}: "${respelled}" → ${alarms.join(', ')}`);
-          const moved = move(sentence, stated, (page) => page !== text.page);
-          if (moved) {
-            tally.moved += 1;
-            if (unsupportedFigures(moved, siteGiven).length > 0) tally.movedCaught += 1;
-            else if (wronglyKept.length < 12) wronglyKept.push(`${site.name}/${text.page}: "${moved}"`);
-          }
-          const changed = alter(sentence);
-          if (!changed) continue;
-          if (unsupportedFigures(changed.figure, given).length === 0) {
-            tally.onPage += 1;
-            continue;
-          }
-          tally.altered += 1;
-          if (unsupportedFigures(changed.sentence, given).length > 0) tally.caught += 1;
-          else if (missed.length < 12) missed.push(`${site.name}: "${changed.sentence}" (${changed.figure})`);
-        }
-      }
-      for (const question of site.questions) {
-        const right = rightFigure(question.expect, question.sources, texts);
-        if (!right) continue;
-        const about = { about: [question.first, question.q].filter(Boolean).join('\n') };
-        tally.asked += 1;
-        const alarms = unsupportedFigures(`It's ${right}.`, siteGiven, about);
-        if (alarms.length === 0) tally.askedKept += 1;
-        else if (shortAlarms.length < 12)
-          shortAlarms.push(`${site.name}: "${question.q}" → "It's ${right}."`);
-        const moved = move(`It's ${right}.`, stated, (page) => !question.sources.includes(page));
-        if (!moved) continue;
-        tally.askedMoved += 1;
-        if (unsupportedFigures(moved, siteGiven, about).length > 0) tally.askedMovedCaught += 1;
-        else if (wronglyKept.length < 24) wronglyKept.push(`${site.name}: "${question.q}" → "${moved}"`);
-      }
+      const corpus = checkSentences(site.name, texts, tally, failures);
+      checkShortAnswers(site, texts, corpus, tally, failures);
     }
-    const share = (a: number, b: number) => `${(a / Math.max(b, 1)).toFixed(3)} (${a}/${b})`;
-    rows.push(
-      `| ${set.name} | ${set.sites.length} | ${tally.sentences} | ${share(tally.respelledKept, tally.sentences)} | ${share(tally.caught, tally.altered)} | ${tally.onPage} | ${share(tally.movedCaught, tally.moved)} | ${share(tally.askedKept, tally.asked)} | ${share(tally.askedMovedCaught, tally.askedMoved)} |`,
-    );
+    rows.push(row(set.name, set.sites.length, tally));
   }
+  // A second corpus no rule was written against: Fastify's documentation (eval/retrieval/corpus).
+  const docs = emptyTally();
+  checkSentences('fastify-docs', docsTexts(), docs, failures);
+  rows.push(row('fastify docs (pages)', new Set(docsTexts().map((t) => t.page)).size, docs));
   const list = (items: string[], title: string, none: string) =>
     items.length > 0 ? [title, ...items.map((item) => `- ${item}`), ''] : [none, ''];
   process.stdout.write(
@@ -147,12 +114,91 @@ async function main() {
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
-      ...list(misses, 'False alarms (the first 12):', 'No false alarms.'),
-      ...list(shortAlarms, 'Short answers held back (the first 12):', 'No short answer held back.'),
-      ...list(missed, 'Altered and not caught (the first 12):', 'Every altered figure caught.'),
-      ...list(wronglyKept, 'Moved and not caught (the first 12 of each):', 'Every moved figure caught.'),
+      ...list(failures.misses, 'False alarms (the first 12):', 'No false alarms.'),
+      ...list(failures.shortAlarms, 'Short answers held back (the first 12):', 'No short answer held back.'),
+      ...list(failures.missed, 'Altered and not caught (the first 12):', 'Every altered figure caught.'),
+      ...list(
+        failures.wronglyKept,
+        'Moved and not caught (the first 12 of each):',
+        'Every moved figure caught.',
+      ),
     ].join('\n'),
   );
+}
+
+/** What a corpus states, read once for all its checks. */
+type Corpus = { given: Given; stated: Stated[]; lexicon: Lexicon };
+
+/**
+ * Every sentence with a figure of a corpus's texts, re-spelled and altered against its own passage,
+ * and with a figure moved in from another page against the whole corpus.
+ */
+function checkSentences(name: string, texts: SiteText[], tally: Tally, failures: Failures): Corpus {
+  const lexicon = lexiconOf([detectLanguage(texts.map((t) => t.text).join('\n'))]);
+  const given = readGiven({ sources: texts }, lexicon);
+  const stated = texts.flatMap(({ page, text }) =>
+    figuresOf(text).flatMap((figure) => (kindOf(figure) ? [{ page, figure, kind: kindOf(figure)! }] : [])),
+  );
+  for (const text of texts) {
+    const own = readGiven({ sources: [text] }, lexicon);
+    for (const sentence of (text.text.match(SENTENCE) ?? []).map((s) => s.trim())) {
+      if (!HAS_FIGURE.test(sentence) || unsupportedFigures(sentence, own).length > 0) continue;
+      tally.sentences += 1;
+      const respelled = respell(sentence);
+      const alarms = unsupportedFigures(respelled, own);
+      if (alarms.length === 0) tally.respelledKept += 1;
+      else note(failures.misses, `${name}: "${respelled}" → ${alarms.join(', ')}`);
+      const moved = move(sentence, stated, (page) => page !== text.page);
+      if (moved) {
+        tally.moved += 1;
+        if (unsupportedFigures(moved, given).length > 0) tally.movedCaught += 1;
+        else note(failures.wronglyKept, `${name}/${text.page}: "${moved}"`);
+      }
+      const changed = alter(sentence);
+      if (!changed) continue;
+      if (unsupportedFigures(changed.figure, own).length === 0) {
+        tally.onPage += 1;
+        continue;
+      }
+      tally.altered += 1;
+      if (unsupportedFigures(changed.sentence, own).length > 0) tally.caught += 1;
+      else note(failures.missed, `${name}: "${changed.sentence}" (${changed.figure})`);
+    }
+  }
+  return { given, stated, lexicon };
+}
+
+/** A site's visitors' questions answered the shortest way, with the right figure and a moved one. */
+function checkShortAnswers(site: Site, texts: SiteText[], corpus: Corpus, tally: Tally, failures: Failures) {
+  for (const question of site.questions) {
+    const right = rightFigure(question.expect, question.sources, texts);
+    if (!right) continue;
+    const about = { about: [question.first, question.q].filter(Boolean).join('\n') };
+    tally.asked += 1;
+    if (unsupportedFigures(`It's ${right}.`, corpus.given, about).length === 0) tally.askedKept += 1;
+    else note(failures.shortAlarms, `${site.name}: "${question.q}" → "It's ${right}."`);
+    const moved = move(`It's ${right}.`, corpus.stated, (page) => !question.sources.includes(page));
+    if (!moved) continue;
+    tally.askedMoved += 1;
+    if (unsupportedFigures(moved, corpus.given, about).length > 0) tally.askedMovedCaught += 1;
+    else note(failures.wronglyKept, `${site.name}: "${question.q}" → "${moved}"`, SHOWN * 2);
+  }
+}
+
+const DOCS_DIR = path.join(REPO, 'eval/retrieval/corpus');
+
+/** Fastify's documentation as a bot is given it: each Markdown page chunked under its headings. */
+function docsTexts(): SiteText[] {
+  const files = readdirSync(DOCS_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+  return files.flatMap((file) => {
+    const markdown = readFileSync(path.join(DOCS_DIR, file), 'utf8');
+    const title = path.basename(file, '.md').replaceAll('-', ' ');
+    return chunkSections(markdownSections(markdown)).map((chunk) => ({
+      page: file,
+      text: chunk.content,
+      title: [title, chunk.headingPath].filter(Boolean).join('\n'),
+    }));
+  });
 }
 
 /**
