@@ -199,15 +199,23 @@ const BLOCK_BREAK = /\n[ \t]*\n/g;
 /** A stretch of a text, from its first character to just past its last. */
 type Span = [number, number];
 
-/** A text's blocks (paragraphs, lists, tables), which blank lines part. */
-function blocksOf(plain: string): Span[] {
-  const blocks: Span[] = [];
+/** A block of a text (a paragraph, a list, a table: blank lines part them) and the heading above it. */
+type Block = { span: Span; heading: Span | null };
+
+/** A text's blocks, in order. */
+function blocksOf(plain: string): Block[] {
+  const blocks: Block[] = [];
+  let heading: Span | null = null;
   let start = 0;
+  const add = (span: Span) => {
+    blocks.push({ span, heading });
+    if (isHeading(plain.slice(...span).trim())) heading = span;
+  };
   for (const gap of plain.matchAll(BLOCK_BREAK)) {
-    blocks.push([start, gap.index]);
+    add([start, gap.index]);
     start = gap.index + gap[0].length;
   }
-  blocks.push([start, plain.length]);
+  add([start, plain.length]);
   return blocks;
 }
 
@@ -216,7 +224,7 @@ function blocksOf(plain: string): Span[] {
  * line of its block (a table's header, a list's title) and the heading above the block. A price
  * list's "Up to 5 miles | $14" is said of "Delivery fees" two lines up.
  */
-function surroundings(plain: string, blocks: Span[], [at, end]: Span): Span[] {
+function surroundings(plain: string, blocks: Block[], [at, end]: Span): Span[] {
   const lineStart = plain.lastIndexOf('\n', at - 1) + 1;
   const lineEnd = plain.indexOf('\n', end);
   const line = plain.slice(lineStart, lineEnd < 0 ? plain.length : lineEnd);
@@ -226,14 +234,25 @@ function surroundings(plain: string, blocks: Span[], [at, end]: Span): Span[] {
     lineStart + (endsBefore.at(-2) ?? 0),
     endAfter === undefined ? lineStart + line.length : end + endAfter + 1,
   ];
-  const index = blocks.findLastIndex(([start]) => start <= at);
-  const [blockStart] = blocks[index]!;
+  const { span, heading } = blocks.findLast(({ span: [start] }) => start <= at)!;
+  const blockStart = span[0];
   // The block's first line, when the figure's is a later one.
   const header: Span = [blockStart, lineStart > blockStart ? plain.indexOf('\n', blockStart) : blockStart];
-  const heading = blocks
-    .slice(0, index)
-    .findLast(([start, stop]) => isHeading(plain.slice(start, stop).trim()));
   return [said, header, ...(heading ? [heading] : [])];
+}
+
+/** The stems of the words (in order of where they begin) within a span of their text. */
+function stemsWithin(words: Array<{ at: number; stems: string[] }>, [start, stop]: Span): string[] {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (words[middle]!.at < start) low = middle + 1;
+    else high = middle;
+  }
+  const stems: string[] = [];
+  for (let i = low; i < words.length && words[i]!.at < stop; i++) stems.push(...words[i]!.stems);
+  return stems;
 }
 
 /**
@@ -252,9 +271,10 @@ export function readGiven(
   const stemsOf = (text: string) => subjectWords(text, lexicon).flatMap((word) => word.stems);
   const titles = sources.map(({ title }) => new Set(stemsOf(title ?? '')));
   // The words of half the titles or more (the business's name, its town) say nothing of one figure.
-  const titled = titles.filter((title) => title.size > 0);
-  const common = (stem: string) =>
-    titled.length >= 3 && titled.filter((title) => title.has(stem)).length >= titled.length / 2;
+  const titled = titles.filter((title) => title.size > 0).length;
+  const inTitles = new Map<string, number>();
+  for (const title of titles) for (const stem of title) inTitles.set(stem, (inTitles.get(stem) ?? 0) + 1);
+  const common = (stem: string) => titled >= 3 && inTitles.get(stem)! >= titled / 2;
   sources.forEach(({ text }, index) => {
     const { plain, figures } = figuresIn(text);
     const words = subjectWords(plain, lexicon);
@@ -263,10 +283,7 @@ export function readGiven(
     for (const stem of [...words.flatMap((word) => word.stems), ...titles[index]!]) given.words.add(stem);
     for (const figure of figures) {
       const spans = surroundings(plain, blocks, [figure.at!, figure.end!]);
-      const around = words
-        .filter(({ at }) => spans.some(([start, stop]) => at >= start && at < stop))
-        .flatMap((word) => word.stems);
-      around.push(...title);
+      const around = [...spans.flatMap((span) => stemsWithin(words, span)), ...title];
       for (const key of keysGiven(figure, false)) {
         given.keys.add(key);
         // An amount is said of what the amounts near it are: "$14" is no "14 Holly Street".

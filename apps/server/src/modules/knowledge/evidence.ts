@@ -372,23 +372,27 @@ export function subjectWords(
   text: string,
   lexicon: Lexicon = ENGLISH,
 ): Array<{ word: string; at: number; stems: string[] }> {
-  const stemsOf = new Map<string, string[]>();
+  // Each word is read once: its stems, or null when it names nothing.
+  const read = new Map<string, { word: string; stems: string[] } | null>();
   const words = [];
   for (const match of lowerCase(text).matchAll(WORD)) {
-    const word = match[0].replace(/’/g, "'");
-    if (word.length < 2 || !LETTERS_ONLY.test(word) || isStopWord(word, lexicon)) continue;
-    let stems = stemsOf.get(word);
-    if (!stems) {
-      // "check-in" is also said "check in": each of its parts is a word of it.
-      const parts = word.includes('-')
-        ? word.split('-').filter((part) => part.length > 1 && !isStopWord(part, lexicon))
-        : [];
-      stems = [...new Set([word, ...parts].flatMap((w) => lexicon.stems(w)))];
-      stemsOf.set(word, stems);
+    let known = read.get(match[0]);
+    if (known === undefined) {
+      known = subjectWord(match[0].replace(/’/g, "'"), lexicon);
+      read.set(match[0], known);
     }
-    words.push({ word, at: match.index, stems });
+    if (known) words.push({ word: known.word, at: match.index, stems: known.stems });
   }
   return words;
+}
+
+function subjectWord(word: string, lexicon: Lexicon): { word: string; stems: string[] } | null {
+  if (word.length < 2 || !LETTERS_ONLY.test(word) || isStopWord(word, lexicon)) return null;
+  // "check-in" is also said "check in": each of its parts is a word of it.
+  const parts = word.includes('-')
+    ? word.split('-').filter((part) => part.length > 1 && !isStopWord(part, lexicon))
+    : [];
+  return { word, stems: [...new Set([word, ...parts].flatMap((w) => lexicon.stems(w)))] };
 }
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const LETTERS_ONLY = /^\p{L}+(?:['-]\p{L}+)*$/u;
