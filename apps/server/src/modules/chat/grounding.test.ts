@@ -161,13 +161,23 @@ describe('a figure said of something other than what the sources say it of', () 
     expect(unsupportedFigures('An 8-inch cake is $14.', given)).toEqual(['$14']);
   });
 
+  it("reads a list's items apart: a day's hours are not another day's", () => {
+    const hours = sourcesOf(
+      'Opening hours\n\nMonday: closed\nTuesday to Friday: 7 am – 6 pm\nSaturday: 8 am – 4 pm',
+    );
+    expect(unsupportedFigures('On Saturday we open at 8 am.', hours)).toEqual([]);
+    expect(unsupportedFigures('On Monday we open at 8 am.', hours)).toEqual(['8 am']);
+  });
+
   it("reads a short answer by the visitor's question, the answer's own words first", () => {
     expect(unsupportedFigures("It's $14.", given, { about: 'how much to deliver 3 miles away?' })).toEqual(
       [],
     );
     expect(unsupportedFigures("It's $14.", given, { about: 'how much is an 8 inch cake?' })).toEqual(['$14']);
     // "costs" says it is a price, not of what: the question says that.
-    expect(unsupportedFigures('It costs $14.', given, { about: 'what is the fee for delivery?' })).toEqual([]);
+    expect(unsupportedFigures('It costs $14.', given, { about: 'what is the fee for delivery?' })).toEqual(
+      [],
+    );
     // The visitor asked of both; the answer says $9 of delivery.
     const both = { about: 'how much is delivery and a seeded rye?' };
     expect(unsupportedFigures('Delivery is $9.', given, both)).toEqual(['$9']);

@@ -236,8 +236,11 @@ function surroundings(plain: string, blocks: Block[], [at, end]: Span): Span[] {
   ];
   const { span, heading } = blocks.findLast(({ span: [start] }) => start <= at)!;
   const blockStart = span[0];
-  // The block's first line, when the figure's is a later one.
-  const header: Span = [blockStart, lineStart > blockStart ? plain.indexOf('\n', blockStart) : blockStart];
+  // The block's first line, when the figure's is a later one and it is a title ("Delivery fees",
+  // "Distance | Fee", "Prices:"), not an item of its own ("Monday: closed").
+  const firstEnd = plain.indexOf('\n', blockStart);
+  const titled = lineStart > blockStart && !/:\s*\S/.test(plain.slice(blockStart, firstEnd));
+  const header: Span = [blockStart, titled ? firstEnd : blockStart];
   return [said, header, ...(heading ? [heading] : [])];
 }
 
