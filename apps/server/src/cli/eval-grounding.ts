@@ -53,6 +53,10 @@ type Tally = {
   askedKept: number;
   askedMoved: number;
   askedMovedCaught: number;
+  daySentences: number;
+  dayKept: number;
+  dayChanged: number;
+  dayCaught: number;
 };
 
 const SENTENCE = /[^.!?\n]+(?:[.!?]+(?=\s|$)|$)/gu;
@@ -65,7 +69,14 @@ type Stated = { page: string; figure: Figure; kind: Kind };
 type Kind = 'amount' | 'time' | 'count';
 
 /** What failed, the first few of each, to print under the figures. */
-type Failures = { misses: string[]; missed: string[]; wronglyKept: string[]; shortAlarms: string[] };
+type Failures = {
+  misses: string[];
+  missed: string[];
+  wronglyKept: string[];
+  shortAlarms: string[];
+  dayAlarms: string[];
+  dayMissed: string[];
+};
 const SHOWN = 12;
 const note = (list: string[], line: string, most = SHOWN) => {
   if (list.length < most) list.push(line);
@@ -83,14 +94,25 @@ const emptyTally = (): Tally => ({
   askedKept: 0,
   askedMoved: 0,
   askedMovedCaught: 0,
+  daySentences: 0,
+  dayKept: 0,
+  dayChanged: 0,
+  dayCaught: 0,
 });
 
 async function main() {
   const rows: string[] = [];
-  const failures: Failures = { misses: [], missed: [], wronglyKept: [], shortAlarms: [] };
+  const failures: Failures = {
+    misses: [],
+    missed: [],
+    wronglyKept: [],
+    shortAlarms: [],
+    dayAlarms: [],
+    dayMissed: [],
+  };
   const share = (a: number, b: number) => (b === 0 ? '–' : `${(a / b).toFixed(3)} (${a}/${b})`);
   const row = (name: string, size: number, t: Tally) =>
-    `| ${name} | ${size} | ${t.sentences} | ${share(t.respelledKept, t.sentences)} | ${share(t.caught, t.altered)} | ${t.onPage} | ${share(t.movedCaught, t.moved)} | ${share(t.askedKept, t.asked)} | ${share(t.askedMovedCaught, t.askedMoved)} |`;
+    `| ${name} | ${size} | ${t.sentences} | ${share(t.respelledKept, t.sentences)} | ${share(t.caught, t.altered)} | ${t.onPage} | ${share(t.movedCaught, t.moved)} | ${share(t.askedKept, t.asked)} | ${share(t.askedMovedCaught, t.askedMoved)} | ${share(t.dayKept, t.daySentences)} | ${share(t.dayCaught, t.dayChanged)} |`;
   for (const set of loadSets(SETS)) {
     const tally = emptyTally();
     for (const site of set.sites) {
@@ -110,8 +132,8 @@ async function main() {
     [
       '## The figure check on the sites of eval/answers',
       '',
-      '| set | sites | sentences with figures | re-spelled, kept | altered, caught | altered to a figure in the passage | moved from another page, caught | short answers, kept | short answers moved, caught |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| set | sites | sentences with figures | re-spelled, kept | altered, caught | altered to a figure in the passage | moved from another page, caught | short answers, kept | short answers moved, caught | naming a day, kept | a day changed, caught |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
       ...list(failures.misses, 'False alarms (the first 12):', 'No false alarms.'),
@@ -122,6 +144,12 @@ async function main() {
         'Moved and not caught (the first 12 of each):',
         'Every moved figure caught.',
       ),
+      ...list(
+        failures.dayAlarms,
+        'Days held back as written (the first 12):',
+        'No day held back as written.',
+      ),
+      ...list(failures.dayMissed, 'Days changed and not caught (the first 12):', 'Every changed day caught.'),
     ].join('\n'),
   );
 }
@@ -139,9 +167,12 @@ function checkSentences(name: string, texts: SiteText[], tally: Tally, failures:
   const stated = texts.flatMap(({ page, text }) =>
     figuresOf(text).flatMap((figure) => (kindOf(figure) ? [{ page, figure, kind: kindOf(figure)! }] : [])),
   );
+  // The days the corpus names in full, in its own language, to change a sentence's day to.
+  const days = texts.flatMap(({ text }) => figuresOf(text).filter((figure) => figure.day));
   for (const text of texts) {
     const own = readGiven({ sources: [text] }, lexicon);
     for (const sentence of (text.text.match(SENTENCE) ?? []).map((s) => s.trim())) {
+      checkDays(name, sentence, own, days, tally, failures);
       if (!HAS_FIGURE.test(sentence) || unsupportedFigures(sentence, own).length > 0) continue;
       tally.sentences += 1;
       const respelled = respell(sentence);
@@ -166,6 +197,34 @@ function checkSentences(name: string, texts: SiteText[], tally: Tally, failures:
     }
   }
   return { given, stated, lexicon };
+}
+
+/**
+ * A sentence naming a day, as written, against its own passage: it must stand. And with its first
+ * day changed to another the corpus names but the passage does not give as a day it is open: it
+ * should be caught, unless the sentence says it is closed or not so, which is not checked.
+ */
+function checkDays(
+  name: string,
+  sentence: string,
+  own: Given,
+  days: Figure[],
+  tally: Tally,
+  failures: Failures,
+) {
+  const named = figuresOf(sentence).find((figure) => figure.day);
+  if (!named) return;
+  tally.daySentences += 1;
+  const alarms = unsupportedFigures(sentence, own);
+  if (alarms.length === 0) tally.dayKept += 1;
+  else note(failures.dayAlarms, `${name}: "${sentence}" → ${alarms.join(', ')}`);
+  const others = days.filter((day) => !day.keys.some((key) => own.keys.has(key)));
+  if (others.length === 0 || alarms.length > 0) return;
+  const other = others[hashOf(sentence) % others.length]!;
+  tally.dayChanged += 1;
+  const changed = sentence.replace(named.text, other.text);
+  if (unsupportedFigures(changed, own).length > 0) tally.dayCaught += 1;
+  else note(failures.dayMissed, `${name}: "${changed}"`);
 }
 
 /** A site's visitors' questions answered the shortest way, with the right figure and a moved one. */

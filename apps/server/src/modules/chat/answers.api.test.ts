@@ -551,6 +551,18 @@ describe('answers with a model', () => {
     });
   });
 
+  it('never says it is open on a day the sources give as closed', async () => {
+    llm.reply('Yes! On Mondays we are open from 7 am [1].');
+    const reply = await ask('Are you open on Mondays?', undefined, modelBot);
+    expect(reply.body.bot_message!.unverified).toContain('Mondays');
+    expect(reply.body.bot_message!.message).not.toContain('On Mondays we are open');
+    // Said as the sources say it, it stands.
+    llm.reply('No, we are closed on Mondays [1]; from Tuesday to Friday we open at 7 am.');
+    const right = await ask('Are you open on Mondays?', undefined, modelBot);
+    expect(right.body.bot_message).toMatchObject({ answer_mode: 'llm' });
+    expect(right.body.bot_message).not.toHaveProperty('unverified');
+  });
+
   it("keeps a model's link to a page it was given", async () => {
     llm.reply(`Delivery costs $6 [1]; see ${site.url}/delivery for the details.`);
     const reply = await ask('How much does delivery cost?', undefined, modelBot);

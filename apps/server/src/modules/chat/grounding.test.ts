@@ -106,6 +106,48 @@ describe('figures a model states, checked against what it was given', () => {
   });
 });
 
+describe('the days of the week an answer names', () => {
+  const hours = 'Opening hours\n\nMonday: closed\nTuesday to Friday: 7 am – 6 pm\nSat 8 am – 4 pm';
+  const delivery = 'Delivery\n\nWe deliver from Tuesday to Saturday.';
+  const given = readGiven({
+    sources: [
+      { title: 'Hours', text: hours },
+      { title: 'Delivery', text: delivery },
+    ],
+  });
+
+  it('lets a day stand that the sources give as one it is open, in a range or a short name', () => {
+    expect(unsupportedFigures('We are open on Wednesday.', given)).toEqual([]);
+    expect(unsupportedFigures('On Saturdays we open at 8 am.', given)).toEqual([]);
+    expect(unsupportedFigures('We deliver Tuesday to Saturday.', given)).toEqual([]);
+  });
+
+  it('holds back a day the sources give only as closed, or not for what it is said of', () => {
+    expect(unsupportedFigures('Yes, we are open on Monday.', given)).toEqual(['Monday']);
+    expect(unsupportedFigures('We are open Monday to Friday.', given)).toEqual(['Monday to Friday']);
+    expect(unsupportedFigures('We deliver on Sundays too.', given)).toEqual(['Sundays']);
+    expect(unsupportedFigures('We deliver on Fridays.', given)).toEqual([]);
+  });
+
+  it('lets a day stand that the answer says is closed, or not so, and takes none from the visitor', () => {
+    expect(unsupportedFigures('We are closed on Mondays.', given)).toEqual([]);
+    expect(unsupportedFigures("Sorry, we don't deliver on Sundays.", given)).toEqual([]);
+    const asked = readGiven({ sources: [{ text: hours }], visitor: ['Can I come on Monday?'] });
+    expect(unsupportedFigures('Yes, come on Monday.', asked)).toEqual(['Monday']);
+  });
+
+  it('reads the days in other languages', () => {
+    const spanish = readGiven({
+      sources: [{ text: 'Horario: de lunes a viernes, de 9 a 18 h. Domingo: cerrado.' }],
+    });
+    expect(unsupportedFigures('Abrimos el miércoles.', spanish)).toEqual([]);
+    expect(unsupportedFigures('Abrimos los domingos.', spanish)).toEqual(['domingos']);
+    const german = readGiven({ sources: [{ text: 'Öffnungszeiten: Mo–Fr 9–18 Uhr, Sa 9–13 Uhr.' }] });
+    expect(unsupportedFigures('Am Samstag haben wir geöffnet.', german)).toEqual([]);
+    expect(unsupportedFigures('Am Sonntag haben wir geöffnet.', german)).toEqual(['Sonntag']);
+  });
+});
+
 describe('a figure the answer works out in view of the visitor', () => {
   const rates = sourcesOf('A double room is $120 a night. Dinner is $45 a head. 10% off stays of a week.');
 
@@ -166,7 +208,8 @@ describe('a figure said of something other than what the sources say it of', () 
       'Opening hours\n\nMonday: closed\nTuesday to Friday: 7 am – 6 pm\nSaturday: 8 am – 4 pm',
     );
     expect(unsupportedFigures('On Saturday we open at 8 am.', hours)).toEqual([]);
-    expect(unsupportedFigures('On Monday we open at 8 am.', hours)).toEqual(['8 am']);
+    // Monday is closed, and 8 am is Saturday's.
+    expect(unsupportedFigures('On Monday we open at 8 am.', hours)).toEqual(['Monday', '8 am']);
   });
 
   it("reads a short answer by the visitor's question, the answer's own words first", () => {
@@ -223,8 +266,8 @@ describe('the figure gate on a streaming answer', () => {
   });
 
   it('shows the words after a citation marker as they come', () => {
-    const { seen } = run(['We deliver [1]', ' on Tuesdays ', 'and Fridays.']);
-    expect(seen[1]).toBe('We deliver [1] on Tuesdays ');
+    const { seen } = run(['We deliver [1]', ' to your door ', 'and office.']);
+    expect(seen[1]).toBe('We deliver [1] to your door ');
   });
 
   it('never shows a sentence with a made-up figure, nor anything after it', () => {

@@ -9,6 +9,7 @@
 
 import { isIntentWord, subjectWords, withSynonyms } from '../knowledge/evidence.js';
 import { ENGLISH, type Lexicon } from '../knowledge/languages.js';
+import { dayMentions, NAMES_A_DAY, SAYS_CLOSED, SAYS_NOT, SAYS_OPEN } from './weekdays.js';
 
 /** A figure as the answer writes it, and the spellings-free keys any one of which supports it. */
 export type Figure = {
@@ -28,6 +29,8 @@ export type Figure = {
   percent?: boolean;
   /** A link: what it is said of is in its own words. */
   link?: boolean;
+  /** A day of the week (weekdays.ts). */
+  day?: boolean;
   /** Where it stands in the text read (`figuresIn`). */
   at?: number;
   end?: number;
@@ -60,7 +63,7 @@ const PATTERN = new RegExp(
 );
 
 /** The figures a text states, in order, and the text they were read in (its citation markers blanked). */
-function figuresIn(text: string): { plain: string; figures: Figure[] } {
+function figuresIn(text: string, given = false): { plain: string; figures: Figure[] } {
   const figures: Figure[] = [];
   const plain = text
     .replace(CITATION_MARKER, (marker) => ' '.repeat(marker.length))
@@ -93,11 +96,15 @@ function figuresIn(text: string): { plain: string; figures: Figure[] } {
       found(figure, at - sign.length, length + sign.length);
     }
   }
+  for (const mention of dayMentions(plain, { given }))
+    for (const day of mention.days)
+      found({ text: mention.text, keys: [`d:${day}`], day: true }, mention.at, mention.end - mention.at);
+  figures.sort((a, b) => a.at! - b.at!);
   return { plain, figures };
 }
 
 /** The figures a text states, in order (the eval's rewrites read them). */
-export const figuresOf = (text: string): Figure[] => figuresIn(text).figures;
+export const figuresOf = (text: string, given = false): Figure[] => figuresIn(text, given).figures;
 
 /** A number's keys: every value its separators allow ("1.250" is 1250 or 1.25; "9.30" may be a time). */
 function numberFigure(text: string, digits: string, unit = false): Figure {
@@ -279,14 +286,22 @@ export function readGiven(
   for (const title of titles) for (const stem of title) inTitles.set(stem, (inTitles.get(stem) ?? 0) + 1);
   const common = (stem: string) => titled >= 3 && inTitles.get(stem)! >= titled / 2;
   sources.forEach(({ text }, index) => {
-    const { plain, figures } = figuresIn(text);
+    const { plain, figures } = figuresIn(text, true);
     const words = subjectWords(plain, lexicon);
     const blocks = blocksOf(plain);
     const title = [...titles[index]!].filter((stem) => !common(stem));
     for (const stem of [...words.flatMap((word) => word.stems), ...titles[index]!]) given.words.add(stem);
+    // The days it names are words of it too: "Sat 8 am – 4 pm" is said of Saturday.
+    const days = figures
+      .filter((figure) => figure.day)
+      .map((figure) => ({ at: figure.at!, stems: figure.keys }));
+    for (const { stems } of days) for (const stem of stems) given.words.add(stem);
+    const named = [...words, ...days].sort((a, b) => a.at - b.at);
     for (const figure of figures) {
+      // "Monday: closed" names Monday, but as no day it is open.
+      if (figure.day && saysClosed(dayClauseOf(plain, figure))) continue;
       const spans = surroundings(plain, blocks, [figure.at!, figure.end!]);
-      const around = [...spans.flatMap((span) => stemsWithin(words, span)), ...title];
+      const around = [...spans.flatMap((span) => stemsWithin(named, span)), ...title];
       for (const key of keysGiven(figure, false)) {
         given.keys.add(key);
         // An amount is said of what the amounts near it are: "$14" is no "14 Holly Street".
@@ -310,7 +325,8 @@ export function readGiven(
 /** The keys a figure supports when it is given (a number also the hours it may be, a link its host). */
 function keysGiven(figure: Figure, visitor: boolean, derived = true): string[] {
   if (visitor && figure.amount) return [];
-  const keys = (figure.gives ?? figure.keys).filter((key) => !(visitor && key.startsWith('t:')));
+  // The visitor's words give no time and no day: "can I come at 10pm on Monday?" is no opening hour.
+  const keys = (figure.gives ?? figure.keys).filter((key) => !(visitor && /^[td]:/.test(key)));
   for (const key of derived ? figure.keys : []) {
     const hour = /^n:(\d{1,2})$/.exec(key);
     if (hour && Number(hour[1]) <= 24 && !visitor) keys.push(...clockKeys(Number(hour[1]), 0, null));
@@ -346,6 +362,8 @@ export function unsupportedFigures(
   };
   const stands = (figure: Figure) =>
     figure.minor ||
+    // "We are closed on Mondays", "we don't deliver on Sundays": often said of what the sources leave out.
+    (figure.day && saysNotOpen(dayClauseOf(plain, figure))) ||
     (supported(figure) && (contactsOnly || placed(figure))) ||
     (!contactsOnly &&
       workedOut(
@@ -393,6 +411,30 @@ const valuesIn = (figure: Figure) =>
 /** Where one clause ends and the next begins (a sentence's end too). */
 const CLAUSE_BREAK = /[,;:()–—]|[.!?…。！？](?=\s)|\s-\s|\n/gu;
 
+/** The clause a figure stands in, with as many clauses before it as asked. */
+function clauseOf(plain: string, figure: Figure, before = 0): string {
+  const breaks = [0, ...[...plain.matchAll(CLAUSE_BREAK)].map((m) => m.index), plain.length];
+  const start = breaks.findLastIndex((at) => at <= figure.at!);
+  const end = breaks.find((at) => at >= figure.end!) ?? plain.length;
+  return plain.slice(breaks[Math.max(start - before, 0)]!, end);
+}
+
+/**
+ * What a text says of a day it names: its clause, with what a colon gives it ("Sunday: closed"),
+ * apart from the other clauses of its sentence ("open Tuesday to Saturday, closed Mondays").
+ */
+function dayClauseOf(plain: string, figure: Figure): string {
+  const breaks = [0, ...[...plain.matchAll(DAY_CLAUSE_BREAK)].map((m) => m.index), plain.length];
+  const start = breaks.findLast((at) => at <= figure.at!) ?? 0;
+  return plain.slice(start, breaks.find((at) => at >= figure.end!) ?? plain.length);
+}
+const DAY_CLAUSE_BREAK = /[,;()]|[.!?…。！？](?=\s)|\n/gu;
+
+/** A clause that says closed and gives no opening time. */
+const saysClosed = (clause: string) => SAYS_CLOSED.test(clause) && !SAYS_OPEN.test(clause);
+/** A clause that says closed, or not. */
+const saysNotOpen = (clause: string) => SAYS_CLOSED.test(clause) || SAYS_NOT.test(clause);
+
 /**
  * What a figure of a text is said of, as far as the given texts hold those words: the words of its
  * clause ("the 8-inch cake is $78" of "Delivery is $14, and the 8-inch cake is $78"); failing any,
@@ -402,24 +444,24 @@ const CLAUSE_BREAK = /[,;:()–—]|[.!?…。！？](?=\s)|\s-\s|\n/gu;
  * about. None when neither says it in words the given texts hold.
  */
 function claimOf(plain: string, figure: Figure, about: string, given: Given): string[] {
-  const breaks = [0, ...[...plain.matchAll(CLAUSE_BREAK)].map((m) => m.index), plain.length];
-  const start = breaks.findLastIndex((at) => at <= figure.at!);
-  const end = breaks.find((at) => at >= figure.end!) ?? plain.length;
-  const clause = plain.slice(breaks[start]!, end);
-  const withBefore = plain.slice(breaks[Math.max(start - 1, 0)]!, end);
+  const clause = clauseOf(plain, figure);
+  const withBefore = clauseOf(plain, figure, 1);
   for (const said of [clause, withBefore, about]) {
-    const anchors = subjectWords(said, given.lexicon)
-      // "cost", "open", "phone" say what kind of figure it is, not what of: they find every price list.
-      .filter(({ word }) => !isIntentWord(word))
-      .flatMap(({ stems }) => stems.flatMap((stem) => withSynonyms(stem, given.lexicon)))
-      .filter((stem) => given.words.has(stem));
+    const anchors = [
+      ...subjectWords(said, given.lexicon)
+        // "cost", "open", "phone" say what kind of figure it is, not what of: they find every price list.
+        .filter(({ word }) => !isIntentWord(word))
+        .flatMap(({ stems }) => stems.flatMap((stem) => withSynonyms(stem, given.lexicon))),
+      // The days it names, other than the figure itself ("On Saturdays we open at 8 am").
+      ...dayMentions(said).flatMap((mention) => mention.days.map((day) => `d:${day}`)),
+    ].filter((stem) => given.words.has(stem) && !figure.keys.includes(stem));
     if (anchors.length > 0) return anchors;
   }
   return [];
 }
 
-/** Where a figure may begin: a digit, a currency sign, an e-mail's "@" or a link. */
-const FIGURE_START = /[\d$€£¥₹₺₽₩₴@]|:\/\/|\bwww\./u;
+/** Where a figure may begin: a digit, a currency sign, an e-mail's "@", a link or a day's name. */
+const FIGURE_START = new RegExp(`[\\d$€£¥₹₺₽₩₴@]|:\\/\\/|\\bwww\\.|${NAMES_A_DAY.source}`, 'iu');
 const SENTENCE_END = /[.!?…。！？](?=\s)|\n/u;
 
 /** Whether a text may state a figure at all (most sentences do not, and need no checking). */

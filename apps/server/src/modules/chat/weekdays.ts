@@ -1,0 +1,236 @@
+/**
+ * The days of the week a text names, in the 14 languages Parley reads: a visitor acts on "we deliver
+ * on Sundays" as on a price. Monday is 1, Sunday 7. A range ("Tuesday to Saturday", "lunes a
+ * viernes", "Mo–Fr") names every day in it.
+ */
+
+/** Each day's names: full names, with the endings their languages put on them read as the same day. */
+const NAMES: string[][] = [
+  // Monday
+  [
+    'monday',
+    'lunes',
+    'lundi',
+    'montag',
+    'lunedì',
+    'lunedi',
+    'segunda-feira',
+    'maandag',
+    'måndag',
+    'mandag',
+    'maanantai',
+    'понедельник',
+    'hétfő',
+    'pazartesi',
+  ],
+  [
+    'tuesday',
+    'martes',
+    'mardi',
+    'dienstag',
+    'martedì',
+    'martedi',
+    'terça-feira',
+    'dinsdag',
+    'tisdag',
+    'tirsdag',
+    'tiistai',
+    'вторник',
+    'kedd',
+    'salı',
+  ],
+  [
+    'wednesday',
+    'miércoles',
+    'miercoles',
+    'mercredi',
+    'mittwoch',
+    'mercoledì',
+    'mercoledi',
+    'quarta-feira',
+    'woensdag',
+    'onsdag',
+    'keskiviikko',
+    'среда',
+    'среду',
+    'среды',
+    'средам',
+    'szerda',
+    'çarşamba',
+  ],
+  [
+    'thursday',
+    'jueves',
+    'jeudi',
+    'donnerstag',
+    'giovedì',
+    'giovedi',
+    'quinta-feira',
+    'donderdag',
+    'torsdag',
+    'torstai',
+    'четверг',
+    'csütörtök',
+    'perşembe',
+  ],
+  [
+    'friday',
+    'viernes',
+    'vendredi',
+    'freitag',
+    'venerdì',
+    'venerdi',
+    'sexta-feira',
+    'vrijdag',
+    'fredag',
+    'perjantai',
+    'пятниц',
+    'péntek',
+    'cuma',
+  ],
+  [
+    'saturday',
+    'sábado',
+    'sabado',
+    'samedi',
+    'samstag',
+    'sonnabend',
+    'sabato',
+    'zaterdag',
+    'lördag',
+    'lørdag',
+    'lauantai',
+    'суббот',
+    'szombat',
+    'cumartesi',
+  ],
+  [
+    'sunday',
+    'domingo',
+    'dimanche',
+    'sonntag',
+    'domenica',
+    'zondag',
+    'söndag',
+    'søndag',
+    'sunnuntai',
+    'воскресень',
+    'vasárnap',
+    'pazar',
+  ],
+];
+
+/**
+ * Short names, read only in what the model was given (where reading too much only lets more stand)
+ * and only as a schedule writes them, beside a dash, a colon or a time: "Mon–Fri", "Sa: 9–13",
+ * "segunda a sexta". Alone, "sun", "do" or "ma" are other words.
+ */
+const SHORT_NAMES: string[][] = [
+  ['mon', 'mo', 'lun', 'ma', 'segunda', 'må', 'ma'],
+  ['tue', 'tues', 'di', 'mar', 'terça', 'terca', 'ti', 'tis', 'tir'],
+  ['wed', 'mi', 'mer', 'mié', 'mie', 'quarta', 'wo', 'ons', 'ke'],
+  ['thu', 'thur', 'thurs', 'do', 'gio', 'jeu', 'jue', 'quinta', 'to', 'tor'],
+  ['fri', 'fr', 'ven', 'vie', 'sexta', 'vr', 'fre', 'pe'],
+  ['sat', 'sa', 'sam', 'sab', 'sáb', 'za', 'lö', 'lø', 'la'],
+  ['sun', 'so', 'dim', 'dom', 'zo', 'sö', 'sø', 'su'],
+];
+
+/** Words that join two days into the days between them. */
+const RANGE = /^\s*(?:-|–|—|to|through|thru|till|until|a|al|à|au|bis|tot|tot en met|t\/m|til|по|ila)\s*$/iu;
+
+const phrase = (words: string) => new RegExp(`(?<![\\p{L}])(?:${words})(?![\\p{L}])`, 'giu');
+/** Phrases that name every day, the working days or the weekend (read in what the model was given). */
+const EVERY_DAY = phrase(
+  'every day|daily|7 days a week|seven days a week|all week|todos los días|tous les jours|täglich|tutti i giorni|todos os dias|dagelijks|alla dagar|hver dag|joka päivä|ежедневно|каждый день|minden nap|her gün',
+);
+const WORKING_DAYS = phrase(
+  'weekdays?|entre semana|en semaine|werktags|feriali|dias úteis|doordeweeks|vardagar|hverdage|hverdager|arkisin|по будням|hétköznap\\p{L}*|hafta içi',
+);
+const WEEKEND = phrase(
+  'weekends?|week-ends?|fines? de semana|wochenende\\p{L}*|fine settimana|fins? de semana|helg(?:er)?|viikonloppu\\p{L}*|hétvég\\p{L}*|hafta sonu',
+);
+
+export type DayMention = { at: number; end: number; text: string; days: number[] };
+
+const byLength = (names: string[][]) =>
+  names
+    .flatMap((words, index) => words.map((word) => ({ word, day: index + 1 })))
+    .sort((a, b) => b.word.length - a.word.length);
+const FULL_NAMES = byLength(NAMES);
+const SHORT_WORDS = byLength(SHORT_NAMES);
+const alternation = (names: Array<{ word: string }>) =>
+  names.map(({ word }) => word.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')).join('|');
+
+/** Full names, with the endings plurals and cases add ("Mondays", "sábados", "maanantaisin", "пятницам"). */
+const FULL = new RegExp(`(?<![\\p{L}])(?:${alternation(FULL_NAMES)})\\p{L}{0,6}(?![\\p{L}])`, 'giu');
+/** Whether a text names a day in full (a sentence that does is checked). */
+export const NAMES_A_DAY = new RegExp(FULL.source, 'iu');
+/** Short names, whole and beside a dash, a colon, a number or a range's word ("segunda a sexta"). */
+const SHORT = new RegExp(
+  `(?<![\\p{L}])(?:(?<=[-–—/]\\s*)(?:${alternation(SHORT_WORDS)})\\.?(?![\\p{L}])|(?:${alternation(SHORT_WORDS)})\\.?(?=\\s*(?:[-–—:,/]|\\d)|\\s+(?:a|à|al|au|bis|to|till|til|tot)\\s))`,
+  'giu',
+);
+
+/** The day a name is: the longest name the matched word begins with. */
+const dayNamed = (word: string, names: Array<{ word: string; day: number }>) =>
+  names.find((name) => word.toLowerCase().startsWith(name.word))?.day;
+
+/**
+ * The days a text names, in order; a range is one mention of every day in it. `given`: the text is
+ * what the model was given, where short names and "every day", "weekdays" and "weekends" count too.
+ */
+export function dayMentions(text: string, { given = false }: { given?: boolean } = {}): DayMention[] {
+  const found: DayMention[] = [];
+  const add = (pattern: RegExp, names: Array<{ word: string; day: number }>) => {
+    for (const match of text.matchAll(pattern)) {
+      const at = match.index!;
+      const day = dayNamed(match[0], names);
+      if (day === undefined || found.some((m) => at < m.end && at + match[0].length > m.at)) continue;
+      found.push({ at, end: at + match[0].length, text: match[0], days: [day] });
+    }
+  };
+  add(FULL, FULL_NAMES);
+  if (given) add(SHORT, SHORT_WORDS);
+  found.sort((a, b) => a.at - b.at);
+  const joined = joinRanges(text, found);
+  if (given) joined.push(...phrases(text));
+  return joined.sort((a, b) => a.at - b.at);
+}
+
+/** Two days joined by "to", "–", "bis"... become one mention of the days from the first to the second. */
+function joinRanges(text: string, mentions: DayMention[]): DayMention[] {
+  const joined: DayMention[] = [];
+  for (let i = 0; i < mentions.length; i++) {
+    const from = mentions[i]!;
+    const to = mentions[i + 1];
+    if (to && RANGE.test(text.slice(from.end, to.at))) {
+      const days: number[] = [];
+      for (let day = from.days[0]!; ; day = (day % 7) + 1) {
+        days.push(day);
+        if (day === to.days[0]) break;
+      }
+      joined.push({ at: from.at, end: to.end, text: text.slice(from.at, to.end), days });
+      i += 1;
+    } else joined.push(from);
+  }
+  return joined;
+}
+
+function phrases(text: string): DayMention[] {
+  const named = (pattern: RegExp, days: number[]) =>
+    [...text.matchAll(pattern)].map((m) => ({ at: m.index!, end: m.index! + m[0].length, text: m[0], days }));
+  return [
+    ...named(EVERY_DAY, [1, 2, 3, 4, 5, 6, 7]),
+    ...named(WORKING_DAYS, [1, 2, 3, 4, 5]),
+    ...named(WEEKEND, [6, 7]),
+  ];
+}
+
+/** A statement that a place is closed, or that something is not so: a day said in it is no day it is open. */
+export const SAYS_CLOSED =
+  /(?<![\p{L}])(?:closed|shut|cerrad[oa]s?|fermée?s?|geschlossen|ruhetag|chius[oa]|fechad[oa]s?|gesloten|stängt|lukket|stengt|suljettu|закрыт\p{L}*|выходн\p{L}*|zárva|szünnap|kapalı)(?![\p{L}])/iu;
+export const SAYS_NOT =
+  /(?<![\p{L}])(?:not|no|never|don't|doesn't|aren't|isn't|won't|can't|cannot|nor|ningún|nunca|pas|jamais|nicht|kein\p{L}*|nie|non|mai|não|nunca|niet|geen|nooit|inte|aldrig|ikke|aldri|ei|emme|не|нет|никогда|nem|soha|değil|yok|hiç)(?![\p{L}])|n't/iu;
+/** Opening words and times: a statement with them says when a place is open, whatever else it says. */
+export const SAYS_OPEN =
+  /(?<![\p{L}])(?:open\p{L}*|abiert\p{L}*|ouvert\p{L}*|geöffnet|offen|apert\p{L}*|aberto|geopend|öppet|åben|åpent|auki|открыт\p{L}*|nyitva|açık)(?![\p{L}])|\d{1,2}(?:[:.h]\d{2})?\s?(?:am|pm|h)?\s?[-–—]\s?\d{1,2}/iu;
