@@ -515,14 +515,19 @@ describe('answers with a model', () => {
     });
   });
 
-  it("keeps the model's answer when the sources hold its figures, however it writes them", async () => {
-    llm.reply('Delivery is 6 dollars [1], and free on orders over $50.00.');
-    const reply = await ask('How much does delivery cost?', undefined, modelBot);
-    expect(reply.body.bot_message).toMatchObject({
-      answer_mode: 'llm',
-      message: 'Delivery is 6 dollars [1], and free on orders over $50.00.',
-    });
+  /** The model says `said` to `question`, and the visitor gets it as said: every figure in it stood. */
+  async function expectModelAnswerGiven(said: string, question: string) {
+    llm.reply(said);
+    const reply = await ask(question, undefined, modelBot);
+    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm', message: said });
     expect(reply.body.bot_message).not.toHaveProperty('unverified');
+  }
+
+  it("keeps the model's answer when the sources hold its figures, however it writes them", async () => {
+    await expectModelAnswerGiven(
+      'Delivery is 6 dollars [1], and free on orders over $50.00.',
+      'How much does delivery cost?',
+    );
   });
 
   it('never agrees to a price the visitor suggests and the sources do not hold', async () => {
@@ -543,12 +548,10 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message).toMatchObject({ answer_mode: 'extractive', unverified: ['$9', '$6'] });
     expect(reply.body.bot_message!.message).not.toContain('Delivery is $9');
     // Said of what the sources say them of, the same prices stand.
-    llm.reply('Delivery is $6 [1], and a seeded rye is $9 [2].');
-    const right = await ask('How much is delivery, and a loaf of seeded rye?', undefined, modelBot);
-    expect(right.body.bot_message).toMatchObject({
-      answer_mode: 'llm',
-      message: 'Delivery is $6 [1], and a seeded rye is $9 [2].',
-    });
+    await expectModelAnswerGiven(
+      'Delivery is $6 [1], and a seeded rye is $9 [2].',
+      'How much is delivery, and a loaf of seeded rye?',
+    );
   });
 
   it('never says it is open on a day the sources give as closed', async () => {
@@ -557,26 +560,24 @@ describe('answers with a model', () => {
     expect(reply.body.bot_message!.unverified).toContain('Mondays');
     expect(reply.body.bot_message!.message).not.toContain('On Mondays we are open');
     // Said as the sources say it, it stands.
-    llm.reply('No, we are closed on Mondays [1]; from Tuesday to Friday we open at 7 am.');
-    const right = await ask('Are you open on Mondays?', undefined, modelBot);
-    expect(right.body.bot_message).toMatchObject({ answer_mode: 'llm' });
-    expect(right.body.bot_message).not.toHaveProperty('unverified');
+    await expectModelAnswerGiven(
+      'No, we are closed on Mondays [1]; from Tuesday to Friday we open at 7 am.',
+      'Are you open on Mondays?',
+    );
   });
 
   it("keeps a model's link to a page it was given", async () => {
-    llm.reply(`Delivery costs $6 [1]; see ${site.url}/delivery for the details.`);
-    const reply = await ask('How much does delivery cost?', undefined, modelBot);
-    expect(reply.body.bot_message).toMatchObject({ answer_mode: 'llm' });
-    expect(reply.body.bot_message).not.toHaveProperty('unverified');
+    await expectModelAnswerGiven(
+      `Delivery costs $6 [1]; see ${site.url}/delivery for the details.`,
+      'How much does delivery cost?',
+    );
   });
 
   it('lets a model work out a total in view of the visitor, and holds back one it does not show', async () => {
-    llm.reply('A seeded rye is $9 [1], so 3 loaves come to $27.');
-    const worked = await ask('How much for 3 loaves of seeded rye?', undefined, modelBot);
-    expect(worked.body.bot_message).toMatchObject({
-      answer_mode: 'llm',
-      message: 'A seeded rye is $9 [1], so 3 loaves come to $27.',
-    });
+    await expectModelAnswerGiven(
+      'A seeded rye is $9 [1], so 3 loaves come to $27.',
+      'How much for 3 loaves of seeded rye?',
+    );
     llm.reply('Three loaves of seeded rye come to $30 [1].');
     const unshown = await ask('How much for 3 loaves of seeded rye?', undefined, modelBot);
     expect(unshown.body.bot_message).toMatchObject({ unverified: ['$30'] });
