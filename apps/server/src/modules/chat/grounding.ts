@@ -7,7 +7,7 @@
  * not otherwise checked: saying the sources in other words is the model's job.
  */
 
-import { isIntentWord, subjectWords, withSynonyms } from '../knowledge/evidence.js';
+import { isIntentWord, subjectWords, type WordsRead, withSynonyms } from '../knowledge/evidence.js';
 import { ENGLISH, type Lexicon } from '../knowledge/languages.js';
 import { dayMentions, NAMES_A_DAY, SAYS_CLOSED, SAYS_NOT, SAYS_OPEN } from './weekdays.js';
 
@@ -189,8 +189,8 @@ export type GivenText = { text: string; title?: string };
 export type Given = {
   /** Every key the texts support. */
   keys: Set<string>;
-  /** Each key's surroundings where a text gives it: the stems of the words near it and of its page's title. */
-  near: Map<string, Set<string>>;
+  /** Each key's surroundings where a text gives it: the stems of the words near it and of its page's title, one set per place. */
+  near: Map<string, Array<Set<string>>>;
   /** The keys the visitor gave, which may be repeated of anything ("a table for 12"). */
   free: Set<string>;
   /** The stems of every word the texts hold. */
@@ -278,7 +278,8 @@ export function readGiven(
   lexicon: Lexicon = ENGLISH,
 ): Given {
   const given: Given = { keys: new Set(), near: new Map(), free: new Set(), words: new Set(), lexicon };
-  const stemsOf = (text: string) => subjectWords(text, lexicon).flatMap((word) => word.stems);
+  const read: WordsRead = new Map();
+  const stemsOf = (text: string) => subjectWords(text, lexicon, read).flatMap((word) => word.stems);
   const titles = sources.map(({ title }) => new Set(stemsOf(title ?? '')));
   // The words of half the titles or more (the business's name, its town) say nothing of one figure.
   const titled = titles.filter((title) => title.size > 0).length;
@@ -287,7 +288,7 @@ export function readGiven(
   const common = (stem: string) => titled >= 3 && inTitles.get(stem)! >= titled / 2;
   sources.forEach(({ text }, index) => {
     const { plain, figures } = figuresIn(text, true);
-    const words = subjectWords(plain, lexicon);
+    const words = subjectWords(plain, lexicon, read);
     const blocks = blocksOf(plain);
     const title = [...titles[index]!].filter((stem) => !common(stem));
     for (const stem of [...words.flatMap((word) => word.stems), ...titles[index]!]) given.words.add(stem);
@@ -301,14 +302,14 @@ export function readGiven(
       // "Monday: closed" names Monday, but as no day it is open.
       if (figure.day && saysClosed(dayClauseOf(plain, figure))) continue;
       const spans = surroundings(plain, blocks, [figure.at!, figure.end!]);
-      const around = [...spans.flatMap((span) => stemsWithin(named, span)), ...title];
+      const around = new Set([...spans.flatMap((span) => stemsWithin(named, span)), ...title]);
       for (const key of keysGiven(figure, false)) {
         given.keys.add(key);
         // An amount is said of what the amounts near it are: "$14" is no "14 Holly Street".
         for (const near of figure.amount ? [key, `$${key}`] : [key]) {
-          const stems = given.near.get(near) ?? new Set<string>();
-          for (const stem of around) stems.add(stem);
-          given.near.set(near, stems);
+          const places = given.near.get(near);
+          if (places) places.push(around);
+          else given.near.set(near, [around]);
         }
       }
     }
@@ -358,7 +359,10 @@ export function unsupportedFigures(
       return true;
     const anchors = claimOf(plain, figure, about, given);
     const near = (key: string) => (figure.amount && given.near.get(`$${key}`)) || given.near.get(key);
-    return anchors.length === 0 || keys.some((key) => anchors.some((stem) => near(key)?.has(stem)));
+    return (
+      anchors.length === 0 ||
+      keys.some((key) => near(key)?.some((place) => anchors.some((stem) => place.has(stem))))
+    );
   };
   const stands = (figure: Figure) =>
     figure.minor ||

@@ -49,28 +49,56 @@ const WEEKEND = phrase(
 
 export type DayMention = { at: number; end: number; text: string; days: number[] };
 
-const byLength = (names: string[][]) =>
-  names
+type Name = { word: string; day: number };
+
+/** Names by their first two letters, longest first: a word is looked up, not matched against all. */
+function namesByStart(names: string[][]): Map<string, Name[]> {
+  const byStart = new Map<string, Name[]>();
+  const all = names
     .flatMap((words, index) => words.map((word) => ({ word, day: index + 1 })))
     .sort((a, b) => b.word.length - a.word.length);
-const FULL_NAMES = byLength(NAMES);
-const SHORT_WORDS = byLength(SHORT_NAMES);
-const alternation = (names: Array<{ word: string }>) =>
-  names.map(({ word }) => word.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')).join('|');
+  for (const name of all)
+    byStart.set(name.word.slice(0, 2), [...(byStart.get(name.word.slice(0, 2)) ?? []), name]);
+  return byStart;
+}
+const FULL_NAMES = namesByStart(NAMES);
+const SHORT_WORDS = namesByStart(SHORT_NAMES);
 
-/** Full names, with the endings plurals and cases add ("Mondays", "sábados", "maanantaisin", "пятницам"). */
-const FULL = new RegExp(`(?<![\\p{L}])(?:${alternation(FULL_NAMES)})\\p{L}{0,6}(?![\\p{L}])`, 'giu');
+/** A word, hyphenated parts and all ("segunda-feira"). */
+const WORD = /\p{L}+(?:-\p{L}+)*/gu;
+/** A full name takes the endings plurals and cases add ("Mondays", "sábados", "maanantaisin", "пятницам"). */
+const MAX_ENDING = 6;
 /** Whether a text names a day in full (a sentence that does is checked). */
-export const NAMES_A_DAY = new RegExp(FULL.source, 'iu');
-/** Short names, whole and beside a dash, a colon, a number or a range's word ("segunda a sexta"). */
-const SHORT = new RegExp(
-  `(?<![\\p{L}])(?:(?<=[-–—/]\\s*)(?:${alternation(SHORT_WORDS)})\\.?(?![\\p{L}])|(?:${alternation(SHORT_WORDS)})\\.?(?=\\s*(?:[-–—:,/]|\\d)|\\s+(?:a|à|al|au|bis|to|till|til|tot)\\s))`,
-  'giu',
+export const NAMES_A_DAY = new RegExp(
+  `(?<![\\p{L}])(?:${[...FULL_NAMES.values()]
+    .flat()
+    .map((name) => name.word)
+    .join('|')})\\p{L}{0,${MAX_ENDING}}(?![\\p{L}])`,
+  'iu',
 );
+/** Where a short name is a day: beside a dash, a colon, a number or a range's word ("segunda a sexta"). */
+const SHORT_AFTER = /^\.?(?:\s*(?:[-–—:,/]|\d)|\s+(?:a|à|al|au|bis|to|till|til|tot)\s)/u;
+const SHORT_BEFORE = /[-–—/]\s*$/u;
 
-/** The day a name is: the longest name the matched word begins with. */
-const dayNamed = (word: string, names: Array<{ word: string; day: number }>) =>
-  names.find((name) => word.toLowerCase().startsWith(name.word))?.day;
+/** The day a word of a text names, if any: in full (with an ending), or short where a schedule puts one. */
+function dayOf(
+  word: string,
+  text: string,
+  at: number,
+  given: boolean,
+): { day: number; short?: true } | undefined {
+  const lower = word.toLowerCase();
+  const full = FULL_NAMES.get(lower.slice(0, 2))?.find(
+    (name) => lower.startsWith(name.word) && lower.length - name.word.length <= MAX_ENDING,
+  );
+  if (full) return { day: full.day };
+  if (!given) return undefined;
+  const short = SHORT_WORDS.get(lower.slice(0, 2))?.find((name) => name.word === lower);
+  if (!short) return undefined;
+  const after = text.slice(at + word.length, at + word.length + 8);
+  const before = text.slice(Math.max(0, at - 3), at);
+  return SHORT_AFTER.test(after) || SHORT_BEFORE.test(before) ? { day: short.day, short: true } : undefined;
+}
 
 /**
  * The days a text names, in order; a range is one mention of every day in it. `given`: the text is
@@ -78,17 +106,14 @@ const dayNamed = (word: string, names: Array<{ word: string; day: number }>) =>
  */
 export function dayMentions(text: string, { given = false }: { given?: boolean } = {}): DayMention[] {
   const found: DayMention[] = [];
-  const add = (pattern: RegExp, names: Array<{ word: string; day: number }>) => {
-    for (const match of text.matchAll(pattern)) {
-      const at = match.index!;
-      const day = dayNamed(match[0], names);
-      if (day === undefined || found.some((m) => at < m.end && at + match[0].length > m.at)) continue;
-      found.push({ at, end: at + match[0].length, text: match[0], days: [day] });
-    }
-  };
-  add(FULL, FULL_NAMES);
-  if (given) add(SHORT, SHORT_WORDS);
-  found.sort((a, b) => a.at - b.at);
+  for (const match of text.matchAll(WORD)) {
+    const named = dayOf(match[0], text, match.index, given);
+    if (!named) continue;
+    // A short name's full stop is part of it ("Sa.").
+    const stop = match.index + match[0].length;
+    const end = named.short && text[stop] === '.' ? stop + 1 : stop;
+    found.push({ at: match.index, end, text: text.slice(match.index, end), days: [named.day] });
+  }
   const joined = joinRanges(text, found);
   if (given) joined.push(...phrases(text));
   return joined.sort((a, b) => a.at - b.at);

@@ -371,9 +371,8 @@ export function contentWords(question: string, lexicon: Lexicon = ENGLISH): stri
 export function subjectWords(
   text: string,
   lexicon: Lexicon = ENGLISH,
+  read: WordsRead = new Map(),
 ): Array<{ word: string; at: number; stems: string[] }> {
-  // Each word is read once: its stems, or null when it names nothing.
-  const read = new Map<string, { word: string; stems: string[] } | null>();
   const words = [];
   for (const match of lowerCase(text).matchAll(WORD)) {
     let known = read.get(match[0]);
@@ -385,6 +384,9 @@ export function subjectWords(
   }
   return words;
 }
+
+/** Each word read: its stems, or null when it names nothing (shared by the texts read in one lexicon). */
+export type WordsRead = Map<string, { word: string; stems: string[] } | null>;
 
 function subjectWord(word: string, lexicon: Lexicon): { word: string; stems: string[] } | null {
   if (word.length < 2 || !LETTERS_ONLY.test(word) || isStopWord(word, lexicon)) return null;
