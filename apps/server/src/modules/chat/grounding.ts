@@ -270,7 +270,7 @@ function stemsWithin(words: Array<{ at: number; stems: string[] }>, [start, stop
  * it may be ("open 9 till 5"), a link also its host, and a phone number's every part as a number.
  *
  * `visitor`: the visitor's own words, which support the counts, dates, phone numbers, e-mail
- * addresses and links they state ("for 12 people", "call me on …"), but no price or time: "is
+ * addresses and links they state ("for 12 people", "call me on …"), but no price, time or day: "is
  * delivery $2?" must not let the model answer "Yes, $2".
  */
 export function readGiven(
