@@ -28,6 +28,11 @@ describe('the days of the week a text names', () => {
     expect(days('Mo–Fr 9–18 Uhr, Sa 9–13 Uhr', true)).toEqual([[1, 2, 3, 4, 5], [6]]);
     expect(days('Mo–Fr 9–18 Uhr')).toEqual([]);
     expect(days('We do like the sun', true)).toEqual([]);
+    expect(days('Open M-F 9-5, Sat & Sun 10-4.', true)).toEqual([[1, 2, 3, 4, 5], [6], [7]]);
+    expect(days('Open 7 days, 8am–6pm. Support 24/7.', true)).toEqual([
+      [1, 2, 3, 4, 5, 6, 7],
+      [1, 2, 3, 4, 5, 6, 7],
+    ]);
     expect(days('Open every day; deliveries on weekdays, brunch at weekends.', true)).toEqual([
       [1, 2, 3, 4, 5, 6, 7],
       [1, 2, 3, 4, 5],

@@ -38,10 +38,15 @@ const RANGE = /^\s*(?:-|–|—|to|through|thru|till|until|a|al|à|au|bis|tot|to
 const phrase = (words: string) => new RegExp(`(?<![\\p{L}])(?:${words})(?![\\p{L}])`, 'giu');
 /** Phrases that name every day, the working days or the weekend (read in what the model was given). */
 const EVERY_DAY = phrase(
-  'every day|daily|7 days a week|seven days a week|all week|todos los días|tous les jours|täglich|tutti i giorni|todos os dias|dagelijks|alla dagar|hver dag|joka päivä|ежедневно|каждый день|minden nap|her gün',
+  [
+    'every day|daily|(?:7|seven) days(?: a week)?|all week|24/7|around the clock',
+    'todos los días|7 días|tous les jours|7 ?j(?:ours)?/7|täglich|7 Tage|tutti i giorni|7 giorni|todos os dias|7 dias',
+    'dagelijks|7 dagen|alla dagar|7 dagar|hver dag|7 dage[r]?|joka päivä|7 päivää|ежедневно|каждый день|без выходных',
+    'minden nap|7 nap|her gün|7 gün',
+  ].join('|'),
 );
 const WORKING_DAYS = phrase(
-  'weekdays?|entre semana|en semaine|werktags|feriali|dias úteis|doordeweeks|vardagar|hverdage|hverdager|arkisin|по будням|hétköznap\\p{L}*|hafta içi',
+  'weekdays?|M ?[-–] ?F|entre semana|en semaine|werktags|feriali|dias úteis|doordeweeks|vardagar|hverdage|hverdager|arkisin|по будням|hétköznap\\p{L}*|hafta içi',
 );
 const WEEKEND = phrase(
   'weekends?|week-ends?|fines? de semana|wochenende\\p{L}*|fine settimana|fins? de semana|helg(?:er)?|viikonloppu\\p{L}*|hétvég\\p{L}*|hafta sonu',
@@ -76,8 +81,9 @@ export const NAMES_A_DAY = new RegExp(
     .join('|')})\\p{L}{0,${MAX_ENDING}}(?![\\p{L}])`,
   'iu',
 );
-/** Where a short name is a day: beside a dash, a colon, a number or a range's word ("segunda a sexta"). */
-const SHORT_AFTER = /^\.?(?:\s*(?:[-–—:,/]|\d)|\s+(?:a|à|al|au|bis|to|till|til|tot)\s)/u;
+/** Where a short name is a day: beside a dash, a colon, a number, an "and" or a range's word ("segunda a sexta", "Sat & Sun"). */
+const SHORT_AFTER =
+  /^\.?(?:\s*(?:[-–—:,/&+]|\d)|\s+(?:a|à|al|au|bis|to|till|til|tot|and|und|et|y|e|en|och|og|ja|и|és|ve)\s)/u;
 const SHORT_BEFORE = /[-–—/]\s*$/u;
 
 /** The day a word of a text names, if any: in full (with an ending), or short where a schedule puts one. */
