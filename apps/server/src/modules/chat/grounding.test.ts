@@ -120,6 +120,9 @@ describe('the days of the week an answer names', () => {
     expect(unsupportedFigures('We are open on Wednesday.', given)).toEqual([]);
     expect(unsupportedFigures('On Saturdays we open at 8 am.', given)).toEqual([]);
     expect(unsupportedFigures('We deliver Tuesday to Saturday.', given)).toEqual([]);
+    expect(unsupportedFigures('We are open Tue–Fri from 7 am.', given)).toEqual([]);
+    // Monday is closed; 7 am is said of Tuesday to Friday, which the range holds too.
+    expect(unsupportedFigures('We are open Mon–Fri from 7 am.', given)).toEqual(['Mon–Fri']);
   });
 
   it('holds back a day the sources give only as closed, or not for what it is said of', () => {

@@ -26,7 +26,9 @@ describe('the days of the week a text names', () => {
 
   it('reads short names and whole-week words only in what the model was given, beside a time or a dash', () => {
     expect(days('Mo–Fr 9–18 Uhr, Sa 9–13 Uhr', true)).toEqual([[1, 2, 3, 4, 5], [6]]);
-    expect(days('Mo–Fr 9–18 Uhr')).toEqual([]);
+    // In an answer, a short name only in a range of them.
+    expect(days('Mo–Fr 9–18 Uhr, Sa 9–13 Uhr')).toEqual([[1, 2, 3, 4, 5]]);
+    expect(days('ma 2 persone, sab 10')).toEqual([]);
     expect(days('We do like the sun', true)).toEqual([]);
     expect(days('Open M-F 9-5, Sat & Sun 10-4.', true)).toEqual([[1, 2, 3, 4, 5], [6], [7]]);
     expect(days('Open 7 days, 8am–6pm. Support 24/7.', true)).toEqual([

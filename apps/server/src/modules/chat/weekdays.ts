@@ -52,7 +52,8 @@ const WEEKEND = phrase(
   'weekends?|week-ends?|fines? de semana|wochenende\\p{L}*|fine settimana|fins? de semana|helg(?:er)?|viikonloppu\\p{L}*|hétvég\\p{L}*|hafta sonu',
 );
 
-export type DayMention = { at: number; end: number; text: string; days: number[] };
+/** Days a text names; `short` for a short name read alone ("Sat 9–1"), not in a range of names. */
+export type DayMention = { at: number; end: number; text: string; days: number[]; short?: boolean };
 
 type Name = { word: string; day: number };
 
@@ -87,18 +88,12 @@ const SHORT_AFTER =
 const SHORT_BEFORE = /[-–—/]\s*$/u;
 
 /** The day a word of a text names, if any: in full (with an ending), or short where a schedule puts one. */
-function dayOf(
-  word: string,
-  text: string,
-  at: number,
-  given: boolean,
-): { day: number; short?: true } | undefined {
+function dayOf(word: string, text: string, at: number): { day: number; short?: true } | undefined {
   const lower = word.toLowerCase();
   const full = FULL_NAMES.get(lower.slice(0, 2))?.find(
     (name) => lower.startsWith(name.word) && lower.length - name.word.length <= MAX_ENDING,
   );
   if (full) return { day: full.day };
-  if (!given) return undefined;
   const short = SHORT_WORDS.get(lower.slice(0, 2))?.find((name) => name.word === lower);
   if (!short) return undefined;
   const after = text.slice(at + word.length, at + word.length + 8);
@@ -108,19 +103,27 @@ function dayOf(
 
 /**
  * The days a text names, in order; a range is one mention of every day in it. `given`: the text is
- * what the model was given, where short names and "every day", "weekdays" and "weekends" count too.
+ * what the model was given, where short names alone and "every day", "weekdays" and "weekends" count
+ * too (reading too much there only lets more stand).
  */
 export function dayMentions(text: string, { given = false }: { given?: boolean } = {}): DayMention[] {
   const found: DayMention[] = [];
   for (const match of text.matchAll(WORD)) {
-    const named = dayOf(match[0], text, match.index, given);
+    const named = dayOf(match[0], text, match.index);
     if (!named) continue;
     // A short name's full stop is part of it ("Sa.").
     const stop = match.index + match[0].length;
     const end = named.short && text[stop] === '.' ? stop + 1 : stop;
-    found.push({ at: match.index, end, text: text.slice(match.index, end), days: [named.day] });
+    found.push({
+      at: match.index,
+      end,
+      text: text.slice(match.index, end),
+      days: [named.day],
+      short: named.short,
+    });
   }
-  const joined = joinRanges(text, found);
+  // In an answer a short name is read only in a range of them ("Mon–Fri"): alone, "Sa" or "ma" may be no day.
+  const joined = joinRanges(text, found).filter((mention) => given || !mention.short);
   if (given) joined.push(...phrases(text));
   return joined.sort((a, b) => a.at - b.at);
 }
