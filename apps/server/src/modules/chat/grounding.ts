@@ -364,17 +364,14 @@ export function unsupportedFigures(
       keys.some((key) => near(key)?.some((place) => anchors.some((stem) => place.has(stem))))
     );
   };
+  // The figures a total may be worked out from: those that stand by value, and small counts.
+  const workable = figures.filter((other) => other.minor || supported(other));
   const stands = (figure: Figure) =>
     figure.minor ||
     // "We are closed on Mondays", "we don't deliver on Sundays": often said of what the sources leave out.
     (figure.day && saysNotOpen(dayClauseOf(plain, figure))) ||
     (supported(figure) && (contactsOnly || placed(figure))) ||
-    (!contactsOnly &&
-      workedOut(
-        figure,
-        figures.filter((other) => other.minor || supported(other)),
-        given,
-      ));
+    (!contactsOnly && workedOut(figure, workable, given));
   return figures
     .filter((figure) => !(contactsOnly && !figure.contact) && !stands(figure))
     .map((figure) => figure.text.trim());
@@ -415,24 +412,20 @@ const valuesIn = (figure: Figure) =>
 /** Where one clause ends and the next begins (a sentence's end too). */
 const CLAUSE_BREAK = /[,;:()–—]|[.!?…。！？](?=\s)|\s-\s|\n/gu;
 
-/** The clause a figure stands in, with as many clauses before it as asked. */
-function clauseOf(plain: string, figure: Figure, before = 0): string {
-  const breaks = [0, ...[...plain.matchAll(CLAUSE_BREAK)].map((m) => m.index), plain.length];
-  const start = breaks.findLastIndex((at) => at <= figure.at!);
-  const end = breaks.find((at) => at >= figure.end!) ?? plain.length;
-  return plain.slice(breaks[Math.max(start - before, 0)]!, end);
-}
-
 /**
  * What a text says of a day it names: its clause, with what a colon gives it ("Sunday: closed"),
  * apart from the other clauses of its sentence ("open Tuesday to Saturday, closed Mondays").
  */
-function dayClauseOf(plain: string, figure: Figure): string {
-  const breaks = [0, ...[...plain.matchAll(DAY_CLAUSE_BREAK)].map((m) => m.index), plain.length];
-  const start = breaks.findLast((at) => at <= figure.at!) ?? 0;
-  return plain.slice(start, breaks.find((at) => at >= figure.end!) ?? plain.length);
-}
 const DAY_CLAUSE_BREAK = /[,;()]|[.!?…。！？](?=\s)|\n/gu;
+
+/** The clause a figure stands in (parted by `breaks`), with as many clauses before it as asked. */
+function clauseOf(plain: string, figure: Figure, { before = 0, breaks = CLAUSE_BREAK } = {}): string {
+  const at = [0, ...[...plain.matchAll(breaks)].map((m) => m.index), plain.length];
+  const start = at.findLastIndex((position) => position <= figure.at!);
+  const end = at.find((position) => position >= figure.end!) ?? plain.length;
+  return plain.slice(at[Math.max(start - before, 0)]!, end);
+}
+const dayClauseOf = (plain: string, figure: Figure) => clauseOf(plain, figure, { breaks: DAY_CLAUSE_BREAK });
 
 /** A clause that says closed and gives no opening time. */
 const saysClosed = (clause: string) => SAYS_CLOSED.test(clause) && !SAYS_OPEN.test(clause);
@@ -449,7 +442,7 @@ const saysNotOpen = (clause: string) => SAYS_CLOSED.test(clause) || SAYS_NOT.tes
  */
 function claimOf(plain: string, figure: Figure, about: string, given: Given): string[] {
   const clause = clauseOf(plain, figure);
-  const withBefore = clauseOf(plain, figure, 1);
+  const withBefore = clauseOf(plain, figure, { before: 1 });
   for (const said of [clause, withBefore, about]) {
     const anchors = [
       ...subjectWords(said, given.lexicon)

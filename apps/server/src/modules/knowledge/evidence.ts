@@ -353,10 +353,10 @@ const MAX_SUFFIX = 3;
 /** Particles that make a noun of a verb, hyphenated or not: "check-in", "pick-up", "checkout". */
 const PARTICLES = new Set(['in', 'out', 'up', 'off', 'on', 'over', 'back', 'down']);
 
-const wordsIn = (text: string) =>
-  lowerCase(text)
-    .replace(/’/g, "'")
-    .match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+/** A word: letters and digits, with its apostrophes and hyphens ("don't", "check-in"). */
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+const wordsIn = (text: string) => lowerCase(text).replace(/’/g, "'").match(WORD) ?? [];
 
 /** The content words of a question: what the corpus statistics are asked for. */
 export function contentWords(question: string, lexicon: Lexicon = ENGLISH): string[] {
@@ -396,7 +396,6 @@ function subjectWord(word: string, lexicon: Lexicon): { word: string; stems: str
     : [];
   return { word, stems: [...new Set([word, ...parts].flatMap((w) => lexicon.stems(w)))] };
 }
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const LETTERS_ONLY = /^\p{L}+(?:['-]\p{L}+)*$/u;
 
 /**
