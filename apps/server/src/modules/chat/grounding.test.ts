@@ -135,6 +135,8 @@ describe('the days of the week an answer names', () => {
   it('lets a day stand that the answer says is closed, or not so, and takes none from the visitor', () => {
     expect(unsupportedFigures('We are closed on Mondays.', given)).toEqual([]);
     expect(unsupportedFigures("Sorry, we don't deliver on Sundays.", given)).toEqual([]);
+    // A model's typographic apostrophe says not as well.
+    expect(unsupportedFigures('Sorry, we don’t deliver on Sundays.', given)).toEqual([]);
     const asked = readGiven({ sources: [{ text: hours }], visitor: ['Can I come on Monday?'] });
     expect(unsupportedFigures('Yes, come on Monday.', asked)).toEqual(['Monday']);
   });

@@ -161,7 +161,7 @@ function phrases(text: string): DayMention[] {
 export const SAYS_CLOSED =
   /(?<![\p{L}])(?:closed|shut|cerrad[oa]s?|fermée?s?|geschlossen|ruhetag|chius[oa]|fechad[oa]s?|gesloten|stängt|lukket|stengt|suljettu|закрыт\p{L}*|выходн\p{L}*|zárva|szünnap|kapalı)(?![\p{L}])/iu;
 export const SAYS_NOT =
-  /(?<![\p{L}])(?:not|no|never|cannot|nor|ningún|nunca|pas|jamais|nicht|kein\p{L}*|nie|non|mai|não|niet|geen|nooit|inte|aldrig|ikke|aldri|ei|emme|не|нет|никогда|nem|soha|değil|yok|hiç)(?![\p{L}])|n't/iu;
+  /(?<![\p{L}])(?:not|no|never|cannot|nor|ningún|nunca|pas|jamais|nicht|kein\p{L}*|nie|non|mai|não|niet|geen|nooit|inte|aldrig|ikke|aldri|ei|emme|не|нет|никогда|nem|soha|değil|yok|hiç)(?![\p{L}])|n['’]t/iu;
 /** Opening words and times: a statement with them says when a place is open, whatever else it says. */
 export const SAYS_OPEN =
   /(?<![\p{L}])(?:open\p{L}*|abiert\p{L}*|ouvert\p{L}*|geöffnet|offen|apert\p{L}*|aberto|geopend|öppet|åben|åpent|auki|открыт\p{L}*|nyitva|açık)(?![\p{L}])|\d{1,2}(?:[:.h]\d{2})?\s?(?:am|pm|h)?\s?[-–—]\s?\d{1,2}/iu;
