@@ -124,8 +124,9 @@ async function main() {
   }
   // A second corpus no rule was written against: Fastify's documentation (eval/retrieval/corpus).
   const docs = emptyTally();
-  checkSentences('fastify-docs', docsTexts(), docs, failures);
-  rows.push(row('fastify docs (pages)', new Set(docsTexts().map((t) => t.page)).size, docs));
+  const docsPassages = docsTexts();
+  checkSentences('fastify-docs', docsPassages, docs, failures);
+  rows.push(row('fastify docs (pages)', new Set(docsPassages.map((t) => t.page)).size, docs));
   const list = (items: string[], title: string, none: string) =>
     items.length > 0 ? [title, ...items.map((item) => `- ${item}`), ''] : [none, ''];
   process.stdout.write(
