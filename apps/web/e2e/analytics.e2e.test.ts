@@ -6,6 +6,7 @@ import {
   createBotViaApi,
   customerSite,
   type Harness,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -161,9 +162,8 @@ describe('analytics', () => {
     const bot = await createBotViaApi(h, owner, { bot_name: 'Acme page', is_public: 'true' });
     await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
 
-    const { page } = await h.newPage({ width: 900, height: 800 });
-    screenshotOnFailure(page, 'analytics-fullpage');
-    await page.goto(`${h.baseUrl}/chat/${bot.uuid}`);
+    // Enter does nothing until the chat is connected, which on a loaded machine takes a while.
+    const page = await openChatPage(h, bot.uuid, 'analytics-fullpage');
     await ask(page.locator('body'), QUESTION);
     const answer = page.getByTestId('bot-message').filter({ hasText: ANSWER });
     await answer.waitFor({ timeout: 30_000 });
