@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BAD_ANSWER_OFFER } from '@parley/chat-client';
 import { CONTACT_FORM, HANDOFF_TEXTS, HELPDESK_TEXTS, LEAD_TEXTS } from '@parley/contracts';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrainedQna,
@@ -114,6 +114,28 @@ async function ask(chat: ReturnType<Page['getByRole']>, text: string): Promise<v
   const box = chat.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
+}
+
+/**
+ * Cuts a visitor's chat off the network, as a phone between networks is: new sockets and calls
+ * fail, and the open chat socket is closed. `restore` brings the network back.
+ */
+async function chatSocketsCuttable(context: BrowserContext): Promise<{
+  cut: () => Promise<void>;
+  restore: () => Promise<void>;
+}> {
+  const open: WebSocketRoute[] = [];
+  await context.routeWebSocket(/\/api\/chat\/stream/, (ws) => {
+    ws.connectToServer();
+    open.push(ws);
+  });
+  return {
+    cut: async () => {
+      await context.setOffline(true);
+      for (const ws of open.splice(0)) await ws.close({ code: 4000, reason: 'offline' });
+    },
+    restore: () => context.setOffline(false),
+  };
 }
 
 describe('website widget', () => {
@@ -418,6 +440,74 @@ describe('website widget', () => {
       await site.close();
     }
   });
+  it('sends what a visitor typed while the network was gone once it is back, shown faded until then', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-held-owner');
+    await signUp(owner, person('held'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Held helper', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page, context } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-held');
+      const network = await chatSocketsCuttable(context);
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Held helper' });
+      await connected(chat);
+      await ask(chat, QUESTION);
+      const answers = chat.getByTestId('bot-message').filter({ hasText: ANSWER });
+      await answers.first().waitFor({ timeout: 30_000 });
+
+      await network.cut();
+      const status = chat.getByTestId('connection-status');
+      await expect.poll(() => status.getAttribute('data-status')).not.toBe('open');
+      await ask(chat, 'And to Canada?');
+      const held = chat.getByTestId('pending-message').filter({ hasText: 'And to Canada?' });
+      await held.waitFor();
+      expect(await chat.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
+      await screenshot(page, 'widget-held-message');
+
+      await network.restore();
+      await chat
+        .getByTestId('user-message')
+        .filter({ hasText: 'And to Canada?' })
+        .waitFor({ timeout: 30_000 });
+      await held.waitFor({ state: 'detached' });
+      // Answered once it went: the visitor's two questions, each once, and two replies.
+      await expect.poll(() => chat.getByTestId('bot-message').count(), { timeout: 30_000 }).toBe(2);
+      expect(await chat.getByTestId('user-message').count()).toBe(2);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("holds what a visitor types on the bot's full-page chat while offline, and sends it once back", async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'fullpage-held-owner');
+    await signUp(owner, person('heldpage'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Page helper', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const { page, context } = await h.newPage({ width: 480, height: 800 });
+    screenshotOnFailure(page, 'fullpage-held');
+    const network = await chatSocketsCuttable(context);
+    await page.goto(`/chat/${bot.uuid}`);
+    const status = page.getByTestId('connection-status').first();
+    await expect.poll(() => status.getAttribute('data-status'), { timeout: 20_000 }).toBe('open');
+    await network.cut();
+    await expect.poll(() => status.getAttribute('data-status')).not.toBe('open');
+    await ask(page.locator('body'), QUESTION);
+    const held = page.getByTestId('pending-message').filter({ hasText: QUESTION });
+    await held.waitFor();
+    await screenshot(page, 'fullpage-held-message');
+    await network.restore();
+    await page.getByTestId('bot-message').filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
+    await held.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('user-message').filter({ hasText: QUESTION }).count()).toBe(1);
+  });
+
   it('offers a person under an answer the visitor rated down', async () => {
     const { page: owner } = await h.newPage();
     screenshotOnFailure(owner, 'widget-bad-answer-owner');

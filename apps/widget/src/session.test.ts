@@ -227,6 +227,42 @@ describe('VisitorSession', () => {
     expect(session.getState().blocked).toBe('Este sitio no tiene permiso para insertar este bot');
   });
 
+  it('holds a message typed while the chat connects, shows it as pending, and sends it once connected', async () => {
+    const { session, last } = setup();
+    session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState().status).toBe('connecting');
+    expect(session.send(' Do you deliver? ')).toBe(true);
+    expect(session.getState()).toMatchObject({ pending: 'Do you deliver?', thinking: true });
+    expect(last().sent).toHaveLength(0);
+
+    last().handlers.onOpen();
+    expect(last().sent[1]).toMatchObject({ content: { conversation_id: 0, message: 'Do you deliver?' } });
+    expect(session.getState().pending).toBe('Do you deliver?');
+    // Another visitor message of the conversation (a resume) is not this one: it stays pending.
+    last().receive({ conversation_id: 42, final_result_object: message(2, { message: 'Hi' }) });
+    expect(session.getState().pending).toBe('Do you deliver?');
+    last().receive({
+      conversation_id: 42,
+      final_result_object: message(4, { message: 'Do you deliver?', message_type: 'user' }),
+    });
+    expect(session.getState().pending).toBeNull();
+    expect(session.getState().thinking).toBe(true);
+  });
+
+  it('tells the visitor a held message did not go when the socket gives up', async () => {
+    const { session, last } = setup();
+    session.start();
+    await vi.advanceTimersByTimeAsync(0);
+    session.send('Anyone there?');
+    last().handlers.onClose(4401);
+    const state = session.getState();
+    expect(state).toMatchObject({ pending: null, thinking: false, gaveUp: true });
+    expect(state.frames.map((f) => [f.kind, f.message])).toEqual([
+      ['error', WIDGET_TEXTS.english.sendFailed],
+    ]);
+  });
+
   it('shows frames, presence, and a failed send', async () => {
     const { session, last } = setup();
     expect(session.send('too early')).toBe(false);

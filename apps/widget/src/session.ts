@@ -9,6 +9,7 @@ import {
   frameText,
   mergeMessages,
   type NoticeKind,
+  pendingAfter,
   type SocketFactory,
 } from '@parley/chat-client';
 import {
@@ -33,6 +34,8 @@ export type SessionState = {
   draft: string | null;
   /** A question was sent and its answer has not come yet. */
   thinking: boolean;
+  /** The visitor's message held until the chat connects, shown as theirs until the server's copy comes. */
+  pending: string | null;
   frames: Frame[];
   /** A human agent is available (the help desk's presence frame); hidden until one says so. */
   agentsOnline: boolean;
@@ -65,6 +68,7 @@ const INITIAL: SessionState = {
   messages: [],
   draft: null,
   thinking: false,
+  pending: null,
   frames: [],
   agentsOnline: false,
   blocked: null,
@@ -155,7 +159,10 @@ export class VisitorSession {
     if (typeof document !== 'undefined') this.unbind = bindReconnectTriggers(socket);
   }
 
-  /** Sends the visitor's message; false (with the spec's notice) when the socket is not open. */
+  /**
+   * Sends the visitor's message, or holds it while the chat connects or reconnects (it goes once the
+   * socket opens); false (with the spec's notice) when it cannot go.
+   */
   send(text: string): boolean {
     const message = text.trim();
     if (!message || !this.socket) return false;
@@ -169,7 +176,7 @@ export class VisitorSession {
       return false;
     }
     this.batcher.cancel();
-    this.update({ draft: null, thinking: true });
+    this.update({ draft: null, thinking: true, pending: sent === 'held' ? message : null });
     this.clearThinkingTimer();
     this.thinkingTimer = setTimeout(() => {
       this.thinkingTimer = null;
@@ -234,7 +241,15 @@ export class VisitorSession {
     this.restoring = false;
     this.batcher.cancel();
     this.clearThinkingTimer();
-    this.update({ conversationId: null, messages: [], frames: [], draft: null, thinking: false });
+    this.socket?.discardHeld();
+    this.update({
+      conversationId: null,
+      messages: [],
+      frames: [],
+      draft: null,
+      thinking: false,
+      pending: null,
+    });
   }
 
   dispose(): void {
@@ -275,7 +290,7 @@ export class VisitorSession {
         }
         this.batcher.cancel();
         this.stopThinking();
-        this.update({ draft: null });
+        this.update({ draft: null, pending: null });
         this.addFrame('error', frameText(this.texts, event.code, event.error));
         return;
       case 'presence':
@@ -283,6 +298,12 @@ export class VisitorSession {
         return;
       case 'gave-up':
       case 'refused':
+        // The socket dropped the message it held: the visitor is told it did not go.
+        if (this.state.pending !== null) {
+          this.stopThinking();
+          this.update({ pending: null });
+          this.addFrame('error', this.texts.sendFailed);
+        }
         this.update({ gaveUp: true });
         return;
       case 'timeout':
@@ -301,7 +322,10 @@ export class VisitorSession {
       this.stopThinking();
       this.update({ draft: null });
     }
-    this.update({ messages: mergeMessages(this.state.messages, [message]) });
+    this.update({
+      messages: mergeMessages(this.state.messages, [message]),
+      pending: pendingAfter(this.state.pending, message),
+    });
   }
 
   private adopt(conversationId: number): void {

@@ -121,7 +121,6 @@ describe('ChatSocket', () => {
     client.connect();
     await settle();
     expect(client.getStatus()).toBe('connecting');
-    expect(client.send({ botId: 3, conversationId: 0, text: 'too early' })).toBe(false);
     last().open();
     expect(client.getStatus()).toBe('open');
     expect(last().sent[0]).toEqual({
@@ -135,7 +134,7 @@ describe('ChatSocket', () => {
       },
       elements: [],
     });
-    expect(client.send({ botId: 3, conversationId: 0, text: 'Hello' })).toBe(true);
+    expect(client.send({ botId: 3, conversationId: 0, text: 'Hello' })).toBe('sent');
     expect(last().sent[1]).toEqual({
       content: {
         bot_id: 3,
@@ -162,6 +161,76 @@ describe('ChatSocket', () => {
       { type: 'error', error: 'Bad thing', conversationId: 7 },
     ]);
   });
+
+  it('holds a message sent while connecting or reconnecting and sends it once open, after the resume', async () => {
+    const { client, last } = setup();
+    const said = (socket: ReturnType<typeof last>) =>
+      socket.sent.map((f) => {
+        const frame = f as { type?: string; content?: { message: string }; after_seq?: number };
+        return frame.type === 'resume' ? `resume ${frame.after_seq}` : (frame.content?.message ?? frame.type);
+      });
+    expect(client.send({ botId: 3, conversationId: 0, text: 'not started' })).toBe(false);
+    client.connect();
+    await settle();
+    expect(client.send({ botId: 3, conversationId: 0, text: 'typed fast' })).toBe('held');
+    last().open();
+    expect(said(last())).toEqual(['connection', 'typed fast']);
+    last().receive({ conversation_id: 7, final_result_object: message(1) });
+
+    // The phone changes network: what is typed meanwhile goes after the missed messages are asked for.
+    last().drop(1006);
+    expect(client.getStatus()).toBe('closed');
+    expect(client.send({ botId: 3, conversationId: 7, text: 'still there?' })).toBe('held');
+    expect(client.send({ botId: 3, conversationId: 7, text: 'hello?' })).toBe('held');
+    vi.advanceTimersByTime(1000);
+    await settle();
+    last().open();
+    expect(said(last())).toEqual(['connection', 'resume 1', 'still there?', 'hello?']);
+
+    // A new chat started meanwhile forgets what was held for the old one.
+    last().drop(1006);
+    client.send({ botId: 3, conversationId: 7, text: 'for the old chat' });
+    client.discardHeld();
+    vi.advanceTimersByTime(1000);
+    await settle();
+    last().open();
+    expect(said(last())).toEqual(['connection', 'resume 1']);
+
+    // Closed for good: nothing is held, and what was held is not sent by a later connect.
+    last().drop(1006);
+    client.send({ botId: 3, conversationId: 7, text: 'before leaving' });
+    client.close();
+    expect(client.send({ botId: 3, conversationId: 7, text: 'after leaving' })).toBe(false);
+    client.connect();
+    await settle();
+    last().open();
+    expect(said(last())).toEqual(['connection', 'resume 1']);
+  });
+
+  it.each([
+    ['refused', 4401],
+    ['gave up', 1006],
+  ])(
+    'drops what it held when the socket is %s, and sends nothing of it on a later connect',
+    async (_, code) => {
+      const { client, last } = setup();
+      client.connect();
+      await settle();
+      expect(client.send({ botId: 3, conversationId: 0, text: 'lost cause' })).toBe('held');
+      const drops = code === 1006 ? SOCKET.maxReconnectAttempts + 1 : 1;
+      for (let attempt = 0; attempt < drops; attempt += 1) {
+        last().drop(code);
+        vi.advanceTimersByTime(SOCKET.backoffCapMs);
+        await settle();
+      }
+      expect(client.getStatus()).toBe('failed');
+      expect(client.send({ botId: 3, conversationId: 0, text: 'and again' })).toBe(false);
+      client.online();
+      await settle();
+      last().open();
+      expect(last().sent).toHaveLength(1);
+    },
+  );
 
   it('reports whether a human is available from presence frames', async () => {
     const { client, last, events } = setup();

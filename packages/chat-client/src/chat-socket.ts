@@ -124,6 +124,8 @@ export class ChatSocket {
   private openTimer: ReturnType<typeof setTimeout> | null = null;
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private readonly conversations = new Map<number, Tracked>();
+  /** Messages sent while the socket was connecting or waiting to reconnect, sent in order once it opens. */
+  private held: ClientFrame[] = [];
 
   constructor(options: ChatSocketOptions) {
     this.options = options;
@@ -154,6 +156,7 @@ export class ChatSocket {
   /** Closes for good (the page is leaving); no reconnect follows. */
   close(): void {
     this.stopped = true;
+    this.held = [];
     this.clearReconnect();
     this.clearOpenTimer();
     this.stopPing();
@@ -186,9 +189,14 @@ export class ChatSocket {
     return this.conversations.get(conversationId)?.contiguous ?? 0;
   }
 
-  /** Sends a message (conversation 0 starts a new one). False when the socket is not open. */
-  send(message: { botId: number; conversationId: number; text: string }): boolean {
-    return this.sendFrame({
+  /**
+   * Sends a message (conversation 0 starts a new one): 'sent'. While the socket is connecting or
+   * waiting to reconnect, the message is held and sent once it opens, after the missed messages are
+   * asked for: 'held' (a visitor who types before the chat has connected, or while a phone changes
+   * network, is not told to try again). False when it cannot go: closed, refused or given up.
+   */
+  send(message: { botId: number; conversationId: number; text: string }): 'sent' | 'held' | false {
+    const frame: ClientFrame = {
       content: {
         bot_id: message.botId,
         conversation_id: message.conversationId,
@@ -198,7 +206,16 @@ export class ChatSocket {
         tenant_id: this.options.tenantId ?? null,
       },
       elements: [],
-    });
+    };
+    if (this.sendFrame(frame)) return 'sent';
+    if (this.stopped || (this.status !== 'connecting' && this.status !== 'closed')) return false;
+    this.held.push(frame);
+    return 'held';
+  }
+
+  /** Forgets the messages held for the next open (the visitor started a new chat meanwhile). */
+  discardHeld(): void {
+    this.held = [];
   }
 
   /** "Talk to a person": the answer is a stored system message (conversation 0 starts one). */
@@ -280,6 +297,9 @@ export class ChatSocket {
     for (const [conversationId, tracked] of this.conversations) {
       if (all || tracked.watched) this.sendResume(conversationId, tracked.contiguous);
     }
+    const held = this.held;
+    this.held = [];
+    for (const frame of held) this.sendFrame(frame);
   }
 
   private closed(generation: number, code: number): void {
@@ -294,11 +314,13 @@ export class ChatSocket {
       return;
     }
     if (REFUSED_CLOSE_CODES.has(code)) {
+      this.held = [];
       this.setStatus('failed');
       this.options.onEvent({ type: 'refused', code });
       return;
     }
     if (this.attempts >= SOCKET.maxReconnectAttempts) {
+      this.held = [];
       this.setStatus('failed');
       this.options.onEvent({ type: 'gave-up' });
       return;

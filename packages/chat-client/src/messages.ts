@@ -45,3 +45,13 @@ export function rateable(message: Pick<ChatMessage, 'id' | 'answer_mode'>): bool
   // A message streamed live may carry no answer mode yet (undefined): nothing to rate either.
   return message.id > 0 && Boolean(mode) && mode !== 'limit' && mode !== 'small_talk';
 }
+
+/**
+ * A message held while the chat connects is shown as the visitor's until the server's copy of it
+ * arrives, or an answer does (the server may have stored it trimmed): what is still pending after
+ * `arrived`.
+ */
+export function pendingAfter(pending: string | null, arrived: ChatMessage): string | null {
+  if (pending === null) return null;
+  return arrived.message_type !== 'user' || arrived.message === pending ? null : pending;
+}

@@ -32,6 +32,7 @@ const connected: SessionState = {
   messages: [],
   draft: null,
   thinking: false,
+  pending: null,
   frames: [],
   agentsOnline: true,
   blocked: null,

@@ -88,6 +88,9 @@ export function Panel(props: Props) {
   const shown = seeded ? state.messages.filter((m) => m !== seeded) : state.messages;
   const started = state.messages.some((m) => m.message_type === 'user');
   const connected = state.status === 'open';
+  // A message may be sent while the chat connects or reconnects: it is held and goes once connected.
+  const reachable = state.status === 'open' || state.status === 'connecting' || state.status === 'closed';
+  const canSend = reachable && !state.gaveUp && state.blocked === null && !state.thinking;
   const config = bot.lead_form_config;
   const leadDue = lead === 'form' && leadFormDue(config, state.messages);
   const leadBeforeChat = config?.show_when === 'before_chat';
@@ -115,7 +118,16 @@ export function Panel(props: Props) {
   useEffect(() => {
     const element = body.current;
     if (element && open) element.scrollTop = element.scrollHeight;
-  }, [open, state.messages.length, state.draft, state.thinking, state.frames.length, leadDue, leadSentAfter]);
+  }, [
+    open,
+    state.messages.length,
+    state.draft,
+    state.thinking,
+    state.pending,
+    state.frames.length,
+    leadDue,
+    leadSentAfter,
+  ]);
 
   // Nobody could come: the contact form, until sent or put off ("Not now" puts off this offer only).
   const [contactPutOff, setContactPutOff] = useState<number | null>(null);
@@ -172,7 +184,7 @@ export function Panel(props: Props) {
           <CloseIcon size={20} />
         </button>
       </header>
-      {state.agentsOnline ? (
+      {state.agentsOnline && connected ? (
         <div class="human" role="status">
           {t.humanAvailable}
         </div>
@@ -192,7 +204,7 @@ export function Panel(props: Props) {
                     key={question}
                     class="chip"
                     type="button"
-                    disabled={!connected || state.thinking}
+                    disabled={!canSend}
                     onClick={() => props.onSend(question)}
                   >
                     {question}
@@ -227,6 +239,11 @@ export function Panel(props: Props) {
               {message.seq === thanksAfter ? thanks : null}
             </Fragment>
           ))}
+          {state.pending !== null ? (
+            <li class="row mine pending" data-testid="pending-message" aria-busy="true">
+              <div class="bubble">{state.pending}</div>
+            </li>
+          ) : null}
           {contactBlock}
           {leadBeforeChat || contactBlock ? null : leadBlock}
           {state.draft ? (
@@ -235,7 +252,7 @@ export function Panel(props: Props) {
                 <Markdown text={state.draft} options={markdown} />
               </div>
             </li>
-          ) : state.thinking ? (
+          ) : state.thinking && state.pending === null ? (
             <li class="row">
               <div class="bubble typing" role="status" aria-label={t.thinking}>
                 <i />
@@ -273,11 +290,7 @@ export function Panel(props: Props) {
           </button>
         </div>
       ) : null}
-      <Composer
-        inputRef={props.inputRef}
-        onSend={props.onSend}
-        disabled={!connected || state.thinking || state.blocked !== null}
-      />
+      <Composer inputRef={props.inputRef} onSend={props.onSend} disabled={!canSend} />
       {bot.show_branding ? (
         <a class="branding" href="https://parley.chat" target="_blank" rel="noopener noreferrer">
           {t.poweredBy}

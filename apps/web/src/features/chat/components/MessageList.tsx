@@ -21,6 +21,7 @@ function Bubble({
   testId,
   sender,
   time,
+  pending = false,
   children,
 }: {
   side: Side;
@@ -30,6 +31,8 @@ function Bubble({
   sender?: string;
   /** When it was sent (ISO), shown under the bubble (the inbox shows every message's time). */
   time?: string;
+  /** Not sent yet (held until the chat connects): shown faded. */
+  pending?: boolean;
   children: ReactNode;
 }) {
   const mine = side === 'right';
@@ -38,6 +41,7 @@ function Bubble({
       component="li"
       data-testid={testId}
       data-sender={sender}
+      aria-busy={pending || undefined}
       sx={{ display: 'flex', flexDirection: 'column', alignItems: mine ? 'flex-end' : 'flex-start' }}
     >
       {label ? (
@@ -59,6 +63,7 @@ function Bubble({
           borderColor: 'divider',
           whiteSpace: mine ? 'pre-wrap' : undefined,
           wordBreak: 'break-word',
+          opacity: pending ? 0.6 : undefined,
         }}
       >
         {children}
@@ -203,6 +208,8 @@ export type MessageListProps = {
   /** The answer being streamed, shown as it grows. */
   draft: string | null;
   thinking: boolean;
+  /** The visitor's message held until the chat connects, shown faded as theirs. */
+  pending?: string | null;
   frames: readonly ChatFrame[];
   /** Rendered after the welcome message (suggested questions, lead form, booking card). */
   intro?: ReactNode;
@@ -231,6 +238,7 @@ export function MessageList({
   brandColor,
   draft,
   thinking,
+  pending = null,
   frames,
   intro,
   outro,
@@ -249,7 +257,7 @@ export function MessageList({
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the content grows
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [lastSeq, messages.length, draft, thinking, frames.length]);
+  }, [lastSeq, messages.length, draft, thinking, pending, frames.length]);
 
   return (
     <Box sx={{ flex: 1, overflowY: 'auto', px: 2, py: 2 }}>
@@ -282,6 +290,13 @@ export function MessageList({
             answerFooter={answerFooter}
           />
         ))}
+        {pending !== null ? (
+          <Bubble side="right" brandColor={brandColor} testId="pending-message" pending>
+            <Typography variant="body2" component="span">
+              {pending}
+            </Typography>
+          </Bubble>
+        ) : null}
         {outro ? <Box component="li">{outro}</Box> : null}
         {draft ? (
           <Bubble side="left" brandColor={brandColor} testId="streaming-message">
@@ -289,7 +304,7 @@ export function MessageList({
               <MarkdownText text={draft} />
             </Typography>
           </Bubble>
-        ) : thinking ? (
+        ) : thinking && pending === null ? (
           <Thinking />
         ) : null}
         {frames.map((frame) => (

@@ -8,6 +8,7 @@ import {
   createChunkBatcher,
   frameText,
   mergeMessages,
+  pendingAfter,
 } from '@parley/chat-client';
 import {
   type ChatMessage,
@@ -60,6 +61,10 @@ export type VisitorChat = {
   messages: ChatMessage[];
   draft: string | null;
   thinking: boolean;
+  /** The visitor's message held until the chat connects, shown as theirs until the server's copy comes. */
+  pending: string | null;
+  /** A message may be sent now: the chat is connected, or connecting (it is then held), and not thinking. */
+  canSend: boolean;
   frames: ChatFrame[];
   send: (text: string) => void;
   newChat: () => void;
@@ -88,6 +93,13 @@ export function useVisitorChat(
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState<string | null>(null);
   const [thinking, setThinking] = useState(false);
+  const [pending, setPending] = useState<string | null>(null);
+  // Read by the socket's events, which the effect binds once.
+  const pendingRef = useRef<string | null>(null);
+  const hold = useCallback((text: string | null) => {
+    pendingRef.current = text;
+    setPending(text);
+  }, []);
   const [frames, setFrames] = useState<ChatFrame[]>([]);
   const [agentsOnline, setAgentsOnline] = useState(false);
   const socketRef = useRef<ChatSocket | null>(null);
@@ -133,6 +145,7 @@ export function useVisitorChat(
             stopThinking();
           }
           setMessages((m) => mergeMessages(m, [message]));
+          hold(pendingAfter(pendingRef.current, message));
           return;
         }
         case 'chunk': {
@@ -162,11 +175,18 @@ export function useVisitorChat(
           batcher.cancel();
           setDraft(null);
           stopThinking();
+          hold(null);
           setFrames((f) => [...f, makeFrame('error', frameText(texts.current, event.code, event.error))]);
           return;
         case 'gave-up':
         case 'refused':
           toast.error(texts.current.unableToEstablish, { id: 'realtime-failed' });
+          // The socket dropped the message it held: the visitor is told it did not go.
+          if (pendingRef.current !== null) {
+            stopThinking();
+            hold(null);
+            setFrames((f) => [...f, makeFrame('error', texts.current.sendFailed)]);
+          }
           return;
         case 'presence':
           setAgentsOnline(event.agentsOnline);
@@ -206,7 +226,7 @@ export function useVisitorChat(
       batcher.cancel();
       if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
     };
-  }, [uuid, batcher, stopThinking, language]);
+  }, [uuid, batcher, stopThinking, language, hold]);
 
   const send = useCallback(
     (text: string) => {
@@ -219,6 +239,7 @@ export function useVisitorChat(
       }
       batcher.cancel();
       setDraft(null);
+      hold(sent === 'held' ? text : null);
       setThinking(true);
       if (thinkingTimer.current !== null) clearTimeout(thinkingTimer.current);
       thinkingTimer.current = setTimeout(() => {
@@ -226,7 +247,7 @@ export function useVisitorChat(
         setThinking(false);
       }, THINKING_LIMIT_MS);
     },
-    [botId, batcher],
+    [botId, batcher, hold],
   );
 
   const newChat = useCallback(() => {
@@ -236,10 +257,12 @@ export function useVisitorChat(
     setConversationId(null);
     setMessages([]);
     setFrames([]);
+    socketRef.current?.discardHeld();
+    hold(null);
     batcher.cancel();
     setDraft(null);
     stopThinking();
-  }, [uuid, batcher, stopThinking]);
+  }, [uuid, batcher, stopThinking, hold]);
 
   /** "Talk to a person": the notice arrives as a stored message of the conversation. */
   const requestHuman = useCallback(() => {
@@ -258,6 +281,8 @@ export function useVisitorChat(
     messages,
     draft,
     thinking,
+    pending,
+    canSend: (status === 'open' || status === 'connecting' || status === 'closed') && !thinking,
     frames,
     send,
     newChat,

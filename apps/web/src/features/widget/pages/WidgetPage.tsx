@@ -116,7 +116,8 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
   const onBrand = readableOn(brandColor);
   const welcome = welcomeOf(bot.welcome_message, bot.bot_name);
   const started = chat.messages.some((m) => m.message_type === 'user');
-  const canSend = chat.status === 'open' && !chat.thinking;
+  const canSend = chat.canSend;
+  const connected = chat.status === 'open';
   // Kept by the chat once it has asked for an identity: read per render, as it arrives after the first.
   const visitorToken = visitorTokenOf(bot.uuid);
 
@@ -170,6 +171,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         brandColor={brandColor}
         draft={chat.draft}
         thinking={chat.thinking}
+        pending={chat.pending}
         frames={chat.frames}
         intro={intro}
         outro={
@@ -184,7 +186,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         placeholder={t.placeholder}
         sendDisabled={!canSend}
         humanButton={bot.human_button}
-        onRequestHuman={canSend ? chat.requestHuman : undefined}
+        onRequestHuman={canSend && connected ? chat.requestHuman : undefined}
         footer={<ConnectionLine status={chat.status} />}
         answerFooter={(message) => (
           <RateAnswer
@@ -193,6 +195,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
             // Rated down, an answer offers a person, unless it offers one already or none may be asked for.
             onRequestHuman={
               canSend &&
+              connected &&
               mayAskForPerson(bot.human_button, chat.messages) &&
               !message.actions.some((action) => action.type === 'human')
                 ? chat.requestHuman
