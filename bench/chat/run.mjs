@@ -193,6 +193,8 @@ class Visitor {
           message_type: 'user',
           user_id: null,
           tenant_id: null,
+          // As the widget sends it: the id a message sent again after a reconnect is stored once by.
+          client_id: randomBytes(16).toString('hex'),
         },
         elements: [],
       };

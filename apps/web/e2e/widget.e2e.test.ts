@@ -483,6 +483,61 @@ describe('website widget', () => {
     }
   });
 
+  it('sends again a message whose copy never came back (the socket only looked open), and it is answered once', async () => {
+    const { page: owner } = await h.newPage();
+    screenshotOnFailure(owner, 'widget-deaf-owner');
+    await signUp(owner, person('deaf'));
+    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+    const bot = await createBotViaApi(h, owner, { bot_name: 'Deaf helper', is_public: 'true' });
+    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
+    try {
+      const { page, context } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-deaf');
+      // A socket that stops hearing the server, as one does on a phone that changed network.
+      let current: WebSocketRoute | null = null;
+      let deaf: WebSocketRoute | null = null;
+      await context.routeWebSocket(/\/api\/chat\/stream/, (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          if (deaf !== ws) ws.send(message);
+        });
+        current = ws;
+      });
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      const chat = page.getByRole('dialog', { name: 'Chat with Deaf helper' });
+      await connected(chat);
+      await ask(chat, 'Hello there');
+      await chat.getByTestId('bot-message').first().waitFor({ timeout: 30_000 });
+
+      deaf = current;
+      await ask(chat, QUESTION);
+      // The server stored and answered it; the visitor saw neither. The client gives the socket up,
+      // reconnects, and sends it again: the server gives back the stored question and its answer.
+      const answer = chat.getByTestId('bot-message').filter({ hasText: ANSWER });
+      await answer.waitFor({ timeout: 40_000 });
+      expect(await chat.getByTestId('user-message').filter({ hasText: QUESTION }).count()).toBe(1);
+      expect(await answer.count()).toBe(1);
+      // Stored once too, as the owner reads the conversation.
+      const [conversation] = await apiCall<Array<{ id: number }>>(
+        h,
+        token,
+        'GET',
+        `/chat/chats?bot_id=${bot.bot_id}`,
+      );
+      const stored = await apiCall<{ messages: Array<{ message: string }> }>(
+        h,
+        token,
+        'GET',
+        `/chat/chats/${conversation!.id}`,
+      );
+      expect(stored.messages.filter((m) => m.message === QUESTION)).toHaveLength(1);
+    } finally {
+      await site.close();
+    }
+  });
+
   it("holds what a visitor types on the bot's full-page chat while offline, and sends it once back", async () => {
     const { page: owner } = await h.newPage();
     screenshotOnFailure(owner, 'fullpage-held-owner');

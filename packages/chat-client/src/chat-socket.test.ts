@@ -143,6 +143,7 @@ describe('ChatSocket', () => {
         message_type: 'user',
         user_id: 'visitor-1',
         tenant_id: null,
+        client_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
       elements: [],
     });
@@ -175,7 +176,7 @@ describe('ChatSocket', () => {
     expect(client.send({ botId: 3, conversationId: 0, text: 'typed fast' })).toBe('held');
     last().open();
     expect(said(last())).toEqual(['connection', 'typed fast']);
-    last().receive({ conversation_id: 7, final_result_object: message(1) });
+    last().receive({ conversation_id: 7, final_result_object: message(1, 7, { message: 'typed fast' }) });
 
     // The phone changes network: what is typed meanwhile goes after the missed messages are asked for.
     last().drop(1006);
@@ -205,6 +206,66 @@ describe('ChatSocket', () => {
     await settle();
     last().open();
     expect(said(last())).toEqual(['connection', 'resume 1']);
+  });
+
+  it('sends again, with the same client id, a message whose stored copy did not come back', async () => {
+    const { client, sockets, last } = setup();
+    const messages = (socket: ReturnType<typeof last>) =>
+      socket.sent.flatMap((f) => {
+        const frame = f as { content?: { message: string; client_id?: string } };
+        return frame.content && frame.content.message !== 'connection' ? [frame.content] : [];
+      });
+    client.connect();
+    await settle();
+    last().open();
+    client.send({ botId: 3, conversationId: 0, text: 'Confirmed soon' });
+    last().receive({ conversation_id: 7, final_result_object: message(1, 7, { message: 'Confirmed soon' }) });
+    client.send({ botId: 3, conversationId: 7, text: 'Into the void' });
+    const [, lost] = messages(last());
+
+    // The socket still looks open, but no copy comes: it is taken for dead and opened again.
+    const dead = last();
+    vi.advanceTimersByTime(SOCKET.confirmTimeoutMs - 1);
+    expect(dead.closedWith).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(dead.closedWith).toBe(4000);
+    expect(client.getStatus()).toBe('closed');
+    vi.advanceTimersByTime(SOCKET.backoffCapMs);
+    await settle();
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(messages(last())).toEqual([lost]);
+    expect(lost?.client_id).toMatch(/^[0-9a-f]{32}$/);
+
+    // A drop before the copy comes: sent again on the next open too; once confirmed, never again.
+    last().drop(1006);
+    vi.advanceTimersByTime(SOCKET.backoffCapMs);
+    await settle();
+    last().open();
+    expect(messages(last())).toEqual([lost]);
+    last().receive({ conversation_id: 7, final_result_object: message(3, 7, { message: 'Into the void' }) });
+    vi.advanceTimersByTime(SOCKET.confirmTimeoutMs * 3);
+    expect(last().closedWith).toBeNull();
+    expect(sockets).toHaveLength(3);
+  });
+
+  it('does not send again a message the server refused', async () => {
+    const { client, last, sockets } = setup();
+    client.connect();
+    await settle();
+    last().open();
+    client.send({ botId: 3, conversationId: 0, text: 'one too many' });
+    last().receive({ type: 'warning', code: 'too_fast', message: 'Slow down' });
+    client.send({ botId: 3, conversationId: 0, text: 'for a deleted bot' });
+    last().receive({ error: 'Bot not found', conversation_id: null });
+    vi.advanceTimersByTime(SOCKET.confirmTimeoutMs * 2);
+    expect(last().closedWith).toBeNull();
+    last().drop(1006);
+    vi.advanceTimersByTime(SOCKET.backoffCapMs);
+    await settle();
+    last().open();
+    expect(sockets).toHaveLength(2);
+    expect(last().sent).toHaveLength(1);
   });
 
   it.each([

@@ -69,6 +69,8 @@ export type ChatSocketOptions = {
 
 /** Normal closure: the server ended the connection on purpose. */
 const NORMAL_CLOSE = 1000;
+/** The client's own close of a socket that sent no copy of a message back in time (SOCKET.confirmTimeoutMs). */
+const NO_COPY_CLOSE = 4000;
 
 /**
  * Server closes that reconnecting would only repeat (docs/realtime.md, Close codes): 4401 no valid
@@ -90,6 +92,16 @@ export function chatSocketUrl(
 ): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}${path}?${new URLSearchParams(query).toString()}`;
+}
+
+/** A message frame, as `send` builds it. */
+type MessageFrame = Extract<ClientFrame, { content: unknown }>;
+
+/** A fresh id for a message (hex of 16 random bytes): the server stores a message sent again with it once. */
+function newClientId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** What is held of a conversation: seqs past the last one without a gap, and whether it is followed. */
@@ -125,7 +137,14 @@ export class ChatSocket {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private readonly conversations = new Map<number, Tracked>();
   /** Messages sent while the socket was connecting or waiting to reconnect, sent in order once it opens. */
-  private held: ClientFrame[] = [];
+  private held: MessageFrame[] = [];
+  /**
+   * Messages sent whose stored copy has not come back yet. When the socket drops, or no copy comes
+   * within SOCKET.confirmTimeoutMs, they are held and sent again on the next open; their client ids
+   * tell the server which ones it already has.
+   */
+  private unconfirmed: MessageFrame[] = [];
+  private confirmTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: ChatSocketOptions) {
     this.options = options;
@@ -156,7 +175,7 @@ export class ChatSocket {
   /** Closes for good (the page is leaving); no reconnect follows. */
   close(): void {
     this.stopped = true;
-    this.held = [];
+    this.forgetUnsent();
     this.clearReconnect();
     this.clearOpenTimer();
     this.stopPing();
@@ -196,7 +215,7 @@ export class ChatSocket {
    * network, is not told to try again). False when it cannot go: closed, refused or given up.
    */
   send(message: { botId: number; conversationId: number; text: string }): 'sent' | 'held' | false {
-    const frame: ClientFrame = {
+    const frame: MessageFrame = {
       content: {
         bot_id: message.botId,
         conversation_id: message.conversationId,
@@ -204,10 +223,11 @@ export class ChatSocket {
         message_type: this.options.messageType ?? 'user',
         user_id: this.userId(),
         tenant_id: this.options.tenantId ?? null,
+        client_id: newClientId(),
       },
       elements: [],
     };
-    if (this.sendFrame(frame)) return 'sent';
+    if (this.deliver(frame)) return 'sent';
     if (this.stopped || (this.status !== 'connecting' && this.status !== 'closed')) return false;
     this.held.push(frame);
     return 'held';
@@ -216,6 +236,46 @@ export class ChatSocket {
   /** Forgets the messages held for the next open (the visitor started a new chat meanwhile). */
   discardHeld(): void {
     this.held = [];
+  }
+
+  /** Sends a message frame, expecting its stored copy back (a visitor's message only). */
+  private deliver(frame: MessageFrame): boolean {
+    if (!this.sendFrame(frame)) return false;
+    if (frame.content.message_type !== 'user') return true;
+    this.unconfirmed.push(frame);
+    this.confirmTimer ??= setTimeout(() => this.noCopyCame(), SOCKET.confirmTimeoutMs);
+    return true;
+  }
+
+  /** The stored copy of a message sent came back: it is no longer sent again. */
+  private confirmed(message: ChatMessage): void {
+    const index = this.unconfirmed.findIndex((frame) => frame.content.message === message.message);
+    if (index < 0) return;
+    this.unconfirmed.splice(index, 1);
+    this.stopConfirmTimer();
+    if (this.unconfirmed.length)
+      this.confirmTimer = setTimeout(() => this.noCopyCame(), SOCKET.confirmTimeoutMs);
+  }
+
+  /** No copy came: the socket only looks open. It is reopened, and what was not confirmed sent again. */
+  private noCopyCame(): void {
+    this.confirmTimer = null;
+    if (this.status !== 'open' || this.unconfirmed.length === 0) return;
+    const connection = this.connection;
+    this.closed(this.generation, NO_COPY_CLOSE);
+    connection?.close(NO_COPY_CLOSE, 'no reply');
+  }
+
+  /** Nothing sent is sent again: the server refused it, or the socket is closed for good. */
+  private forgetUnsent(): void {
+    this.held = [];
+    this.unconfirmed = [];
+    this.stopConfirmTimer();
+  }
+
+  private stopConfirmTimer(): void {
+    if (this.confirmTimer !== null) clearTimeout(this.confirmTimer);
+    this.confirmTimer = null;
   }
 
   /** "Talk to a person": the answer is a stored system message (conversation 0 starts one). */
@@ -299,7 +359,7 @@ export class ChatSocket {
     }
     const held = this.held;
     this.held = [];
-    for (const frame of held) this.sendFrame(frame);
+    for (const frame of held) this.deliver(frame);
   }
 
   private closed(generation: number, code: number): void {
@@ -314,17 +374,21 @@ export class ChatSocket {
       return;
     }
     if (REFUSED_CLOSE_CODES.has(code)) {
-      this.held = [];
+      this.forgetUnsent();
       this.setStatus('failed');
       this.options.onEvent({ type: 'refused', code });
       return;
     }
     if (this.attempts >= SOCKET.maxReconnectAttempts) {
-      this.held = [];
+      this.forgetUnsent();
       this.setStatus('failed');
       this.options.onEvent({ type: 'gave-up' });
       return;
     }
+    // What was sent and not confirmed goes again, first, on the next open.
+    this.held = [...this.unconfirmed, ...this.held];
+    this.unconfirmed = [];
+    this.stopConfirmTimer();
     this.setStatus('closed');
     const normalDelay = this.options.normalCloseDelayMs ?? SOCKET.userReconnectDelayMs;
     const delay =
@@ -354,6 +418,7 @@ export class ChatSocket {
       return;
     }
     if (typeof frame.error === 'string') {
+      this.forgetUnsent();
       this.options.onEvent({ type: 'error', error: frame.error, conversationId, ...codeOf(frame) });
       return;
     }
@@ -372,6 +437,8 @@ export class ChatSocket {
         return;
       case 'warning':
       case 'confirmation':
+        // Sending too fast: the message was refused, not stored, and is not sent again.
+        if (frame.code === 'too_fast') this.forgetUnsent();
         this.options.onEvent({
           type: 'notice',
           kind: frame.type,
@@ -387,6 +454,7 @@ export class ChatSocket {
   }
 
   private accept(message: ChatMessage): void {
+    if (message.message_type === 'user') this.confirmed(message);
     const tracked = this.track(message.conversation_id, 0);
     if (message.seq <= tracked.contiguous || tracked.seen.has(message.seq)) return;
     tracked.seen.add(message.seq);

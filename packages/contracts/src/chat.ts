@@ -333,6 +333,14 @@ export const ClientFrame = z.union([
       conversation_id: FrameId,
       message: inputText().max(4000),
       message_type: z.enum(['user', 'helpdesk']),
+      /**
+       * The client's own id for this message, kept while it waits for the server's copy: a message
+       * sent again with the same id (after a reconnect) is stored and answered once.
+       */
+      client_id: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{8,64}$/, 'is not a client message id')
+        .optional(),
     }),
     elements: z.array(z.unknown()).max(20).default([]),
   }),

@@ -63,6 +63,11 @@ export const SOCKET = {
   adminOpenTimeoutMs: 10_000,
   adminConnectionWaitMs: 10_000,
   pingIntervalMs: 30_000,
+  /**
+   * A visitor's message whose stored copy has not come back by then: the socket is taken for dead
+   * (a phone that changed network keeps it looking open), reopened, and the message sent again.
+   */
+  confirmTimeoutMs: 10_000,
   chunkBatchMs: 16,
   presencePollMs: 5000,
 } as const;

@@ -180,6 +180,30 @@ export async function messagesAfter(db: DbOrTx, conversationId: number, afterSeq
     .orderBy(asc(messages.seq));
 }
 
+/**
+ * A message its sender sent before with this client id (a client sends again what the server did
+ * not confirm before the socket dropped), with its conversation; null when it was never stored.
+ */
+export async function messageByClientId(
+  db: DbOrTx,
+  key: { tenantId: number; botId: number; senderId: string; clientId: string },
+): Promise<{ message: MessageRow; conversation: ConversationRow } | null> {
+  const [row] = await db
+    .select({ message: messages, conversation: conversations })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(messages.botId, key.botId),
+        eq(messages.senderId, key.senderId),
+        sql`${messages.metadata}->>'client_id' = ${key.clientId}`,
+        eq(messages.tenantId, key.tenantId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 /** Who may write to a conversation, checked in the statement that stores the message. */
 export type AppendGuard = {
   tenantId: number;

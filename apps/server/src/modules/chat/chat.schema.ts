@@ -166,6 +166,10 @@ export const messages = pgTable(
     index('messages_wamid_idx')
       .on(sql`(${t.metadata}->'delivery'->>'wamid')`)
       .where(sql`${t.metadata}->'delivery'->>'wamid' IS NOT NULL`),
+    /** A message a client sent again after a reconnect (its client_id) is stored once per sender. */
+    uniqueIndex('messages_client_id_key')
+      .on(t.botId, t.senderId, sql`(${t.metadata}->>'client_id')`)
+      .where(sql`${t.metadata}->>'client_id' IS NOT NULL`),
   ],
 );
 

@@ -10,6 +10,7 @@ import {
 } from '@parley/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/database.js';
+import { isUniqueViolation } from '../../core/db/errors.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { jsonReply } from '../../core/http/serializer.js';
@@ -35,6 +36,7 @@ import {
   type ConversationRow,
   conversationPage,
   type MessageRow,
+  messageByClientId,
   messagesBefore,
   type NewMessage,
   requireConversation,
@@ -82,7 +84,12 @@ export type SendRequest = {
   conversationId?: number;
   message: string;
   attachments?: Attachment[];
+  /** The client's id for the message: sent again after a reconnect, it is stored and answered once. */
+  clientId?: string;
 };
+
+/** `replayed`: the message was stored before (its client id); nothing was stored or answered now. */
+export type SendResult = ChatExchange & { replayed?: true };
 
 export type SendHooks = {
   /** The conversation is known (and the user's message stored): subscribe before it is announced. */
@@ -124,7 +131,7 @@ export class ChatService {
     },
   ) {}
 
-  async send(actor: Actor, request: SendRequest, hooks: SendHooks = {}): Promise<ChatExchange> {
+  async send(actor: Actor, request: SendRequest, hooks: SendHooks = {}): Promise<SendResult> {
     const bot = await this.botFor(actor, request.botId);
     // Retrieval, the model and the booking do not need the question stored: unless this node saw a
     // human holding the conversation, they start now, beside the write (bench/chat measures the time
@@ -133,12 +140,16 @@ export class ChatService {
     let preparing = expectHeld ? null : this.prepare(bot, request.message);
     // Expecting to answer, the write also reads what the answer needs (the month's usage, history).
     const context = expectHeld ? undefined : { history: this.options.historyTurns * 2 };
-    const { welcome, question } = request.conversationId
-      ? {
-          welcome: null,
-          question: await this.appendQuestion(actor, bot, request.conversationId, request, context),
-        }
-      : await this.startWithQuestion(actor, bot, request, context);
+    let written: { welcome: Appended | null; question: Appended };
+    try {
+      written = await this.store(actor, bot, request, context);
+    } catch (error) {
+      // Sent again after a reconnect, though the server had it: the same message, not a second one.
+      const before = await this.sentBefore(actor, bot, request, error);
+      if (before) return this.replay(before, hooks);
+      throw error;
+    }
+    const { welcome, question } = written;
     const conversation = question.conversation;
     this.remember(conversation);
     const userMessage = toMessage(question.message);
@@ -389,10 +400,53 @@ export class ChatService {
     return {
       messageType: 'user',
       message: request.message,
-      senderId: actor.kind === 'user' ? String(actor.userId) : actor.visitorId,
+      senderId: senderOf(actor),
       recipientId: String(bot.id),
       attachments: request.attachments ?? [],
-      metadata: actor.kind === 'user' ? { user_id: actor.userId } : null,
+      metadata: metadataOf({
+        ...(actor.kind === 'user' ? { user_id: actor.userId } : {}),
+        ...(request.clientId ? { client_id: request.clientId } : {}),
+      }),
+    };
+  }
+
+  /** The question in the conversation it names, or in a new one (after the bot's welcome). */
+  private async store(
+    actor: Actor,
+    bot: BotRow,
+    request: SendRequest,
+    context: AppendOptions['answerContext'],
+  ): Promise<{ welcome: Appended | null; question: Appended }> {
+    if (!request.conversationId) return this.startWithQuestion(actor, bot, request, context);
+    return {
+      welcome: null,
+      question: await this.appendQuestion(actor, bot, request.conversationId, request, context),
+    };
+  }
+
+  /** The message stored before with the request's client id, when that is why storing it failed. */
+  private async sentBefore(actor: Actor, bot: BotRow, request: SendRequest, error: unknown) {
+    if (!request.clientId || !isUniqueViolation(error)) return null;
+    return messageByClientId(this.db, {
+      tenantId: actor.tenantId,
+      botId: bot.id,
+      senderId: senderOf(actor),
+      clientId: request.clientId,
+    });
+  }
+
+  /** A message stored before: its caller follows its conversation again, and nothing more happens. */
+  private replay(
+    before: { message: MessageRow; conversation: ConversationRow },
+    hooks: SendHooks,
+  ): SendResult {
+    const userMessage = toMessage(before.message);
+    hooks.onConversation?.(before.conversation, userMessage);
+    return {
+      conversation_id: before.conversation.id,
+      user_message: userMessage,
+      bot_message: null,
+      replayed: true,
     };
   }
 
@@ -551,6 +605,12 @@ function newConversationOf(actor: Actor, bot: BotRow, firstMessage = '') {
 }
 
 const CHANNELS = ['instagram', 'messenger', 'whatsapp'] as const;
+
+/** Who a stored question says wrote it: the signed-in user's id, or the visitor's. */
+const senderOf = (actor: Actor): string => (actor.kind === 'user' ? String(actor.userId) : actor.visitorId);
+
+/** A question's metadata, none when there is nothing to keep. */
+const metadataOf = (fields: Record<string, unknown>) => (Object.keys(fields).length ? fields : null);
 
 /** Who wrote a stored visitor message, as the chat's actor: the playground's user, a widget visitor or a channel user. */
 function actorOf(conversation: ConversationRow, message: MessageRow): Actor {

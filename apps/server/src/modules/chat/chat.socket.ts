@@ -177,12 +177,13 @@ export function chatSocketHandler(deps: SocketDeps) {
       pending.add(controller);
       let conversationId = content.conversation_id;
       try {
-        await deps.chat.send(
+        const result = await deps.chat.send(
           actor,
           {
             botId: content.bot_id,
             conversationId: conversationId || undefined,
             message: content.message.trim(),
+            clientId: content.client_id,
           },
           {
             onConversation: (conversation) => {
@@ -193,6 +194,13 @@ export function chatSocketHandler(deps: SocketDeps) {
             signal: controller.signal,
           },
         );
+        // Sent again after a reconnect: this socket gets the message and what came after it (its
+        // answer, once stored, arrives like any other message of the conversation followed).
+        if (result.replayed) {
+          const from = result.user_message.seq - 1;
+          for (const message of await deps.chat.history(actor, result.conversation_id, from))
+            send({ conversation_id: result.conversation_id, final_result_object: message });
+        }
       } finally {
         pending.delete(controller);
       }

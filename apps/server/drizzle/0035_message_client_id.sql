@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "messages_client_id_key" ON "messages" USING btree ("bot_id","sender_id",("metadata"->>'client_id')) WHERE "messages"."metadata"->>'client_id' IS NOT NULL;
