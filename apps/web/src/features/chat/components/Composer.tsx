@@ -6,14 +6,18 @@ import { type KeyboardEvent, useState } from 'react';
 import { useChatTexts } from '../texts';
 
 type Props = {
-  onSend: (text: string) => void;
+  /** Sends the text; a promise that resolves false says it did not go, and the text comes back to the box. */
+  onSend: (text: string) => void | Promise<boolean>;
   /** While the bot is thinking (spec section 4 Chat send) or the connection is down. */
   disabled: boolean;
   placeholder?: string;
   maxLength?: number;
 };
 
-/** The message box: Enter sends, Shift+Enter starts a new line. */
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line. The box empties at once; a send that
+ * fails (an agent's reply the server did not take) gives the text back, so nothing typed is lost.
+ */
 export function Composer({ onSend, disabled, placeholder = 'Ask a question…', maxLength = 4000 }: Props) {
   const t = useChatTexts();
   const [text, setText] = useState('');
@@ -21,8 +25,11 @@ export function Composer({ onSend, disabled, placeholder = 'Ask a question…', 
 
   const send = () => {
     if (!canSend) return;
-    onSend(text.trim());
+    const sent = text.trim();
     setText('');
+    void Promise.resolve(onSend(sent)).then((went) => {
+      if (went === false) setText((typed) => (typed.trim() ? typed : sent));
+    });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;

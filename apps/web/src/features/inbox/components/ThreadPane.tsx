@@ -35,7 +35,8 @@ type Props = {
   replyBusy: boolean;
   onTakeOver: () => void;
   onHandBack: () => void;
-  onReply: (text: string) => void;
+  /** Resolves false when the reply did not go (the composer then gives the text back). */
+  onReply: (text: string) => Promise<boolean>;
   onDelete: () => void;
   /** Who the visitor is, notes, assignment, close and reopen (above the messages). */
   details?: ReactNode;

@@ -319,14 +319,16 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
     }
   };
 
-  const sendReply = async (text: string) => {
-    if (selectedId === null) return;
+  const sendReply = async (text: string): Promise<boolean> => {
+    if (selectedId === null) return false;
     const id = selectedId;
     try {
       const message = await reply({ id, message: text }).unwrap();
       if (isChatMessage(message)) patchThread(id, {}, message);
+      return true;
     } catch (error) {
       notify.error(serverDetail(error) ?? MESSAGES.realtime.sendFailed);
+      return false;
     }
   };
 
@@ -447,7 +449,7 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
             replyBusy={replying.isLoading}
             onTakeOver={() => void changeControl(true)}
             onHandBack={() => void changeControl(false)}
-            onReply={(text) => void sendReply(text)}
+            onReply={sendReply}
             details={
               thread.data && selectedId !== null ? (
                 <ConversationDetails
