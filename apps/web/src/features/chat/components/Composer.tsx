@@ -6,8 +6,8 @@ import { type KeyboardEvent, useState } from 'react';
 import { useChatTexts } from '../texts';
 
 type Props = {
-  /** Sends the text; a promise that resolves false says it did not go, and the text comes back to the box. */
-  onSend: (text: string) => void | Promise<boolean>;
+  /** Sends the text; false (or a promise of false) says it did not go, and the text comes back to the box. */
+  onSend: (text: string) => unknown;
   /** While the bot is thinking (spec section 4 Chat send) or the connection is down. */
   disabled: boolean;
   placeholder?: string;
