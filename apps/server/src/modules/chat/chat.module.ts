@@ -47,6 +47,12 @@ import { requireOrigin } from './widget-origins.js';
 
 const tags = ['Chat'];
 
+/**
+ * How long a stopping server waits for the answers under way: most take seconds, and a platform
+ * ends a stopping process after its grace period (often 30 s).
+ */
+const ANSWER_DRAIN_MS = 20_000;
+
 export type ChatServices = {
   hub: ChatHub;
   chat: ChatService;
@@ -394,6 +400,8 @@ const routes =
       presenceOf: (tenantId) => presenceOf(deps.db, tenantId),
       log: deps.log,
     });
+    // A server stopping (a deploy) stores the answers under way before its database closes.
+    app.addHook('onClose', () => onSocket.drain(ANSWER_DRAIN_MS));
     app.get(
       '/chat/stream',
       {

@@ -55,23 +55,38 @@ type Identified = { actor: Actor } | { error: string; code: number };
  * user connects with ?token=<access token>, a visitor with ?visitor_token=<signed identity>. Every
  * stored message of a conversation the socket takes part in is pushed with its seq; a client that
  * reconnects sends `resume` with the last seq it holds and gets the rest, once.
+ *
+ * A question is answered to the end even when its socket closes on the way (a phone changing
+ * network, a tab closed): the answer is stored, and reaches the visitor after the reconnect's
+ * `resume`, and the inbox. `drain` waits for the answers under way, so a server that stops for a
+ * deploy stores them before its database closes.
  */
 export function chatSocketHandler(deps: SocketDeps) {
   const limiter = new RateLimiterMemory({ points: deps.visitorMessagesPerMinute, duration: 60 });
+  const underWay = new Set<Promise<unknown>>();
+  const drain = async (timeoutMs: number) => {
+    if (underWay.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.allSettled([...underWay]), late]);
+    clearTimeout(timer);
+    if (underWay.size > 0)
+      deps.log.warn({ answers: underWay.size }, 'chat: stopped before these answers were stored');
+  };
 
-  return (socket: WebSocket, query: SocketQuery) => {
+  const onSocket = (socket: WebSocket, query: SocketQuery) => {
     if (!deps.guard.admit(socket, query.address)) return;
     const send = (frame: ServerFrame | VisitorPresenceFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
     };
     const listening = new Map<number, () => void>();
-    const pending = new Set<AbortController>();
     let stopPresence: (() => void) | undefined;
     let closed = false;
     socket.on('close', () => {
       closed = true;
       for (const stop of listening.values()) stop();
-      for (const controller of pending) controller.abort();
       stopPresence?.();
     });
     // Frames may arrive before the identity is checked: each waits for it, none is dropped.
@@ -93,7 +108,7 @@ export function chatSocketHandler(deps: SocketDeps) {
       return actor;
     });
     socket.on('message', (raw) => {
-      void ready
+      const handled = ready
         // A socket being closed (its session ended, its permission removed) acts on nothing more.
         .then((actor) =>
           actor && socket.readyState === socket.OPEN ? handle(actor, raw.toString()) : undefined,
@@ -105,6 +120,8 @@ export function chatSocketHandler(deps: SocketDeps) {
             send({ error: MESSAGES.realtime.sendFailed, code: 'send_failed' });
           }
         });
+      underWay.add(handled);
+      void handled.finally(() => underWay.delete(handled));
     });
     const follow = (conversationId: number) => {
       if (listening.has(conversationId) || closed) return;
@@ -173,39 +190,33 @@ export function chatSocketHandler(deps: SocketDeps) {
           code: 'too_fast',
         });
       }
-      const controller = new AbortController();
-      pending.add(controller);
       let conversationId = content.conversation_id;
-      try {
-        const result = await deps.chat.send(
-          actor,
-          {
-            botId: content.bot_id,
-            conversationId: conversationId || undefined,
-            message: content.message.trim(),
-            clientId: content.client_id,
+      const result = await deps.chat.send(
+        actor,
+        {
+          botId: content.bot_id,
+          conversationId: conversationId || undefined,
+          message: content.message.trim(),
+          clientId: content.client_id,
+        },
+        {
+          onConversation: (conversation) => {
+            conversationId = conversation.id;
+            follow(conversation.id);
           },
-          {
-            onConversation: (conversation) => {
-              conversationId = conversation.id;
-              follow(conversation.id);
-            },
-            onChunk: (data) => send({ conversation_id: conversationId, data }),
-            signal: controller.signal,
-          },
-        );
-        // Sent again after a reconnect: this socket gets the message and what came after it (its
-        // answer, once stored, arrives like any other message of the conversation followed).
-        if (result.replayed) {
-          const from = result.user_message.seq - 1;
-          for (const message of await deps.chat.history(actor, result.conversation_id, from))
-            send({ conversation_id: result.conversation_id, final_result_object: message });
-        }
-      } finally {
-        pending.delete(controller);
+          onChunk: (data) => send({ conversation_id: conversationId, data }),
+        },
+      );
+      // Sent again after a reconnect: this socket gets the message and what came after it (its
+      // answer, once stored, arrives like any other message of the conversation followed).
+      if (result.replayed) {
+        const from = result.user_message.seq - 1;
+        for (const message of await deps.chat.history(actor, result.conversation_id, from))
+          send({ conversation_id: result.conversation_id, final_result_object: message });
       }
     }
   };
+  return Object.assign(onSocket, { drain });
 }
 
 const UNAUTHENTICATED: Identified = {
