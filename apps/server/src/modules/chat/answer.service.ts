@@ -92,6 +92,9 @@ export type AnswerInput = {
 const PASSAGES_FOR_MODEL = 8;
 /** Their tokens, at most: five full chunks, the most a model was given when it got five passages. */
 const PASSAGE_TOKENS_FOR_MODEL = 5 * CHUNK_TOKENS;
+/** Chunks whose token counts an answer service keeps (a few MB at most): emptied when full. */
+const PASSAGE_TOKENS_KEPT = 50_000;
+
 /** The one short model call that turns a follow-up into a standalone question must be quick. */
 const CONDENSE_TIMEOUT_MS = 4000;
 
@@ -181,7 +184,7 @@ export class AnswerService {
       return this.say(input, abstain(input, await input.agentOnline(), passages.length > 0, found.stats));
     if (!model) return this.say(input, await quoted(input, verdict, passages, found.stats));
     try {
-      const ordered = passagesForModel(byEvidence(verdict, passages));
+      const ordered = passagesForModel(byEvidence(verdict, passages), (passage) => this.tokensOf(passage));
       const generated = await this.generate(input, model.model, ordered, booking, {
         judging,
         fallbackSources: citable(verdict, ordered, input.bot.maxCitations),
@@ -204,6 +207,21 @@ export class AnswerService {
         return this.say(input, abstain(input, await input.agentOnline(), true, found.stats));
       return this.say(input, await quoted(input, verdict, passages, found.stats));
     }
+  }
+
+  /**
+   * A passage's tokens, kept by chunk id: a chunk's text never changes under its id (a retrained
+   * source gets new ids), and the passages of the questions most asked come back again and again.
+   */
+  private readonly passageTokens = new Map<number, number>();
+  private tokensOf(passage: SearchHit): number {
+    let tokens = this.passageTokens.get(passage.chunk_id);
+    if (tokens === undefined) {
+      if (this.passageTokens.size >= PASSAGE_TOKENS_KEPT) this.passageTokens.clear();
+      tokens = countTokens(passage.content);
+      this.passageTokens.set(passage.chunk_id, tokens);
+    }
+    return tokens;
   }
 
   private search(bot: BotRow, query: string) {
@@ -646,11 +664,14 @@ function nearDuplicate(a: string, b: string): boolean {
 }
 
 /** The first passages, up to PASSAGES_FOR_MODEL and their token budget (the first one always). */
-export function passagesForModel(ordered: SearchHit[]): SearchHit[] {
+export function passagesForModel(
+  ordered: SearchHit[],
+  tokensOf: (passage: SearchHit) => number = (passage) => countTokens(passage.content),
+): SearchHit[] {
   const chosen: SearchHit[] = [];
   let tokens = 0;
   for (const passage of ordered.slice(0, PASSAGES_FOR_MODEL)) {
-    tokens += countTokens(passage.content);
+    tokens += tokensOf(passage);
     if (chosen.length > 0 && tokens > PASSAGE_TOKENS_FOR_MODEL) break;
     chosen.push(passage);
   }

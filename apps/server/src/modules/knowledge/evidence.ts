@@ -653,7 +653,7 @@ const textTerms = (raw: string, lexicon: Lexicon): TextTerms => {
  * "wifi", "check-out" "checkout"), and a verb made a noun with a particle holds its verb
  * ("check-out" holds "check"), as a visitor writes "check out" or "checkout" for it.
  */
-function keysOf(word: string, lexicon: Lexicon): string[] {
+function keysOf(word: string, lexicon: Lexicon): readonly string[] {
   const parts = word.split(/['-]/);
   if (parts.length !== 2 || !word.includes('-')) return lexicon.stems(word);
   const [verb, particle] = parts as [string, string];

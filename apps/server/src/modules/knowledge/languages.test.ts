@@ -166,7 +166,7 @@ describe('the languages whose words are kept one file each', () => {
     expect(withoutAccents('ёлка')).toBe('елка');
     expect(withoutAccents('delivery')).toBe('delivery');
     const turkish = lexiconOf(['turkish']);
-    expect(turkish.stems('çocuklar')).toEqual(expect.arrayContaining(turkish.stems('cocuklar')));
+    expect(turkish.stems('çocuklar')).toEqual(expect.arrayContaining([...turkish.stems('cocuklar')]));
   });
 
   it('lowers a Turkish capital İ to the i a visitor types', () => {

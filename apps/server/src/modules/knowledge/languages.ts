@@ -159,13 +159,16 @@ export const lowerCase = (text: string) => text.toLowerCase().replace(/\u0307/g,
  */
 export type Lexicon = {
   languages: readonly Language[];
-  stems(word: string): string[];
+  /** Shared and kept: never changed by the caller. */
+  stems(word: string): readonly string[];
   /** A stop word or chat word of one of the languages (English's own list is evidence.ts's STOP_WORDS). */
   isFiller(word: string): boolean;
   english: boolean;
 };
 
 const lexicons = new Map<string, Lexicon>();
+/** Words whose stems a lexicon keeps (about 2 MB): emptied when full, so memory stays bounded. */
+const STEM_MEMO = 20_000;
 
 /** The lexicon of a set of languages (English when none), built once per set. */
 export function lexiconOf(languages: readonly Language[] = []): Lexicon {
@@ -177,15 +180,27 @@ export function lexiconOf(languages: readonly Language[] = []): Lexicon {
       chosen.flatMap((l) => [...(STOP_SETS.get(l) ?? []), ...(FILLER_WORDS[l]?.split(' ') ?? [])]),
     );
     const stemmers = chosen.map((l) => STEMMERS[l]);
+    // A word with accents also stems as typed without them: "cocuklar" meets "çocuklar".
+    const stem = (word: string) => {
+      const plain = withoutAccents(word);
+      const stems = stemmers.map((s) => s(word));
+      if (plain !== word) stems.push(...stemmers.map((s) => s(plain)));
+      return stems.length === 1 ? stems : [...new Set(stems)];
+    };
+    // Every answer reads its passages' words again, and words repeat (a few thousand make most of
+    // any text): a word's stems are kept, up to STEM_MEMO words per set of languages.
+    const memo = new Map<string, readonly string[]>();
     lexicon = {
       languages: chosen,
       english: chosen.includes('english'),
-      // A word with accents also stems as typed without them: "cocuklar" meets "çocuklar".
       stems: (word) => {
-        const plain = withoutAccents(word);
-        const stems = stemmers.map((s) => s(word));
-        if (plain !== word) stems.push(...stemmers.map((s) => s(plain)));
-        return stems.length === 1 ? stems : [...new Set(stems)];
+        let stems = memo.get(word);
+        if (!stems) {
+          if (memo.size >= STEM_MEMO) memo.clear();
+          stems = stem(word);
+          memo.set(word, stems);
+        }
+        return stems;
       },
       isFiller: (word) => filler.has(word),
     };
