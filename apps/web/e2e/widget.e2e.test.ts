@@ -138,6 +138,17 @@ async function chatSocketsCuttable(context: BrowserContext): Promise<{
   };
 }
 
+/** An owner, signed up, with a public bot that answers QUESTION from a trained pair: their token and the bot. */
+async function ownerWithBot(h: Harness, screenshotName: string, who: string, botName: string) {
+  const { page: owner } = await h.newPage();
+  screenshotOnFailure(owner, `${screenshotName}-owner`);
+  await signUp(owner, person(who));
+  const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
+  const bot = await createBotViaApi(h, owner, { bot_name: botName, is_public: 'true' });
+  await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+  return { token, bot };
+}
+
 describe('website widget', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -441,12 +452,7 @@ describe('website widget', () => {
     }
   });
   it('sends what a visitor typed while the network was gone once it is back, shown faded until then', async () => {
-    const { page: owner } = await h.newPage();
-    screenshotOnFailure(owner, 'widget-held-owner');
-    await signUp(owner, person('held'));
-    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const bot = await createBotViaApi(h, owner, { bot_name: 'Held helper', is_public: 'true' });
-    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const { bot } = await ownerWithBot(h, 'widget-held', 'held', 'Held helper');
     const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
     try {
       const { page, context } = await h.newPage({ width: 1200, height: 850 });
@@ -484,12 +490,7 @@ describe('website widget', () => {
   });
 
   it('sends again a message whose copy never came back (the socket only looked open), and it is answered once', async () => {
-    const { page: owner } = await h.newPage();
-    screenshotOnFailure(owner, 'widget-deaf-owner');
-    await signUp(owner, person('deaf'));
-    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const bot = await createBotViaApi(h, owner, { bot_name: 'Deaf helper', is_public: 'true' });
-    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const { token, bot } = await ownerWithBot(h, 'widget-deaf', 'deaf', 'Deaf helper');
     const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
     try {
       const { page, context } = await h.newPage({ width: 1200, height: 850 });
@@ -539,12 +540,7 @@ describe('website widget', () => {
   });
 
   it("holds what a visitor types on the bot's full-page chat while offline, and sends it once back", async () => {
-    const { page: owner } = await h.newPage();
-    screenshotOnFailure(owner, 'fullpage-held-owner');
-    await signUp(owner, person('heldpage'));
-    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const bot = await createBotViaApi(h, owner, { bot_name: 'Page helper', is_public: 'true' });
-    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const { bot } = await ownerWithBot(h, 'fullpage-held', 'heldpage', 'Page helper');
     const { page, context } = await h.newPage({ width: 480, height: 800 });
     screenshotOnFailure(page, 'fullpage-held');
     const network = await chatSocketsCuttable(context);
@@ -564,12 +560,7 @@ describe('website widget', () => {
   });
 
   it('offers a person under an answer the visitor rated down', async () => {
-    const { page: owner } = await h.newPage();
-    screenshotOnFailure(owner, 'widget-bad-answer-owner');
-    await signUp(owner, person('rhea'));
-    const token = await owner.evaluate(() => localStorage.getItem('accessToken'));
-    const bot = await createBotViaApi(h, owner, { bot_name: 'Rated helper', is_public: 'true' });
-    await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
+    const { bot } = await ownerWithBot(h, 'widget-bad-answer', 'rhea', 'Rated helper');
     const site = await customerSite(`${h.baseUrl}/widget.js`, bot.uuid);
     try {
       const { page } = await h.newPage({ width: 1200, height: 850 });

@@ -87,3 +87,20 @@ export const askBot = (
 /** The paths of the pages a reply cites (a Q&A pair's or a file's source by its type). */
 export const citedPaths = (reply: { body: ChatExchange }) =>
   reply.body.bot_message!.sources.map((s) => (s.page_url ? new URL(s.page_url).pathname : s.source_type));
+
+/** An OpenAI-compatible model at `baseUrl` (a fake's), saved as the LLM settings screen saves it: its id. */
+export async function addModelSetting(
+  server: TestServer,
+  account: Account,
+  baseUrl: string,
+  apiKey = 'sk-test-1234',
+): Promise<number> {
+  const setting = await server.post<{ id: number }>(
+    '/api/settings/llm',
+    { name: 'Local', provider: 'openai-compatible', base_url: baseUrl, model: 'tiny', api_key: apiKey },
+    { token: account.access_token },
+  );
+  if (setting.status !== 201)
+    throw new Error(`POST /api/settings/llm: ${setting.status} ${JSON.stringify(setting.body)}`);
+  return setting.body.id;
+}

@@ -2,7 +2,7 @@ import type { ChatMessage, ConversationWithMessages, VisitorIdentity } from '@pa
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createBotViaApi } from '../../test/bots.js';
+import { addModelSetting, createBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
@@ -62,22 +62,11 @@ async function askAndLeave(server: TestServer, bot: { uuid: string; bot_id: numb
 
 async function modelBot(server: TestServer, owner: Account) {
   const sourceId = await crawlSite(server, owner, `${site.url}/`, 'Blue Fern');
-  const setting = await server.post<{ id: number }>(
-    '/api/settings/llm',
-    {
-      name: 'Local',
-      provider: 'openai-compatible',
-      base_url: llm.url,
-      model: 'tiny',
-      api_key: 'sk-test-1234',
-    },
-    { token: owner.access_token },
-  );
-  expect(setting.status).toBe(201);
+  const settingId = await addModelSetting(server, owner, llm.url);
   return createBotViaApi(server, owner, {
     bot_name: 'Blue Fern',
     is_public: 'true',
-    llm_model: String(setting.body.id),
+    llm_model: String(settingId),
     web_source_ids: JSON.stringify([sourceId]),
   });
 }

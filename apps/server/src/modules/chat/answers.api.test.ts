@@ -9,7 +9,7 @@ import {
 } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTrainedPairs, createBotViaApi } from '../../test/bots.js';
+import { addModelSetting, addTrainedPairs, createBotViaApi } from '../../test/bots.js';
 import { crawlSite } from '../../test/crawl.js';
 import { signupOwner } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
@@ -325,22 +325,10 @@ describe('answers with a model', () => {
   let modelBotRow: Bot;
   let settingId: number;
   beforeAll(async () => {
-    const setting = await server.post<{ id: number }>(
-      '/api/settings/llm',
-      {
-        name: 'Local',
-        provider: 'openai-compatible',
-        base_url: llm.url,
-        model: 'tiny',
-        api_key: 'sk-test-1234',
-      },
-      as(owner),
-    );
-    expect(setting.status, JSON.stringify(setting.body)).toBe(201);
-    settingId = setting.body.id;
+    settingId = await addModelSetting(server, owner, llm.url);
     const bot = await createBotViaApi(server, owner, {
       bot_name: 'Blue Fern model',
-      llm_model: String(setting.body.id),
+      llm_model: String(settingId),
       web_source_ids: JSON.stringify([sourceId]),
     });
     modelBot = bot.bot_id;

@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { conversations, fileGroups } from '../../core/db/schema.js';
-import { createBotViaApi, updateBotViaApi } from '../../test/bots.js';
+import { addModelSetting, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
 import { outboxText } from '../../test/outbox.js';
@@ -253,21 +253,10 @@ describe('Q&A paraphrases', () => {
 
 describe('answers with a language model', () => {
   it('streams the model through the AI SDK with instructions, passages, history and temperature', async () => {
-    const setting = await server.post<{ id: number }>(
-      '/api/settings/llm',
-      {
-        name: 'Local',
-        provider: 'openai-compatible',
-        base_url: llm.url,
-        model: 'tiny',
-        api_key: 'sk-test-key-1234',
-      },
-      as(owner),
-    );
-    expect(setting.status, JSON.stringify(setting.body)).toBe(201);
+    const settingId = await addModelSetting(server, owner, llm.url, 'sk-test-key-1234');
     const modelBot = await createBot(owner, {
       bot_name: 'Model helper',
-      llm_model: String(setting.body.id),
+      llm_model: String(settingId),
       temperature: '0.3',
       prompt: 'Always greet the customer.',
     });

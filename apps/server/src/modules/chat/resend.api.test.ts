@@ -1,6 +1,7 @@
 import type { Bot, ChatMessage, ConversationWithMessages, VisitorIdentity } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createBotViaApi } from '../../test/bots.js';
 import { signupOwner } from '../../test/factories.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 
@@ -84,14 +85,7 @@ async function conversation(id: number): Promise<ChatMessage[]> {
 beforeAll(async () => {
   server = await startTestServer();
   owner = await signupOwner(server);
-  const form = new FormData();
-  form.append('bot_name', 'Resends');
-  const created = await fetch(`${server.url}/api/chat/bots`, {
-    method: 'POST',
-    body: form,
-    headers: { authorization: `Bearer ${owner.access_token}` },
-  });
-  bot = (await created.json()) as Bot;
+  bot = await createBotViaApi(server, owner, { bot_name: 'Resends' });
 }, 60_000);
 
 afterAll(async () => {
