@@ -39,6 +39,7 @@ import { type UnansweredInput, UnansweredService } from '../unanswered/unanswere
 import { AnswerService } from './answer.service.js';
 import { readAttachment, receiveAttachment } from './attachments.js';
 import { ChatHub } from './chat.hub.js';
+import { claimLeftOverQuestions } from './chat.queries.js';
 import { type Actor, ChatService } from './chat.service.js';
 import { chatSocketHandler } from './chat.socket.js';
 import { SocketGuard } from './socket-guard.js';
@@ -52,6 +53,11 @@ const tags = ['Chat'];
  * ends a stopping process after its grace period (often 30 s).
  */
 const ANSWER_DRAIN_MS = 20_000;
+/** How long after it starts a process looks for questions a crashed one left (longer if the model timeout is). */
+const LEFT_OVER_GRACE_MS = 120_000;
+/** How far back, before it started, it looks: older questions' visitors are gone. */
+const LEFT_OVER_WINDOW_MS = 30 * 60_000;
+const LEFT_OVER_BATCH = 20;
 
 export type ChatServices = {
   hub: ChatHub;
@@ -434,4 +440,35 @@ const routes =
   };
 
 /** Chat: conversations, answers streamed over HTTP and WebSocket, visitors' identities. */
-export const chatModule: FeatureModule = { routes };
+/**
+ * A crash leaves no time to drain the answers under way. Once every answer a stopped process could
+ * still have been giving is over, this one answers, once, the web visitors' questions of the half
+ * hour before it started that are still the last word of their conversation (whichever process
+ * claims them; the visitor's widget gets the answer with its next `resume`).
+ */
+function jobs(deps: ModuleDeps): void {
+  const started = deps.clock.now().getTime();
+  const due = started + Math.max(LEFT_OVER_GRACE_MS, deps.config.LLM_TIMEOUT_MS + 30_000);
+  let done = false;
+  deps.scheduler.register('chat.left-over-answers', async (now) => {
+    if (done || now.getTime() < due) return;
+    done = true;
+    const { chat } = chatServices(deps);
+    const window = { from: new Date(started - LEFT_OVER_WINDOW_MS), until: new Date(started) };
+    for (;;) {
+      const batch = await claimLeftOverQuestions(deps.db, window, LEFT_OVER_BATCH);
+      for (const conversation of batch)
+        await chat
+          .answerLeftOver(conversation)
+          .catch((error) =>
+            deps.log.error(
+              { err: error, conversation: conversation.id },
+              'chat: a left-over question was not answered',
+            ),
+          );
+      if (batch.length < LEFT_OVER_BATCH) return;
+    }
+  });
+}
+
+export const chatModule: FeatureModule = { routes, jobs };

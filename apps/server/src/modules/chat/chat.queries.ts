@@ -7,8 +7,8 @@ import {
   type MessageAction,
   type VisitorLanguage,
 } from '@parley/contracts';
-import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryPrepared, rowOf } from '../../core/db/database.js';
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, queryPrepared, queryRows, rowOf } from '../../core/db/database.js';
 import { isoTime, jsonPick, jsonPickEach, jsonTruthy } from '../../core/db/json-sql.js';
 import { notFound } from '../../core/errors.js';
 import { JOBS_CHANNEL } from '../../core/jobs/queue.js';
@@ -178,6 +178,48 @@ export async function messagesAfter(db: DbOrTx, conversationId: number, afterSeq
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq)))
     .orderBy(asc(messages.seq));
+}
+
+/**
+ * Web visitors' questions asked between `from` and `until` that are still the last word of their
+ * conversation, with the bot holding it: a server stopped while answering them (a crash leaves no
+ * time to drain). Each is claimed once, whichever process asks (marked `left_over`), and its
+ * conversation returned; at most `limit`.
+ */
+export async function claimLeftOverQuestions(
+  db: DbOrTx,
+  window: { from: Date; until: Date },
+  limit: number,
+): Promise<ConversationRow[]> {
+  const claimed = await queryRows<{ conversation_id: number }>(
+    db,
+    sql`WITH due AS (
+          SELECT m.id FROM conversations c
+            JOIN messages m ON m.conversation_id = c.id AND m.seq = c.last_seq
+           WHERE c.last_message_at >= ${window.from.toISOString()}::timestamptz
+             AND c.last_message_at < ${window.until.toISOString()}::timestamptz
+             AND c.channel = 'bot' AND NOT c.is_test AND NOT c.is_helpdesk_in_control
+             AND c.handoff_state = 'bot'
+             AND m.message_type = 'user' AND NOT coalesce(m.metadata ? 'left_over', false)
+           ORDER BY m.id
+           LIMIT ${limit}
+           FOR UPDATE OF m SKIP LOCKED),
+        claimed AS (
+          UPDATE messages SET metadata = coalesce(metadata, '{}'::jsonb) || '{"left_over": true}'::jsonb
+            FROM due WHERE messages.id = due.id
+          RETURNING messages.conversation_id)
+        SELECT conversation_id FROM claimed`,
+  );
+  if (claimed.length === 0) return [];
+  return db
+    .select()
+    .from(conversations)
+    .where(
+      inArray(
+        conversations.id,
+        claimed.map((row) => Number(row.conversation_id)),
+      ),
+    );
 }
 
 /**
