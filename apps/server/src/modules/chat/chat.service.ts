@@ -84,8 +84,16 @@ export type SendRequest = {
   conversationId?: number;
   message: string;
   attachments?: Attachment[];
-  /** The client's id for the message: sent again after a reconnect, it is stored and answered once. */
+  /**
+   * The client's id for the message (a widget's own; a channel's message id): sent again, after a
+   * reconnect or by a job run again, it is stored and answered once.
+   */
   clientId?: string;
+  /**
+   * A job run again after its first run died: the question that run stored is answered now if it
+   * is still the conversation's last word (a socket's copy is not: the first answer may be under way).
+   */
+  answerIfLeft?: boolean;
 };
 
 /** `replayed`: the message was stored before (its client id); nothing was stored or answered now. */
@@ -146,8 +154,11 @@ export class ChatService {
     } catch (error) {
       // Sent again after a reconnect, though the server had it: the same message, not a second one.
       const before = await this.sentBefore(actor, bot, request, error);
-      if (before) return this.replay(before, hooks);
-      throw error;
+      if (!before) throw error;
+      const left = before.conversation.lastSeq === before.message.seq;
+      if (request.answerIfLeft && left && !botStaysSilent(actor, before.conversation))
+        await this.answerLeftOver(before.conversation);
+      return this.replay(before, hooks);
     }
     const { welcome, question } = written;
     const conversation = question.conversation;
@@ -163,7 +174,7 @@ export class ChatService {
     this.hub.storedHere(question);
 
     // A human holds it, or the channel account has no bot: the bot stays silent (issues 6, 16).
-    if (conversation.isHelpdeskInControl || (actor.kind === 'visitor' && actor.origin?.agentsOnly)) {
+    if (botStaysSilent(actor, conversation)) {
       return { conversation_id: conversation.id, user_message: userMessage, bot_message: null };
     }
     // The visitor asks for a person: the hand-off answers, not the bot (issue 15).
@@ -395,7 +406,10 @@ export class ChatService {
         senderId: actor.kind === 'visitor' ? actor.visitorId : null,
         recipientId: origin.accountId,
         attachments: request.attachments ?? [],
-        metadata: { message_metadata: origin.metadata },
+        metadata: {
+          message_metadata: origin.metadata,
+          ...(request.clientId ? { client_id: request.clientId } : {}),
+        },
       };
     return {
       messageType: 'user',
@@ -605,6 +619,10 @@ function newConversationOf(actor: Actor, bot: BotRow, firstMessage = '') {
 }
 
 const CHANNELS = ['instagram', 'messenger', 'whatsapp'] as const;
+
+/** A person holds the conversation, or the channel account has no bot: the bot says nothing. */
+const botStaysSilent = (actor: Actor, conversation: ConversationRow) =>
+  conversation.isHelpdeskInControl || (actor.kind === 'visitor' && actor.origin?.agentsOnly === true);
 
 /** Who a stored question says wrote it: the signed-in user's id, or the visitor's. */
 const senderOf = (actor: Actor): string => (actor.kind === 'user' ? String(actor.userId) : actor.visitorId);

@@ -239,6 +239,9 @@ export class MessagingService {
         conversationId: existing && existing.botId === botId ? existing.id : undefined,
         message: textOf(item),
         attachments: attachmentsOf(item),
+        // Meta's id for the message: a job run again after a crash stores and answers it once.
+        clientId: item.message?.mid ?? item.postback?.mid,
+        answerIfLeft: true,
       },
     );
   }

@@ -23,7 +23,9 @@ import {
 import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { appendMessage } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { SOCIAL_INBOUND_JOB } from './messaging.service.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 
 const APP = { appId: '1234567890', appSecret: 'meta-app-secret-for-tests' };
@@ -389,6 +391,67 @@ describe('the webhook', () => {
     expect(fake.sent.some((s) => (s.body as { sender_action?: string }).sender_action === 'typing_on')).toBe(
       true,
     );
+  });
+
+  it('stores and answers once a message whose job runs again after a crash, as the crash left it', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    fake.addUser({
+      id: user,
+      name: 'Grace Hopper',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      profile_pic: '',
+    });
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'Hello' }),
+    );
+    await settled();
+    const conversation = (await conversationOf(user))!;
+    const [account] = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.externalId, page.id));
+    const rerun = async (payload: ReturnType<typeof messengerText>) => {
+      const item = payload.entry[0]!.messaging[0]!;
+      await server.parley.jobs.enqueue(
+        SOCIAL_INBOUND_JOB,
+        { accountId: account!.id, channel: 'messenger', item },
+        { tenantId: account!.tenantId },
+      );
+      await settled();
+    };
+    const questions = async (text: string) =>
+      (await messagesOf(conversation.id)).filter((m) => m.messageType === 'user' && m.message === text);
+
+    // A run that stored the question and died before answering: the next run answers it, once.
+    const question = 'How long do parcels to Canada take?';
+    const diedMid = `m_${unique()}${unique()}`;
+    const died = messengerText({ pageId: page.id, senderId: user, text: question, mid: diedMid });
+    await appendMessage(server.database.db, conversation.id, {
+      messageType: 'user',
+      messageSource: 'messenger',
+      message: question,
+      senderId: user,
+      recipientId: page.id,
+      metadata: { client_id: diedMid },
+    });
+    await rerun(died);
+    await rerun(died);
+    expect(await questions(question)).toHaveLength(1);
+    const after = await messagesOf(conversation.id);
+    expect(after.at(-1)).toMatchObject({ messageType: 'bot', messageSource: 'messenger' });
+    expect(after.at(-1)!.message).toContain('Parcels to Canada arrive in five to seven working days.');
+    expect(fake.texts(user).filter((t) => t.includes('Parcels to Canada'))).toHaveLength(1);
+
+    // A run that finished, run again: nothing more is stored or sent.
+    const done = messengerText({ pageId: page.id, senderId: user, text: 'Do you ship to Peru?' });
+    await rerun(done);
+    const sent = fake.texts(user).length;
+    await rerun(done);
+    expect(await questions('Do you ship to Peru?')).toHaveLength(1);
+    expect(fake.texts(user)).toHaveLength(sent);
   });
 
   it('files a user’s messages that arrive together in one conversation', async () => {

@@ -265,9 +265,13 @@ export class WhatsAppConversations {
         conversationId: existing && existing.botId === botId ? existing.id : undefined,
         message: text,
         attachments: attachmentsOf(message),
+        // The wamid: a job run again after a crash stores and answers the message once.
+        clientId: message.id,
+        answerIfLeft: true,
       },
     );
-    if (consent)
+    // A job run again after its first run stored the message: that run said it already.
+    if (consent && !exchange.replayed)
       await appendTo(
         this.db,
         exchange.conversation_id,

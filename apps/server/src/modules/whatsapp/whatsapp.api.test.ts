@@ -34,6 +34,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { conversations, messages } from '../chat/chat.schema.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 import { viewOf } from './contacts.service.js';
+import { WHATSAPP_INBOUND_JOB } from './conversations.service.js';
 import {
   whatsappAccounts,
   whatsappCampaigns,
@@ -404,6 +405,33 @@ describe('conversations', () => {
         return (row!.metadata as { delivery?: { status?: string } }).delivery?.status;
       })
       .toBe('delivered'); // the fake's status webhooks: sent, then delivered
+  });
+
+  it('stores and answers a message once when its job runs again (a crash after the first run)', async () => {
+    const { account, number } = await connected();
+    const from = `1415${digits(7)}`;
+    const payload = inboundDelivery({
+      number,
+      from,
+      name: 'Grace Hopper',
+      message: textMessage('How do I return unused items for a refund?'),
+    });
+    const message = payload.entry[0]!.changes[0]!.value.messages[0]!;
+    for (let run = 0; run < 2; run += 1) {
+      await server.parley.jobs.enqueue(
+        WHATSAPP_INBOUND_JOB,
+        { accountId: account.id, profileName: 'Grace Hopper', message },
+        { tenantId: owner.user.tenant_id },
+      );
+      await settled();
+    }
+    await expect.poll(() => fake.texts(from).length).toBe(1);
+    const conversation = (await conversationOf(from))!;
+    const stored = await server.database.db
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conversation.id));
+    expect(stored.filter((m) => m.messageType === 'user')).toHaveLength(1);
   });
 
   it('shows on the message that WhatsApp could not deliver it, from the status webhook', async () => {
