@@ -471,7 +471,7 @@ describe('website widget', () => {
       await expect.poll(() => status.getAttribute('data-status')).not.toBe('open');
       await ask(chat, 'And to Canada?');
       const held = chat.getByTestId('pending-message').filter({ hasText: 'And to Canada?' });
-      await held.waitFor();
+      await held.getByText('Sending…').waitFor();
       expect(await chat.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
       await screenshot(page, 'widget-held-message');
 
@@ -551,7 +551,7 @@ describe('website widget', () => {
     await expect.poll(() => status.getAttribute('data-status')).not.toBe('open');
     await ask(page.locator('body'), QUESTION);
     const held = page.getByTestId('pending-message').filter({ hasText: QUESTION });
-    await held.waitFor();
+    await held.getByText('Sending…').waitFor();
     await screenshot(page, 'fullpage-held-message');
     await network.restore();
     await page.getByTestId('bot-message').filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });

@@ -28,6 +28,7 @@ button{font:inherit}
 .row{display:flex;flex-direction:column;align-items:flex-start}
 .row.mine{align-items:flex-end}
 .row.pending .bubble{opacity:.6}
+.note{margin:2px 4px 0;font-size:11px;color:#6b7280}
 .stack{display:flex;flex-direction:column;gap:10px}
 .bubble{max-width:85%;padding:8px 12px;border-radius:14px;border-top-left-radius:4px;background:#fff;border:1px solid #e5e7eb;overflow-wrap:anywhere}
 .row.mine .bubble{background:var(--brand);color:var(--on-brand);border-color:rgba(0,0,0,.1);border-radius:14px;border-top-right-radius:4px;white-space:pre-wrap}

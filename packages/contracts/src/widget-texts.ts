@@ -52,6 +52,8 @@ export type WidgetTexts = {
   unableToEstablish: string;
   /** MESSAGES.realtime.sendFailed (a socket error frame's code `send_failed`). */
   sendFailed: string;
+  /** Under a message held until the chat connects (it goes once connected). */
+  sending: string;
   /** The rate limit's warning (a socket frame's code `too_fast`). */
   tooFast: string;
   /** The API could not be reached at all. */
@@ -125,6 +127,7 @@ export const WIDGET_TEXTS_ENGLISH: WidgetTexts = {
   unableToEstablish:
     'Unable to establish connection to the server. Please refresh the page or try again later.',
   sendFailed: 'Failed to send message. Please try again.',
+  sending: 'Sending…',
   tooFast: 'You are sending messages too quickly. Please wait a moment.',
   unreachable: 'The chat could not be reached. Please try again later.',
   requestFailed: 'Request failed ({status})',

@@ -242,6 +242,7 @@ export function Panel(props: Props) {
           {state.pending !== null ? (
             <li class="row mine pending" data-testid="pending-message" aria-busy="true">
               <div class="bubble">{state.pending}</div>
+              <div class="note">{t.sending}</div>
             </li>
           ) : null}
           {contactBlock}

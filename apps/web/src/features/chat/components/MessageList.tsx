@@ -21,6 +21,7 @@ function Bubble({
   testId,
   sender,
   time,
+  note,
   pending = false,
   children,
 }: {
@@ -31,6 +32,8 @@ function Bubble({
   sender?: string;
   /** When it was sent (ISO), shown under the bubble (the inbox shows every message's time). */
   time?: string;
+  /** A word under the bubble ("Sending…"). */
+  note?: string;
   /** Not sent yet (held until the chat connects): shown faded. */
   pending?: boolean;
   children: ReactNode;
@@ -78,6 +81,11 @@ function Bubble({
           data-testid="message-time"
         >
           {new Date(time).toLocaleString()}
+        </Typography>
+      ) : null}
+      {note ? (
+        <Typography variant="caption" color="text.secondary" sx={{ px: 0.5 }}>
+          {note}
         </Typography>
       ) : null}
     </Box>
@@ -291,7 +299,7 @@ export function MessageList({
           />
         ))}
         {pending !== null ? (
-          <Bubble side="right" brandColor={brandColor} testId="pending-message" pending>
+          <Bubble side="right" brandColor={brandColor} testId="pending-message" note={t.sending} pending>
             <Typography variant="body2" component="span">
               {pending}
             </Typography>
