@@ -249,6 +249,42 @@ describe('ChatSocket', () => {
     expect(sockets).toHaveLength(3);
   });
 
+  it('knows a copy by its client id when it carries one, whatever its text', async () => {
+    const { client, sockets, last } = setup();
+    client.connect();
+    await settle();
+    last().open();
+    client.send({ botId: 3, conversationId: 7, text: 'Same words' });
+    client.send({ botId: 3, conversationId: 7, text: 'Same words' });
+    const [first, second] = last()
+      .sent.slice(1)
+      .map((f) => (f as { content: { client_id: string } }).content.client_id);
+    // Another tab's message with the same words confirms nothing; each copy confirms its own.
+    last().receive({
+      conversation_id: 7,
+      final_result_object: message(1, 7, { message: 'Same words', client_id: 'another-tab-0001' }),
+    });
+    last().receive({
+      conversation_id: 7,
+      final_result_object: message(3, 7, { message: 'Same words', client_id: second }),
+    });
+    vi.advanceTimersByTime(SOCKET.confirmTimeoutMs);
+    expect(last().closedWith).toBe(4000);
+    vi.advanceTimersByTime(SOCKET.backoffCapMs);
+    await settle();
+    last().open();
+    // After the hello and the resume: only the copy that never came back.
+    expect(last().sent.slice(2)).toEqual([
+      expect.objectContaining({ content: expect.objectContaining({ client_id: first }) }),
+    ]);
+    last().receive({
+      conversation_id: 7,
+      final_result_object: message(5, 7, { message: 'Same  words', client_id: first }),
+    });
+    vi.advanceTimersByTime(SOCKET.confirmTimeoutMs * 2);
+    expect(sockets).toHaveLength(2);
+  });
+
   it('does not send again a message the server refused', async () => {
     const { client, last, sockets } = setup();
     client.connect();

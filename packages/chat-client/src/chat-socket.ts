@@ -247,9 +247,16 @@ export class ChatSocket {
     return true;
   }
 
-  /** The stored copy of a message sent came back: it is no longer sent again. */
+  /**
+   * The stored copy of a message sent came back (known by its client id; by its text when the copy
+   * came through a path that does not carry the id): it is no longer sent again.
+   */
   private confirmed(message: ChatMessage): void {
-    const index = this.unconfirmed.findIndex((frame) => frame.content.message === message.message);
+    const index = this.unconfirmed.findIndex((frame) =>
+      message.client_id
+        ? frame.content.client_id === message.client_id
+        : frame.content.message === message.message,
+    );
     if (index < 0) return;
     this.unconfirmed.splice(index, 1);
     this.stopConfirmTimer();

@@ -189,6 +189,8 @@ export const ChatMessage = z.object({
    * sources' own words, was given instead. Absent when the model's answer stood.
    */
   unverified: z.array(z.string()).optional(),
+  /** A visitor's message sent with a client id (ClientFrame `client_id`): the sender's client knows its copy by it. */
+  client_id: z.string().optional(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
   /**
    * On a bot message read back as history (a conversation's messages, the socket's resume): the

@@ -36,6 +36,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     message_metadata?: Record<string, unknown>;
     delivery?: Delivery;
     unverified?: string[];
+    client_id?: string;
   };
   return {
     id: row.id,
@@ -60,6 +61,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     ...(metadata.message_metadata ? { message_metadata: metadata.message_metadata } : {}),
     ...(metadata.delivery ? { delivery: metadata.delivery } : {}),
     ...(metadata.unverified ? { unverified: metadata.unverified } : {}),
+    ...(metadata.client_id ? { client_id: metadata.client_id } : {}),
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null

@@ -98,6 +98,8 @@ describe('a message sent again after a reconnect', () => {
     const first = await visitorSocket(token);
     first.send(question('Do you deliver to Leeds?', 'client-message-0001'));
     const asked = await answered(first, 'Do you deliver to Leeds?');
+    // The copy says which message it is, for the client that sent it.
+    expect(asked.client_id).toBe('client-message-0001');
     first.close();
 
     // The copy never arrived: the reconnected client sends it again, as a first message (conversation 0).
