@@ -94,6 +94,13 @@ export function chatSocketUrl(
   return `${scheme}://${location.host}${path}?${new URLSearchParams(query).toString()}`;
 }
 
+/**
+ * Whether the socket takes a message now: sent when open, held while connecting or waiting to
+ * reconnect. Not before it starts, nor once it has given up or been refused.
+ */
+export const takesMessages = (status: ChatSocketStatus): boolean =>
+  status === 'open' || status === 'connecting' || status === 'closed';
+
 /** A message frame, as `send` builds it. */
 type MessageFrame = Extract<ClientFrame, { content: unknown }>;
 
@@ -228,7 +235,8 @@ export class ChatSocket {
       elements: [],
     };
     if (this.deliver(frame)) return 'sent';
-    if (this.stopped || (this.status !== 'connecting' && this.status !== 'closed')) return false;
+    // Open but the send failed: the connection is going, and its close will say so.
+    if (this.stopped || this.status === 'open' || !takesMessages(this.status)) return false;
     this.held.push(frame);
     return 'held';
   }

@@ -1,4 +1,10 @@
-import { type ChatSocketStatus, contactFormDue, leadFormDue, mayAskForPerson } from '@parley/chat-client';
+import {
+  type ChatSocketStatus,
+  contactFormDue,
+  leadFormDue,
+  mayAskForPerson,
+  takesMessages,
+} from '@parley/chat-client';
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import { type ChatMessage, fillText, type PublicBot, welcomeOf } from '@parley/contracts';
 import { Fragment, type Ref } from 'preact';
@@ -89,8 +95,7 @@ export function Panel(props: Props) {
   const started = state.messages.some((m) => m.message_type === 'user');
   const connected = state.status === 'open';
   // A message may be sent while the chat connects or reconnects: it is held and goes once connected.
-  const reachable = state.status === 'open' || state.status === 'connecting' || state.status === 'closed';
-  const canSend = reachable && !state.gaveUp && state.blocked === null && !state.thinking;
+  const canSend = takesMessages(state.status) && !state.gaveUp && state.blocked === null && !state.thinking;
   const config = bot.lead_form_config;
   const leadDue = lead === 'form' && leadFormDue(config, state.messages);
   const leadBeforeChat = config?.show_when === 'before_chat';

@@ -439,7 +439,6 @@ const routes =
     );
   };
 
-/** Chat: conversations, answers streamed over HTTP and WebSocket, visitors' identities. */
 /**
  * A crash leaves no time to drain the answers under way. Once every answer a stopped process could
  * still have been giving is over, this one answers, once, the web visitors' questions of the half
@@ -452,7 +451,6 @@ function jobs(deps: ModuleDeps): void {
   let done = false;
   deps.scheduler.register('chat.left-over-answers', async (now) => {
     if (done || now.getTime() < due) return;
-    done = true;
     const { chat } = chatServices(deps);
     const window = { from: new Date(started - LEFT_OVER_WINDOW_MS), until: new Date(started) };
     for (;;) {
@@ -466,9 +464,12 @@ function jobs(deps: ModuleDeps): void {
               'chat: a left-over question was not answered',
             ),
           );
-      if (batch.length < LEFT_OVER_BATCH) return;
+      if (batch.length < LEFT_OVER_BATCH) break;
     }
+    // Only once it went through: a database that failed this tick is tried again at the next.
+    done = true;
   });
 }
 
+/** Chat: conversations, answers streamed over HTTP and WebSocket, visitors' identities. */
 export const chatModule: FeatureModule = { routes, jobs };

@@ -398,18 +398,16 @@ export class ChatService {
 
   private questionOf(actor: Actor, bot: BotRow, request: SendRequest): NewMessage {
     const origin = actor.kind === 'visitor' ? actor.origin : undefined;
+    const clientId = request.clientId ? { client_id: request.clientId } : {};
     if (origin)
       return {
         messageType: 'user',
         messageSource: origin.channel,
         message: request.message,
-        senderId: actor.kind === 'visitor' ? actor.visitorId : null,
+        senderId: senderOf(actor),
         recipientId: origin.accountId,
         attachments: request.attachments ?? [],
-        metadata: {
-          message_metadata: origin.metadata,
-          ...(request.clientId ? { client_id: request.clientId } : {}),
-        },
+        metadata: { message_metadata: origin.metadata, ...clientId },
       };
     return {
       messageType: 'user',
@@ -417,10 +415,7 @@ export class ChatService {
       senderId: senderOf(actor),
       recipientId: String(bot.id),
       attachments: request.attachments ?? [],
-      metadata: metadataOf({
-        ...(actor.kind === 'user' ? { user_id: actor.userId } : {}),
-        ...(request.clientId ? { client_id: request.clientId } : {}),
-      }),
+      metadata: metadataOf({ ...(actor.kind === 'user' ? { user_id: actor.userId } : {}), ...clientId }),
     };
   }
 

@@ -9,6 +9,7 @@ import {
   frameText,
   mergeMessages,
   pendingAfter,
+  takesMessages,
 } from '@parley/chat-client';
 import {
   type ChatMessage,
@@ -282,7 +283,7 @@ export function useVisitorChat(
     draft,
     thinking,
     pending,
-    canSend: (status === 'open' || status === 'connecting' || status === 'closed') && !thinking,
+    canSend: takesMessages(status) && !thinking,
     frames,
     send,
     newChat,
