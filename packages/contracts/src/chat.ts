@@ -191,6 +191,10 @@ export const ChatMessage = z.object({
   unverified: z.array(z.string()).optional(),
   /** A visitor's message sent with a client id (ClientFrame `client_id`): the sender's client knows its copy by it. */
   client_id: z.string().optional(),
+  /** Instagram and Messenger: the user edited this message in the app (`message` is the new text). */
+  edited: z.object({ count: z.number().int(), at: z.string() }).optional(),
+  /** Instagram: the user unsent this message; its text and attachments were wiped when it happened. */
+  unsent_at: z.string().optional(),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }).nullable(),
   /**
    * On a bot message read back as history (a conversation's messages, the socket's resume): the

@@ -31,6 +31,10 @@ export const HELPDESK_TEXTS = {
   agentAway: 'Our team member had to leave; the bot is answering again.',
   heldBy: (name: string) => `This conversation is being handled by ${name}`,
   notHolding: 'Take over the conversation before replying',
+  /** In the inbox, in place of an Instagram message its sender unsent (its text is gone). */
+  unsent: 'The visitor unsent this message.',
+  /** Beside a message its sender edited in Instagram or Messenger. */
+  edited: 'edited',
 } as const;
 
 /** console.md section 3 Help-desk control status. */

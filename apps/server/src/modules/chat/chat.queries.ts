@@ -37,6 +37,8 @@ export function toMessage(row: MessageRow): ChatMessage {
     delivery?: Delivery;
     unverified?: string[];
     client_id?: string;
+    edited?: { count: number; at: string };
+    unsent_at?: string;
   };
   return {
     id: row.id,
@@ -62,6 +64,8 @@ export function toMessage(row: MessageRow): ChatMessage {
     ...(metadata.delivery ? { delivery: metadata.delivery } : {}),
     ...(metadata.unverified ? { unverified: metadata.unverified } : {}),
     ...(metadata.client_id ? { client_id: metadata.client_id } : {}),
+    ...(metadata.edited ? { edited: metadata.edited } : {}),
+    ...(metadata.unsent_at ? { unsent_at: metadata.unsent_at } : {}),
     usage:
       row.promptTokens === null && row.completionTokens === null
         ? null
@@ -137,7 +141,9 @@ export const MESSAGE_JSON = `jsonb_build_object(
         'completion_tokens', coalesce(m.completion_tokens, 0)) end)
   || ${optional('message_metadata', metadata('message_metadata'))}
   || ${optional('delivery', jsonPick(metadata('delivery'), ['status', 'error']))}
-  || ${optional('unverified', metadata('unverified'))}`;
+  || ${optional('unverified', metadata('unverified'))}
+  || ${optional('edited', jsonPick(metadata('edited'), ['count', 'at']))}
+  || ${optional('unsent_at', metadata('unsent_at'))}`;
 
 export type ConversationFilter = {
   tenantId: number;

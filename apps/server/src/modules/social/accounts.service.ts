@@ -23,7 +23,13 @@ import { socialAccounts, socialOauthStates } from './social.schema.js';
 export type AccountRow = typeof socialAccounts.$inferSelect;
 
 /** The webhook fields every connected page is subscribed to (issue 16). */
-export const WEBHOOK_FIELDS = ['messages', 'messaging_postbacks', 'message_echoes', 'message_reads'] as const;
+export const WEBHOOK_FIELDS = [
+  'messages',
+  'messaging_postbacks',
+  'message_echoes',
+  'message_reads',
+  'message_edits',
+] as const;
 
 /** Facebook Login permissions per channel: pages and messaging, plus Instagram's own. */
 const SCOPES: Record<SocialChannel, string> = {

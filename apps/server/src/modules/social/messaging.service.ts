@@ -15,6 +15,7 @@ import type { AccountRow, AccountsService } from './accounts.service.js';
 import { partsFor } from './channel-text.js';
 import { recordDelivery, settleSendFailure } from './delivery.js';
 import { GraphError, type GraphProfile, type MetaClient, type SendBody } from './meta.client.js';
+import { type Revision, reviseMessage, revisionOf } from './revisions.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
 
@@ -164,7 +165,20 @@ export class MessagingService {
     if (!account) return; // disconnected since: nothing to file it under
     const { item } = job.data;
     if (item.message?.is_echo) return this.handleEcho(account, item);
+    const revision = revisionOf(item);
+    if (revision) return this.handleRevision(account, String(item.sender!.id), revision);
+    if (item.message_edit || item.message?.is_deleted) return; // an edit or unsend of nothing we know
     return this.handleMessage(account, item);
+  }
+
+  /**
+   * The user edited or unsent a message: the stored copy follows, and the open inbox reloads it. The
+   * bot does not answer again: its reply to the first text stands, as it does in the user's app.
+   */
+  private async handleRevision(account: AccountRow, userId: string, revision: Revision): Promise<void> {
+    const revised = await reviseMessage(this.db, account, userId, revision, new Date());
+    if (!revised) return;
+    await this.hub.conversationChanged({ tenantId: account.tenantId, deleted: false, ...revised });
   }
 
   /**

@@ -14,8 +14,10 @@ import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import {
   instagramText,
+  instagramUnsend,
   type MetaGraphFake,
   messengerEcho,
+  messengerEdit,
   messengerPostback,
   messengerText,
   startMetaGraphFake,
@@ -152,6 +154,7 @@ describe('connecting accounts', () => {
       'messaging_postbacks',
       'message_echoes',
       'message_reads',
+      'message_edits',
     ]);
     const [row] = await server.database.db
       .select()
@@ -617,6 +620,116 @@ describe('the webhook', () => {
     await settled();
     expect((await conversationOf(user))!).toMatchObject({ channel: 'instagram', instagramAccountId: ig.id });
     expect(fake.texts(user)[0]).toContain('Express delivery to Canada takes two days');
+  });
+});
+
+describe('edits and unsends', () => {
+  const thread = async (conversationId: number) =>
+    (
+      await server.get<ConversationWithMessages>(
+        `/api/chat/helpdesk/conversations/${conversationId}`,
+        as(owner),
+      )
+    ).body;
+
+  it('follows an edit in Messenger: the text, its copy and the name change, once, and the bot does not answer again', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    const mid = `m_${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, mid, text: 'How long do parcels to Canda take?' }),
+    );
+    await settled();
+    const conversation = (await conversationOf(user))!;
+    expect(conversation.name).toBe('How long do parcels to Canda take?');
+
+    const edit = messengerEdit({
+      pageId: page.id,
+      senderId: user,
+      mid,
+      text: 'How long do parcels to Canada take?',
+      count: 2,
+    });
+    expect((await fake.postWebhook(webhook('messenger'), edit)).status).toBe(200);
+    await fake.postWebhook(webhook('messenger'), edit); // Meta's replay
+    // An earlier edit that arrives late does not undo the later one.
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerEdit({ pageId: page.id, senderId: user, mid, text: 'How long do parcels take?', count: 1 }),
+    );
+    await settled();
+
+    const question = (await messagesOf(conversation.id)).find((m) => m.messageType === 'user')!;
+    expect(question.message).toBe('How long do parcels to Canada take?');
+    expect(question.metadata).toMatchObject({
+      edited: { count: 2 },
+      message_metadata: { message: 'How long do parcels to Canada take?' },
+    });
+    expect((await conversationOf(user))!.name).toBe('How long do parcels to Canada take?');
+    const shown = (await thread(conversation.id)).messages.find((m) => m.message_type === 'user')!;
+    expect(shown).toMatchObject({ message: 'How long do parcels to Canada take?', edited: { count: 2 } });
+    expect(fake.texts(user)).toHaveLength(1); // the first answer, and no second
+    expect((await messagesOf(conversation.id)).filter((m) => m.messageType === 'user')).toHaveLength(1);
+  });
+
+  it('wipes a message unsent on Instagram, its attachments and the name it gave, for good', async () => {
+    const ig = { id: `ig-${unique()}`, username: `unsend${unique()}` };
+    await connect(owner, 'instagram', [{ id: `page-${unique()}`, name: 'Unsend', instagram: ig }], {
+      bot_id: botId,
+    });
+    const fan = `igsid-${unique()}`;
+    const mid = `ig_${unique()}`;
+    const secret = 'my card is 4111 1111 1111 1111, express to Canada?';
+    const photo = 'https://cdn.example/card-photo.jpg';
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({
+        igId: ig.id,
+        senderId: fan,
+        mid,
+        text: secret,
+        attachments: [{ type: 'image', payload: { url: photo } }],
+      }),
+    );
+    await settled();
+    const conversation = (await conversationOf(fan))!;
+    expect(conversation.name).toBe(secret);
+    expect((await messagesOf(conversation.id)).find((m) => m.messageType === 'user')!.attachments).toEqual([
+      expect.objectContaining({ url: photo }),
+    ]);
+
+    // Somebody else's unsend of that mid, and an unsend of a mid never stored, change nothing.
+    const stranger = `igsid-${unique()}`;
+    await fake.postWebhook(webhook('instagram'), instagramUnsend({ igId: ig.id, senderId: stranger, mid }));
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramUnsend({ igId: ig.id, senderId: fan, mid: `ig_${unique()}` }),
+    );
+    await settled();
+    expect((await messagesOf(conversation.id)).find((m) => m.messageType === 'user')!.message).toBe(secret);
+    expect(await conversationOf(stranger)).toBeUndefined();
+
+    await fake.postWebhook(webhook('instagram'), instagramUnsend({ igId: ig.id, senderId: fan, mid }));
+    await settled();
+    // An edit that comes after it does not bring text back.
+    const edit = messengerEdit({ pageId: ig.id, senderId: fan, mid, text: 'edited after', count: 1 });
+    await fake.postWebhook(webhook('instagram'), { ...edit, object: 'instagram' });
+    await settled();
+
+    const stored = await messagesOf(conversation.id);
+    const question = stored.find((m) => m.messageType === 'user')!;
+    expect(question.message).toBe('');
+    expect(question.attachments).toEqual([]);
+    expect(question.metadata).toHaveProperty('unsent_at');
+    expect(JSON.stringify(stored)).not.toContain('4111');
+    expect(JSON.stringify(stored)).not.toContain(photo);
+    expect((await conversationOf(fan))!.name).toBe('New Chat');
+    const shown = (await thread(conversation.id)).messages.find((m) => m.message_type === 'user')!;
+    expect(shown).toMatchObject({ message: '', unsent_at: expect.any(String) });
+    expect(JSON.stringify(await thread(conversation.id))).not.toContain('4111');
+    // The bot's answer to it stands: the business said it.
+    expect(stored.filter((m) => m.messageType === 'bot')).toHaveLength(2);
   });
 });
 

@@ -29,7 +29,11 @@ export type MessagingItem = {
     quick_reply?: { payload?: string };
     attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }>;
     reply_to?: { mid?: string; story?: { url?: string; id?: string } };
+    /** Instagram: the user unsent the message of this mid (no text comes with it). */
+    is_deleted?: boolean;
   };
+  /** The user edited a message they sent (Messenger's `message_edits` field; Instagram's shape too). */
+  message_edit?: { mid?: string; text?: string; num_edit?: number | string };
   postback?: { mid?: string; title?: string; payload?: string };
   read?: { watermark?: number; mid?: string };
 };
@@ -44,8 +48,20 @@ export type InboundEvent = {
 };
 
 /**
- * The events of a delivery worth a job: messages (echoes too) and postbacks. Reads carry no
- * content a conversation needs and are dropped here.
+ * The key a delivery is known by. An unsend and an edit name the mid of the message they change,
+ * so they get keys of their own: under the message's own key they would pass for its replay.
+ */
+function eventIdOf(item: MessagingItem): string | undefined {
+  const by = item.sender?.id;
+  if (item.message_edit?.mid)
+    return `edit:${by}:${item.message_edit.mid}:${item.message_edit.num_edit ?? ''}`;
+  if (item.message?.is_deleted && item.message.mid) return `unsent:${by}:${item.message.mid}`;
+  return item.message?.mid ?? item.postback?.mid;
+}
+
+/**
+ * The events of a delivery worth a job: messages (echoes too), postbacks, edits and unsends. Reads
+ * carry no content a conversation needs and are dropped here.
  */
 export function eventsOf(channel: SocialChannel, payload: unknown): InboundEvent[] {
   const body = payload as { object?: string; entry?: Array<{ id?: string; messaging?: MessagingItem[] }> };
@@ -54,7 +70,7 @@ export function eventsOf(channel: SocialChannel, payload: unknown): InboundEvent
   const events: InboundEvent[] = [];
   for (const entry of body.entry) {
     for (const item of Array.isArray(entry?.messaging) ? entry.messaging : []) {
-      const eventId = item.message?.mid ?? item.postback?.mid;
+      const eventId = eventIdOf(item);
       const accountExternalId = item.message?.is_echo ? item.sender?.id : item.recipient?.id;
       if (!eventId || !accountExternalId || !item.sender?.id || !item.recipient?.id) continue;
       events.push({ accountExternalId: String(accountExternalId), eventId: String(eventId), item });

@@ -336,6 +336,29 @@ export function messengerEcho(input: {
   return delivery('page', input.pageId, { sender: input.pageId, recipient: input.recipientId }, { message });
 }
 
+/** The user edited a message they sent (Messenger's `message_edits` field). */
+export function messengerEdit(input: {
+  pageId: string;
+  senderId: string;
+  mid: string;
+  text: string;
+  count: number;
+}) {
+  const message_edit = { mid: input.mid, text: input.text, num_edit: input.count };
+  return delivery(
+    'page',
+    input.pageId,
+    { sender: input.senderId, recipient: input.pageId },
+    { message_edit },
+  );
+}
+
+/** The user unsent a message on Instagram: the same mid, flagged, with no text. */
+export function instagramUnsend(input: { igId: string; senderId: string; mid: string }) {
+  const message = { mid: input.mid, is_deleted: true };
+  return delivery('instagram', input.igId, { sender: input.senderId, recipient: input.igId }, { message });
+}
+
 export function messengerPostback(input: {
   pageId: string;
   senderId: string;
@@ -353,10 +376,12 @@ export function instagramText(input: {
   text: string;
   mid?: string;
   storyUrl?: string;
+  attachments?: Attachments;
 }) {
   const message = {
     mid: input.mid ?? mid(),
     text: input.text,
+    ...(input.attachments ? { attachments: input.attachments } : {}),
     ...(input.storyUrl ? { reply_to: { story: { url: input.storyUrl, id: 'story-1' } } } : {}),
   };
   return delivery('instagram', input.igId, { sender: input.senderId, recipient: input.igId }, { message });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { ChatMessage } from '@parley/contracts';
+import { type ChatMessage, HELPDESK_TEXTS } from '@parley/contracts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,11 +29,11 @@ const HELD_BACK: ChatMessage = {
   usage: null,
 };
 
-const show = (props: { explainAnswers?: boolean; explainHeldBack?: boolean }) =>
+const show = (props: { explainAnswers?: boolean; explainHeldBack?: boolean }, messages = [HELD_BACK]) =>
   render(
     <MemoryRouter>
       <MessageList
-        messages={[HELD_BACK]}
+        messages={messages}
         welcome="Hello!"
         brandColor="#1d4ed8"
         draft={null}
@@ -61,5 +61,31 @@ describe("the note on a model's answer held back", () => {
     show({});
     expect(screen.queryByTestId('unverified-note')).toBeNull();
     expect(screen.getByText('Delivery costs $6, and is free on orders over $50.')).toBeTruthy();
+  });
+});
+
+describe("a channel user's edited and unsent messages", () => {
+  const question = (extra: Partial<ChatMessage>): ChatMessage => ({
+    ...HELD_BACK,
+    id: 3,
+    chat_id: 3,
+    seq: 3,
+    message_type: 'user',
+    message_source: 'instagram',
+    answer_mode: null,
+    unverified: undefined,
+    ...extra,
+  });
+
+  it('marks an edited message, and shows an unsent one as gone', () => {
+    show({}, [
+      question({ message: 'Express to Canada?', edited: { count: 1, at: '2026-12-04T10:00:00.000Z' } }),
+      question({ id: 4, chat_id: 4, seq: 4, message: '', unsent_at: '2026-12-04T10:01:00.000Z' }),
+      question({ id: 5, chat_id: 5, seq: 5, message: 'Thanks' }),
+    ]);
+    const [edited, unsent, plain] = screen.getAllByTestId('user-message');
+    expect(edited!.textContent).toContain(`Express to Canada? (${HELPDESK_TEXTS.edited})`);
+    expect(unsent!.textContent).toContain(HELPDESK_TEXTS.unsent);
+    expect(plain!.textContent).not.toContain(HELPDESK_TEXTS.edited);
   });
 });

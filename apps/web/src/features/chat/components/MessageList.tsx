@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { linkCitations, readableOn } from '@parley/chat-client';
-import type { ChatMessage } from '@parley/contracts';
+import { type ChatMessage, HELPDESK_TEXTS } from '@parley/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { type ChatFrame, frameSeverity } from '../frames';
 import { useChatTexts } from '../texts';
@@ -114,6 +114,26 @@ function SystemNotice({ message }: { message: ChatMessage }) {
   );
 }
 
+/** A visitor's words; on Instagram and Messenger, marked when they edited them, or said gone when unsent. */
+function UserText({ message }: { message: ChatMessage }) {
+  if (message.unsent_at)
+    return (
+      <Typography variant="body2" component="span" sx={{ fontStyle: 'italic', opacity: 0.85 }}>
+        {HELPDESK_TEXTS.unsent}
+      </Typography>
+    );
+  return (
+    <Typography variant="body2" component="span">
+      {message.message}
+      {message.edited ? (
+        <Typography variant="caption" component="span" sx={{ opacity: 0.8 }}>
+          {` (${HELPDESK_TEXTS.edited})`}
+        </Typography>
+      ) : null}
+    </Typography>
+  );
+}
+
 function MessageItem({
   message,
   brandColor,
@@ -136,9 +156,7 @@ function MessageItem({
   if (message.message_type === 'user') {
     return (
       <Bubble side="right" brandColor={brandColor} testId="user-message" sender="user" time={time}>
-        <Typography variant="body2" component="span">
-          {message.message}
-        </Typography>
+        <UserText message={message} />
       </Bubble>
     );
   }
