@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore, STORAGE_KEYS } from '../../shared/lib/storage';
 import {
   addonAdds,
+  beyondPlan,
   boughtAddons,
   canCancel,
   characterSources,
@@ -297,6 +298,22 @@ describe('subscriptions', () => {
     expect(boughtAddons([{ ...addon, status: 'cancelled' }])).toEqual([]);
     expect(addonAdds(addon.addon, 2)).toBe('+2,000 messages a month');
     expect(addonAdds({ kind: 'chatbots', units: 1 }, 1)).toBe('+1 chatbot');
+  });
+
+  it('names the bots and seats a smaller plan would leave over its limits, add-ons counted', () => {
+    const small = plan({ name: 'Solo', max_chatbots: 1, max_team_members: 2 });
+    const none = { max_chatbots: 0, max_team_members: 0 };
+    expect(beyondPlan(small, { max_chatbots: 3, max_team_members: 2 }, none)).toEqual([
+      '3 chatbots where Solo allows 1',
+    ]);
+    expect(beyondPlan(small, { max_chatbots: 1, max_team_members: 5 }, none)).toEqual([
+      '5 team members where Solo allows 2',
+    ]);
+    // Two extra chatbots bought as add-ons stay with the workspace on the new plan.
+    expect(beyondPlan(small, { max_chatbots: 3, max_team_members: 2 }, { ...none, max_chatbots: 2 })).toEqual(
+      [],
+    );
+    expect(beyondPlan(small, { max_chatbots: 1, max_team_members: 2 }, none)).toEqual([]);
   });
 
   it('describes invoices and periods', () => {

@@ -392,6 +392,27 @@ export function planAction(
   return { kind: 'subscribe' };
 }
 
+type Holding = Pick<PlanConsumption['limits'], 'max_chatbots' | 'max_team_members'>;
+const HELD: [keyof Holding, string, string][] = [
+  ['max_chatbots', 'chatbot', 'chatbots'],
+  ['max_team_members', 'team member', 'team members'],
+];
+
+/**
+ * What the workspace holds past a plan it is moving to ("3 chatbots where Small allows 1"), its
+ * add-ons' extra still counted: said before a downgrade, since nothing is removed, only no more added.
+ */
+export function beyondPlan(plan: Plan, used: Holding, extra: Holding): string[] {
+  return HELD.flatMap(([key, one, many]) => {
+    const allowed = plan[key] + Math.max(0, extra[key]);
+    const held = used[key];
+    if (held <= allowed) return [];
+    return [
+      `${formatCount(held)} ${held === 1 ? one : many} where ${plan.name} allows ${formatCount(allowed)}`,
+    ];
+  });
+}
+
 /** The subscription or add-on paid for at checkout (by Razorpay's id), when it grants at last. */
 export function findPaid(
   { subscriptions, addons }: { subscriptions: readonly Subscription[]; addons: readonly SubscriptionAddon[] },

@@ -8,8 +8,9 @@ import {
   PAYMENT_TEXTS,
   type Subscription,
   type SubscriptionAddon,
+  type SubscriptionStatus,
 } from '@parley/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { badRequest, conflict, notFound } from '../../../core/errors.js';
 import type { AuthContext } from '../../../core/http/request-context.js';
 import { sameTenant } from '../../../core/http/tenant.js';
@@ -39,6 +40,9 @@ import { RazorpayClient, type RazorpaySubscription, razorpayKeys } from './razor
  */
 const TOTAL_COUNT: Record<BillingCycle, number> = { monthly: 120, yearly: 10 };
 
+/** Plan subscriptions that grant nothing yet could still be paid at Razorpay. */
+const UNPAID: SubscriptionStatus[] = ['created', 'halted'];
+
 /** Buying, changing and cancelling plans and add-ons through Razorpay; the invoice history. */
 export class PaymentsService {
   private client: RazorpayClient | undefined;
@@ -60,6 +64,7 @@ export class PaymentsService {
     const plan = await this.paidPlan(body.plan_id, body.billing_cycle);
     const current = await currentSubscription(this.deps.db, auth.tenantId);
     if (current?.autoRenew) throw conflict(PAYMENT_TEXTS.alreadySubscribed);
+    await this.supersedeUnpaid(auth.tenantId);
     const providerPlanId = await this.providerPlan(plan, body.billing_cycle);
     const customerId = await this.customer(auth);
     const [row] = await this.deps.db
@@ -90,6 +95,37 @@ export class PaymentsService {
       subscription: await subscriptionView(this.deps.db, saved!),
       checkout: this.checkout(auth, made, description),
     };
+  }
+
+  /**
+   * A new checkout replaces the workspace's unpaid plan subscriptions: one whose checkout was left
+   * (Razorpay mails its payment link, customer_notify) or one halted after failed renewals (paying
+   * its dues revives it). Either, paid later, would charge a second plan every period beside the
+   * new one, so each is cancelled at Razorpay first. Razorpay's state decides: one it has already
+   * seen paid (its webhook still on the way) is the workspace's subscription, and the new one is refused.
+   */
+  private async supersedeUnpaid(tenantId: number): Promise<void> {
+    const unpaid = await this.deps.db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.tenantId, tenantId),
+          inArray(subscriptions.status, UNPAID),
+          isNotNull(subscriptions.razorpaySubscriptionId),
+        ),
+      );
+    for (const row of unpaid) {
+      const live = await this.razorpay().fetchSubscription(row.razorpaySubscriptionId!);
+      if (GRANTING.includes(live.status)) throw conflict(PAYMENT_TEXTS.alreadySubscribed);
+      const ended = FINAL.has(live.status)
+        ? live
+        : await this.razorpay().cancelSubscription(row.razorpaySubscriptionId!, false);
+      await this.deps.db
+        .update(subscriptions)
+        .set({ status: ended.status, autoRenew: false, endDate: endOf(ended) ?? row.endDate })
+        .where(and(eq(subscriptions.id, row.id), inArray(subscriptions.status, UNPAID)));
+    }
   }
 
   async addAddon(

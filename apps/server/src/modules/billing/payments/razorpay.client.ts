@@ -107,6 +107,10 @@ export class RazorpayClient {
     );
   }
 
+  fetchSubscription(id: string) {
+    return call(() => this.client.subscriptions.fetch(id));
+  }
+
   cancelSubscription(id: string, atCycleEnd: boolean) {
     return call(() => this.client.subscriptions.cancel(id, atCycleEnd));
   }

@@ -19,6 +19,7 @@ import {
   billingApi,
   useAddAddonMutation,
   useAddonsQuery,
+  useConsumptionQuery,
   useCreateSubscriptionMutation,
   usePlansQuery,
   useSubscriptionsQuery,
@@ -31,6 +32,7 @@ import { useCheckout } from '../hooks/useCheckout';
 import {
   addonAdds,
   bestYearlySaving,
+  beyondPlan,
   CYCLE_LABEL,
   clearStoredAddon,
   clearStoredPlan,
@@ -87,6 +89,7 @@ export function UpgradePage() {
     pollingInterval: awaiting ? POLL_MS : 0,
     skipPollingIfUnfocused: false,
   });
+  const consumption = useConsumptionQuery(tenantId, { skip: !me, refetchOnMountOrArgChange: true });
   const [createSubscription] = useCreateSubscriptionMutation();
   const [addAddon] = useAddAddonMutation();
   const [upgrade, upgradeState] = useUpgradeSubscriptionMutation();
@@ -226,6 +229,20 @@ export function UpgradePage() {
     }
   };
 
+  /** Bots and seats past the plan being chosen: kept, but the owner should know before moving. */
+  const beyond = (plan: Plan): string => {
+    if (!consumption.data || !data) return '';
+    const { limits, plan: now } = data.current;
+    const extra = {
+      max_chatbots: limits.max_chatbots - now.max_chatbots,
+      max_team_members: limits.max_team_members - now.max_team_members,
+    };
+    const over = beyondPlan(plan, consumption.data, extra);
+    return over.length
+      ? ` You have ${over.join(' and ')}: they all stay and keep working, but no more can be added until you are within the plan.`
+      : '';
+  };
+
   const saving = bestYearlySaving(sorted);
   const loading = plans.isLoading || (subscriptions.isLoading && !!me);
 
@@ -334,7 +351,7 @@ export function UpgradePage() {
         title={changing ? `Change to ${changing.plan.name}?` : 'Change plan?'}
         text={
           changing
-            ? `Your subscription moves to ${changing.plan.name} (${formatMoney(priceOf(changing.plan, cycle), changing.plan.currency)} a ${cycle === 'yearly' ? 'year' : 'month'}) now. Razorpay charges the difference for the rest of this period, or credits it at renewal.`
+            ? `Your subscription moves to ${changing.plan.name} (${formatMoney(priceOf(changing.plan, cycle), changing.plan.currency)} a ${cycle === 'yearly' ? 'year' : 'month'}) now. Razorpay charges the difference for the rest of this period, or credits it at renewal.${beyond(changing.plan)}`
             : ''
         }
         confirmLabel="Change plan"
