@@ -11,6 +11,7 @@ import { conversations, messages } from '../chat/chat.schema.js';
 import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
+import { forgetQuestion } from '../unanswered/unanswered.service.js';
 import type { AccountRow, AccountsService } from './accounts.service.js';
 import { partsFor } from './channel-text.js';
 import { recordDelivery, settleSendFailure } from './delivery.js';
@@ -178,7 +179,11 @@ export class MessagingService {
   private async handleRevision(account: AccountRow, userId: string, revision: Revision): Promise<void> {
     const revised = await reviseMessage(this.db, account, userId, revision, new Date());
     if (!revised) return;
-    await this.hub.conversationChanged({ tenantId: account.tenantId, deleted: false, ...revised });
+    const { conversationId, botId, oldText } = revised;
+    // Unsent words leave the Q&A screen's unanswered questions too.
+    if (revision.kind === 'unsent')
+      await forgetQuestion(this.db, { tenantId: account.tenantId, botId, conversationId, question: oldText });
+    await this.hub.conversationChanged({ tenantId: account.tenantId, deleted: false, conversationId, botId });
   }
 
   /**

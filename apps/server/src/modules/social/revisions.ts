@@ -26,12 +26,15 @@ export function revisionOf(item: MessagingItem): Revision | null {
   return null;
 }
 
+/** The message a revision changed: its conversation and bot, and the text it had. */
+export type Revised = { conversationId: number; botId: number; oldText: string };
+
 /**
  * Applies a revision to the user's stored message, in one statement. An edit replaces the text
  * (also the copy in `message_metadata`) unless a later edit is already in, or the message was
  * unsent. An unsend wipes the text and attachments for good, as the user asked of the channel. The
- * conversation's name, when it was taken from that message, follows. The conversation's id and bot
- * when a message changed (the inbox is to be told), else null (never stored, or nothing new).
+ * conversation's name, when it was taken from that message, follows. Null when no message changed
+ * (never stored, or nothing new).
  */
 export async function reviseMessage(
   db: Db,
@@ -39,7 +42,7 @@ export async function reviseMessage(
   userId: string,
   revision: Revision,
   now: Date,
-): Promise<{ conversationId: number; botId: number } | null> {
+): Promise<Revised | null> {
   const accountColumn =
     account.channel === 'instagram' ? sql`c.instagram_account_id` : sql`c.messenger_account_id`;
   const at = now.toISOString();
@@ -56,7 +59,7 @@ export async function reviseMessage(
   const newer = edit ? sql`AND coalesce((m.metadata->'edited'->>'count')::int, 0) < ${edit.count}` : sql``;
   // The name a question gives its conversation (appendMessage's nameFromQuestion).
   const nameOf = (text: SQL) => sql`left(trim(regexp_replace(${text}, '\\s+', ' ', 'g')), 60)`;
-  const rows = await queryRows<{ conversation_id: number; bot_id: number }>(
+  const rows = await queryRows<{ conversation_id: number; bot_id: number; old_text: string }>(
     db,
     sql`WITH target AS (
           SELECT m.id, m.conversation_id, m.bot_id, m.message AS old_text
@@ -76,7 +79,8 @@ export async function reviseMessage(
             FROM revised
            WHERE c.id = revised.conversation_id AND c.name = ${nameOf(sql`revised.old_text`)}
        RETURNING c.id)
-        SELECT conversation_id, bot_id FROM revised`,
+        SELECT conversation_id, bot_id, old_text FROM revised`,
   );
-  return rows[0] ? { conversationId: rows[0].conversation_id, botId: rows[0].bot_id } : null;
+  const [row] = rows;
+  return row ? { conversationId: row.conversation_id, botId: row.bot_id, oldText: row.old_text } : null;
 }

@@ -731,6 +731,36 @@ describe('edits and unsends', () => {
     // The bot's answer to it stands: the business said it.
     expect(stored.filter((m) => m.messageType === 'bot')).toHaveLength(2);
   });
+
+  it('takes an unsent question the bot could not answer off the Q&A screen, leaving the others', async () => {
+    const ig = { id: `ig-${unique()}`, username: `queue${unique()}` };
+    await connect(owner, 'instagram', [{ id: `page-${unique()}`, name: 'Queue', instagram: ig }], {
+      bot_id: botId,
+    });
+    const queue = async () =>
+      (await server.get<Array<{ question: string }>>(`/api/unanswered/bot/${botId}`, as(owner))).body.map(
+        (group) => group.question,
+      );
+    const fan = `igsid-${unique()}`;
+    const mid = `ig_${unique()}`;
+    const secret = 'do you sell gift vouchers? call me on 0161 496 0000';
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({ igId: ig.id, senderId: fan, mid, text: secret }),
+    );
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({ igId: ig.id, senderId: fan, text: 'do you repair bicycles?' }),
+    );
+    await settled();
+    expect(await queue()).toEqual(expect.arrayContaining([secret, 'do you repair bicycles?']));
+
+    await fake.postWebhook(webhook('instagram'), instagramUnsend({ igId: ig.id, senderId: fan, mid }));
+    await settled();
+    const left = await queue();
+    expect(left).toContain('do you repair bicycles?');
+    expect(JSON.stringify(left)).not.toContain('0161');
+  });
 });
 
 describe('agents on the channel', () => {

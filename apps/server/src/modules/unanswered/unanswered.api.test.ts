@@ -8,7 +8,7 @@ import { type Account, startTestServer, type TestServer } from '../../test/serve
 import { visitorConversation } from '../../test/visitor.js';
 import { appendMessage } from '../chat/chat.queries.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
-import { overlap, SAME_QUESTION } from './unanswered.service.js';
+import { forgetQuestion, overlap, SAME_QUESTION } from './unanswered.service.js';
 
 let server: TestServer;
 let owner: Account;
@@ -76,6 +76,33 @@ afterAll(async () => {
 });
 
 describe('the queue of unanswered questions', () => {
+  it('forgets an unsent question: its group shows another wording, or goes when it was alone', async () => {
+    const shop = await createBotViaApi(server, owner, { bot_name: 'Unsend shop' });
+    const first = await visitorConversation(server, shop, 'Do you ship to Canada? 4111');
+    await visitorAsks(shop, 'do you ship to canada');
+    const alone = await visitorConversation(server, shop, 'Can I pay with PayPal? 4111 1111');
+    expect((await queue(owner, shop.bot_id)).map((g) => [g.question, g.asked_count])).toEqual([
+      ['Do you ship to Canada? 4111', 2],
+      ['Can I pay with PayPal? 4111 1111', 1],
+    ]);
+    const forget = (conversationId: number, question: string) =>
+      forgetQuestion(server.database.db, {
+        tenantId: owner.user.tenant_id,
+        botId: shop.bot_id,
+        conversationId,
+        question,
+      });
+    // Another conversation's words are not these.
+    await forget(alone.conversationId, 'Do you ship to Canada? 4111');
+    expect(await queue(owner, shop.bot_id)).toHaveLength(2);
+
+    await forget(first.conversationId, 'Do you ship to Canada? 4111');
+    await forget(alone.conversationId, 'Can I pay with PayPal? 4111 1111');
+    const left = await queue(owner, shop.bot_id);
+    expect(left.map((g) => [g.question, g.asked_count])).toEqual([['do you ship to canada', 1]]);
+    expect(JSON.stringify(left)).not.toContain('4111');
+  });
+
   it('collects what visitors asked and the bot could not answer, near duplicates grouped, with counts', async () => {
     await visitorAsks(bot, 'Do you ship to Canada?');
     await visitorAsks(bot, 'Shipping to Canada?');

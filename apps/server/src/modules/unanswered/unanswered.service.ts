@@ -366,6 +366,64 @@ export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<
 }
 
 /**
+ * Forgets a question its asker unsent (Instagram): every row of it from that conversation, in any
+ * group, open or not. A group left empty goes; one that showed these words shows its latest other
+ * wording instead, its terms stemmed from that.
+ */
+export async function forgetQuestion(
+  db: Db,
+  input: { tenantId: number; botId: number; conversationId: number; question: string },
+): Promise<void> {
+  const question = queuedText(input.question);
+  if (!question) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
+    const removed = await tx
+      .delete(questions)
+      .where(
+        and(
+          eq(questions.tenantId, input.tenantId),
+          eq(questions.conversationId, input.conversationId),
+          eq(questions.question, question),
+        ),
+      )
+      .returning({ groupId: questions.groupId });
+    for (const groupId of new Set(removed.map((row) => row.groupId))) {
+      const gone = removed.filter((row) => row.groupId === groupId).length;
+      await settleGroup(tx, input, groupId, question, gone);
+    }
+  });
+}
+
+/** A group after `gone` of its rows with these words left it: deleted when empty, else counted down and reworded. */
+async function settleGroup(
+  tx: DbOrTx,
+  input: { tenantId: number; botId: number },
+  groupId: number,
+  question: string,
+  gone: number,
+): Promise<void> {
+  const [latest] = await tx
+    .select({ question: questions.question })
+    .from(questions)
+    .where(eq(questions.groupId, groupId))
+    .orderBy(desc(questions.askedAt))
+    .limit(1);
+  if (!latest) {
+    await tx.delete(groups).where(eq(groups.id, groupId));
+    return;
+  }
+  const [group] = await tx
+    .update(groups)
+    .set({ askedCount: sql`greatest(${groups.askedCount} - ${gone}, 1)` })
+    .where(eq(groups.id, groupId))
+    .returning({ question: groups.question });
+  if (group?.question !== question) return;
+  const terms = await stemmedTerms(tx, input.tenantId, input.botId, latest.question);
+  await tx.update(groups).set({ question: latest.question, terms }).where(eq(groups.id, groupId));
+}
+
+/**
  * A visitor's thumbs up on an answer said not sure marks its queued question: the quote helped
  * them, which the owner reads as a hint to keep it as the answer. The question stays queued, as one
  * visitor's word is not the owner's; a thumbs taken back unmarks it.
