@@ -1,19 +1,33 @@
+import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ZIP_LIMITS, detectKind, ExtractionError, extractSections } from './extract.js';
+import { CHUNK_TOKENS } from '../knowledge/chunker.js';
+import {
+  DEFAULT_ZIP_LIMITS,
+  detectKind,
+  ExtractionError,
+  extractSections,
+  PDF_LOCKED,
+  PDF_NO_TEXT,
+  refusalReason,
+} from './extract.js';
 import {
   CARTA_LINES,
   CSV_TEXT,
   DOCX_HANDBOOK,
   DOCX_TEXT,
   enc,
+  encryptedOffice,
   HTML_SECTIONS,
   HTML_TEXT,
+  lockPdf,
   MENU_LINES,
   makeDocx,
   makePdf,
   makeScannedPdf,
+  makeTablePdf,
   makeXlsx,
   PDF_PAGES,
+  PRICE_ROWS,
   textImage,
 } from './test-files.fixture.js';
 
@@ -96,6 +110,33 @@ describe('extractSections', { timeout: 30_000 }, () => {
     expect(sections.map((s) => s.text)).toEqual(PDF_PAGES);
   });
 
+  it("reads a price list's table row by row, cells apart, and a menu's dotted leaders", async () => {
+    const [page] = await extractSections('pdf', await makeTablePdf(PRICE_ROWS, 'Fade Street Barbers'));
+    expect(page!.text.split('\n')).toEqual([
+      'Fade Street Barbers',
+      ...PRICE_ROWS.map((row) => row.join(' | ')),
+      'Walk-ins welcome every day.',
+    ]);
+    const [menu] = await extractSections('pdf', await makePdf(['Steak and ale pie ............ 13.00']));
+    expect(menu!.text).toBe('Steak and ale pie | 13.00');
+  });
+
+  it('says a PDF is password-protected, or damaged, rather than that it has no text', async () => {
+    await expect(extractSections('pdf', await lockPdf(await makePdf()))).rejects.toThrow(PDF_LOCKED);
+    await expect(extractSections('pdf', enc('%PDF-1.4 broken'))).rejects.toThrow(/damaged/);
+    await expect(extractSections('pdf', await makePdf(['', ' ']))).rejects.toThrow(PDF_NO_TEXT);
+  });
+
+  it('explains a refused Office file the owner can fix: a password, an old format', () => {
+    expect(refusalReason('prices.docx', encryptedOffice())).toBe(
+      'prices.docx is password-protected: save a copy without the password and upload that',
+    );
+    expect(refusalReason('menu.doc', encryptedOffice(false))).toBe(
+      'menu.doc is in an old Office format: save it as .docx and upload that',
+    );
+    expect(refusalReason('notes.bin', enc('hello'))).toBeNull();
+  });
+
   it('reads a DOCX', async () => {
     const [section] = await extractSections('docx', await makeDocx());
     for (const p of DOCX_TEXT) expect(section!.text).toContain(p);
@@ -120,18 +161,66 @@ describe('extractSections', { timeout: 30_000 }, () => {
     expect(await detectKind('book.xlsx', xlsx)).toBe('xlsx');
     const sections = await extractSections('xlsx', xlsx);
     expect(sections).toEqual([
-      { text: 'item, price\nKayak, 55', headingPath: 'Prices' },
-      { text: 'Guide, Ingrid', headingPath: 'Staff' },
+      { text: 'item | price\nKayak | 55', headingPath: 'Prices' },
+      { text: 'Guide | Ingrid', headingPath: 'Staff' },
     ]);
   });
 
-  it('writes CSV rows as lines with their headers', async () => {
+  it('writes CSV rows as table rows under their header', async () => {
     const [section] = await extractSections('csv', enc(CSV_TEXT));
     expect(section!.text.split('\n')).toEqual([
-      'product, price, colour',
-      'product: Lantern; price: 19.50; colour: amber',
-      'product: Tent, two person; price: 240; colour: green',
+      'product | price | colour',
+      'Lantern | 19.50 | amber',
+      'Tent, two person | 240 | green',
     ]);
+  });
+
+  it("reads a spreadsheet's title, grouped rows and empty cells in their columns", async () => {
+    const csv = 'Price list 2026,,\n,,\nService,Length,Price\nCut,Short,£35\n,Long,£45\nFringe | trim,,£8\n';
+    await expect(extractSections('csv', enc(csv))).resolves.toEqual([
+      {
+        text: [
+          'Price list 2026',
+          'Service | Length | Price',
+          'Cut | Short | £35',
+          // A row without its first cell belongs to the group above it.
+          'Cut | Long | £45',
+          'Fringe / trim |  | £8',
+        ].join('\n'),
+      },
+    ]);
+  });
+
+  it('cuts a long price list into sections that each open with its header', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `Item number ${i},Blue,£${i}.99`);
+    const sections = await extractSections('csv', enc(`Product,Colour,Price\n${rows.join('\n')}`));
+    expect(sections.length).toBeGreaterThan(3);
+    for (const section of sections) {
+      expect(section.text.startsWith('Product | Colour | Price\n')).toBe(true);
+      expect(countTokens(section.text)).toBeLessThan(CHUNK_TOKENS);
+    }
+    const body = sections.flatMap((s) => s.text.split('\n').slice(1));
+    expect(body).toEqual(rows.map((row) => row.replaceAll(',', ' | ')));
+  });
+
+  it('reads a CSV of questions and answers as an FAQ, one entry per section', async () => {
+    const faq =
+      'Question,Answer\nAre dogs allowed?,Dogs are welcome on the terrace.\nDo you take cards?,All cards.\n';
+    expect(await extractSections('csv', enc(faq))).toEqual([
+      { text: 'Are dogs allowed?\n\nDogs are welcome on the terrace.' },
+      { text: 'Do you take cards?\n\nAll cards.' },
+    ]);
+  });
+
+  it('writes rows too long to quote whole as paragraphs of header and value', async () => {
+    const long = 'A hand-thrown stoneware mug. '.repeat(12).trim();
+    const [section] = await extractSections(
+      'csv',
+      enc(`name,description,price\nMug,${long},£18\nBowl,Small,£9\n`),
+    );
+    expect(section!.text).toBe(
+      `name: Mug; description: ${long}; price: £18\n\nname: Bowl; description: Small; price: £9`,
+    );
   });
 
   it('keeps the main content of HTML, dropping navigation, footer and scripts', async () => {

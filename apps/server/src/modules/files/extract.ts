@@ -7,6 +7,8 @@ import { decodeHtml, decodeText, hasByteOrderMark } from '../../core/text-encodi
 import type { Section } from '../knowledge/chunker.js';
 import { markdownSections } from '../knowledge/markdown.js';
 import { ExtractionError } from './extraction-error.js';
+import { leadersAsCells, pageLines } from './pdf-lines.js';
+import { tableSections } from './tables.js';
 import { assertZipWithinLimits, type ZipLimits } from './zip-guard.js';
 
 export { ExtractionError };
@@ -63,6 +65,25 @@ export async function detectKind(filename: string, content: Uint8Array): Promise
   return byName;
 }
 
+/** An OLE compound file: a password-protected DOCX or XLSX, or an old .doc, .xls or .ppt. */
+const COMPOUND_FILE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+/** The stream Office keeps an encrypted document in, as its directory names it (UTF-16LE). */
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+const OLD_OFFICE: Record<string, string> = { '.doc': '.docx', '.xls': '.xlsx', '.ppt': '.pdf' };
+
+/**
+ * Why a file detectKind refused is refused, when the owner can do something about it: an Office
+ * file with a password, or in the format before 2007. Null: a type not supported.
+ */
+export function refusalReason(filename: string, content: Uint8Array): string | null {
+  if (!COMPOUND_FILE.every((byte, i) => content[i] === byte)) return null;
+  if (Buffer.from(content.buffer, content.byteOffset, content.byteLength).includes(ENCRYPTED_PACKAGE)) {
+    return `${filename} is password-protected: save a copy without the password and upload that`;
+  }
+  const newer = OLD_OFFICE[extname(filename).toLowerCase()];
+  return newer ? `${filename} is in an old Office format: save it as ${newer} and upload that` : null;
+}
+
 /** Time a file's scanned pages may spend in OCR, unless the pool says (half its time limit). */
 export const DEFAULT_OCR_BUDGET_MS = 30_000;
 
@@ -90,7 +111,8 @@ export async function extractSections(
         .trim(),
     }))
     .filter((s) => s.text.length > 0);
-  if (kept.length === 0) throw new ExtractionError('No text could be extracted from this file');
+  if (kept.length === 0)
+    throw new ExtractionError(kind === 'pdf' ? PDF_NO_TEXT : 'No text could be extracted from this file');
   return kept;
 }
 
@@ -136,6 +158,12 @@ type PdfDocument = Awaited<
   ReturnType<typeof import('pdfjs-dist/legacy/build/pdf.mjs')['getDocument']>['promise']
 >;
 
+/** A PDF of blank pages, or of pictures OCR could not read: the owner is told, not left with nothing trained. */
+export const PDF_NO_TEXT =
+  'No text could be read from this PDF: its pages are blank, or pictures of text too unclear to read';
+
+export const PDF_LOCKED = 'This PDF is password-protected: save a copy without the password and upload that';
+
 const STANDARD_FONTS = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
 
 /** Page by page, each section keeping its page number; scanned pages read by OCR within `ocrBudgetMs`. */
@@ -155,23 +183,18 @@ export async function extractPdf(
       standardFontDataUrl: STANDARD_FONTS,
       verbosity: 0,
     }).promise;
-  } catch {
-    throw new ExtractionError('The PDF could not be read');
+  } catch (error) {
+    // The owner can fix this one: say so, rather than that the file is broken.
+    if ((error as { name?: string }).name === 'PasswordException') throw new ExtractionError(PDF_LOCKED);
+    throw new ExtractionError('The PDF could not be read: the file may be damaged');
   }
   try {
     const sections: Section[] = [];
     for (let n = 1; n <= document.numPages; n++) {
       const page = await document.getPage(n);
       const text = await page.getTextContent();
-      let out = '';
-      for (const item of text.items) {
-        if (!('str' in item)) continue;
-        out += item.str;
-        if (item.hasEOL) out += '\n';
-        else if (item.str && !out.endsWith(' ')) out += ' ';
-      }
       page.cleanup();
-      sections.push({ text: out.replace(/[ \t]+\n/g, '\n'), pageNumber: n });
+      sections.push({ text: pageLines(text.items), pageNumber: n });
     }
     await readScannedPages(document, sections, ocrBudgetMs);
     return sections;
@@ -201,7 +224,7 @@ async function readScannedPages(document: PdfDocument, sections: Section[], budg
     for (const section of scanned) {
       if (performance.now() > deadline) return;
       const text = await read(await renderPage(document, section.pageNumber!));
-      if (text) section.text = text;
+      if (text) section.text = leadersAsCells(text);
     }
   });
 }
@@ -227,7 +250,7 @@ async function extractDocx(content: Uint8Array): Promise<Section[]> {
   return [{ text: value }];
 }
 
-/** One section per sheet (heading: the sheet's name), each row a line of its cells. */
+/** One section per sheet (heading: the sheet's name), its rows as a table (tableSections). */
 async function extractXlsx(content: Uint8Array): Promise<Section[]> {
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
@@ -238,21 +261,21 @@ async function extractXlsx(content: Uint8Array): Promise<Section[]> {
   }
   const sections: Section[] = [];
   workbook.eachSheet((sheet) => {
-    const lines: string[] = [];
+    const rows: string[][] = [];
     sheet.eachRow((row) => {
       const cells: string[] = [];
-      row.eachCell((cell) => {
-        const text = cell.text.trim();
-        if (text) cells.push(text);
+      // Empty cells keep their place, so a value stays under its column's header.
+      row.eachCell({ includeEmpty: true }, (cell, column) => {
+        cells[column - 1] = cell.text;
       });
-      if (cells.length > 0) lines.push(cells.join(', '));
+      rows.push(Array.from(cells, (cell) => cell ?? ''));
     });
-    sections.push({ text: lines.join('\n'), headingPath: sheet.name });
+    sections.push(...tableSections(rows, sheet.name));
   });
   return sections;
 }
 
-/** Each row a line; with a header row, each cell is written as `header: value`. */
+/** A CSV's rows as a table, the first its header (tableSections). */
 export function extractCsv(text: string): Section[] {
   let rows: string[][];
   try {
@@ -260,18 +283,7 @@ export function extractCsv(text: string): Section[] {
   } catch {
     throw new ExtractionError('The CSV file could not be read');
   }
-  const [header, ...rest] = rows;
-  if (!header) return [];
-  const lines = [header.join(', ')];
-  for (const row of rest) {
-    lines.push(
-      row
-        .map((value, i) => (header[i] && value ? `${header[i]}: ${value}` : value))
-        .filter(Boolean)
-        .join('; '),
-    );
-  }
-  return [{ text: lines.join('\n') }];
+  return tableSections(rows);
 }
 
 /** An HTML file as the crawler reads a page: its main content, furniture removed. */

@@ -15,6 +15,7 @@ import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { botFileGroups, bots } from '../bots/bots.schema.js';
 import { chunks, documents } from '../knowledge/knowledge.schema.js';
+import { PDF_NO_TEXT } from './extract.js';
 import {
   CARTA_LINES,
   CSV_TEXT,
@@ -200,7 +201,7 @@ describe('upload and extraction', () => {
     ]);
     expect(docxChunks[1]!.content).toContain('twenty-five days of paid leave');
     expect(docxChunks[2]!.content).toBe('Claim travel within thirty days.');
-    expect((await chunkRows(csv!.id))[0]!.content).toContain('product: Tent, two person; price: 240');
+    expect((await chunkRows(csv!.id))[0]!.content).toContain('Tent, two person | 240 | green');
     const htmlText = (await chunkRows(html!.id)).map((c) => c.content).join('\n');
     expect(htmlText).toContain('lighthouse keeper');
     expect(htmlText).not.toContain('Navigation menu link');
@@ -247,8 +248,8 @@ describe('upload and extraction', () => {
     const group = await settled(owner, reply.body.id);
     expect(group.files.map((f) => f.status)).toEqual(['trained', 'trained']);
     const all = (await chunksOfGroup(group)).map((t) => t.content).join('\n');
-    expect(all).toContain('service: Cut and finish; price: £35');
-    expect(all).toContain('service: Café crème; price: €3');
+    expect(all).toContain('Cut and finish | £35');
+    expect(all).toContain('Café crème | €3');
     expect(all).toContain('Gift vouchers from £25');
     expect(all).not.toContain('\uFFFD');
   });
@@ -286,7 +287,7 @@ describe('upload and extraction', () => {
     expect(reply.status).toBe(201);
     const group = await settled(owner, reply.body.id);
     expect(group.files.map((f) => [f.status, f.trained, f.error])).toEqual([
-      ['failed', false, 'No text could be extracted from this file'],
+      ['failed', false, PDF_NO_TEXT],
       ['trained', true, null],
     ]);
   });

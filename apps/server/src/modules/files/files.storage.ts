@@ -7,7 +7,7 @@ import type { Multipart } from '@fastify/multipart';
 import type { FileKind } from '@parley/contracts';
 import { AppError, badRequest } from '../../core/errors.js';
 import { uploadedFileName } from '../../core/http/multipart.js';
-import { detectKind } from './extract.js';
+import { detectKind, refusalReason } from './extract.js';
 
 /** A file streamed to disk, its kind judged from its bytes. */
 export type StoredUpload = {
@@ -58,16 +58,7 @@ export async function receiveUpload(
       if (part.file.truncated) throw tooLarge(entry.filename, limits.maxFileBytes);
       written[written.length - 1]!.size = part.file.bytesRead;
     }
-    for (const file of written) {
-      const kind = file.size > 0 ? await judge(file) : null;
-      if (!kind) {
-        throw new AppError(
-          'unsupported_media_type',
-          `${file.filename}: this file type is not supported. Upload ${SUPPORTED} files.`,
-        );
-      }
-      file.kind = kind;
-    }
+    for (const file of written) file.kind = await judge(file);
     return { fields, files: written };
   } catch (error) {
     await removeStored(written);
@@ -79,13 +70,20 @@ export async function removeStored(stored: Array<{ path: string }>): Promise<voi
   await Promise.all(stored.map((file) => rm(file.path, { force: true })));
 }
 
-async function judge(file: StoredUpload): Promise<FileKind | null> {
+/** The file's kind, or a 415 naming it, with what to do when the owner can fix it (a password). */
+async function judge(file: StoredUpload): Promise<FileKind> {
   const handle = await open(file.path, 'r');
   try {
     const length = Math.min(file.size, MAX_TEXT_CHECK);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, 0);
-    return await detectKind(file.filename, buffer);
+    const kind = length > 0 ? await detectKind(file.filename, buffer) : null;
+    if (kind) return kind;
+    throw new AppError(
+      'unsupported_media_type',
+      refusalReason(file.filename, buffer) ??
+        `${file.filename}: this file type is not supported. Upload ${SUPPORTED} files.`,
+    );
   } finally {
     await handle.close();
   }

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFHexString, StandardFonts } from 'pdf-lib';
 
 /** Test documents made on the fly, with known text (used by the extraction and API tests). */
 
@@ -18,6 +18,56 @@ export async function makePdf(pages: string[] = PDF_PAGES): Promise<Uint8Array> 
     page.drawText(text, { x: 20, y: 250, size: 10, font });
   }
   return pdf.save();
+}
+
+/** A barber's price list: a header and rows of service, duration and price. */
+export const PRICE_ROWS = [
+  ['Service', 'Duration', 'Price'],
+  ['Classic haircut', '30 min', '$25'],
+  ['Beard trim', '15 min', '$12'],
+  ['Hot towel shave', '45 min', '$35'],
+  ['Kids haircut', '20 min', '$18'],
+];
+
+/** A price list as a PDF lays a table out: a title, then each cell drawn at its column's place, row by row. */
+export async function makeTablePdf(rows: string[][] = PRICE_ROWS, title = 'Price list'): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  page.drawText(title, { x: 50, y: 780, size: 16, font });
+  rows.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      page.drawText(cell, { x: 50 + c * 170, y: 740 - r * 22, size: 11, font });
+    });
+  });
+  page.drawText('Walk-ins welcome every day.', { x: 50, y: 720 - rows.length * 22, size: 11, font });
+  return pdf.save();
+}
+
+/**
+ * The PDF with an encryption dictionary whose user password is not empty: what a reader meets in a
+ * password-protected PDF (the content itself is left as it is, which a reader never reaches).
+ */
+export async function lockPdf(bytes: Uint8Array): Promise<Uint8Array> {
+  const pdf = await PDFDocument.load(bytes);
+  const { context } = pdf;
+  const hex = (byte: string) => PDFHexString.of(byte.repeat(32));
+  context.trailerInfo.Encrypt = context.register(
+    context.obj({ Filter: 'Standard', V: 1, R: 2, Length: 40, P: -44, O: hex('00'), U: hex('11') }),
+  );
+  context.trailerInfo.ID = context.obj([hex('ab'), hex('ab')]);
+  return pdf.save({ useObjectStreams: false });
+}
+
+/**
+ * The start of an OLE compound file, as Office saves a password-protected DOCX (its directory naming
+ * the EncryptedPackage stream) or, without it, an old .doc.
+ */
+export function encryptedOffice(encrypted = true): Uint8Array {
+  const bytes = new Uint8Array(4096);
+  bytes.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  if (encrypted) bytes.set(Buffer.from('EncryptedPackage', 'utf16le'), 1024);
+  return bytes;
 }
 
 export const DOCX_TEXT = ['Quarterly onboarding handbook', 'New hires receive a brass compass on day one.'];

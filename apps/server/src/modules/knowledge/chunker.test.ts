@@ -50,6 +50,14 @@ describe('chunkSections', () => {
     expect(drafts.some((d) => d.content.includes('word2999'))).toBe(true);
   });
 
+  it("keeps an empty table cell's place, so the cells after it stay under their headers", () => {
+    const [draft] = chunkSections([
+      { text: 'Item | Size | Price\nCroissant |  |  | £2.50\nTea   |   Large | £3' },
+    ]);
+    expect(draft!.content).toBe('Item | Size | Price\nCroissant |  |  | £2.50\nTea | Large | £3');
+    expect(draft!.content.split('\n')[1]!.split(' | ')).toEqual(['Croissant', '', '', '£2.50']);
+  });
+
   it('drops empty text', () => {
     expect(chunkSections([{ text: '  \n\n  ' }])).toEqual([]);
   });

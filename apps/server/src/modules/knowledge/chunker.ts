@@ -66,7 +66,12 @@ const sum = (pieces: Piece[]) => pieces.reduce((n, p) => n + p.tokens, 0);
 function splitPieces(text: string, maxTokens: number): Piece[] {
   const pieces: Piece[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
-    const clean = paragraph.replace(/[ \t]+/g, ' ').trim();
+    // An empty table cell ("Croissant |  | £2.50") keeps its two spaces: read as "a | | b", the
+    // cells after it would move under the wrong headers.
+    const clean = paragraph
+      .replace(/[ \t]+/g, ' ')
+      .replace(/ \|(?= \|)/g, ' | ')
+      .trim();
     if (!clean) continue;
     const tokens = countTokens(clean);
     if (tokens <= maxTokens) {
