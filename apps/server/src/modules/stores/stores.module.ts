@@ -15,6 +15,8 @@ import { wooRoutes } from './woocommerce/woo.routes.js';
 import { WooService } from './woocommerce/woo.service.js';
 
 const TRAIN_ATTEMPTS = 3;
+/** How often expired discounts and coupons are looked for: a shopper may hear of one this long after. */
+const OFFER_SWEEP_MS = 10 * 60_000;
 
 /** Online stores: Shopify and WooCommerce routes and webhooks, and the sync, training and webhook jobs. */
 export const storesModule: FeatureModule = {
@@ -51,5 +53,12 @@ export const storesModule: FeatureModule = {
       { maxAttempts: 5, backoffBaseMs: 1000 },
     );
     deps.scheduler.register('stores.webhook-events.prune', (now) => core.pruneWebhookEvents(now));
+    // Every worker sweeps (deleting twice is harmless), at most every few minutes: a scan of offers.
+    let sweptAt = Number.NEGATIVE_INFINITY;
+    deps.scheduler.register('stores.offers.expire', async (now) => {
+      if (now.getTime() - sweptAt < OFFER_SWEEP_MS) return;
+      sweptAt = now.getTime();
+      await core.forgetExpiredOffers(now);
+    });
   },
 };

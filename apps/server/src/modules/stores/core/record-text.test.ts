@@ -44,8 +44,12 @@ describe('a product as the text a bot reads', () => {
   it('opens with price and stock as sentences naming it, its variants, link and lead text in one passage', () => {
     const [head, care] = recordSections(record, 'USD');
     expect(head!.headingPath).toBe('Trail Backpack');
-    expect(head!.text).toContain('The Trail Backpack costs from 49.00 USD.');
-    expect(head!.text).toContain('The Trail Backpack is in stock.');
+    expect(head!.text).toContain(
+      'The Trail Backpack costs from 49.00 USD: Size S 49.00 USD, Size L 59.00 USD.',
+    );
+    expect(head!.text).toContain(
+      'The Trail Backpack is in stock in Size S (3 left), and out of stock in Size L.',
+    );
     expect(head!.text).toContain('- L: 59.00 USD, was 69.00 USD, out of stock, 0 left, SKU BP-L');
     expect(head!.text).toContain('Link: https://shop.example/products/trail-backpack');
     expect(head!.text).toContain('A roomy pack for day hikes.');
@@ -61,5 +65,21 @@ describe('a product as the text a bot reads', () => {
     const changed = { ...record, data: { ...product, price: '45.00' } };
     expect(recordHash(record)).toBe(recordHash({ ...record, data: { ...product } }));
     expect(recordHash(changed)).not.toBe(recordHash(record));
+  });
+
+  it('hashes a draft apart from the same product published, and a published one as before', () => {
+    expect(recordHash({ ...record, status: 'active' })).toBe(recordHash(record));
+    expect(recordHash({ ...record, status: 'publish' })).toBe(recordHash(record));
+    expect(recordHash({ ...record, status: 'draft' })).not.toBe(recordHash(record));
+  });
+
+  it('says one stock sentence when every variant agrees', () => {
+    const soldOut = product.variants.map((v) => ({ ...v, available: false }));
+    const [head] = recordSections({ ...record, data: { ...product, variants: soldOut } }, 'USD');
+    expect(head!.text).toContain('The Trail Backpack is out of stock.');
+    const single = [{ ...product.variants[0]!, options: {} }];
+    const [one] = recordSections({ ...record, data: { ...product, variants: single } }, 'USD');
+    expect(one!.text).toContain('The Trail Backpack costs 49.00 USD.');
+    expect(one!.text).toContain('The Trail Backpack is in stock (3 left).');
   });
 });

@@ -2,6 +2,7 @@ import type { CollectionData, DiscountData, PageData, ProductData, StoreKind } f
 import { sha256 } from '../../../core/crypto.js';
 import type { Section } from '../../knowledge/chunker.js';
 import { markdownSections } from '../../knowledge/markdown.js';
+import { hiddenByStatus } from './visibility.js';
 
 /** What training reads of a record: its title, address and normalised data. */
 export type RecordText = {
@@ -9,6 +10,8 @@ export type RecordText = {
   title: string;
   url: string | null;
   data: Record<string, unknown>;
+  /** The platform's status: a draft or unpublished record hashes differently (visibility.ts). */
+  status?: string | null;
 };
 
 const KIND_LABEL: Partial<Record<StoreKind, string>> = {
@@ -40,9 +43,15 @@ export function recordSections(record: RecordText, currency: string | null): Sec
   return [head, ...more].filter((s) => s.text.trim().length > 0);
 }
 
-/** Changes exactly when what training would store changes. */
+/**
+ * Changes exactly when what training would store changes, including whether shoppers may see it
+ * at all: unpublishing a product retrains it (its knowledge goes), publishing it again brings it
+ * back. Visible records hash as they always did, so nothing is retrained for this alone.
+ */
 export function recordHash(record: RecordText): string {
-  return sha256(JSON.stringify([record.kind, record.title, record.url, record.data]));
+  const parts = [record.kind, record.title, record.url, record.data];
+  const hidden = hiddenByStatus({ kind: record.kind, status: record.status ?? null });
+  return sha256(JSON.stringify(hidden ? [...parts, 'hidden'] : parts));
 }
 
 const joinPath = (title: string, path?: string) => (path ? `${title} > ${path}` : title);
@@ -78,33 +87,59 @@ const money = (amount: string | null, currency: string | null) =>
 
 /**
  * Price and stock as whole sentences naming the product: the extractive answer quotes sentences,
- * and "How much is the X?" shares its words with "The X costs ...".
+ * and "How much is the X?" shares its words with "The X costs ...". When variants differ, one
+ * sentence names every variant's price and one every variant's stock, so whichever is quoted
+ * answers for the size asked about (a one-letter size is no word a search can match).
  */
 function productFacts(title: string, product: ProductData, storeCurrency: string | null): string[] {
   const currency = product.currency ?? storeCurrency;
   const facts: string[] = [];
-  const several = new Set(product.variants.map((v) => v.price)).size > 1;
+  const variants = product.variants;
+  const several = new Set(variants.map((v) => v.price)).size > 1;
   if (product.price !== null) {
-    facts.push(`The ${title} costs ${several ? 'from ' : ''}${money(product.price, currency)}.`);
+    const each = variants.map((v) => `${variantLabel(v)} ${money(v.price, currency)}`).join(', ');
+    facts.push(
+      several
+        ? `The ${title} costs from ${money(product.price, currency)}: ${each}.`
+        : `The ${title} costs ${money(product.price, currency)}.`,
+    );
   }
-  const inStock = product.variants.some((v) => v.available);
-  const stock = product.variants.length === 1 ? product.variants[0]!.inventory : null;
-  facts.push(
-    `The ${title} is ${inStock ? 'in stock' : 'out of stock'}${inStock && stock != null ? ` (${stock} left)` : ''}.`,
-  );
+  facts.push(stockFact(title, variants));
   if (product.vendor) facts.push(`Brand: ${product.vendor}`);
   if (product.product_type) facts.push(`Type: ${product.product_type}`);
   if (product.categories.length > 0) facts.push(`Categories: ${product.categories.join(', ')}`);
   for (const option of product.options) facts.push(`${option.name}: ${option.values.join(', ')}`);
-  if (product.variants.length > 1) {
+  if (variants.length > 1) {
     facts.push('Variants:');
-    for (const variant of product.variants) facts.push(`- ${variantLine(variant, currency)}`);
+    for (const variant of variants) facts.push(`- ${variantLine(variant, currency)}`);
   }
   if (product.tags.length > 0) facts.push(`Tags: ${product.tags.join(', ')}`);
   return facts;
 }
 
-function variantLine(variant: ProductData['variants'][number], currency: string | null): string {
+type Variant = ProductData['variants'][number];
+
+/** "Size L", "Size L / Color Red"; the variant's title when it has no options. */
+const variantLabel = (variant: Variant) => {
+  const options = Object.entries(variant.options);
+  return options.length > 0 ? options.map(([name, value]) => `${name} ${value}`).join(' / ') : variant.title;
+};
+
+const left = (variant: Variant) => (variant.inventory != null ? ` (${variant.inventory} left)` : '');
+
+function stockFact(title: string, variants: Variant[]): string {
+  const inStock = variants.filter((v) => v.available);
+  if (variants.length === 1 || inStock.length === 0 || inStock.length === variants.length) {
+    const stock = variants.length === 1 && inStock.length === 1 ? left(variants[0]!) : '';
+    return `The ${title} is ${inStock.length > 0 ? 'in stock' : 'out of stock'}${stock}.`;
+  }
+  const soldOut = variants.filter((v) => !v.available);
+  const list = (some: Variant[], withStock: boolean) =>
+    some.map((v) => `${variantLabel(v)}${withStock ? left(v) : ''}`).join(', ');
+  return `The ${title} is in stock in ${list(inStock, true)}, and out of stock in ${list(soldOut, false)}.`;
+}
+
+function variantLine(variant: Variant, currency: string | null): string {
   const parts = [`${variant.title}: ${money(variant.price, currency)}`];
   if (variant.compare_at_price) parts.push(`was ${money(variant.compare_at_price, currency)}`);
   parts.push(variant.available ? 'in stock' : 'out of stock');

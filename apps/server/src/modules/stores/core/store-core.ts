@@ -37,6 +37,7 @@ import { storeRecords, stores, storeWebhookEvents } from '../stores.schema.js';
 import type { RemoteRecord, StoreAdapter, StoreConnection } from './adapter.js';
 import { recordHash, recordSections } from './record-text.js';
 import { failedSync, finishedSync, startedSync, updateType } from './store-sync.js';
+import { shownToShoppers } from './visibility.js';
 
 export const STORE_SYNC_JOB = 'stores.sync';
 export const STORE_TRAIN_JOB = 'stores.train';
@@ -169,9 +170,50 @@ export class StoreCore {
     await botCacheOf(this.deps).tenantChanged(tenantId);
   }
 
-  /** The store's uninstall: kept with its records, but nothing syncs until it is connected again. */
-  async markDisconnected(storeId: number): Promise<void> {
-    await this.deps.db.update(stores).set({ status: 'disconnected' }).where(eq(stores.id, storeId));
+  /**
+   * The store's uninstall: kept with its records, but nothing syncs until it is connected again, so
+   * its bots stop answering from it (prices and stock would only grow stale): its knowledge goes and
+   * its records are untrained. Connecting it again and training brings the answers back.
+   */
+  async markDisconnected(store: StoreRow): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await tx.update(stores).set({ status: 'disconnected' }).where(eq(stores.id, store.id));
+      await tx
+        .delete(documents)
+        .where(
+          and(
+            eq(documents.tenantId, store.tenantId),
+            eq(documents.sourceType, 'store'),
+            eq(documents.collectionId, store.id),
+          ),
+        );
+      await tx
+        .update(storeRecords)
+        .set({ trainingStatus: null, trainedHash: null })
+        .where(eq(storeRecords.storeId, store.id));
+    });
+  }
+
+  /**
+   * Discounts and coupons whose end has passed leave every bot's knowledge: the platform sends no
+   * webhook when a date passes (training also skips them, visibility.ts). Dates that are not ISO
+   * times are left alone rather than failing the sweep.
+   */
+  async forgetExpiredOffers(now: Date): Promise<void> {
+    const ended = this.deps.db
+      .select({ id: storeRecords.id })
+      .from(storeRecords)
+      .where(
+        and(
+          inArray(storeRecords.kind, ['discount', 'coupon']),
+          sql`CASE WHEN ${storeRecords.data}->>'ends_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'
+            THEN (${storeRecords.data}->>'ends_at')::timestamptz <= ${now.toISOString()}::timestamptz
+            ELSE false END`,
+        ),
+      );
+    await this.deps.db
+      .delete(documents)
+      .where(and(eq(documents.sourceType, 'store'), inArray(documents.sourceId, ended)));
   }
 
   /** Connects a bot to the store (the bot's store id for this platform); the bot then answers from it. */
@@ -469,6 +511,7 @@ export class StoreCore {
         title: r.title,
         url: r.url,
         data: r.data as Record<string, unknown>,
+        status: r.status,
       }),
       remoteUpdatedAt: r.updatedAt ? new Date(r.updatedAt) : null,
       syncedAt: now,
@@ -612,7 +655,7 @@ export class StoreCore {
           .orderBy(storeRecords.id)
           .limit(TRAIN_BATCH);
         if (batch.length === 0) break;
-        await this.trainBatch(store, batch);
+        if (!(await this.trainBatch(store, batch))) break;
         done += batch.length;
         await job.progress(done, total);
         // PGlite has one connection: requests waiting on it get their turn between batches.
@@ -628,13 +671,17 @@ export class StoreCore {
 
   /**
    * One batch of records, one transaction: their documents in a few statements
-   * (`replaceDocuments`), then their statuses in one.
+   * (`replaceDocuments`), then their statuses in one. False when the store is no longer connected.
    */
-  private async trainBatch(store: StoreRow, batch: RecordRow[]) {
+  private async trainBatch(store: StoreRow, batch: RecordRow[]): Promise<boolean> {
     const embedder = embedderOf(this.deps);
+    const now = this.deps.clock.now();
+    const shown = batch.filter((record) => shownToShoppers(record, now));
+    // A draft, unpublished or expired record is trained as nothing: its knowledge goes.
+    const hidden = batch.filter((record) => !shown.includes(record)).map((record) => record.id);
     // The records' text is made and chunked before the transaction opens: that CPU need not hold
     // the database.
-    const inputs = batch.map((record) => ({
+    const inputs = shown.map((record) => ({
       tenantId: store.tenantId,
       sourceType: 'store' as const,
       sourceId: record.id,
@@ -644,10 +691,19 @@ export class StoreCore {
       sections: recordSections(record, store.currency),
     }));
     const prepared = prepareDocuments(inputs);
-    await this.deps.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
+      // Shared with the uninstall's update: a batch never lands after the store's knowledge went.
+      const [live] = await tx
+        .select({ status: stores.status })
+        .from(stores)
+        .where(eq(stores.id, store.id))
+        .for('share');
+      if (live?.status !== 'connected') return false;
       await this.fitsPlan(tx, store, batch, inputs);
       await replaceDocuments(tx, inputs, embedder, prepared);
+      if (hidden.length > 0) await removeStoreDocuments(tx, store.tenantId, hidden);
       await markTrained(tx, batch);
+      return true;
     });
   }
 
@@ -860,6 +916,19 @@ export class StoreCore {
         ),
       );
   }
+}
+
+/** The knowledge of these records of a tenant's stores. */
+function removeStoreDocuments(tx: DbOrTx, tenantId: number, recordIds: number[]) {
+  return tx
+    .delete(documents)
+    .where(
+      and(
+        eq(documents.tenantId, tenantId),
+        eq(documents.sourceType, 'store'),
+        inArray(documents.sourceId, recordIds),
+      ),
+    );
 }
 
 /**

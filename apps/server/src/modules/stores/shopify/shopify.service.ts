@@ -233,7 +233,7 @@ export class ShopifyService {
 
   /** The webhook job, per store the delivery concerns. */
   async applyWebhook(store: StoreRow, topic: string, payload: unknown): Promise<void> {
-    if (topic === 'app/uninstalled') return this.core.markDisconnected(store.id);
+    if (topic === 'app/uninstalled') return this.core.markDisconnected(store);
     if (topic === 'app_subscriptions/update')
       return new ShopifyBillingService(this.deps, this.core).applyUpdate(store, payload);
     if (PRIVACY_TOPICS.has(topic)) return this.privacy(store, topic, payload as PrivacyPayload);

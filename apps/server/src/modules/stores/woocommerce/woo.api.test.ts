@@ -284,6 +284,37 @@ describe('training and answers', () => {
     expect(webhookJobs[0]!.n).toBe(1);
   });
 
+  it('never offers a coupon past its expiry though WooCommerce keeps it published', async () => {
+    expect((await ask('Do you have a welcome coupon code?')).body.bot_message!.message).toMatch(/welcome10/i);
+    const coupon = shop.records.coupon.get(301)!;
+    const expired = fake.setRecord(shop, 'coupon', { ...coupon, date_expires_gmt: '2020-01-31T00:00:00' });
+    const url = `${server.url}/api/woocommerce/webhooks/${storeId}`;
+    const secret = webhookSecretOf(storeId);
+    await fake.sendWebhook(url, 'coupon.updated', expired, { secret, deliveryId: 'coupon-expired' });
+    await expect
+      .poll(async () => (await ask('Do you have a welcome coupon code?')).body.bot_message!.message, {
+        timeout: 15_000,
+        interval: 200,
+      })
+      .not.toMatch(/welcome10/i);
+  });
+
+  it('stops offering a product set to draft, as soon as its webhook comes', async () => {
+    const product = (
+      await server.get<StoreItemList>(`${base()}/products?search=Backpack&per_page=1`, as(owner))
+    ).body.items[0]!;
+    const drafted = fake.setProduct(shop, { id: Number(product.external_id), status: 'draft' });
+    const url = `${server.url}/api/woocommerce/webhooks/${storeId}`;
+    const secret = webhookSecretOf(storeId);
+    await fake.sendWebhook(url, 'product.updated', drafted, { secret, deliveryId: 'product-draft' });
+    await expect
+      .poll(async () => (await ask(`How much is the ${product.title}?`)).body.bot_message!.message, {
+        timeout: 15_000,
+        interval: 200,
+      })
+      .not.toContain('123.45');
+  });
+
   it('refuses a delivery whose signature does not match, and stores nothing', async () => {
     const secret = webhookSecretOf(storeId);
     const url = `${server.url}/api/woocommerce/webhooks/${storeId}`;
