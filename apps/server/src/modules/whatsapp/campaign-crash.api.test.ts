@@ -149,6 +149,9 @@ describe.skipIf(!ON_POSTGRES)('a campaign whose worker is killed', () => {
     // Every send Meta accepted is on the log as sent; only claims cut off by the kill are interrupted.
     expect(settled.length).toBe(sends.length);
     expect(settled.length + interrupted.length).toBe(RECIPIENTS);
+    // Only sends in flight at the kill (about two, at 40 a second and 30 ms an answer) are in doubt;
+    // the rest of the dead run's batch, never tried, is sent by the next run.
+    expect(interrupted.length).toBeLessThanOrEqual(5);
     expect(new Set(interrupted.map((l) => l.error))).toEqual(
       interrupted.length
         ? new Set(['Interrupted before Meta confirmed the send; not sent again, to avoid a duplicate'])

@@ -141,7 +141,7 @@ export class CampaignsService {
     };
   }
 
-  /** The running job stops after its current second of sends. */
+  /** The running job sends no one else: its recipients not yet sent go back to the queue. */
   async pause(auth: AuthContext, id: number): Promise<{ message: string }> {
     const row = await this.require(auth, id);
     const [paused] = await this.db
@@ -155,13 +155,22 @@ export class CampaignsService {
     return { message: WHATSAPP_TEXTS.campaignPaused };
   }
 
-  /** A new run takes over: recipients already sent or claimed are never claimed again. */
+  /**
+   * A new run takes over: recipients already sent or claimed are never claimed again. Refused
+   * while the number is disconnected (the reason a campaign may have paused on its own).
+   */
   async resume(auth: AuthContext, id: number): Promise<{ message: string }> {
     const row = await this.require(auth, id);
+    const account = await this.accounts.require(auth, row.accountId);
+    if (!account.isActive) throw conflict(account.inactiveReason ?? WHATSAPP_TEXTS.tokenExpired);
     await this.db.transaction(async (tx) => {
       const [resumed] = await tx
         .update(whatsappCampaigns)
-        .set({ status: 'sending', startedAt: sql`coalesce(${whatsappCampaigns.startedAt}, now())` })
+        .set({
+          status: 'sending',
+          error: null,
+          startedAt: sql`coalesce(${whatsappCampaigns.startedAt}, now())`,
+        })
         .where(and(eq(whatsappCampaigns.id, row.id), eq(whatsappCampaigns.status, 'paused')))
         .returning({ id: whatsappCampaigns.id });
       if (!resumed) throw conflict(WHATSAPP_TEXTS.campaignNotPaused);

@@ -11,7 +11,7 @@ import {
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { type Db, queryPrepared } from '../../core/db/database.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
@@ -53,16 +53,37 @@ type Candidate = {
   email: string | null;
   tags: string[];
   attributes: Record<string, string>;
+  /** An opted_out column (as the export writes it): a file can opt a number out, never back in. */
+  opted_out: boolean;
 };
 
-/** A number in E.164, or null: with its country code, or a bare number with the country code's digits. */
-export function e164(raw: string): string | null {
-  const cleaned = raw.trim().replace(/^00/, '+');
+/**
+ * A number in E.164, or null. With + or 00 it is international; bare digits are first read as a
+ * national number of `country` (the business's own number's country: "98765 43210" or "07911
+ * 123456" as people write them), else as digits that start with their country code. Read
+ * international first, a third of ten-digit Indian mobiles would pass as numbers of another country.
+ */
+export function e164(raw: string, country?: CountryCode): string | null {
+  // Spreadsheets keep a leading + with an apostrophe or as the formula ="+44…".
+  const cleaned = raw
+    .trim()
+    .replace(/^['=]+|"/g, '')
+    .trim()
+    .replace(/^00/, '+');
   if (!cleaned) return null;
-  const parsed = parsePhoneNumberFromString(
-    cleaned.startsWith('+') ? cleaned : `+${cleaned.replace(/^\+/, '')}`,
-  );
+  if (country && !cleaned.startsWith('+')) {
+    const national = parsePhoneNumberFromString(cleaned, country);
+    if (national?.isValid()) return national.number;
+  }
+  const parsed = parsePhoneNumberFromString(`+${cleaned.replace(/^\+/, '')}`);
   return parsed?.isValid() ? parsed.number : null;
+}
+
+/** The country of the business's own number, whose national numbers its contacts are written as. */
+export function countryOf(displayPhoneNumber: string | null): CountryCode | undefined {
+  if (!displayPhoneNumber) return undefined;
+  const digits = displayPhoneNumber.trim();
+  return parsePhoneNumberFromString(digits.startsWith('+') ? digits : `+${digits}`)?.country;
 }
 
 /**
@@ -85,7 +106,7 @@ export class ContactsService {
     input: ContactInput,
   ): Promise<{ message: string; contact: WhatsAppContact }> {
     const account = await this.accounts.require(auth, input.account_id);
-    const phone = e164(input.phone);
+    const phone = e164(input.phone, countryOf(account.displayPhoneNumber));
     if (!phone) throw badRequest(WHATSAPP_TEXTS.phoneInvalid);
     const [row] = await this.db
       .insert(whatsappContacts)
@@ -187,7 +208,10 @@ export class ContactsService {
       updated: 0,
       rejectedCount: 0,
       rejected: [] as ImportResult['rejected'],
+      /** Rows naming a number an earlier row named (in the same batch; across batches, updates). */
+      merged: 0,
     };
+    const country = countryOf(account.displayPhoneNumber);
     let chosen: ContactMapping | null = mapping;
     let batch = new Map<string, Candidate>();
     // One batch is written while the next is parsed: the database and the parser overlap.
@@ -209,12 +233,13 @@ export class ContactsService {
         chosen ??= guessMapping(Object.keys(record));
         if (!chosen || !(chosen.phone in record)) throw badRequest(WHATSAPP_TEXTS.importNoPhoneColumn);
         result.rows++;
-        const candidate = candidateOf(record, chosen);
+        const candidate = candidateOf(record, chosen, country);
         if (typeof candidate === 'string') {
           reject(info.lines, candidate);
           continue;
         }
         const earlier = batch.get(candidate.phone);
+        if (earlier) result.merged++;
         batch.set(candidate.phone, earlier ? merge(earlier, candidate) : candidate);
         if (batch.size >= IMPORT_BATCH) {
           await write(batch);
@@ -234,8 +259,13 @@ export class ContactsService {
     if (batch.size) await write(batch);
     await writing;
     const imported = result.created + result.updated;
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const notes = [
+      result.merged ? `${count(result.merged, 'duplicate row')} merged` : '',
+      result.rejectedCount ? `${count(result.rejectedCount, 'row')} rejected` : '',
+    ].filter(Boolean);
     return {
-      message: `${imported} contact${imported === 1 ? '' : 's'} imported${result.rejectedCount ? `, ${result.rejectedCount} row${result.rejectedCount === 1 ? '' : 's'} rejected` : ''}`,
+      message: [`${count(imported, 'contact')} imported`, ...notes].join(', '),
       imported_contacts: imported,
       created: result.created,
       updated: result.updated,
@@ -305,16 +335,18 @@ export class ContactsService {
       this.db,
       sql`WITH input AS (
             SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-                AS x(phone text, name text, email text, tags text[], attributes jsonb)),
+                AS x(phone text, name text, email text, tags text[], attributes jsonb, opted_out boolean)),
           upserted AS (
-            INSERT INTO whatsapp_contacts (tenant_id, account_id, phone, name, email, tags, attributes)
-            SELECT ${tenantId}, ${accountId}, phone, name, email, coalesce(tags, '{}'), coalesce(attributes, '{}')
+            INSERT INTO whatsapp_contacts (tenant_id, account_id, phone, name, email, tags, attributes, opted_out_at)
+            SELECT ${tenantId}, ${accountId}, phone, name, email, coalesce(tags, '{}'), coalesce(attributes, '{}'),
+                   CASE WHEN opted_out THEN now() END
               FROM input
             ON CONFLICT (account_id, phone) DO UPDATE SET
                    name = coalesce(excluded.name, whatsapp_contacts.name),
                    email = coalesce(excluded.email, whatsapp_contacts.email),
                    tags = ARRAY(SELECT DISTINCT t FROM unnest(whatsapp_contacts.tags || excluded.tags) t ORDER BY t),
                    attributes = whatsapp_contacts.attributes || excluded.attributes,
+                   opted_out_at = coalesce(whatsapp_contacts.opted_out_at, excluded.opted_out_at),
                    updated_at = now()
             RETURNING (xmax = 0) AS created)
           SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated
@@ -347,10 +379,16 @@ export function guessMapping(columns: string[]): ContactMapping | null {
 }
 
 /** A row as a contact, or why it is refused. */
-function candidateOf(record: Record<string, string>, mapping: ContactMapping): Candidate | string {
+function candidateOf(
+  record: Record<string, string>,
+  mapping: ContactMapping,
+  country: CountryCode | undefined,
+): Candidate | string {
   const raw = record[mapping.phone] ?? '';
   if (!raw.trim()) return 'No phone number';
-  const phone = e164(raw);
+  if (/^\s*\d+(\.\d+)?e\+?\d+\s*$/i.test(raw))
+    return `A spreadsheet turned this number into ${raw.trim()}, losing its digits; format the column as text and export again`;
+  const phone = e164(raw, country);
   if (!phone) return `Not a valid phone number with its country code: ${raw.slice(0, 40)}`;
   const email = mapping.email ? (record[mapping.email] ?? '').slice(0, 320) : '';
   if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
@@ -367,6 +405,7 @@ function candidateOf(record: Record<string, string>, mapping: ContactMapping): C
     email: email || null,
     tags: mapping.tags ? dedupe((record[mapping.tags] ?? '').split(/[;,|]/)) : [],
     attributes,
+    opted_out: /^(true|yes|y|1)$/i.test(record.opted_out ?? ''),
   };
 }
 
@@ -377,6 +416,7 @@ function merge(earlier: Candidate, later: Candidate): Candidate {
     email: later.email ?? earlier.email,
     tags: dedupe([...earlier.tags, ...later.tags]),
     attributes: { ...earlier.attributes, ...later.attributes },
+    opted_out: earlier.opted_out || later.opted_out,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { e164, guessMapping } from './contacts.service.js';
+import { countryOf, e164, guessMapping } from './contacts.service.js';
 import { componentsOf, templateMessage, templateProblems, variablesOf } from './template-rules.js';
 
 const base = {
@@ -107,6 +107,26 @@ describe('contacts', () => {
     expect(e164('919876543210')).toBe('+919876543210');
     expect(e164('12345')).toBeNull();
     expect(e164('')).toBeNull();
+  });
+
+  it("reads bare national numbers as the business's country, never as another country's", () => {
+    // Without the business's country, an Indian mobile written nationally passes as Thai or Pakistani.
+    expect(e164('6624130486')).toBe('+6624130486');
+    expect(e164('6624130486', 'IN')).toBe('+916624130486');
+    expect(e164('92923 67297', 'IN')).toBe('+919292367297');
+    expect(e164('09876543210', 'IN')).toBe('+919876543210');
+    expect(e164('919876543210', 'IN')).toBe('+919876543210');
+    expect(e164('07911 123456', 'GB')).toBe('+447911123456');
+    // Written with their country code, numbers of other countries stay theirs.
+    expect(e164('+1 415 555 0123', 'IN')).toBe('+14155550123');
+    expect(e164('0044 7911 123456', 'IN')).toBe('+447911123456');
+    expect(e164('4915123456789', 'IN')).toBe('+4915123456789');
+    expect(e164("'+14155550123", 'IN')).toBe('+14155550123');
+    expect(e164('="+14155550123"', 'IN')).toBe('+14155550123');
+    expect(e164('12345', 'IN')).toBeNull();
+    expect(countryOf('+91 98765 43210')).toBe('IN');
+    expect(countryOf('1 415 555 0100')).toBe('US');
+    expect(countryOf('')).toBeUndefined();
   });
 
   it('guesses the mapping from the header', () => {

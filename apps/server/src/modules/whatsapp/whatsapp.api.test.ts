@@ -873,6 +873,67 @@ describe('contacts', () => {
     expect(foreign.status).toBe(404);
   });
 
+  it("reads national numbers as the business's country, keeps opt-outs from a file, and says why a row is refused", async () => {
+    const { reply } = await onboard(owner, { ...newNumber(), displayPhoneNumber: '+91 98765 00000' });
+    const account = reply.body.account;
+    const csv = [
+      'phone,name,opted_out',
+      '98765 43210,Asha,',
+      '+91 98765 43210,Asha K,',
+      '09876543211,Ravi,',
+      '6624130486,Meena,',
+      "'+14155550123,Sam,",
+      '9.19877E+11,Lost,',
+      '0044 7911 123456,Olly,true',
+    ].join('\n');
+    const imported = await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm(csv),
+    );
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body).toMatchObject({
+      message: '5 contacts imported, 1 duplicate row merged, 1 row rejected',
+      rows: 7,
+      created: 5,
+      rejected_count: 1,
+    });
+    expect(imported.body.rejected).toEqual([
+      {
+        line: 7,
+        reason:
+          'A spreadsheet turned this number into 9.19877E+11, losing its digits; format the column as text and export again',
+      },
+    ]);
+    const listed = await server.get<ContactList>(
+      `/api/social/whatsapp/contacts?account_id=${account.id}`,
+      as(owner),
+    );
+    expect(listed.body.contacts.map((c) => [c.phone, c.name, c.opted_out])).toEqual([
+      ['+919876543210', 'Asha K', false],
+      ['+919876543211', 'Ravi', false],
+      // Read internationally, this would have been a Thai number.
+      ['+916624130486', 'Meena', false],
+      ['+14155550123', 'Sam', false],
+      ['+447911123456', 'Olly', true],
+    ]);
+    // A later file without the column never opts anyone back in.
+    await upload<ImportResult>(
+      `/api/social/whatsapp/contacts/import?whatsapp_account_id=${account.id}`,
+      csvForm('phone,name\n+447911123456,Oliver\n'),
+    );
+    const again = await server.get<ContactList>(
+      `/api/social/whatsapp/contacts?account_id=${account.id}&search=Oliver`,
+      as(owner),
+    );
+    expect(again.body.contacts).toMatchObject([{ phone: '+447911123456', opted_out: true }]);
+    const single = await server.post<{ contact: WhatsAppContact }>(
+      '/api/social/whatsapp/contacts',
+      { account_id: account.id, phone: '91234 56789', name: 'Typed' },
+      as(owner),
+    );
+    expect(single.body.contact.phone).toBe('+919123456789');
+  });
+
   it('pages, searches and filters by tag; the total counts every match, the tags every contact', async () => {
     const { account } = await connected(owner, {});
     const csv = [
