@@ -9,7 +9,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { FileGroup, FileItem } from '@parley/contracts';
 import { formatBytes } from '../format';
@@ -24,13 +23,7 @@ type Props = {
 
 function StatusChip({ file }: { file: FileItem }) {
   if (file.status === 'trained') return <Chip size="small" color="success" label="Trained" />;
-  if (file.status === 'failed') {
-    return (
-      <Tooltip title={file.error ?? ''}>
-        <Chip size="small" color="error" label="Failed" />
-      </Tooltip>
-    );
-  }
+  if (file.status === 'failed') return <Chip size="small" color="error" label="Failed" />;
   return <Chip size="small" color="warning" label="Training" />;
 }
 
@@ -60,7 +53,15 @@ export function FileGroupCard({ group, onAddFiles, onEdit, onDelete, onDeleteFil
           <TableBody>
             {group.files.map((file) => (
               <TableRow key={file.id}>
-                <TableCell>{file.filename}</TableCell>
+                <TableCell>
+                  {file.filename}
+                  {/* Why it failed, where the owner looks: what to do is in the reason ("save a copy without the password"). */}
+                  {file.status === 'failed' && file.error ? (
+                    <Typography variant="caption" color="error" component="p" data-testid="file-error">
+                      {file.error}
+                    </Typography>
+                  ) : null}
+                </TableCell>
                 <TableCell align="right">{formatBytes(file.size)}</TableCell>
                 <TableCell align="right">{file.character_count?.toLocaleString() ?? '—'}</TableCell>
                 <TableCell>
