@@ -2,6 +2,7 @@ import { SOCIAL_TEXTS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type MetaGraphFake,
+  messengerEdit,
   messengerText,
   startMetaGraphFake,
 } from '../../server/src/test/fakes/meta-graph';
@@ -81,7 +82,7 @@ describe('Instagram and Messenger', () => {
     });
     const delivered = await fake.postWebhook(
       `${h.baseUrl}/api/social/messenger/webhook`,
-      messengerText({ pageId: 'page-777', senderId: 'psid-1', text: QUESTION }),
+      messengerText({ pageId: 'page-777', senderId: 'psid-1', mid: 'mid-question', text: QUESTION }),
     );
     expect(delivered.status).toBe(200);
     await expect.poll(() => fake.texts('psid-1'), { timeout: 20_000 }).toEqual([ANSWER]);
@@ -101,6 +102,21 @@ describe('Instagram and Messenger', () => {
     await expect
       .poll(() => fake.texts('psid-1').at(-1), { timeout: 20_000 })
       .toBe('Hi Lena, Mira here. Which city?');
+    // Lena edits her question in Messenger: the open thread shows the new words, marked edited.
+    await fake.postWebhook(
+      `${h.baseUrl}/api/social/messenger/webhook`,
+      messengerEdit({
+        pageId: 'page-777',
+        senderId: 'psid-1',
+        mid: 'mid-question',
+        text: 'Do you ship to Canada and Mexico?',
+        count: 1,
+      }),
+    );
+    await thread
+      .getByTestId('user-message')
+      .filter({ hasText: 'Do you ship to Canada and Mexico? (edited)' })
+      .waitFor({ timeout: 15_000 });
     await screenshot(page, 'social-inbox');
 
     // A message Meta dates eight days back: past the window, the answer is refused and the reply
