@@ -53,11 +53,11 @@ export class GraphError extends Error {
 
 /**
  * Graph's throttling (4, 17, 32, 613, 80006...) and "temporary, retry later" codes (1, 2); the
- * WhatsApp Cloud API's throughput and pair rate limits (130429, 131056), service unavailable
- * (131016) and number in maintenance (131057).
+ * WhatsApp Cloud API's throughput and pair rate limits (130429, 131056), its business account's
+ * rate limit (80007), service unavailable (131016) and number in maintenance (131057).
  */
 const TRANSIENT_CODES = new Set([
-  1, 2, 4, 17, 32, 341, 613, 80001, 80002, 80006, 130429, 131016, 131056, 131057,
+  1, 2, 4, 17, 32, 341, 613, 80001, 80002, 80006, 80007, 130429, 131016, 131056, 131057,
 ]);
 /** WhatsApp: more than 24 hours since the customer wrote ("re-engagement message"). */
 const WHATSAPP_WINDOW = 131047;
