@@ -241,6 +241,16 @@ describe('website widget', () => {
       await chat.getByText(LEAD_TEXTS.received).waitFor();
       await leadForm.waitFor({ state: 'detached' });
       await screenshot(page, 'widget-lead-sent');
+      // The lead is linked to the visitor's conversation (the widget proves it theirs).
+      const leads = await apiCall<{ items: Array<{ email: string | null; conversation_id: number | null }> }>(
+        h,
+        token,
+        'GET',
+        `/chat/bots/${bot.bot_id}/leads`,
+      );
+      expect(leads.items).toEqual([
+        expect.objectContaining({ email: 'ana@example.com', conversation_id: expect.any(Number) }),
+      ]);
 
       // Asking to book: the answer carries the booking button to the calendar.
       await ask(chat, 'Can I book a demo?');

@@ -66,15 +66,19 @@ export function requestIdentity(
   );
 }
 
+/** The lead form; with the visitor's token, which proves the conversation theirs, the lead links to it. */
 export function submitLead(
   apiBase: string,
   uuid: string,
   fields: Record<string, string>,
-  conversationId: number | null,
+  conversation: { id: number; visitorToken: string } | null,
 ): Promise<{ id: number; message: string }> {
   return call(
     `${apiBase}/api/auth/bot/uuid/${encodeURIComponent(uuid)}/lead`,
-    json({ fields, ...(conversationId ? { conversation_id: conversationId } : {}) }),
+    json({
+      fields,
+      ...(conversation ? { conversation_id: conversation.id, visitor_token: conversation.visitorToken } : {}),
+    }),
   );
 }
 

@@ -19,7 +19,7 @@ import {
   WIDGET_TEXTS_ENGLISH,
   type WidgetTexts,
 } from '@parley/contracts';
-import { ApiError, leaveContact, rateAnswer, reportBookingClick, requestIdentity } from './api';
+import { ApiError, leaveContact, rateAnswer, reportBookingClick, requestIdentity, submitLead } from './api';
 import type { BotStore } from './storage';
 
 /** A frame shown inline (console.md section 8 Frames in chat): error red, warning orange, others green. */
@@ -199,6 +199,21 @@ export class VisitorSession {
       return saved.rating;
     } catch {
       return undefined;
+    }
+  }
+
+  /** The lead form, linked to the current conversation when there is one: null once taken, else the reason to show. */
+  async submitLead(fields: Record<string, string>): Promise<string | null> {
+    const conversationId = this.state.conversationId;
+    const conversation =
+      this.identity && conversationId
+        ? { id: conversationId, visitorToken: this.identity.visitor_token }
+        : null;
+    try {
+      await submitLead(this.options.apiBase, this.options.uuid, fields, conversation);
+      return null;
+    } catch (error) {
+      return error instanceof ApiError ? error.textIn(this.texts) : this.texts.leadFailed;
     }
   }
 

@@ -9,6 +9,8 @@ export const LEAD_ROUTE_RULES = {
   // Their own feature, so an agent reads leads without managing bots (roles reading Create Bot got it in 0025).
   'GET /chat/bots/:id/leads': need('Leads', 'read'),
   'GET /chat/bots/:id/leads.csv': need('Leads', 'read'),
+  // Erasing a person's details (GDPR) is a change: Owner by default, or a role granted Leads write.
+  'DELETE /chat/bots/:id/leads/:leadId': need('Leads', 'write'),
 } as const satisfies Record<string, RouteRule>;
 
 export const LEAD_LIMITS = {
@@ -32,6 +34,8 @@ export const LeadSubmission = z.object({
     })
     .refine((fields) => Object.keys(fields).length <= LEAD_LIMITS.fieldsMax, 'Too many fields'),
   conversation_id: BodyId('Conversation').optional(),
+  /** The widget's visitor identity: proves the conversation is the visitor's own, so the lead links to it. */
+  visitor_token: z.string().max(4096).optional(),
 });
 export type LeadSubmission = z.infer<typeof LeadSubmission>;
 
@@ -79,6 +83,7 @@ export const LeadList = z.object({ items: z.array(Lead), total: z.number().int()
 export type LeadList = z.infer<typeof LeadList>;
 
 export const LeadBotParams = z.object({ id: Id });
+export const LeadParams = z.object({ id: Id, leadId: Id });
 
 export const LEAD_TEXTS = {
   received: 'Thank you! Your details have been received.',
@@ -87,4 +92,7 @@ export const LEAD_TEXTS = {
   downloadFailed: 'Failed to download leads',
   downloadTimedOut: 'The download timed out. Please try again.',
   loadFailed: 'Failed to load leads',
+  notFound: 'Lead not found',
+  deleted: 'Lead deleted',
+  deleteFailed: 'Failed to delete lead',
 } as const;

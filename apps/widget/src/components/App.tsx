@@ -1,7 +1,6 @@
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
 import { BOT, type PublicBot } from '@parley/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, submitLead } from '../api';
 import { palette } from '../colour';
 import { imageHosts, type WidgetConfig } from '../config';
 import { type SessionState, VisitorSession } from '../session';
@@ -94,13 +93,9 @@ export function App({ config, bot, controls }: Props) {
           leadSentAfter={leadSentAfter}
           onSend={(text) => session.send(text)}
           onLead={async (fields) => {
-            try {
-              await submitLead(apiBase, uuid, fields, state.conversationId);
-            } catch (error) {
-              return error instanceof ApiError ? error.textIn(t) : t.leadFailed;
-            }
-            finishLead('sent');
-            return null;
+            const failed = await session.submitLead(fields);
+            if (failed === null) finishLead('sent');
+            return failed;
           }}
           onLeadDismiss={() => finishLead('dismissed')}
           onContact={(fields) => session.leaveContact(fields)}

@@ -62,8 +62,11 @@ async function botWithForm(form: LeadFormConfig | null = FORM, account = owner) 
   await server.database.db.update(bots).set({ leadFormConfig: form }).where(eq(bots.id, bot.id));
   return bot;
 }
-const submit = (uuid: string, body: unknown, ip = newIp()) =>
-  server.post<{ id: number; message: string } & { detail?: string }>(submitPath(uuid), body, from(ip));
+const submit = (uuid: string, body: unknown, ip = newIp(), token?: string) =>
+  server.post<{ id: number; message: string } & { detail?: string }>(submitPath(uuid), body, {
+    ...from(ip),
+    token,
+  });
 const leadsOf = (botId: number) => server.database.db.select().from(leads).where(eq(leads.botId, botId));
 
 describe('who reads leads', () => {
@@ -177,7 +180,7 @@ describe('a visitor leaving details', () => {
     expect([...(await leadsOf(disabled.id)), ...(await leadsOf(formless.id))]).toHaveLength(0);
   });
 
-  it("links the bot's own conversation and refuses another bot's or a missing one (404)", async () => {
+  it("links the bot's own conversation for its workspace's user and refuses another bot's or a missing one (404)", async () => {
     const bot = await botWithForm();
     const other = await botWithForm(FORM, stranger);
     const db = server.database.db;
@@ -190,10 +193,17 @@ describe('a visitor leaving details', () => {
       .values({ tenantId: stranger.user.tenant_id, botId: other.id })
       .returning();
 
-    const linked = await submit(bot.uuid, { fields: ADA, conversation_id: own!.id });
+    // The playground sends the session as proof; a widget visitor sends their token (leads-visitor.api.test.ts).
+    const linked = await submit(
+      bot.uuid,
+      { fields: ADA, conversation_id: own!.id },
+      newIp(),
+      owner.access_token,
+    );
     expect(linked.status).toBe(201);
     for (const conversationId of [foreign!.id, 99_999_999]) {
-      const refused = await submit(bot.uuid, { fields: ADA, conversation_id: conversationId });
+      const body = { fields: ADA, conversation_id: conversationId };
+      const refused = await submit(bot.uuid, body, newIp(), owner.access_token);
       expect(refused.status).toBe(404);
       expect(refused.body).toEqual({ detail: LEAD_TEXTS.conversationNotFound });
     }
@@ -207,7 +217,8 @@ describe('a visitor leaving details', () => {
     const ip = newIp();
     for (let i = 0; i < LEAD_LIMITS.perIp; i++) {
       // Refused submissions count too: the limit protects the server, not only the table.
-      const body = i % 2 === 0 ? { fields: ADA } : { fields: { name: 'x' } };
+      // Different answers each time: the same ones again would be the same lead.
+      const body = i % 2 === 0 ? { fields: { ...ADA, name: `Ada ${i}` } } : { fields: { name: 'x' } };
       expect((await submit(bot.uuid, body, ip)).status).toBe(i % 2 === 0 ? 201 : 400);
     }
     const limited = await submit(bot.uuid, { fields: ADA }, ip);

@@ -6,13 +6,16 @@ import {
   LeadCreated,
   LeadList,
   LeadListQuery,
+  LeadParams,
   LeadSubmission,
   LeadSubmissionParams,
+  MessageResponse,
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perIpLimit } from '../../core/http/ip-limit.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { VisitorTokens } from '../chat/visitor.js';
 import { LeadsService } from './leads.service.js';
 
 const tags = ['Leads'];
@@ -20,7 +23,8 @@ const tags = ['Leads'];
 const routes =
   (deps: ModuleDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const leads = new LeadsService(deps.db, deps.mail, deps.config.publicUrl);
+    const visitors = new VisitorTokens(deps.config.appSecret);
+    const leads = new LeadsService(deps.db, deps.mail, deps.config.publicUrl, visitors);
     const limit = perIpLimit('lead', LEAD_LIMITS.perIp, LEAD_LIMITS.windowSeconds);
 
     app.post(
@@ -38,7 +42,10 @@ const routes =
         preHandler: limit,
       },
       async (request, reply) => {
-        const lead = await leads.submit(request.params.uuid, request.body, request.headers.origin);
+        const lead = await leads.submit(request.params.uuid, request.body, {
+          origin: request.headers.origin,
+          auth: request.auth,
+        });
         return reply.status(201).send({ id: lead.id, message: LEAD_TEXTS.received });
       },
     );
@@ -54,6 +61,22 @@ const routes =
         },
       },
       async (request) => leads.list(requireAuth(request), request.params.id, request.query),
+    );
+    app.delete(
+      '/chat/bots/:id/leads/:leadId',
+      {
+        schema: {
+          tags,
+          summary:
+            "Erases one of the bot's leads and the notifications that named it (404 when the bot has no such lead)",
+          params: LeadParams,
+          response: { 200: MessageResponse, 404: ErrorResponse },
+        },
+      },
+      async (request) => {
+        await leads.remove(requireAuth(request), request.params.id, request.params.leadId);
+        return { message: LEAD_TEXTS.deleted };
+      },
     );
     app.get(
       '/chat/bots/:id/leads.csv',

@@ -1,4 +1,4 @@
-import type { LeadList } from '@parley/contracts';
+import type { LeadList, MessageResponse } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['Leads'] });
@@ -13,7 +13,13 @@ export const leadsApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       providesTags: (_result, _error, { botId }) => [{ type: 'Leads', id: botId }],
     }),
+    /** Erases one lead (a visitor's GDPR request, or spam). Silent: the panel tells how it went. */
+    deleteLead: build.mutation<MessageResponse, { botId: number; leadId: number }>({
+      query: ({ botId, leadId }) => ({ url: `/chat/bots/${botId}/leads/${leadId}`, method: 'DELETE' }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'Leads', id: botId }],
+    }),
   }),
 });
 
-export const { useLeadsQuery } = leadsApi;
+export const { useLeadsQuery, useDeleteLeadMutation } = leadsApi;

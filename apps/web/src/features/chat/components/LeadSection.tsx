@@ -12,6 +12,8 @@ type Props = {
   uuid: string;
   config: LeadFormConfig | null;
   conversationId: number | null;
+  /** A visitor's identity (the full-page chat): proves the conversation theirs, so the lead links to it. */
+  visitorToken?: string | null;
   /** The conversation so far: the form shows when its trigger says (before the chat, after N messages, no answer). */
   messages: readonly Pick<ChatMessage, 'message_type' | 'answer_mode' | 'actions'>[];
 };
@@ -22,7 +24,7 @@ const doneKey = (uuid: string) => `parley.lead.${uuid}`;
  * The bot's lead form when it is enabled, sent to POST /auth/bot/uuid/{uuid}/lead with the current
  * conversation. Once sent (or dismissed) it gives way to a thank-you line and stays away on reload.
  */
-export function LeadSection({ uuid, config, conversationId, messages }: Props) {
+export function LeadSection({ uuid, config, conversationId, visitorToken, messages }: Props) {
   const t = useChatTexts();
   const [submitLead] = useSubmitLeadMutation();
   const [state, setState] = useState<'form' | 'sent' | 'dismissed'>(() => {
@@ -44,7 +46,11 @@ export function LeadSection({ uuid, config, conversationId, messages }: Props) {
       onSubmit={async (fields) => {
         const result = await submitLead({
           uuid,
-          body: { fields, ...(conversationId ? { conversation_id: conversationId } : {}) },
+          body: {
+            fields,
+            ...(conversationId ? { conversation_id: conversationId } : {}),
+            ...(conversationId && visitorToken ? { visitor_token: visitorToken } : {}),
+          },
         });
         if ('error' in result && result.error) return serverDetail(result.error) ?? t.leadFailed;
         finish('sent');

@@ -1,11 +1,32 @@
 // @vitest-environment jsdom
-import type { Lead } from '@parley/contracts';
-import { cleanup, render, screen } from '@testing-library/react';
+import { createMongoAbility } from '@casl/ability';
+import { type AppAbility, LEAD_TEXTS, type Lead } from '@parley/contracts';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../../app/store';
 import { BrowserRequest, json } from '../../../test/api-stubs';
+import { AbilityContext } from '../../permissions/ability';
 import { LeadsPanel } from './LeadsPanel';
+
+const reader = createMongoAbility<AppAbility>([{ action: 'read', subject: 'Leads' }]);
+const eraser = createMongoAbility<AppAbility>([
+  { action: 'read', subject: 'Leads' },
+  { action: 'write', subject: 'Leads' },
+]);
+
+function renderPanel(ability: AppAbility = reader) {
+  return render(
+    <Provider store={makeStore()}>
+      <MemoryRouter>
+        <AbilityContext.Provider value={ability}>
+          <LeadsPanel botId={4} />
+        </AbilityContext.Provider>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
 
 const lead = (id: number, fields: Record<string, string>): Lead => ({
   id,
@@ -43,11 +64,7 @@ describe('LeadsPanel', () => {
         });
       }),
     );
-    render(
-      <Provider store={makeStore()}>
-        <LeadsPanel botId={4} />
-      </Provider>,
-    );
+    renderPanel();
     expect(await screen.findByText('Grace')).toBeTruthy();
     expect(new URL(urls[0]!).pathname).toBe('/api/chat/bots/4/leads');
     expect(new URL(urls[0]!).search).toBe('?skip=0&limit=10');
@@ -55,7 +72,10 @@ describe('LeadsPanel', () => {
       'mailto:ada@example.com',
     );
     expect(screen.getByText('phone: +1 555 0100')).toBeTruthy();
-    expect(screen.getByText('31')).toBeTruthy();
+    // The conversation opens in the inbox.
+    expect(screen.getByText('31').closest('a')?.getAttribute('href')).toBe('/inbox?conversation=31&bot=4');
+    // Reading leads is not erasing them.
+    expect(screen.queryByRole('button', { name: /Delete the lead/ })).toBeNull();
     expect((screen.getByRole('button', { name: /Download CSV/ }) as HTMLButtonElement).disabled).toBe(false);
   }, 20_000);
 
@@ -64,12 +84,33 @@ describe('LeadsPanel', () => {
       'fetch',
       vi.fn(async () => json({ items: [], total: 0 })),
     );
-    render(
-      <Provider store={makeStore()}>
-        <LeadsPanel botId={4} />
-      </Provider>,
-    );
+    renderPanel();
     expect(await screen.findByText(/No leads yet/)).toBeTruthy();
     expect((screen.getByRole('button', { name: /Download CSV/ }) as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('erases a lead after confirmation, for those who may write leads, and reloads the list', async () => {
+    const calls: string[] = [];
+    let listed = [lead(2, { name: 'Grace', email: 'grace@example.com' }), lead(1, { name: 'Ada' })];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: Request) => {
+        const path = new URL(input.url).pathname;
+        calls.push(`${input.method} ${path}`);
+        if (input.method === 'DELETE') {
+          listed = listed.filter((l) => l.id !== 2);
+          return json({ message: LEAD_TEXTS.deleted });
+        }
+        return json({ items: listed, total: listed.length });
+      }),
+    );
+    renderPanel(eraser);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete the lead of Grace' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Grace left/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('Grace')).toBeNull());
+    expect(calls).toContain('DELETE /api/chat/bots/4/leads/2');
+    expect(screen.getByText('Ada')).toBeTruthy();
+  }, 20_000);
 });

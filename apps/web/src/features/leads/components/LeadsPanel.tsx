@@ -1,9 +1,12 @@
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -15,10 +18,13 @@ import Typography from '@mui/material/Typography';
 import { LEAD_LIMITS, LEAD_TEXTS, type Lead } from '@parley/contracts';
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
+import { Link as RouterLink } from 'react-router';
+import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PanelHeader } from '../../../shared/components/PanelHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
+import { useAbility } from '../../permissions/hooks/useAbility';
 import { failureText } from '../../roles/failure';
-import { useLeadsQuery } from '../api';
+import { useDeleteLeadMutation, useLeadsQuery } from '../api';
 import { type DownloadOutcome, downloadWithSession, saveBlob } from '../download';
 
 const PAGE_SIZES = [LEAD_LIMITS.pageDefault, 25, 50, LEAD_LIMITS.pageMax];
@@ -44,6 +50,9 @@ export function LeadsPanel({ botId }: { botId: number }) {
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(LEAD_LIMITS.pageDefault);
   const [downloading, setDownloading] = useState(false);
+  const mayErase = useAbility().can('write', 'Leads');
+  const [erasing, setErasing] = useState<Lead | null>(null);
+  const [erase, erased] = useDeleteLeadMutation();
   // New leads arrive from visitors at any time: reload a page older than 30 s when it shows again.
   const leads = useLeadsQuery(
     { botId, skip: page * pageSize, limit: pageSize },
@@ -62,6 +71,17 @@ export function LeadsPanel({ botId }: { botId: number }) {
       else notify.error(downloadFailure(outcome));
     } finally {
       setDownloading(false);
+    }
+  };
+
+  const onErase = async () => {
+    if (!erasing) return;
+    try {
+      notify.success((await erase({ botId, leadId: erasing.id }).unwrap()).message);
+    } catch (error) {
+      notify.error(failureText(LEAD_TEXTS.deleteFailed, error));
+    } finally {
+      setErasing(null);
     }
   };
 
@@ -111,6 +131,7 @@ export function LeadsPanel({ botId }: { botId: number }) {
                   <TableCell>Email</TableCell>
                   <TableCell>Other details</TableCell>
                   <TableCell align="right">Conversation</TableCell>
+                  {mayErase ? <TableCell align="right">Actions</TableCell> : null}
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -126,7 +147,29 @@ export function LeadsPanel({ botId }: { botId: number }) {
                     <TableCell sx={{ whiteSpace: 'pre-line', wordBreak: 'break-word' }}>
                       {otherDetails(lead) || '—'}
                     </TableCell>
-                    <TableCell align="right">{lead.conversation_id ?? '—'}</TableCell>
+                    <TableCell align="right">
+                      {lead.conversation_id ? (
+                        <Link
+                          component={RouterLink}
+                          to={`/inbox?conversation=${lead.conversation_id}&bot=${botId}`}
+                        >
+                          {lead.conversation_id}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
+                    {mayErase ? (
+                      <TableCell align="right">
+                        <IconButton
+                          size="small"
+                          aria-label={`Delete the lead of ${lead.name ?? lead.email ?? 'this visitor'}`}
+                          onClick={() => setErasing(lead)}
+                        >
+                          <DeleteOutlineIcon fontSize="small" />
+                        </IconButton>
+                      </TableCell>
+                    ) : null}
                   </TableRow>
                 ))}
               </TableBody>
@@ -146,6 +189,15 @@ export function LeadsPanel({ botId }: { botId: number }) {
           />
         </>
       ) : null}
+      <ConfirmDialog
+        open={erasing !== null}
+        title="Delete this lead?"
+        text={`The details ${erasing?.name ?? erasing?.email ?? 'this visitor'} left, and the notifications about them, are erased for good. The conversation stays in the inbox.`}
+        confirmLabel="Delete"
+        busy={erased.isLoading}
+        onConfirm={onErase}
+        onClose={() => setErasing(null)}
+      />
     </Card>
   );
 }

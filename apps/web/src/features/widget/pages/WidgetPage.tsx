@@ -130,6 +130,7 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
         uuid={bot.uuid}
         config={bot.lead_form_config}
         conversationId={chat.conversationId}
+        visitorToken={visitorToken}
         messages={chat.messages}
       />
       {bot.booking ? <BookingCard booking={bot.booking} /> : null}
