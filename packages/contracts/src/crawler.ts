@@ -66,6 +66,10 @@ export type CrawlStarted = z.infer<typeof CrawlStarted>;
 
 export const CrawlTaskParams = z.object({ id: z.uuid('must be a task id') });
 
+/** A page a crawl found but could not store (a 404, a server error, too large, no text), and why. */
+export const SkippedPage = z.object({ url: z.string(), reason: z.string() });
+export type SkippedPage = z.infer<typeof SkippedPage>;
+
 export const CrawlStatus = z.object({
   status: z.enum(['pending', 'running', 'completed', 'failed']),
   /** Pages stored by this crawl so far. */
@@ -74,6 +78,8 @@ export const CrawlStatus = z.object({
   current: z.number().int(),
   total: z.number().int(),
   percentage: z.number(),
+  /** Pages the crawl could not store, once it has ended (at most 100); empty before. */
+  skipped_pages: z.array(SkippedPage),
 });
 export type CrawlStatus = z.infer<typeof CrawlStatus>;
 
@@ -104,6 +110,8 @@ export const WebSource = SyncState.extend({
   page_count: z.number().int(),
   /** When its last crawl finished: every page kept was checked against the site then. */
   last_crawled_at: z.string().nullable(),
+  /** Pages its last finished crawl could not store, and why (at most 100). */
+  last_skipped_pages: z.array(SkippedPage),
 });
 export type WebSource = z.infer<typeof WebSource>;
 

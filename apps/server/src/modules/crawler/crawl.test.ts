@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, normalizeUrl } from './crawl.js';
+import { cleanUrl, extractPage, normalizeUrl } from './crawl.js';
 
 describe('normalizeUrl', () => {
   it('drops the fragment and default port, sorts the query, trims trailing slashes except the root', () => {
@@ -9,6 +9,31 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('../up/', 'https://example.com/a/b/')).toBe('https://example.com/a/up');
     expect(normalizeUrl('mailto:someone@example.com')).toBeNull();
     expect(normalizeUrl('javascript:void(0)')).toBeNull();
+  });
+
+  it('drops campaign tags and session ids: a page reached with them is the same page', () => {
+    expect(normalizeUrl('https://cafe.example/menu/?utm_source=fb&utm_campaign=spring&fbclid=IwAR1')).toBe(
+      'https://cafe.example/menu',
+    );
+    expect(normalizeUrl('https://cafe.example/contact?PHPSESSID=abc&lang=fr&gclid=x')).toBe(
+      'https://cafe.example/contact?lang=fr',
+    );
+    expect(normalizeUrl('https://cafe.example/shop;jsessionid=A1B2?page=2')).toBe(
+      'https://cafe.example/shop?page=2',
+    );
+  });
+});
+
+describe('cleanUrl', () => {
+  it('keeps the path as the site writes it (its trailing slash) and a query without visit parameters as it is', () => {
+    expect(cleanUrl('/catering/#quote', 'https://Cafe.Example:443/')).toBe('https://cafe.example/catering/');
+    expect(cleanUrl('https://cafe.example/menu?z=1&a=2&utm_medium=email')).toBe(
+      'https://cafe.example/menu?z=1&a=2',
+    );
+    expect(cleanUrl('https://cafe.example/search?q=gluten%20free')).toBe(
+      'https://cafe.example/search?q=gluten%20free',
+    );
+    expect(cleanUrl('tel:+441134960000')).toBeNull();
   });
 });
 
@@ -22,10 +47,11 @@ describe('extractPage', () => {
       <a href="/skip" rel="nofollow">skip</a></article></main><footer>FOOTER</footer></body></html>`;
     const page = await extractPage(html, 'https://shop.example/returns?utm=1');
     expect(page.title).toBe('Returns');
-    expect(page.canonical).toBe('https://shop.example/returns');
+    // As the site writes it (fetched and cited so); normalizeUrl tells it from /returns.
+    expect(page.canonical).toBe('https://shop.example/returns/');
     expect(page.text).toContain('returns and refunds');
     expect(page.text).not.toMatch(/NAVIGATION|FOOTER|SCRIPT/);
-    expect(page.links).toEqual(['https://shop.example/a?a=1&b=2', 'https://other.example/x']);
+    expect(page.links).toEqual(['https://shop.example/a?b=2&a=1', 'https://other.example/x']);
   });
 
   it('follows a meta refresh as a link', async () => {

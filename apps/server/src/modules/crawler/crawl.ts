@@ -44,8 +44,42 @@ export type CrawlOptions = {
   documents?: { maxBytes: number };
 };
 
-/** What a crawl did: pages stored, and the site's furniture to remember for the next one. */
-export type CrawlResult = { stored: number; boilerplate: string[] };
+/** What a crawl did: pages stored, the site's furniture to remember for the next one, pages it could not read. */
+export type CrawlResult = { stored: number; boilerplate: string[]; skipped: SkippedPage[] };
+
+/** A page the crawl found but could not store, and why, in words the owner can act on. */
+export type SkippedPage = { url: string; reason: string };
+/** The most skipped pages a crawl reports (a broken site could otherwise report hundreds). */
+export const MAX_SKIPPED = 100;
+const NO_TEXT = 'it has no text to read';
+const NO_TEXT_SCRIPTED =
+  'it has no text to read: its content is built by JavaScript in the browser, which the crawler does not run';
+
+const STATUS_WORDS: Record<number, string> = {
+  401: 'it needs a login',
+  403: 'access is forbidden',
+  404: 'not found',
+  410: 'gone',
+  429: 'too many requests',
+  500: 'a server error',
+  502: 'a bad gateway',
+  503: 'unavailable',
+  504: 'a gateway timeout',
+};
+const answered = (status: number) =>
+  `the site answered HTTP ${status}${STATUS_WORDS[status] ? ` (${STATUS_WORDS[status]})` : ''}`;
+
+/** Why a fetch failed, without the URL the owner already sees next to it. */
+function failureReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const tooLarge = / is larger than (\d+) bytes/.exec(message);
+  if (tooLarge) return `it is larger than the ${formatBytes(Number(tooLarge[1]))} a page may have`;
+  const slow = / did not answer within (\d+) ms/.exec(message);
+  if (slow) return `the site did not answer within ${Math.round(Number(slow[1]) / 1000)} seconds`;
+  return message;
+}
+const formatBytes = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 
 /** What an earlier crawl kept of a page: its validators, its fingerprint and its links. */
 export type KnownPage = Validators & { contentHash: string; links: string[] };
@@ -124,10 +158,19 @@ const NON_HTML_EXTENSION =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|mjs|json|xml|zip|gz|tgz|rar|7z|mp[34]|avi|mov|webm|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv|txt)$/i;
 
 /**
- * A URL in its one comparable form: no fragment, host lower-cased, default port dropped, query
- * parameters sorted, and no trailing slash except on the root path.
+ * Query parameters that name a visit, not a page: campaign tags (utm_*, fbclid, gclid…) and the
+ * session ids older PHP and Java sites put in every link. A page reached with them is the page
+ * without them; kept, they made one page several (fetched again each time) and a bot cite a session.
  */
-export function normalizeUrl(raw: string | URL, base?: string | URL): string | null {
+const VISIT_PARAMETER =
+  /^(utm_\w+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|yclid|twclid|igshid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|phpsessid|jsessionid|aspsessionid\w*|sessionid)$/i;
+
+/**
+ * A link as the crawler fetches and stores it: no fragment, no visit parameters (VISIT_PARAMETER)
+ * nor `;jsessionid=` path parameter, host lower-cased, default port dropped; its path as the site
+ * wrote it (a site that serves only `/catering/` answers 404 for `/catering`). Null when not http(s).
+ */
+export function cleanUrl(raw: string | URL, base?: string | URL): string | null {
   let url: URL;
   try {
     url = new URL(raw, base);
@@ -136,6 +179,22 @@ export function normalizeUrl(raw: string | URL, base?: string | URL): string | n
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   url.hash = '';
+  url.pathname = url.pathname.replace(/;jsessionid=[^/]*$/i, '');
+  // Deleting re-writes the whole query, so only a query that has one is touched.
+  const visit = [...url.searchParams.keys()].filter((name) => VISIT_PARAMETER.test(name));
+  for (const name of visit) url.searchParams.delete(name);
+  if (url.search === '?') url.search = '';
+  return url.href;
+}
+
+/**
+ * A URL in its one comparable form (a page's identity within a crawl): cleanUrl, query parameters
+ * sorted, and no trailing slash except on the root path.
+ */
+export function normalizeUrl(raw: string | URL, base?: string | URL): string | null {
+  const cleaned = cleanUrl(raw, base);
+  if (!cleaned) return null;
+  const url = new URL(cleaned);
   url.searchParams.sort();
   if (url.search === '?') url.search = '';
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
@@ -186,17 +245,17 @@ export function extractPage(html: string, url: string): Promise<Extracted> {
     // Relative addresses resolve against the page's <base href> when it has one, as a browser's do.
     const base = document.baseURI;
     const canonicalHref = document.querySelector('link[rel~="canonical" i]')?.getAttribute('href');
-    const canonical = canonicalHref ? normalizeUrl(canonicalHref, base) : null;
+    const canonical = canonicalHref ? cleanUrl(canonicalHref, base) : null;
     const links: string[] = [];
     for (const anchor of document.querySelectorAll('a[href]')) {
       if ((anchor.getAttribute('rel') ?? '').split(/\s+/).includes('nofollow')) continue;
-      const href = normalizeUrl(anchor.getAttribute('href') ?? '', base);
+      const href = cleanUrl(anchor.getAttribute('href') ?? '', base);
       if (href) links.push(href);
     }
     // An old host's home page that sends the browser on (`<meta http-equiv="refresh" content="0; url=/home">`).
     const refresh = document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content');
     const onward = refresh ? /url\s*=\s*['"]?([^'"\s]+)/i.exec(refresh)?.[1] : undefined;
-    const refreshed = onward ? normalizeUrl(onward, base) : null;
+    const refreshed = onward ? cleanUrl(onward, base) : null;
     if (refreshed) links.push(refreshed);
     const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
     const scripted = document.querySelector('script') !== null;
@@ -263,7 +322,7 @@ const bareHost = (host: string) => host.replace(/^www\./, '');
  * the site's furniture to remember for its next crawl.
  */
 export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promise<CrawlResult> {
-  const given = normalizeUrl(options.startUrl);
+  const given = cleanUrl(options.startUrl);
   if (!given) throw new BlockedUrlError(`Refused to fetch ${options.startUrl}: not a valid URL`);
   const start = given;
   // Where the crawl is: the host typed, or its www-variant where the site redirects (followHost).
@@ -345,8 +404,14 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const included = (url: string) =>
     includes.length === 0 || includes.some((pattern) => pattern.test(patternTarget(url)));
 
-  const queued = new Set<string>([start]);
+  /** Pages are told apart by their normalized URL; they are fetched and stored as linked (cleanUrl). */
+  const keyOf = (url: string) => normalizeUrl(url)!;
+  const queued = new Set<string>([keyOf(start)]);
   let level: string[] = [start];
+  const skipped: SkippedPage[] = [];
+  const skip = (url: string, reason: string) => {
+    if (skipped.length < MAX_SKIPPED) skipped.push({ url, reason });
+  };
   if (options.useSitemap) {
     const sitemapUrls = [`${origin}/sitemap.xml`, ...robots.getSitemaps()];
     const fromSitemap = await readSitemaps(
@@ -355,9 +420,9 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
       options.fetch.maxBytes,
     );
     for (const raw of fromSitemap) {
-      const url = normalizeUrl(raw);
-      if (url && !queued.has(url) && allowed(url)) {
-        queued.add(url);
+      const url = cleanUrl(raw);
+      if (url && !queued.has(keyOf(url)) && allowed(url)) {
+        queued.add(keyOf(url));
         level.push(url);
       }
     }
@@ -377,16 +442,17 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const follow = (links: string[], depth: number, next: string[]) => {
     if (depth >= options.maxDepth) return;
     for (const link of links)
-      if (!queued.has(link) && allowed(link)) {
-        queued.add(link);
+      if (!queued.has(keyOf(link)) && allowed(link)) {
+        queued.add(keyOf(link));
         next.push(link);
       }
   };
   /** Queues a page's write after those before it, then its progress report; false: nothing stored. */
-  const enqueueWrite = (store: () => Promise<unknown>) => {
+  const enqueueWrite = (store: () => Promise<unknown>, url?: string) => {
     storing = storing.then(async () => {
       if ((await store()) === false) {
         stored--;
+        if (url) skip(url, 'no text could be read from it');
         return;
       }
       written++;
@@ -397,18 +463,26 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   /** A known page kept as stored; the crawl goes on through the links it had. */
   const keep = async (url: string, page: KnownPage, depth: number, next: string[], notModified: boolean) => {
     follow(page.links, depth, next);
-    if (seenCanonical.has(url) || full()) return;
-    seenCanonical.add(url);
+    const key = keyOf(url);
+    if (seenCanonical.has(key) || full()) return;
+    seenCanonical.add(key);
     seenHashes.add(page.contentHash);
     stored++;
-    enqueueWrite(() => hooks.onKept(url, notModified));
+    enqueueWrite(() => hooks.onKept(key, notModified));
     await storing;
+  };
+  /** A page this crawl could not read: kept as the last crawl stored it when it may be back soon. */
+  const unreadable = async (url: string, why: string, keepable: boolean, depth: number, next: string[]) => {
+    const known = options.known?.(keyOf(url));
+    if (!known || !keepable) return skip(url, why);
+    skip(url, `${why}; the copy from the last crawl is kept`);
+    await keep(url, known, depth, next, false);
   };
 
   const visit = async (url: string, depth: number, next: string[]) => {
     if (full() || options.fetch.signal?.aborted) return;
     if (url !== start && !allowed(url)) return;
-    const known = options.known?.(url);
+    const known = options.known?.(keyOf(url));
     // The start page must answer: otherwise the crawl fails and the web source keeps its pages.
     const document = isDocument(url);
     let response: SafeResponse;
@@ -417,27 +491,25 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
         ? await get(url, isDocumentType, known, options.documents!.maxBytes)
         : await get(url, isHtml, known);
     } catch (error) {
-      if (url !== start) {
-        if (known && !(error instanceof BlockedUrlError)) await keep(url, known, depth, next, false);
-        return;
-      }
+      if (url !== start)
+        return unreadable(url, failureReason(error), !(error instanceof BlockedUrlError), depth, next);
       if (error instanceof BlockedUrlError) throw error;
       throw new Error(`Could not fetch ${url}: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (known && response.status === 304) return keep(url, known, depth, next, true);
     if (!response.body) {
-      if (url !== start) {
-        // 404 and 410 (like any other refusal) leave the page out of this crawl, so it is removed.
-        if (known && isTransient(response.status)) await keep(url, known, depth, next, false);
-        return;
-      }
+      // A link to an image or another file is no page: left out without a word.
+      if (url !== start && response.status >= 200 && response.status < 300) return;
+      // 404 and 410 (like any other refusal) leave the page out of this crawl, so it is removed.
+      const status = response.status;
+      if (url !== start) return unreadable(url, answered(status), isTransient(status), depth, next);
       if (response.status < 200 || response.status >= 300)
         throw new Error(`Could not fetch ${url}: the site answered HTTP ${response.status}`);
       throw new Error(
         `Could not crawl ${url}: it is not an HTML page (${response.contentType || 'no content type'})`,
       );
     }
-    const finalUrl = normalizeUrl(response.url);
+    const finalUrl = cleanUrl(response.url);
     // robots.txt may not redirect where the start page does: the new host's own is read.
     if (url === start && finalUrl && followHost(finalUrl)) robots = await readRobots();
     if (!finalUrl || !sameHost(finalUrl)) return;
@@ -446,10 +518,11 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (url === start && !page.text && page.scripted) startBuiltByScripts = true;
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
-    if (seenCanonical.has(canonical) || seenCanonical.has(finalUrl)) return;
-    seenCanonical.add(canonical);
-    seenCanonical.add(finalUrl);
-    if (!included(canonical) || !allowed(canonical) || !page.text) return;
+    if (seenCanonical.has(keyOf(canonical)) || seenCanonical.has(keyOf(finalUrl))) return;
+    seenCanonical.add(keyOf(canonical));
+    seenCanonical.add(keyOf(finalUrl));
+    if (!included(canonical) || !allowed(canonical)) return;
+    if (!page.text) return skip(finalUrl, page.scripted ? NO_TEXT_SCRIPTED : NO_TEXT);
     const hash = contentHash(page.title, page.text);
     if (seenHashes.has(hash)) return;
     seenHashes.add(hash);
@@ -473,15 +546,16 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     const kind = documentKindOf(url);
     if (!hooks.onDocument || !kind) return;
     if (bytes.subarray(0, SIGNATURES[kind].length).toString('latin1') !== SIGNATURES[kind]) return;
-    if (seenCanonical.has(url) || !allowed(url)) return;
-    seenCanonical.add(url);
+    if (seenCanonical.has(keyOf(url)) || !allowed(url)) return;
+    seenCanonical.add(keyOf(url));
     const hash = createHash('sha256').update(bytes).digest('hex');
     if (seenHashes.has(hash) || full()) return;
     seenHashes.add(hash);
     stored++;
     const { etag, lastModified } = response;
     const title = documentTitle(url);
-    enqueueWrite(() => hooks.onDocument!({ url, kind, title, bytes, contentHash: hash, etag, lastModified }));
+    const document = { url, kind, title, bytes, contentHash: hash, etag, lastModified };
+    enqueueWrite(() => hooks.onDocument!(document), url);
   };
 
   /**
@@ -522,5 +596,5 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
       `${start} builds its text with JavaScript in the browser, which the crawler does not run, so no page had text to read. ` +
         'Add its content as files or Q&A pairs, or crawl a version of the site served as HTML.',
     );
-  return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE) };
+  return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE), skipped };
 }

@@ -1,5 +1,6 @@
 import type { SyncChanges } from '@parley/contracts';
 import { and, asc, count, desc, eq, inArray, lte, ne, notInArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/database.js';
 import { jobs, users } from '../../core/db/schema.js';
 import { pendingJob } from '../../core/jobs/queue.js';
@@ -53,20 +54,36 @@ export async function findWebSource(
   return row;
 }
 
-/** The tenant's web sources (or one of them) with page counts and the crawl queued or running, if any. */
+/** What a crawl job answers when it ends (crawler.service.ts runCrawl): its tally and the pages it skipped. */
+export type CrawlOutcome = SyncChanges & { skipped?: { url: string; reason: string }[] };
+
+const lastCrawl = alias(jobs, 'last_crawl');
+
+/**
+ * The tenant's web sources (or one of them) with page counts, the crawl queued or running, if any,
+ * and what the source's latest crawl answered (null while it runs, or when it failed).
+ */
 export async function listWebSources(db: DbOrTx, tenantId: number, id?: number) {
   return db
     .select({
       source: webSources,
       pageCount: count(crawledPages.id),
       runningTaskId: jobs.id,
+      lastOutcome: sql<CrawlOutcome | null>`${lastCrawl.result}`,
     })
     .from(webSources)
     .leftJoin(crawledPages, eq(crawledPages.webSourceId, webSources.id))
     .leftJoin(jobs, pendingJob(webSources.syncTaskId))
+    .leftJoin(lastCrawl, eq(lastCrawl.id, webSources.syncTaskId))
     .where(and(eq(webSources.tenantId, tenantId), id === undefined ? undefined : eq(webSources.id, id)))
-    .groupBy(webSources.id, jobs.id)
+    .groupBy(webSources.id, jobs.id, lastCrawl.id)
     .orderBy(asc(webSources.baseUrl));
+}
+
+/** What a crawl job answered, once it has ended (null before, or when it failed). */
+export async function crawlOutcome(db: DbOrTx, taskId: string): Promise<CrawlOutcome | null> {
+  const [row] = await db.select({ result: jobs.result }).from(jobs).where(eq(jobs.id, taskId));
+  return (row?.result as CrawlOutcome | null | undefined) ?? null;
 }
 
 /** Locks the source (a re-crawl request and the scheduler take turns) and answers its pending crawl. */
@@ -147,11 +164,15 @@ export async function findPagesByIds(db: DbOrTx, tenantId: number, ids: number[]
     .for('update');
 }
 
+/**
+ * The page stored at any of `urls` (a page's URL as the site serves it, and its normalized form,
+ * which pages stored by earlier versions of the crawler have).
+ */
 export async function findPageByUrl(
   db: DbOrTx,
   tenantId: number,
   webSourceId: number,
-  url: string,
+  urls: string[],
 ): Promise<CrawledPageRow | undefined> {
   const [row] = await db
     .select()
@@ -160,9 +181,10 @@ export async function findPageByUrl(
       and(
         eq(crawledPages.tenantId, tenantId),
         eq(crawledPages.webSourceId, webSourceId),
-        eq(crawledPages.url, url),
+        inArray(crawledPages.url, urls),
       ),
     )
+    .orderBy(asc(crawledPages.id))
     .for('update');
   return row;
 }

@@ -65,6 +65,7 @@ const toWebSource = ({
   source,
   pageCount,
   runningTaskId,
+  lastOutcome,
 }: Awaited<ReturnType<typeof q.listWebSources>>[number]): WebSource => ({
   source_id: source.id,
   base_url: source.baseUrl,
@@ -72,8 +73,12 @@ const toWebSource = ({
   description: source.description,
   page_count: Number(pageCount),
   last_crawled_at: source.lastCrawledAt?.toISOString() ?? null,
+  last_skipped_pages: lastOutcome?.skipped ?? [],
   ...toSyncState(source, runningTaskId),
 });
+
+/** A page's URL as served and in the normalized form earlier crawls stored it under. */
+const urlsOf = (url: string) => [...new Set([url, normalizeUrl(url) ?? url])];
 
 const toPage = (row: q.CrawledPageRow): CrawledPage => ({
   page_id: row.id,
@@ -213,6 +218,8 @@ export class CrawlerService {
       current: job.current,
       total: job.total,
       percentage: job.percentage,
+      skipped_pages:
+        job.status === 'completed' ? ((await q.crawlOutcome(this.db, taskId))?.skipped ?? []) : [],
     };
   }
 
@@ -271,20 +278,24 @@ export class CrawlerService {
    * changed page is trained, each with its document and chunks in one transaction. At the end, pages
    * this crawl did not reach (gone, 404, no longer linked) are removed: a re-crawl is a snapshot.
    */
-  async runCrawl(job: JobContext<CrawlJobData>): Promise<SyncChanges> {
+  async runCrawl(job: JobContext<CrawlJobData>): Promise<q.CrawlOutcome> {
     const tenantId = job.tenantId;
     if (tenantId === null) throw new Error('A crawl job needs a tenant');
     const { data } = job;
     const changes = noChanges();
     const source = await q.findWebSource(this.db, tenantId, data.webSourceId);
     if (!source) return changes;
+    // By normalized URL: the crawl tells pages apart so (a page is stored as the site serves it).
     const known = new Map<string, KnownPage & { id: number }>(
-      (await q.knownPages(this.db, tenantId, data.webSourceId)).map((page) => [page.url, page]),
+      (await q.knownPages(this.db, tenantId, data.webSourceId)).map((page) => [
+        normalizeUrl(page.url) ?? page.url,
+        page,
+      ]),
     );
     const kept: number[] = [];
     const checked: number[] = [];
     await job.progress(0, data.maxPages);
-    const { stored, boilerplate } = await crawlSite(
+    const { stored, boilerplate, skipped } = await crawlSite(
       {
         startUrl: data.url,
         maxPages: data.maxPages,
@@ -334,7 +345,7 @@ export class CrawlerService {
       await q.finishCrawl(tx, tenantId, data.webSourceId, now, changes, boilerplate);
     });
     await job.progress(stored, stored);
-    return changes;
+    return { ...changes, skipped };
   }
 
   /** Stores a page read in full: trained when new or its text changed, otherwise its chunks stay. */
@@ -355,10 +366,11 @@ export class CrawlerService {
     data: CrawlJobData,
     document: CrawledDocument,
   ): Promise<PageOutcome | null> {
-    const existing = await q.findPageByUrl(this.db, tenantId, data.webSourceId, document.url);
+    const existing = await q.findPageByUrl(this.db, tenantId, data.webSourceId, urlsOf(document.url));
     if (existing?.contentHash === document.contentHash && existing.trained) {
       const { etag, lastModified } = document;
-      await q.updatePage(this.db, tenantId, existing.id, { crawledAt: this.clock.now(), etag, lastModified });
+      const values = { url: document.url, crawledAt: this.clock.now(), etag, lastModified };
+      await q.updatePage(this.db, tenantId, existing.id, values);
       return { id: existing.id, change: 'unchanged' };
     }
     // The bytes must be what the address says (a zip named .docx may be anything).
@@ -385,6 +397,7 @@ export class CrawlerService {
   ): Promise<PageOutcome> {
     return this.db.transaction(async (tx) => {
       const values = {
+        url: page.url,
         title: page.title,
         contentHash: page.contentHash,
         characterCount: page.characterCount,
@@ -394,15 +407,14 @@ export class CrawlerService {
         lastModified: page.lastModified,
         links: page.links,
       };
-      const existing = await q.findPageByUrl(tx, tenantId, data.webSourceId, page.url);
+      const existing = await q.findPageByUrl(tx, tenantId, data.webSourceId, urlsOf(page.url));
       let id: number;
       if (existing) {
         id = existing.id;
         await q.updatePage(tx, tenantId, id, values);
         if (existing.contentHash === page.contentHash && existing.trained) return { id, change: 'unchanged' };
       } else {
-        id = (await q.insertPage(tx, { ...values, tenantId, webSourceId: data.webSourceId, url: page.url }))
-          .id;
+        id = (await q.insertPage(tx, { ...values, tenantId, webSourceId: data.webSourceId })).id;
       }
       await this.limits.requireRoomFor(
         tx,

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { useAppDispatch } from '../../../app/store';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { refreshCrawlerLists, useCrawlStatusQuery } from '../api';
+import { skippedNote } from './SkippedPages';
 
 /** How a crawl ended, for a caller that shows it itself (the crawl dialog, above its form). */
 export type CrawlOutcome = { ok: boolean; message: string; pages: number };
@@ -33,7 +34,9 @@ export function CrawlProgress({ taskId, onDone, quiet }: Props) {
   useEffect(() => {
     if (!data) return;
     if (data.status === 'completed') {
-      const message = MESSAGES.crawler.completed(data.pages_crawled);
+      // The spec's sentence, then the pages it could not read (listed under the web source).
+      const skipped = skippedNote(data.skipped_pages.length);
+      const message = [MESSAGES.crawler.completed(data.pages_crawled), skipped].filter(Boolean).join(' ');
       if (!quiet) notify.success(message);
       dispatch(refreshCrawlerLists());
       onDone({ ok: true, message, pages: data.pages_crawled });
