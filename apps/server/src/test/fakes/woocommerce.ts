@@ -14,7 +14,8 @@ export type WooFakeKind =
   | 'customer'
   | 'note'
   | 'webhook'
-  | 'settings';
+  | 'settings'
+  | 'variation';
 
 type Listed = 'product' | 'category' | 'page' | 'coupon' | 'order' | 'customer';
 
@@ -28,7 +29,12 @@ export type WooFakeStore = {
   /** Records by kind and id; change them through the fake's helpers so listings see it. */
   records: Record<Listed, Map<number, WooJson>>;
   notes: Map<number, WooJson[]>;
+  /** A variable product's variations by id, by the product's id; change them through the helpers. */
+  variations: Map<number, Map<number, WooJson>>;
 };
+
+/** What a test gives of a variation; the rest (price, on_sale, stock_status...) follows as in WooCommerce. */
+export type VariationInput = Partial<WooJson> & { attributes?: { name: string; option: string }[] };
 
 export type RegisteredWebhook = {
   storeUrl: string;
@@ -49,6 +55,16 @@ export type WooFake = {
   /** Adds or replaces a product; fields left out keep their value (or the generated default). */
   setProduct(store: WooFakeStore, product: Partial<WooJson>): WooJson;
   removeProduct(store: WooFakeStore, id: number): void;
+  /**
+   * Makes a product variable with these variations (replacing any it had); answers the product as
+   * WooCommerce then lists it: lowest price, its attributes marked for variations, their ids.
+   */
+  setVariations(store: WooFakeStore, productId: number, variations: VariationInput[]): WooJson;
+  /**
+   * Changes one variation (by id); answers it as GET /products/{id} does, which is what WooCommerce's
+   * product.updated delivery for a variation carries.
+   */
+  setVariation(store: WooFakeStore, productId: number, variation: VariationInput & { id: number }): WooJson;
   /** Adds or replaces a record of another kind (category, page, coupon, customer, order). */
   setRecord(store: WooFakeStore, kind: Exclude<Listed, 'product'>, record: WooJson): WooJson;
   addOrderNote(store: WooFakeStore, orderId: number, note: string, customerNote?: boolean): void;
@@ -84,6 +100,8 @@ export async function startWooFake(): Promise<WooFake> {
   const requests: string[] = [];
   const webhooks: RegisteredWebhook[] = [];
   const nonces = new Set<string>();
+  /** Variations are posts too: their ids come after any product a test makes. */
+  let nextVariationId = 50_000;
   /** Each kind's records sorted by id, dropped when one changes. */
   const sorted = new WeakMap<Map<number, WooJson>, WooJson[]>();
   let nextStore = 1;
@@ -122,6 +140,8 @@ export async function startWooFake(): Promise<WooFake> {
     const get = req.method === 'GET';
     if (get && route === '') return send(res, 200, { namespace: 'wc/v3', routes: {} });
     if (get && route === '/products') return listing(res, store, 'product', query);
+    const variations = /^\/products\/(\d+)\/variations$/.exec(route);
+    if (get && variations) return variationListing(res, store, Number(variations[1]), query);
     if (get && route === '/products/categories') return listing(res, store, 'category', query);
     if (get && route === '/coupons') return listing(res, store, 'coupon', query);
     if (get && route === '/orders') return listing(res, store, 'order', query);
@@ -163,13 +183,59 @@ export async function startWooFake(): Promise<WooFake> {
           400,
         ),
       );
+    sendPage(res, items, page, perPage, query);
+  }
+
+  /**
+   * GET /products/{id}/variations: WooCommerce's variations controller, a product listing under its
+   * parent (per_page 1..100, default 10; status default any; X-WP-Total / X-WP-TotalPages). A
+   * product without variations, or none at all, lists nothing.
+   */
+  function variationListing(
+    res: ServerResponse,
+    store: WooFakeStore,
+    productId: number,
+    query: URLSearchParams,
+  ) {
+    if (failing.has('variation')) return send(res, 500, serverError());
+    const perPage = Number(query.get('per_page') ?? 10);
+    const page = Number(query.get('page') ?? 1);
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100)
+      return send(
+        res,
+        400,
+        invalidParam('per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)'),
+      );
+    if (!Number.isInteger(page) || page < 1)
+      return send(res, 400, invalidParam('page', 'page must be at least 1'));
+    const status = query.get('status');
+    const statuses = status && status !== 'any' ? status.split(',') : null;
+    const all = [...(store.variations.get(productId)?.values() ?? [])];
+    const items = all.filter((v) => !statuses || statuses.includes(String(v.status)));
+    sendPage(res, items, page, perPage, query);
+  }
+
+  /** One page of a listing with WordPress's paging headers; `_fields` keeps only the named fields. */
+  function sendPage(
+    res: ServerResponse,
+    items: WooJson[],
+    page: number,
+    perPage: number,
+    query: URLSearchParams,
+  ) {
     const slice = items.slice((page - 1) * perPage, page * perPage);
+    const fields = query
+      .get('_fields')
+      ?.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    const render = fields?.length ? (r: WooJson) => JSON.stringify(pick(r, fields)) : jsonOf;
     res.writeHead(200, {
       'content-type': 'application/json; charset=UTF-8',
       'x-wp-total': String(items.length),
-      'x-wp-totalpages': String(totalPages),
+      'x-wp-totalpages': String(Math.ceil(items.length / perPage)),
     });
-    res.end(`[${slice.map(jsonOf).join(',')}]`);
+    res.end(`[${slice.map(render).join(',')}]`);
   }
 
   /** The kind's records sorted as asked: id or date (creation order here), title or name; default as WooCommerce. */
@@ -194,7 +260,9 @@ export async function startWooFake(): Promise<WooFake> {
 
   function one(res: ServerResponse, store: WooFakeStore, kind: Listed, id: number) {
     if (failing.has(kind)) return send(res, 500, serverError());
-    const record = store.records[kind].get(id);
+    // Variations share the products' ids: /products/{id} answers one as a product of type variation.
+    const variation = kind === 'product' ? findVariation(store, id) : null;
+    const record = variation ? variationAsProduct(store, variation) : store.records[kind].get(id);
     if (!record) return send(res, 404, wcError(`woocommerce_rest_${kind}_invalid_id`, 'Invalid ID.', 404));
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
     res.end(jsonOf(record));
@@ -332,6 +400,7 @@ export async function startWooFake(): Promise<WooFake> {
           customer: new Map(),
         },
         notes: new Map(),
+        variations: new Map(),
       };
       seedCatalogue(store, products);
       stores.set(slug, store);
@@ -349,7 +418,25 @@ export async function startWooFake(): Promise<WooFake> {
     },
     removeProduct: (store, id) => {
       store.records.product.delete(id);
+      store.variations.delete(id);
       sorted.delete(store.records.product);
+    },
+    setVariations: (store, productId, inputs) => {
+      const list = new Map<number, WooJson>();
+      for (const input of inputs) {
+        const id = input.id ?? nextVariationId++;
+        list.set(id, variationJson(store, productId, { ...input, id }, null));
+      }
+      store.variations.set(productId, list);
+      return touch(store, 'product', variableParent(store, productId));
+    },
+    setVariation: (store, productId, input) => {
+      const list = store.variations.get(productId);
+      if (!list) throw new Error(`product ${productId} has no variations`);
+      const variation = variationJson(store, productId, input, list.get(input.id) ?? null);
+      list.set(input.id, variation);
+      touch(store, 'product', variableParent(store, productId));
+      return variationAsProduct(store, variation);
     },
     setRecord: (store, kind, record) => touch(store, kind, record),
     addOrderNote: (store, orderId, note, customerNote = false) => addNote(store, orderId, note, customerNote),
@@ -491,6 +578,172 @@ function generateProduct(store: WooFakeStore, id: number): WooJson {
     meta_data: [],
   };
 }
+
+// ------------------------------------------ variations -----------------------------------------
+
+const findVariation = (store: WooFakeStore, id: number): WooJson | null => {
+  for (const list of store.variations.values()) if (list.has(id)) return list.get(id)!;
+  return null;
+};
+
+/**
+ * A variation as the variations controller answers it: its own price, or its sale price while on
+ * sale; stock counted on it (manage_stock true), on its product ('parent'), or not at all.
+ */
+function variationJson(
+  store: WooFakeStore,
+  productId: number,
+  input: VariationInput & { id: number },
+  current: WooJson | null,
+): WooJson {
+  const parent = store.records.product.get(productId);
+  if (!parent) throw new Error(`no product ${productId}`);
+  const merged: WooJson = { ...(current ?? variationDefaults(input.id)), ...input };
+  const attributes = (merged.attributes as { name: string; option: string }[]).map((a, i) => ({
+    id: i + 1,
+    name: a.name,
+    slug: `pa_${slugOf(a.name)}`,
+    option: a.option,
+  }));
+  const regular = String(merged.regular_price ?? '');
+  const sale = String(merged.sale_price ?? '');
+  const managed = merged.manage_stock;
+  const quantity =
+    managed === 'parent' ? (parent.stock_quantity ?? null) : managed ? merged.stock_quantity : null;
+  const counted = managed === true && typeof quantity === 'number';
+  const query = attributes
+    .map((a) => `attribute_${a.slug}=${encodeURIComponent(slugOf(a.option))}`)
+    .join('&');
+  return {
+    ...merged,
+    name: [parent.name, attributes.map((a) => a.option).join(', ')].filter(Boolean).join(' - '),
+    parent_id: productId,
+    permalink: `${String(parent.permalink)}${query ? `?${query}` : ''}`,
+    sku: merged.sku || parent.sku,
+    price: sale || regular,
+    regular_price: regular,
+    sale_price: sale,
+    on_sale: sale !== '',
+    purchasable: (sale || regular) !== '' && merged.status === 'publish',
+    stock_quantity: quantity,
+    stock_status: counted ? ((quantity as number) > 0 ? 'instock' : 'outofstock') : merged.stock_status,
+    attributes,
+    date_modified: new Date().toISOString().slice(0, 19),
+    date_modified_gmt: new Date().toISOString().slice(0, 19),
+  };
+}
+
+const variationDefaults = (id: number): WooJson => ({
+  id,
+  type: 'variation',
+  date_created: stamp(id % 10_000),
+  date_created_gmt: stamp(id % 10_000),
+  description: '',
+  sku: '',
+  regular_price: '20.00',
+  sale_price: '',
+  date_on_sale_from: null,
+  date_on_sale_from_gmt: null,
+  date_on_sale_to: null,
+  date_on_sale_to_gmt: null,
+  status: 'publish',
+  virtual: false,
+  downloadable: false,
+  downloads: [],
+  download_limit: -1,
+  download_expiry: -1,
+  tax_status: 'taxable',
+  tax_class: '',
+  manage_stock: true,
+  stock_quantity: 10,
+  stock_status: 'instock',
+  backorders: 'no',
+  backorders_allowed: false,
+  backordered: false,
+  low_stock_amount: null,
+  weight: '',
+  dimensions: { length: '', width: '', height: '' },
+  shipping_class: '',
+  shipping_class_id: 0,
+  image: null,
+  attributes: [],
+  menu_order: 0,
+  meta_data: [],
+});
+
+/**
+ * The product once its variations change, as WooCommerce syncs it: type variable, the lowest
+ * price of its published variations (no regular or sale price of its own), on sale and in stock
+ * when any variation is, its attributes' values marked for variations, and their ids.
+ */
+function variableParent(store: WooFakeStore, productId: number): WooJson {
+  const parent = store.records.product.get(productId)!;
+  const all = [...(store.variations.get(productId)?.values() ?? [])];
+  const sold = all.filter((v) => v.purchasable);
+  const cheapest = sold.reduce<WooJson | null>(
+    (low, v) => (low === null || Number(v.price) < Number(low.price) ? v : low),
+    null,
+  );
+  const shared = all.some((v) => v.manage_stock === 'parent');
+  const names = [...new Set(all.flatMap((v) => (v.attributes as { name: string }[]).map((a) => a.name)))];
+  const own = (parent.attributes as { name: string }[]).filter((a) => !names.includes(a.name));
+  const varied = names.map((name, i) => ({
+    id: 0,
+    name,
+    position: own.length + i,
+    visible: true,
+    variation: true,
+    options: [
+      ...new Set(
+        all.flatMap((v) =>
+          (v.attributes as { name: string; option: string }[])
+            .filter((a) => a.name === name)
+            .map((a) => a.option),
+        ),
+      ),
+    ],
+  }));
+  return {
+    ...parent,
+    type: 'variable',
+    price: cheapest ? cheapest.price : '',
+    regular_price: '',
+    sale_price: '',
+    on_sale: sold.some((v) => v.on_sale),
+    purchasable: sold.length > 0,
+    // Stock kept on the product for its variations ('parent') stays the product's.
+    manage_stock: shared ? parent.manage_stock : false,
+    stock_quantity: shared ? parent.stock_quantity : null,
+    stock_status: sold.some((v) => v.stock_status !== 'outofstock') ? 'instock' : 'outofstock',
+    attributes: [...own, ...varied],
+    variations: all.map((v) => v.id),
+    date_modified_gmt: new Date().toISOString().slice(0, 19),
+  };
+}
+
+/** A variation read through /products/{id}: the products controller's shape, type variation. */
+function variationAsProduct(store: WooFakeStore, variation: WooJson): WooJson {
+  const parent = store.records.product.get(Number(variation.parent_id));
+  return {
+    ...variation,
+    slug: slugOf(String(variation.name)),
+    type: 'variation',
+    featured: false,
+    catalog_visibility: 'visible',
+    short_description: '',
+    categories: [],
+    tags: [],
+    images: variation.image ? [variation.image] : (parent?.images ?? []),
+    attributes: (variation.attributes as { id: number; name: string; option: string }[]).map(
+      ({ id, name, option }) => ({ id, name, option }),
+    ),
+    variations: [],
+  };
+}
+
+/** WordPress's `_fields`: only the named top-level fields. */
+const pick = (record: WooJson, fields: string[]) =>
+  Object.fromEntries(fields.filter((f) => f in record).map((f) => [f, record[f]]));
 
 const PAGES: [string, string][] = [
   ['About us', '<h1>About us</h1><p>We are a small family business selling organic clothing since 2010.</p>'],

@@ -14,6 +14,7 @@ import {
   type WooOrder,
   type WooOrderNote,
   type WooProduct,
+  type WooVariation,
   type WpPage,
 } from './woo.client.js';
 
@@ -43,6 +44,13 @@ const LIST_PARAMS: Record<WooType, Record<string, string>> = {
 
 /** How many of a category's products name it (CollectionData.product_titles). */
 const TITLES_PER_CATEGORY = 10;
+/**
+ * Products are handed to the core this many at a time once their variations are read, so a page
+ * of variable products (a request each) still moves the sync's progress as it goes.
+ */
+const PRODUCT_CHUNK = 20;
+/** Variations requests in flight at once: quicker than one by one, gentle on a small host. */
+const VARIATION_REQUESTS = 3;
 
 export function wooAdapter(config: Pick<Config, 'CRAWLER_ALLOW_PRIVATE'>): StoreAdapter {
   const clientFor = (connection: StoreConnection): WooClient => {
@@ -68,6 +76,7 @@ export function wooAdapter(config: Pick<Config, 'CRAWLER_ALLOW_PRIVATE'>): Store
       const currency = kind === 'product' ? await client.currency(signal) : null;
       for await (const items of client.listAll(type, { limit, signal, onTotal, params: LIST_PARAMS[type] })) {
         if (type === 'categories') yield await categoriesWithTitles(client, items as WooCategory[], signal);
+        else if (type === 'products') yield* productChunks(client, items as WooProduct[], currency, signal);
         else
           yield (items as Raw[])
             .filter((item) => isLive(kind, item))
@@ -94,6 +103,54 @@ export function wooAdapter(config: Pick<Config, 'CRAWLER_ALLOW_PRIVATE'>): Store
   };
 }
 
+// ------------------------------------------ products -------------------------------------------
+
+/** A page of products as records, a chunk at a time; only published variable products cost a request. */
+async function* productChunks(
+  client: WooClient,
+  products: WooProduct[],
+  currency: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<RemoteRecord[]> {
+  const live = products.filter((p) => isLive('product', p));
+  for (let i = 0; i < live.length; i += PRODUCT_CHUNK) {
+    const chunk = live.slice(i, i + PRODUCT_CHUNK);
+    yield await inPool(chunk, VARIATION_REQUESTS, (p) => productRecord(client, p, currency, signal));
+  }
+}
+
+/** A product with its variations read when it is variable (and has any). */
+async function productRecord(
+  client: WooClient,
+  product: WooProduct,
+  currency: string | null,
+  signal?: AbortSignal,
+): Promise<RemoteRecord<'product'>> {
+  const variable = product.type === 'variable' && (product.variations?.length ?? 1) > 0;
+  const variations = variable ? await client.variations(product.id, signal) : [];
+  return mapProduct(product, currency, variations);
+}
+
+/** `fn` over `items`, at most `width` at once, results in order; the first failure stops the rest. */
+async function inPool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
+}
+
 // ------------------------------------------ webhooks -------------------------------------------
 
 export type WebhookChange =
@@ -117,8 +174,37 @@ export function recordFromWebhook(topic: string, payload: unknown): WebhookChang
   const externalId = String(id);
   if (event === 'deleted') return { remove: { kind, externalId } };
   if (!['created', 'updated', 'restored'].includes(event)) return null;
+  // A variation is part of its product, never a product of its own (wooWebhookChange reads the product).
+  if (kind === 'product' && (payload as WooProduct).type === 'variation') return null;
   if (!isLive(kind, payload as Raw)) return { remove: { kind, externalId } };
   return { upsert: toRecord(kind, payload as Raw, null) };
+}
+
+/**
+ * What a delivery changes, read with the store where the payload is not the whole story: a variable
+ * product's delivery carries no variations, so they are read now; a variation's delivery (WooCommerce
+ * sends product.updated for one, with its own id) re-reads the product it belongs to.
+ */
+export async function wooWebhookChange(
+  topic: string,
+  payload: unknown,
+  client: WooClient,
+  currency: string | null,
+): Promise<WebhookChange> {
+  const product = payload as WooProduct;
+  const event = topic.split('.')[1];
+  if (!topic.startsWith('product.') || event === 'deleted' || typeof product?.id !== 'number')
+    return recordFromWebhook(topic, payload);
+  if (product.type === 'variation') {
+    const parent = product.parent_id ? await client.product(product.parent_id) : null;
+    // A product gone from the store has its own deletion delivery.
+    if (!parent) return null;
+    if (!isLive('product', parent)) return { remove: { kind: 'product', externalId: String(parent.id) } };
+    return { upsert: await productRecord(client, parent, currency) };
+  }
+  const change = recordFromWebhook(topic, payload);
+  if (!change || !('upsert' in change)) return change;
+  return { upsert: await productRecord(client, product, currency) };
 }
 
 /** X-WC-Webhook-Signature: base64 HMAC-SHA256 of the raw body with the webhook's secret. */
@@ -160,11 +246,26 @@ const utc = (time: string | null | undefined): string | null =>
 
 const names = (terms: { name: string }[] | undefined) => (terms ?? []).map((t) => t.name);
 
-function mapProduct(p: WooProduct, currency: string | null): RemoteRecord<'product'> {
-  const price = p.price || p.regular_price || null;
-  const onSale = Boolean(p.on_sale && p.sale_price && p.regular_price);
+function mapProduct(
+  p: WooProduct,
+  currency: string | null,
+  variations: WooVariation[] = [],
+): RemoteRecord<'product'> {
   const attributes = p.attributes ?? [];
   const description = [htmlToText(p.short_description ?? ''), htmlToText(p.description ?? '')];
+  // A variation without a price is not for sale (the storefront does not offer it).
+  const variants = variations.filter((v) => v.status !== 'private' && (v.price || v.regular_price));
+  const data = {
+    description: [...new Set(description.filter(Boolean))].join('\n\n'),
+    vendor: p.brands?.[0]?.name ?? null,
+    // WooCommerce's `type` (simple, variable) is structure, not the kind of goods Shopify means.
+    product_type: null,
+    tags: names(p.tags),
+    options: attributes.map((a) => ({ name: a.name, values: offered(a, variants) })),
+    image_url: p.images?.[0]?.src ?? null,
+    currency,
+    categories: names(p.categories),
+  };
   return {
     kind: 'product',
     externalId: String(p.id),
@@ -173,32 +274,67 @@ function mapProduct(p: WooProduct, currency: string | null): RemoteRecord<'produ
     status: p.status ?? null,
     updatedAt: utc(p.date_modified_gmt),
     lookupKey: null,
-    data: {
-      description: [...new Set(description.filter(Boolean))].join('\n\n'),
-      vendor: p.brands?.[0]?.name ?? null,
-      // WooCommerce's `type` (simple, variable) is structure, not the kind of goods Shopify means.
-      product_type: null,
-      tags: names(p.tags),
-      options: attributes.map((a) => ({ name: a.name, values: a.options ?? [] })),
-      // A variable product's variations are a request each; its own price (the lowest) stands for them.
-      variants: [
-        {
-          title: p.name,
-          sku: p.sku || null,
-          price: price ?? '0',
-          compare_at_price: onSale ? (p.regular_price ?? null) : null,
-          inventory: p.manage_stock ? (p.stock_quantity ?? null) : null,
-          available: p.stock_status === 'instock' || p.stock_status === 'onbackorder',
-          options: Object.fromEntries(
-            attributes.filter((a) => a.options?.length === 1).map((a) => [a.name, a.options![0]!]),
-          ),
-        },
-      ],
-      image_url: p.images?.[0]?.src ?? null,
-      price,
-      currency,
-      categories: names(p.categories),
-    },
+    data:
+      variants.length > 0
+        ? { ...data, variants: variants.map(variationVariant), price: lowest(variants.map(priceOf)) }
+        : { ...data, variants: [productVariant(p, attributes)], price: priceOf(p) },
+  };
+}
+
+/**
+ * An attribute's values the product is sold in: a size whose only variation is disabled is not on
+ * offer, though the product still lists it. One that some variation takes any value of keeps all.
+ */
+function offered(attribute: { name: string; options?: string[] }, variations: WooVariation[]): string[] {
+  const all = attribute.options ?? [];
+  const chosen = variations.map((v) => v.attributes?.find((a) => a.name === attribute.name)?.option);
+  if (chosen.length === 0 || chosen.some((c) => c === undefined)) return all;
+  const sold = all.filter((o) => chosen.includes(o));
+  return sold.length > 0 ? sold : [...new Set(chosen as string[])];
+}
+
+type Priced = Pick<WooVariation, 'price' | 'regular_price' | 'sale_price' | 'on_sale'>;
+
+/** What it sells at now: the sale price while on sale (WooCommerce's `price` says which). */
+const priceOf = (p: Priced): string | null => p.price || p.regular_price || null;
+const wasPrice = (p: Priced): string | null =>
+  p.on_sale && p.sale_price && p.regular_price ? p.regular_price : null;
+const isAvailable = (status: string | undefined) => status === 'instock' || status === 'onbackorder';
+
+/** The lowest of decimal prices, as written. */
+const lowest = (prices: (string | null)[]): string | null =>
+  prices.reduce<string | null>(
+    (low, p) => (p !== null && (low === null || Number(p) < Number(low)) ? p : low),
+    null,
+  );
+
+/** A simple product (or a variable one whose variations could not be had) as its one variant. */
+function productVariant(p: WooProduct, attributes: NonNullable<WooProduct['attributes']>) {
+  return {
+    title: p.name,
+    sku: p.sku || null,
+    price: priceOf(p) ?? '0',
+    compare_at_price: wasPrice(p),
+    inventory: p.manage_stock ? (p.stock_quantity ?? null) : null,
+    available: isAvailable(p.stock_status),
+    options: Object.fromEntries(
+      attributes.filter((a) => a.options?.length === 1).map((a) => [a.name, a.options![0]!]),
+    ),
+  };
+}
+
+/** "Size L / Color Red": the attributes it is for; one that takes any value is left out. */
+function variationVariant(v: WooVariation) {
+  const options = Object.fromEntries((v.attributes ?? []).map((a) => [a.name, a.option]));
+  return {
+    title: Object.values(options).join(' / ') || 'Any option',
+    sku: v.sku || null,
+    price: priceOf(v) ?? '0',
+    compare_at_price: wasPrice(v),
+    // Stock kept on the product ('parent') is shared by its variations: no count is this one's own.
+    inventory: v.manage_stock === true ? (v.stock_quantity ?? null) : null,
+    available: v.purchasable !== false && isAvailable(v.stock_status),
+    options,
   };
 }
 

@@ -163,6 +163,40 @@ describe('WooCommerce adapter over the fake', () => {
     expect(await adapter.findOrder!(connectionOf(store), '9999')).toBeNull();
   });
 
+  it("reads a variable product's variations: combined options, shared stock, none unpriced", async () => {
+    const shop = fake.addStore({ products: 3 });
+    fake.setVariations(shop, 2, [
+      {
+        attributes: [
+          { name: 'Size', option: 'S' },
+          { name: 'Colour', option: 'Red' },
+        ],
+        manage_stock: 'parent',
+      },
+      { attributes: [{ name: 'Size', option: 'M' }], manage_stock: false, stock_status: 'onbackorder' },
+      { attributes: [{ name: 'Size', option: 'L' }], regular_price: '' },
+    ]);
+    const [first] = shop.records.product.get(2)!.variations as number[];
+    const payload = fake.setVariation(shop, 2, { id: first!, regular_price: '9.00' });
+    const records = (await collect('product', 10, shop)) as RemoteRecord<'product'>[];
+    const variable = records.find((r) => r.externalId === '2')!;
+    expect(variable.data.price).toBe('9.00');
+    expect(variable.data.variants).toEqual([
+      expect.objectContaining({ title: 'S / Red', options: { Size: 'S', Colour: 'Red' }, inventory: null }),
+      expect.objectContaining({ title: 'M', options: { Size: 'M' }, inventory: null, available: true }),
+    ]);
+    // L has no price (not for sale); Colour is any value for M, so all its values stay.
+    expect(variable.data.options).toContainEqual({ name: 'Size', values: ['S', 'M'] });
+    expect(variable.data.options).toContainEqual({ name: 'Colour', values: ['Red'] });
+    expect(records.filter((r) => r.externalId !== '2').every((r) => r.data.variants.length === 1)).toBe(true);
+    // A variation's own delivery is no product: the service reads its product instead.
+    expect(payload).toMatchObject({ type: 'variation', parent_id: 2 });
+    expect(recordFromWebhook('product.updated', payload)).toBeNull();
+    fake.failKind('variation');
+    await expect(collect('product', 10, shop)).rejects.toMatchObject({ status: 500, reason: 'http' });
+    fake.failKind('variation', false);
+  });
+
   it('reports a failing endpoint and webhook topics that could not be registered', async () => {
     fake.failKind('coupon');
     await expect(collect('coupon', 10)).rejects.toMatchObject({ status: 500, reason: 'http' });

@@ -31,6 +31,11 @@ const WooCommerceRestApi = ((wooRestApi as { default?: unknown }).default ??
 export const WOO_TIMEOUT_MS = 15_000;
 /** WooCommerce's largest page size. */
 export const WOO_PAGE_SIZE = 100;
+/**
+ * At most this many of a product's variations are read (two requests at most): more sizes and
+ * colours than any shopper scrolls, and a bound on what one product costs a sync.
+ */
+export const MAX_VARIATIONS = 200;
 const MAX_BYTES = 20 * 1024 * 1024;
 
 export type WooErrorReason =
@@ -89,7 +94,33 @@ export type WooProduct = {
   brands?: Term[];
   images?: { src: string }[];
   attributes?: { name: string; options?: string[] }[];
+  /** A variable product's variation ids. */
+  variations?: number[];
+  /** A variation read through /products/{id} (what a webhook for one carries): its product. */
+  parent_id?: number;
 };
+
+/** One of a variable product's variations, as /products/{id}/variations lists it. */
+export type WooVariation = {
+  id: number;
+  status?: string;
+  sku?: string;
+  price?: string;
+  regular_price?: string;
+  sale_price?: string;
+  on_sale?: boolean;
+  purchasable?: boolean;
+  /** `parent` when the product's own stock counts for it. */
+  manage_stock?: boolean | 'parent';
+  stock_quantity?: number | null;
+  stock_status?: string;
+  /** The attributes it is for; one it leaves out takes any value ("Any Size"). */
+  attributes?: { id?: number; name: string; option: string }[];
+};
+
+/** What Parley reads of a variation: asked with `_fields`, so a variation's long JSON stays home. */
+const VARIATION_FIELDS =
+  'id,status,sku,price,regular_price,sale_price,on_sale,purchasable,manage_stock,stock_quantity,stock_status,attributes';
 
 export type WooCategory = { id: number; name: string; description?: string; count?: number };
 
@@ -290,11 +321,28 @@ export function createWooClient(options: WooClientOptions) {
       params: { ...params, page, per_page: perPage },
       signal,
     });
-    if (!Array.isArray(answer.data)) throw notWoo();
-    const items = answer.data as WooObjects[T][];
-    const total = Number(answer.headers['x-wp-total'] ?? items.length);
-    const totalPages = Number(answer.headers['x-wp-totalpages'] ?? 1);
-    return { items, total, totalPages };
+    return listOf<WooObjects[T]>(answer);
+  }
+
+  /**
+   * A variable product's published variations, at most MAX_VARIATIONS, a page of 100 at a time as
+   * X-WP-TotalPages says; none when the product is gone.
+   */
+  async function variations(productId: number, signal?: AbortSignal): Promise<WooVariation[]> {
+    const found: WooVariation[] = [];
+    for (let page = 1; found.length < MAX_VARIATIONS; page++) {
+      const params = { status: 'publish', _fields: VARIATION_FIELDS, page, per_page: WOO_PAGE_SIZE };
+      let answer: WooListPage<WooVariation>;
+      try {
+        answer = listOf(await call('get', `products/${productId}/variations`, { params, signal }));
+      } catch (error) {
+        if (error instanceof WooError && error.reason === 'not_found') return found;
+        throw error;
+      }
+      found.push(...answer.items.slice(0, MAX_VARIATIONS - found.length));
+      if (answer.items.length < WOO_PAGE_SIZE || page >= answer.totalPages) return found;
+    }
+    return found;
   }
 
   /**
@@ -357,7 +405,10 @@ export function createWooClient(options: WooClientOptions) {
     url: base,
     listPage,
     listAll,
+    variations,
     currency,
+    /** One product (or variation) by its id; null when there is none. */
+    product: (id: number, signal?: AbortSignal) => get<WooProduct>(`products/${id}`, signal),
     /** Keys accepted and the store is WooCommerce: its name and currency. Throws WooError otherwise. */
     async testConnection(signal?: AbortSignal): Promise<{ storeName: string; currency: string | null }> {
       const storeCurrency = await currency(signal);
@@ -439,6 +490,15 @@ const notWoo = () =>
     null,
     'not_woocommerce',
   );
+
+/** A listing's items and WordPress's paging headers. */
+function listOf<T>(answer: Answer): WooListPage<T> {
+  if (!Array.isArray(answer.data)) throw notWoo();
+  const items = answer.data as T[];
+  const total = Number(answer.headers['x-wp-total'] ?? items.length);
+  const totalPages = Number(answer.headers['x-wp-totalpages'] ?? 1);
+  return { items, total, totalPages };
+}
 
 /** Turns WooCommerce's statuses and error bodies into WooErrors; answers what succeeded. */
 function checkAnswer(answer: Answer): Answer {

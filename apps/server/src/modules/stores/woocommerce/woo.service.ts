@@ -17,7 +17,7 @@ import type { AuthContext } from '../../../core/http/request-context.js';
 import type { ModuleDeps } from '../../../core/module.js';
 import type { StoreCore } from '../core/store-core.js';
 import type { StoreRow } from '../stores.queries.js';
-import { recordFromWebhook } from './woo.adapter.js';
+import { recordFromWebhook, wooWebhookChange } from './woo.adapter.js';
 import { createWooClient, normaliseStoreUrl, WOO_WEBHOOK_TOPICS, WooError } from './woo.client.js';
 
 export const WOO_WEBHOOK_PATH = '/api/woocommerce/webhooks';
@@ -176,8 +176,16 @@ export class WooService {
     );
   }
 
+  /**
+   * Applies a delivery; for products the store is asked for what the payload lacks (variations),
+   * so a store it cannot be asked (disconnected) takes the payload alone. A store that does not
+   * answer fails the job, which is tried again.
+   */
   async applyWebhook(store: StoreRow, topic: string, payload: unknown): Promise<void> {
-    const change = recordFromWebhook(topic, payload);
+    const change =
+      store.status === 'connected'
+        ? await wooWebhookChange(topic, payload, this.clientOf(store), store.currency)
+        : recordFromWebhook(topic, payload);
     if (change) await this.core.applyChange(store, change);
   }
 
