@@ -159,8 +159,9 @@ export class AnswerService {
         usage: null,
         actions: [],
       });
-    // Without a model, intent phrases decide; with one, the model calls the booking tool itself.
-    if (booking && !model && BOOKING_INTENT.test(input.question)) {
+    // Without a model, phrases decide: a request to book gets the button at once; with a model, the
+    // model calls the booking tool itself.
+    if (booking && !model && BOOKING_REQUEST.test(input.question)) {
       return this.say(input, bookingAnswer(booking, ''));
     }
     const asked = await this.standalone(input, model);
@@ -174,6 +175,7 @@ export class AnswerService {
       asked.previousAnswer,
     );
     if (pair) return this.say(input, qnaAnswer(pair));
+    // Words of booking in a question the sources do not answer ("any slots on Friday?").
     if (!verdict.answers && booking && BOOKING_INTENT.test(input.question))
       return this.say(input, bookingAnswer(booking, ''));
     // Passages whose words do not show a sure answer still go to a model, which reads what words
@@ -356,9 +358,33 @@ export class AnswerService {
   }
 }
 
-/** Visitors asking to meet: book, schedule, an appointment, a demo, a call... */
+/**
+ * Words of booking: book, schedule, an appointment, a demo, a call... They are nouns too ("the book
+ * Dune", "a demo video", "the train schedule", "cancelling a booking"), so they offer the booking
+ * only where the sources do not answer.
+ */
 export const BOOKING_INTENT =
   /\b(book(ing)?|schedul(e|ing)|appointment|meeting|demo|reserve|reservation|slot|call ?back|set up a call)\b/i;
+
+/** What a visitor may book: a meeting of some kind, a place, a time. */
+const BOOKABLE =
+  '(demo|call|meeting|appointment|consultation|session|slot|time|table|visit|viewing|tour|lesson|class|trial|test ?drive|room|stay|date|fitting|service|check-?up)s?';
+/**
+ * A request to book, answered with the booking button before the sources are searched: a verb of
+ * booking with what is booked ("can I book a demo", "schedule a call", "make an appointment"), "how
+ * do I book", "book me in", "call me back". Not "do you sell the book Dune" nor "what if I cancel
+ * my booking", which the sources answer.
+ */
+export const BOOKING_REQUEST = new RegExp(
+  [
+    `\\b(book|schedule|reserve|arrange|set up|make)\\s+((a|an|my|me|us|in|the|our|your|some|another|one|for|free|quick|short|new|private|group|first|initial|follow-up|half|full|day|minutes?|mins?|hours?|\\d+(-minute|-hour)?)\\s+){0,3}${BOOKABLE}\\b`,
+    '\\b(how|where|can|could|may) (do |can |could )?(i|we) (book|schedule|reserve)\\b',
+    '\\b(want|like|love|need) to (book|schedule|reserve)\\b',
+    '\\bbook (me|us) in\\b',
+    '\\bcall (me|us) ?back\\b',
+  ].join('|'),
+  'i',
+);
 const BOOKING_TOOL = 'show_booking_button';
 const BOOKING_TOOL_SPEC = {
   type: 'function' as const,

@@ -20,6 +20,7 @@ import { conversations, fileGroups } from '../../core/db/schema.js';
 import { addModelSetting, createBotViaApi, updateBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
+import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { replaceDocument } from '../knowledge/ingest.js';
@@ -846,6 +847,27 @@ describe('booking', () => {
     // Without a booking configured the same words get no booking button.
     const plain = await ask(owner, { bot_id: bot.bot_id, message: 'Can I book a demo next week?' });
     expect(plain.body.bot_message!.actions.filter((a) => a.type === 'booking')).toEqual([]);
+  });
+
+  it('answers from the sources a question whose words of booking are nouns, without a model', async () => {
+    const shop = await createBot(owner, { bot_name: 'Bookshop' });
+    await server.post(`/api/bots/${shop.bot_id}/calendar-booking`, BOOKING, as(owner));
+    await attachDocument(server, owner, shop.bot_id, {
+      title: 'Books and events',
+      url: 'https://books.example/help',
+      text: 'We have the book Dune by Frank Herbert in paperback for $12.\n\nYou can cancel a booking for an author event for free up to 24 hours before the event.',
+    });
+    const dune = await ask(owner, { bot_id: shop.bot_id, message: 'Do you sell the book Dune?' });
+    expect(dune.body.bot_message).toMatchObject({ answer_mode: 'extractive' });
+    expect(dune.body.bot_message!.message).toContain('$12');
+    const policy = await ask(owner, {
+      bot_id: shop.bot_id,
+      message: 'What is your cancellation policy for a booking?',
+    });
+    expect(policy.body.bot_message!.message).toContain('up to 24 hours before');
+    // Asked to book, it still gives the button at once.
+    const request = await ask(owner, { bot_id: shop.bot_id, message: 'How do I book a visit?' });
+    expect(request.body.bot_message).toMatchObject({ answer_mode: 'booking', actions: [ACTION] });
   });
 
   it("applies a bot's new settings and booking to the very next message (the bot cache is emptied)", async () => {
