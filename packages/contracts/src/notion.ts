@@ -35,6 +35,9 @@ export const NOTION_TEXTS = {
   pageDeleted: 'Page deleted',
   connected: 'Notion workspace connected',
   syncCompleted: 'Sync completed',
+  /** On a workspace whose last sync or training failed; a refused token adds the way out. */
+  lastSyncFailed: (error: string) => `Last sync failed: ${error}`,
+  reconnectHint: 'Connect the workspace again to give Parley access.',
   /** The screen's failure texts (integrations-and-billing.md section 8 Notion). */
   fetchStatusFailed: 'Failed to fetch Notion status',
   fetchContentFailed: 'Failed to fetch Notion content',
@@ -67,6 +70,11 @@ export const NotionWorkspace = SyncState.extend({
   last_synced_at: z.string().nullable(),
   trained: z.boolean(),
   page_count: z.number().int(),
+  /**
+   * Why the last sync or training failed (e.g. the token was refused: connect again), until the
+   * next one starts or the workspace is connected again; null otherwise.
+   */
+  last_error: z.string().nullable(),
 });
 export type NotionWorkspace = z.infer<typeof NotionWorkspace>;
 

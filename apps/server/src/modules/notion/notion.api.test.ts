@@ -223,7 +223,8 @@ describe('Notion sync and training', () => {
     const job = await sync(owner, workspace.id);
     expect(job).toMatchObject({ current: 3, total: 3, percentage: 100 });
     const calls = fake.requests.slice(before);
-    expect(calls.filter((c) => c === 'POST /v1/search').length).toBe(2);
+    // One search for databases (none), two for the three pages.
+    expect(calls.filter((c) => c === 'POST /v1/search').length).toBe(3);
     expect(calls.filter((c) => c === 'GET /v1/blocks/SyncSpace-handbook/children').length).toBe(3);
     expect(calls).toContain('GET /v1/blocks/SyncSpace-handbook-3/children');
 

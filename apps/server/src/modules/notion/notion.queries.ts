@@ -38,12 +38,18 @@ export async function botExists(db: DbOrTx, tenantId: number, botId: number): Pr
   return Boolean(row);
 }
 
-/** The tenant's workspaces with their page counts and pending syncs, oldest first. */
+/** The last sync or training job of a workspace: pending, or how it ended. */
+export type LastJob = { id: string; status: string; error: string | null };
+
+/** The tenant's workspaces with their page counts and last sync jobs, oldest first. */
 export async function listWorkspaces(db: DbOrTx, tenantId: number): Promise<NotionWorkspace[]> {
   const rows = await db
-    .select({ workspace: notionWorkspaces, runningTaskId: jobs.id })
+    .select({
+      workspace: notionWorkspaces,
+      job: { id: jobs.id, status: jobs.status, error: jobs.error },
+    })
     .from(notionWorkspaces)
-    .leftJoin(jobs, pendingJob(notionWorkspaces.syncTaskId))
+    .leftJoin(jobs, eq(jobs.id, notionWorkspaces.syncTaskId))
     .where(eq(notionWorkspaces.tenantId, tenantId))
     .orderBy(asc(notionWorkspaces.id));
   const counts = await db
@@ -52,9 +58,7 @@ export async function listWorkspaces(db: DbOrTx, tenantId: number): Promise<Noti
     .where(eq(notionPages.tenantId, tenantId))
     .groupBy(notionPages.workspaceId);
   const byWorkspace = new Map(counts.map((c) => [c.workspaceId, Number(c.n)]));
-  return rows.map(({ workspace, runningTaskId }) =>
-    toWorkspace(workspace, byWorkspace.get(workspace.id) ?? 0, runningTaskId),
-  );
+  return rows.map(({ workspace, job }) => toWorkspace(workspace, byWorkspace.get(workspace.id) ?? 0, job));
 }
 
 export async function listPages(db: DbOrTx, tenantId: number, workspaceIds?: number[]): Promise<PageRow[]> {
@@ -214,19 +218,30 @@ export async function takeState(
   return row;
 }
 
-export const toWorkspace = (
-  row: WorkspaceRow,
-  pageCount: number,
-  runningTaskId: string | null,
-): NotionWorkspace => ({
+export const toWorkspace = (row: WorkspaceRow, pageCount: number, job: LastJob | null): NotionWorkspace => ({
   id: row.id,
   workspace_id: row.workspaceId,
   workspace_name: row.workspaceName,
   last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
   trained: row.trained,
   page_count: pageCount,
-  ...toSyncState(row, runningTaskId),
+  last_error: job?.status === 'failed' ? (job.error ?? 'Unknown error') : null,
+  ...toSyncState(row, job && (job.status === 'queued' || job.status === 'active') ? job.id : null),
 });
+
+/** Forgets a failed last job (the workspace was connected again); a pending one is kept. */
+export async function clearFailedJob(db: DbOrTx, tenantId: number, id: number): Promise<void> {
+  await db
+    .update(notionWorkspaces)
+    .set({ syncTaskId: null })
+    .where(
+      and(
+        eq(notionWorkspaces.tenantId, tenantId),
+        eq(notionWorkspaces.id, id),
+        sql`${notionWorkspaces.syncTaskId} IN (SELECT ${jobs.id} FROM ${jobs} WHERE ${jobs.status} = 'failed')`,
+      ),
+    );
+}
 
 export const toPage = (row: PageRow): NotionPage => ({
   id: row.id,

@@ -26,11 +26,13 @@ import {
   isNotionError,
   NotionApi,
   type NotionIdentity,
+  PageGoneError,
   type RemotePage,
 } from './notion.client.js';
 import {
   botExists,
   claimDueWorkspaces,
+  clearFailedJob,
   deletePageRow,
   deleteWorkspaceRow,
   findPage,
@@ -41,6 +43,7 @@ import {
   lockWorkspace,
   markPagesChecked,
   markWorkspace,
+  type PageRow,
   setPageCharacters,
   takeState,
   toPage,
@@ -59,6 +62,10 @@ export type NotionTrainData = { workspaceId: number; botId: number };
 export const CALLBACK_PATH = '/api/notion/callback';
 export const SCREEN_PATH = '/bot/knowledge/notion';
 const STATE_TTL_MS = 10 * 60 * 1000;
+/** A sync waits out Notion's rate limit (429, Retry-After) this many times per request before failing. */
+const JOB_RETRIES = { maxRetries: 6 };
+/** Notion's last_edited_time is cut to the minute: a page fetched within that minute may have changed since. */
+const EDIT_GRANULARITY_MS = 60_000;
 
 type StatePayload = { t: number; u: number; n: string; e: number };
 type ParsedSchedule = z.output<typeof SyncScheduleBody>;
@@ -81,8 +88,8 @@ export class NotionService {
     return `${this.deps.config.publicUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
   }
 
-  private api(token?: string): NotionApi {
-    return new NotionApi(this.deps.config.NOTION_API_URL, token);
+  private api(token?: string, options?: { maxRetries?: number }): NotionApi {
+    return new NotionApi(this.deps.config.NOTION_API_URL, token, options);
   }
 
   async status(auth: AuthContext): Promise<NotionStatus> {
@@ -253,7 +260,8 @@ export class NotionService {
   /**
    * Brings the workspace's pages in line with Notion: a page edited since the last sync (or every
    * page, with `force`) is fetched and stored, retrained only when its text changed; unedited pages
-   * are kept as checked now; vanished ones are removed. Answers what changed, also kept on the workspace.
+   * are kept as checked now; vanished ones (deleted, unshared) are removed, unless Notion said its
+   * listing was cut short. Answers what changed, also kept on the workspace.
    */
   async syncWorkspace(
     job: Pick<JobContext<unknown>, 'progress' | 'signal'>,
@@ -264,28 +272,36 @@ export class NotionService {
     const changes = noChanges();
     const workspace = await findWorkspace(this.deps.db, tenantId, workspaceId);
     if (!workspace) return { ...changes, pages: 0 };
-    const api = this.api(decryptSecret(this.tokenKey, workspace.accessTokenSealed));
-    const remote = await this.inJob(() => api.listPages());
+    const api = this.api(decryptSecret(this.tokenKey, workspace.accessTokenSealed), JOB_RETRIES);
+    const listing = await this.inJob(() => api.listPages());
     const known = new Map((await listPages(this.deps.db, tenantId, [workspaceId])).map((p) => [p.pageId, p]));
     const unedited: number[] = [];
-    const total = remote.length;
+    const gone: string[] = [];
+    const total = listing.pages.length;
     await job.progress(0, total);
-    for (const [index, page] of remote.entries()) {
+    for (const [index, page] of listing.pages.entries()) {
       if (job.signal.aborted) throw new Error('Sync interrupted');
-      const edited = new Date(page.lastEditedTime);
       const existing = known.get(page.pageId);
-      known.delete(page.pageId);
-      if (options.force || !existing || existing.lastEditedTime?.getTime() !== edited.getTime()) {
-        const sections = await this.inJob(() => api.pageSections(page.pageId, page.title));
-        const unchanged = await this.storePage(tenantId, workspace, page, edited, sections, options);
-        changes[!existing ? 'added' : unchanged ? 'unchanged' : 'changed']++;
+      if (options.force || !existing || editedSince(existing, page)) {
+        const sections = await this.inJob(() => api.pageSections(page)).catch((error: unknown) => {
+          if (error instanceof PageGoneError) return null;
+          throw error;
+        });
+        if (sections) {
+          const unchanged = await this.storePage(tenantId, workspace, page, sections, options);
+          changes[!existing ? 'added' : unchanged ? 'unchanged' : 'changed']++;
+        } else gone.push(page.pageId);
       } else {
         unedited.push(existing.id);
         changes.unchanged++;
       }
       await job.progress(index + 1, total);
     }
-    const vanished = [...known.values()];
+    const listed = new Set(listing.pages.map((p) => p.pageId).filter((id) => !gone.includes(id)));
+    // A listing Notion cut short says nothing of the pages it left out: they stay.
+    const vanished = [...known.values()].filter(
+      (p) => !listed.has(p.pageId) && (listing.complete || gone.includes(p.pageId)),
+    );
     changes.removed = vanished.length;
     await this.deps.db.transaction(async (tx) => {
       for (const page of vanished) {
@@ -297,7 +313,7 @@ export class NotionService {
       await markDocumentsSynced(tx, tenantId, 'notion', unedited, now);
       await markWorkspace(tx, tenantId, workspaceId, { lastSyncedAt: now, lastChanges: changes });
     });
-    return { ...changes, pages: total };
+    return { ...changes, pages: total - gone.length };
   }
 
   /** Stores a fetched page with its document; answers whether its text was as stored (no retraining). */
@@ -305,7 +321,6 @@ export class NotionService {
     tenantId: number,
     workspace: WorkspaceRow,
     page: RemotePage,
-    edited: Date,
     sections: Section[],
     options: { force?: boolean },
   ): Promise<boolean> {
@@ -316,7 +331,7 @@ export class NotionService {
         pageId: page.pageId,
         title: page.title,
         url: page.url,
-        lastEditedTime: edited,
+        lastEditedTime: new Date(page.lastEditedTime),
         characterCount: 0,
         trained: Boolean(options.force) || workspace.trained,
       });
@@ -361,8 +376,9 @@ export class NotionService {
     return workspace;
   }
 
-  private store(tenantId: number, userId: number, identity: NotionIdentity, token: string) {
-    return upsertWorkspace(this.deps.db, {
+  /** Stores the workspace with its (new) token; a failure of the old token no longer stands. */
+  private async store(tenantId: number, userId: number, identity: NotionIdentity, token: string) {
+    const row = await upsertWorkspace(this.deps.db, {
       tenantId,
       userId,
       workspaceId: identity.workspaceId,
@@ -370,6 +386,8 @@ export class NotionService {
       workspaceIcon: identity.workspaceIcon,
       accessTokenSealed: encryptSecret(this.tokenKey, token),
     });
+    await clearFailedJob(this.deps.db, tenantId, row.id);
+    return row;
   }
 
   private signState(payload: StatePayload): string {
@@ -405,6 +423,13 @@ export class NotionService {
       throw error;
     }
   }
+}
+
+/** Whether the page may hold an edit the stored copy lacks: a newer time, or one fetched in its minute. */
+function editedSince(stored: PageRow, page: RemotePage): boolean {
+  const edited = new Date(page.lastEditedTime).getTime();
+  if (stored.lastEditedTime?.getTime() !== edited) return true;
+  return stored.syncedAt.getTime() < edited + EDIT_GRANULARITY_MS;
 }
 
 const statusOf = (error: unknown): number | undefined => (error as { status?: number }).status;

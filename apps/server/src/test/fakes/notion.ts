@@ -1,9 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-/** A block as tests describe it; the fake gives it an id and Notion's JSON shape. */
-export type FakeBlock = { type: string; text: string; children?: FakeBlock[] };
-export type FakePage = { id: string; title: string; lastEditedTime: string; blocks: FakeBlock[] };
+/**
+ * A block as tests describe it; the fake gives it an id (`<parent id>-<index>`) and Notion's JSON
+ * shape: `cells` for a table_row, `checked` for a to_do, `language` for code, `title` for a child
+ * page or database, `syncedFrom` (the original's id) for a duplicate synced_block, `columnHeader`
+ * for a table.
+ */
+export type FakeBlock = {
+  type: string;
+  text?: string;
+  children?: FakeBlock[];
+  cells?: string[];
+  checked?: boolean;
+  language?: string;
+  title?: string;
+  syncedFrom?: string;
+  columnHeader?: boolean;
+};
+/**
+ * A page; a database row has `dataSourceId` and `properties` in Notion's wire shape (e.g.
+ * `{ Price: { type: 'number', number: 12 } }`), its title under `titleProperty` (default 'title').
+ */
+export type FakePage = {
+  id: string;
+  title: string;
+  lastEditedTime: string;
+  blocks: FakeBlock[];
+  dataSourceId?: string;
+  titleProperty?: string;
+  properties?: Record<string, Record<string, unknown>>;
+};
+export type FakeDataSource = { id: string; databaseId: string; title: string };
 
 export type FakeWorkspace = {
   token: string;
@@ -11,6 +39,9 @@ export type FakeWorkspace = {
   workspaceName: string;
   botId: string;
   pages: Map<string, FakePage>;
+  dataSources: Map<string, FakeDataSource>;
+  /** Pages deleted in Notion that search still lists (its index lags): their blocks answer 404. */
+  staleInSearch: Set<string>;
 };
 
 export type NotionFake = {
@@ -26,19 +57,29 @@ export type NotionFake = {
     workspace: FakeWorkspace,
     page: Omit<FakePage, 'lastEditedTime'> & { lastEditedTime?: string },
   ): FakePage;
-  removePage(workspace: FakeWorkspace, pageId: string): void;
+  /** Deletes (or unshares) a page; `keepInSearch`: search still lists it for a while, as Notion's index lags. */
+  removePage(workspace: FakeWorkspace, pageId: string, options?: { keepInSearch?: boolean }): void;
+  /** Adds a database with one data source; its rows are pages with `dataSourceId` set to its id. */
+  addDataSource(workspace: FakeWorkspace, source: { id: string; title: string }): FakeDataSource;
+  /** The next `times` requests answer 429 rate_limited with `Retry-After: seconds`. */
+  rateLimit(times: number, seconds?: number): void;
+  /** Search answers mark their result incomplete (request_status), as Notion does past its result limit. */
+  searchIncomplete: boolean;
   /** Revokes the workspace's token: every later call with it answers 401. */
   revoke(workspace: FakeWorkspace): void;
+  /** Gives the workspace a new token (the owner connected it again); the old one stays revoked. */
+  reauthorize(workspace: FakeWorkspace): string;
   /** An OAuth code that /v1/oauth/token exchanges (once) for the workspace's token. */
   issueCode(workspace: FakeWorkspace, redirectUri: string): string;
   close(): Promise<void>;
 };
 
-type Stored = { id: string; type: string; text: string; hasChildren: boolean };
+type Stored = { id: string; block: FakeBlock; hasChildren: boolean };
 
 /**
- * A Notion API on loopback speaking its JSON: search (pages, cursors), block children (cursors),
- * pages, users/me and the OAuth token exchange. Bearer token and Notion-Version are required.
+ * A Notion API on loopback speaking its JSON (version 2025-09-03): search (pages and data sources,
+ * cursors), data source queries (cursors), block children (cursors), pages, users/me and the OAuth
+ * token exchange; 429 with Retry-After on demand. Bearer token and Notion-Version are required.
  * `pageSizeCap` lowers the largest page size (Notion's is 100) so tests see several pages.
  */
 export async function startNotionFake(options: { pageSizeCap?: number } = {}): Promise<NotionFake> {
@@ -48,6 +89,8 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
   const workspaces = new Map<string, FakeWorkspace>();
   const codes = new Map<string, { token: string; redirectUri: string }>();
   const requests: string[] = [];
+  let limited = { times: 0, seconds: 1 };
+  const state = { searchIncomplete: false };
   let clock = Date.parse('2026-01-01T00:00:00.000Z');
   const tick = () => {
     clock += 60_000;
@@ -58,7 +101,7 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
   const children = (workspace: FakeWorkspace, parentId: string): Stored[] | undefined => {
     for (const page of workspace.pages.values()) {
       const found = findChildren(page.id, page.blocks, parentId);
-      if (found) return found;
+      if (found) return 'list' in found ? found.list : children(workspace, found.synced);
     }
     return undefined;
   };
@@ -74,6 +117,11 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
     const path = url.pathname;
     requests.push(`${req.method} ${path}`);
     const body = await readJson(req);
+    if (limited.times > 0) {
+      limited.times--;
+      res.setHeader('retry-after', String(limited.seconds));
+      return send(res, 429, notionError(429, 'rate_limited', 'You have been rate limited.'));
+    }
     if (!req.headers['notion-version']) {
       return send(res, 400, notionError(400, 'missing_version', 'Notion-Version header failed validation'));
     }
@@ -116,22 +164,50 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
     }
     if (req.method === 'POST' && path === '/v1/search') {
       const filter = body.filter as { property?: string; value?: string } | undefined;
-      const pages = [...workspace.pages.values()].filter(() => !filter || filter.value === 'page');
+      const results = [
+        ...(!filter || filter.value === 'page' ? [...workspace.pages.values()].map(pageJson) : []),
+        ...(!filter || filter.value === 'data_source'
+          ? [...workspace.dataSources.values()].map(dataSourceJson)
+          : []),
+      ];
+      const listed = paginate(results, body.start_cursor, body.page_size, {
+        type: 'page_or_data_source',
+        page_or_data_source: {},
+      });
+      if (state.searchIncomplete) {
+        Object.assign(listed, {
+          request_status: { type: 'incomplete', incomplete_reason: 'query_result_limit_reached' },
+        });
+      }
+      return send(res, 200, listed);
+    }
+    const queryMatch = /^\/v1\/data_sources\/([^/]+)\/query$/.exec(path);
+    if (req.method === 'POST' && queryMatch) {
+      const source = workspace.dataSources.get(queryMatch[1]!);
+      if (!source) return send(res, 404, notionError(404, 'object_not_found', 'Could not find data source.'));
+      const rows = [...workspace.pages.values()].filter(
+        (p) => p.dataSourceId === source.id && !workspace.staleInSearch.has(p.id),
+      );
       return send(
         res,
         200,
-        paginate(pages.map(pageJson), body.start_cursor, body.page_size, { type: 'page_or_data_source' }),
+        paginate(rows.map(pageJson), body.start_cursor, body.page_size, {
+          type: 'page_or_data_source',
+          page_or_data_source: {},
+        }),
       );
     }
     const pageMatch = /^\/v1\/pages\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && pageMatch) {
       const page = workspace.pages.get(pageMatch[1]!);
-      if (!page) return send(res, 404, notionError(404, 'object_not_found', 'Could not find page.'));
+      if (!page || workspace.staleInSearch.has(page.id))
+        return send(res, 404, notionError(404, 'object_not_found', 'Could not find page.'));
       return send(res, 200, pageJson(page));
     }
     const blockMatch = /^\/v1\/blocks\/([^/]+)\/children$/.exec(path);
     if (req.method === 'GET' && blockMatch) {
-      const list = children(workspace, blockMatch[1]!);
+      const owner = blockMatch[1]!.split('-')[0]!;
+      const list = workspace.staleInSearch.has(owner) ? undefined : children(workspace, blockMatch[1]!);
       if (!list) return send(res, 404, notionError(404, 'object_not_found', 'Could not find block.'));
       return send(
         res,
@@ -169,6 +245,8 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
         workspaceName: name,
         botId: randomUUID(),
         pages: new Map(),
+        dataSources: new Map(),
+        staleInSearch: new Set(),
       };
       workspaces.set(token, workspace);
       return workspace;
@@ -176,13 +254,35 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
     setPage: (workspace, page) => {
       const stored = { ...page, lastEditedTime: page.lastEditedTime ?? tick() };
       workspace.pages.set(page.id, stored);
+      workspace.staleInSearch.delete(page.id);
       return stored;
     },
-    removePage: (workspace, pageId) => {
-      workspace.pages.delete(pageId);
+    removePage: (workspace, pageId, { keepInSearch = false } = {}) => {
+      if (keepInSearch) workspace.staleInSearch.add(pageId);
+      else workspace.pages.delete(pageId);
+    },
+    addDataSource: (workspace, source) => {
+      const stored = { ...source, databaseId: `db${source.id}` };
+      workspace.dataSources.set(source.id, stored);
+      return stored;
+    },
+    rateLimit: (times, seconds = 1) => {
+      limited = { times, seconds };
+    },
+    get searchIncomplete() {
+      return state.searchIncomplete;
+    },
+    set searchIncomplete(value: boolean) {
+      state.searchIncomplete = value;
     },
     revoke: (workspace) => {
       workspaces.delete(workspace.token);
+    },
+    reauthorize: (workspace) => {
+      workspaces.delete(workspace.token);
+      workspace.token = `secret_${randomUUID()}`;
+      workspaces.set(workspace.token, workspace);
+      return workspace.token;
     },
     issueCode: (workspace, redirectUri) => {
       const code = `code-${randomUUID()}`;
@@ -197,17 +297,24 @@ export async function startNotionFake(options: { pageSizeCap?: number } = {}): P
   };
 }
 
-/** The stored children of `parentId` inside a page: the page's own blocks, or a block's. */
-function findChildren(pageId: string, blocks: FakeBlock[], parentId: string): Stored[] | undefined {
-  const walk = (ownerId: string, list: FakeBlock[]): Stored[] | undefined => {
+/**
+ * The stored children of `parentId` inside a page: the page's own blocks, or a block's; a duplicate
+ * synced block answers its original's id instead (Notion serves the original's children).
+ */
+function findChildren(
+  pageId: string,
+  blocks: FakeBlock[],
+  parentId: string,
+): { list: Stored[] } | { synced: string } | undefined {
+  const walk = (ownerId: string, list: FakeBlock[]): ReturnType<typeof findChildren> => {
     const stored = list.map((b, i) => ({
       id: `${ownerId}-${i}`,
-      type: b.type,
-      text: b.text,
-      hasChildren: Boolean(b.children?.length),
+      block: b,
+      hasChildren: Boolean(b.children?.length || b.syncedFrom),
     }));
-    if (ownerId === parentId) return stored;
+    if (ownerId === parentId) return { list: stored };
     for (const [i, b] of list.entries()) {
+      if (b.syncedFrom && `${ownerId}-${i}` === parentId) return { synced: b.syncedFrom };
       if (b.children?.length) {
         const found = walk(`${ownerId}-${i}`, b.children);
         if (found) return found;
@@ -218,22 +325,22 @@ function findChildren(pageId: string, blocks: FakeBlock[], parentId: string): St
   return walk(pageId, blocks);
 }
 
-const richText = (text: string) => [
-  {
-    type: 'text',
-    text: { content: text, link: null },
-    annotations: {
-      bold: false,
-      italic: false,
-      strikethrough: false,
-      underline: false,
-      code: false,
-      color: 'default',
-    },
-    plain_text: text,
-    href: null,
+const richText = (text: string) => (text ? [richTextItem(text)] : []);
+
+const richTextItem = (text: string) => ({
+  type: 'text',
+  text: { content: text, link: null },
+  annotations: {
+    bold: false,
+    italic: false,
+    strikethrough: false,
+    underline: false,
+    code: false,
+    color: 'default',
   },
-];
+  plain_text: text,
+  href: null,
+});
 
 const pageJson = (page: FakePage) => ({
   object: 'page',
@@ -244,14 +351,71 @@ const pageJson = (page: FakePage) => ({
   last_edited_by: { object: 'user', id: 'editor' },
   cover: null,
   icon: null,
-  parent: { type: 'workspace', workspace: true },
+  parent: page.dataSourceId
+    ? { type: 'data_source_id', data_source_id: page.dataSourceId, database_id: `db${page.dataSourceId}` }
+    : { type: 'workspace', workspace: true },
   archived: false,
   in_trash: false,
   is_locked: false,
-  properties: { title: { id: 'title', type: 'title', title: richText(page.title) } },
+  properties: {
+    ...Object.fromEntries(
+      Object.entries(page.properties ?? {}).map(([name, value], i) => [name, { id: `p${i}`, ...value }]),
+    ),
+    [page.titleProperty ?? 'title']: { id: 'title', type: 'title', title: richText(page.title) },
+  },
   url: `https://www.notion.so/${page.id.replaceAll('-', '')}`,
   public_url: null,
 });
+
+const dataSourceJson = (source: FakeDataSource) => ({
+  object: 'data_source',
+  id: source.id,
+  created_time: '2026-01-01T00:00:00.000Z',
+  last_edited_time: '2026-01-01T00:00:00.000Z',
+  created_by: { object: 'user', id: 'creator' },
+  last_edited_by: { object: 'user', id: 'editor' },
+  title: richText(source.title),
+  description: [],
+  icon: null,
+  cover: null,
+  parent: { type: 'database_id', database_id: source.databaseId },
+  database_parent: { type: 'workspace', workspace: true },
+  is_inline: false,
+  archived: false,
+  in_trash: false,
+  properties: { Name: { id: 'title', name: 'Name', type: 'title', title: {} } },
+  url: `https://www.notion.so/${source.databaseId.replaceAll('-', '')}`,
+  public_url: null,
+});
+
+/** The type's own object of a block, as Notion shapes it for that type. */
+function typeValue(block: FakeBlock): Record<string, unknown> {
+  const text = richText(block.text ?? '');
+  switch (block.type) {
+    case 'table':
+      return { table_width: 2, has_column_header: Boolean(block.columnHeader), has_row_header: false };
+    case 'table_row':
+      return { cells: (block.cells ?? []).map(richText) };
+    case 'to_do':
+      return { rich_text: text, checked: Boolean(block.checked), color: 'default' };
+    case 'code':
+      return { rich_text: text, caption: [], language: block.language ?? 'plain text' };
+    case 'child_page':
+    case 'child_database':
+      return { title: block.title ?? block.text ?? '' };
+    case 'synced_block':
+      return { synced_from: block.syncedFrom ? { type: 'block_id', block_id: block.syncedFrom } : null };
+    case 'column_list':
+    case 'divider':
+      return {};
+    case 'column':
+      return { width_ratio: 0.5 };
+    case 'callout':
+      return { rich_text: text, icon: { type: 'emoji', emoji: '💡' }, color: 'default' };
+    default:
+      return { rich_text: text, color: 'default' };
+  }
+}
 
 const blockJson = (block: Stored) => ({
   object: 'block',
@@ -264,8 +428,8 @@ const blockJson = (block: Stored) => ({
   has_children: block.hasChildren,
   archived: false,
   in_trash: false,
-  type: block.type,
-  [block.type]: { rich_text: richText(block.text), color: 'default' },
+  type: block.block.type,
+  [block.block.type]: typeValue(block.block),
 });
 
 const notionError = (status: number, code: string, message: string) => ({

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -137,6 +138,12 @@ export function WorkspaceCard({ workspace, bot }: Props) {
           {workspace.page_count} {workspace.page_count === 1 ? 'page' : 'pages'} ·{' '}
           {syncSummary(workspace.last_synced_at, workspace)}
         </Typography>
+        {workspace.last_error && !task ? (
+          <Alert severity="error" sx={{ mt: 1.5 }}>
+            {NOTION_TEXTS.lastSyncFailed(workspace.last_error)}
+            {workspace.last_error === NOTION_TEXTS.invalidToken ? ` ${NOTION_TEXTS.reconnectHint}` : ''}
+          </Alert>
+        ) : null}
         <Box sx={{ mt: 1.5 }}>
           <SyncScheduleControl state={workspace} disabled={scheduling.isLoading} onChange={onSchedule} />
         </Box>
