@@ -201,6 +201,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   /** Cleared once delivered over SMTP, so codes and links do not linger. */
   textBody: text('text_body'),
   htmlBody: text('html_body'),
+  /** Where a reply goes (a lead's own address, so the owner answers them by replying); cleared with the body. */
+  replyTo: text('reply_to'),
   status: text('status', { enum: ['queued', 'sent', 'kept', 'failed'] })
     .notNull()
     .default('queued'),

@@ -8,6 +8,7 @@ import {
 } from '@parley/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type SmtpCapture, startSmtpCapture } from '../../test/fakes/smtp.js';
@@ -200,6 +201,17 @@ describe('the same visitor submitting twice', () => {
     const mail = smtp.mails.find((m) => m.text.includes('+44 20 7946 0958'));
     expect(mail?.to).toEqual([owner.user.email.toLowerCase()]);
     expect(mail?.text).toContain('Phone: +44 20 7946 0958');
+    // Replying to the mail answers the visitor; the address leaves the outbox once sent.
+    expect(mail?.raw).toMatch(/^Reply-To: ada\.twice@example\.com\r?$/m);
+    const leadMails = () =>
+      server.database.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.subject, `New lead from ${bot.botName}`));
+    await expect.poll(async () => (await leadMails()).every((row) => row.status === 'sent')).toBe(true);
+    const sent = await leadMails();
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent.map((row) => row.replyTo)).toEqual(sent.map(() => null));
     expect(await leadRows(bot)).toHaveLength(2);
   });
 });

@@ -163,6 +163,9 @@ function leadMail(to: string, botName: string, form: LeadFormConfig, lead: LeadR
     to,
     tenantId: lead.tenantId,
     subject: `New lead from ${botName}`,
+    // The owner answers the visitor by replying: the form checked the address, and one with spaces
+    // or line breaks (which could add headers) is never used.
+    ...(lead.email && /^[^\s@]+@[^\s@]+$/.test(lead.email) ? { replyTo: lead.email } : {}),
     text: [
       `A visitor left their details with ${botName}:`,
       '',

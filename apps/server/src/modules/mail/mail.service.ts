@@ -6,7 +6,15 @@ import type { JobQueue } from '../../core/jobs/queue.js';
 
 export const MAIL_JOB = 'mail.send';
 
-export type Mail = { to: string; subject: string; text: string; html?: string; tenantId?: number | null };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  tenantId?: number | null;
+  /** Where the recipient's reply goes, when not to Parley's own address (a visitor who left theirs). */
+  replyTo?: string;
+};
 type Logger = { info(obj: object, msg: string): void };
 type MailJob = { outboxId: number };
 
@@ -40,6 +48,7 @@ export class MailService {
         subject: mail.subject,
         textBody: mail.text,
         htmlBody: mail.html,
+        replyTo: mail.replyTo ?? null,
       })
       .returning({ id: mailOutbox.id });
     if (!row) throw new Error('outbox insert returned nothing');
@@ -73,10 +82,11 @@ export class MailService {
       subject: mail.subject,
       text: mail.textBody ?? '',
       html: mail.htmlBody ?? undefined,
+      replyTo: mail.replyTo ?? undefined,
     });
     await this.db
       .update(mailOutbox)
-      .set({ status: 'sent', sentAt: new Date(), textBody: null, htmlBody: null, error: null })
+      .set({ status: 'sent', sentAt: new Date(), textBody: null, htmlBody: null, replyTo: null, error: null })
       .where(eq(mailOutbox.id, outboxId));
   }
 
