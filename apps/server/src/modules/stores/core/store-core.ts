@@ -8,7 +8,7 @@ import {
   type StorePlatform,
   type TrainingStatusResponse,
 } from '@parley/contracts';
-import { and, eq, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { decryptSecret, deriveKey, encryptSecret } from '../../../core/crypto.js';
 import type { DbOrTx, Tx } from '../../../core/db/database.js';
 import { notFound } from '../../../core/errors.js';
@@ -155,15 +155,7 @@ export class StoreCore {
   async deleteStore(tenantId: number, platform: StorePlatform, storeId: number): Promise<void> {
     await this.own(tenantId, platform, storeId);
     await this.deps.db.transaction(async (tx) => {
-      await tx
-        .delete(documents)
-        .where(
-          and(
-            eq(documents.tenantId, tenantId),
-            eq(documents.sourceType, 'store'),
-            eq(documents.collectionId, storeId),
-          ),
-        );
+      await removeStoreDocuments(tx, tenantId, { storeId });
       await tx.delete(stores).where(and(eq(stores.tenantId, tenantId), eq(stores.id, storeId)));
     });
     // Bots that answered from it lost their store id (the foreign key): their cached rows go too.
@@ -178,15 +170,7 @@ export class StoreCore {
   async markDisconnected(store: StoreRow): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await tx.update(stores).set({ status: 'disconnected' }).where(eq(stores.id, store.id));
-      await tx
-        .delete(documents)
-        .where(
-          and(
-            eq(documents.tenantId, store.tenantId),
-            eq(documents.sourceType, 'store'),
-            eq(documents.collectionId, store.id),
-          ),
-        );
+      await removeStoreDocuments(tx, store.tenantId, { storeId: store.id });
       await tx
         .update(storeRecords)
         .set({ trainingStatus: null, trainedHash: null })
@@ -554,16 +538,7 @@ export class StoreCore {
         )
         .returning({ id: storeRecords.id });
       if (gone.length === 0) return;
-      await tx.delete(documents).where(
-        and(
-          eq(documents.tenantId, store.tenantId),
-          eq(documents.sourceType, 'store'),
-          inArray(
-            documents.sourceId,
-            gone.map((g) => g.id),
-          ),
-        ),
-      );
+      await removeStoreDocuments(tx, store.tenantId, { records: gone.map((g) => g.id) });
     });
   }
 
@@ -701,7 +676,7 @@ export class StoreCore {
       if (live?.status !== 'connected') return false;
       await this.fitsPlan(tx, store, batch, inputs);
       await replaceDocuments(tx, inputs, embedder, prepared);
-      if (hidden.length > 0) await removeStoreDocuments(tx, store.tenantId, hidden);
+      if (hidden.length > 0) await removeStoreDocuments(tx, store.tenantId, { records: hidden });
       await markTrained(tx, batch);
       return true;
     });
@@ -726,15 +701,7 @@ export class StoreCore {
         .select({ id: storeRecords.id })
         .from(storeRecords)
         .where(and(eq(storeRecords.storeId, storeId), eq(storeRecords.kind, kind)));
-      await tx
-        .delete(documents)
-        .where(
-          and(
-            eq(documents.tenantId, tenantId),
-            eq(documents.sourceType, 'store'),
-            inArray(documents.sourceId, ids),
-          ),
-        );
+      await removeStoreDocuments(tx, tenantId, { records: ids });
       await tx
         .update(storeRecords)
         .set({ trainingStatus: null, trainedHash: null })
@@ -918,17 +885,17 @@ export class StoreCore {
   }
 }
 
-/** The knowledge of these records of a tenant's stores. */
-function removeStoreDocuments(tx: DbOrTx, tenantId: number, recordIds: number[]) {
+/** A tenant's store knowledge: all of one store's, or that of some records (their ids, or a query of them). */
+function removeStoreDocuments(
+  tx: DbOrTx,
+  tenantId: number,
+  of: { storeId: number } | { records: number[] | SQLWrapper },
+) {
+  const which =
+    'storeId' in of ? eq(documents.collectionId, of.storeId) : inArray(documents.sourceId, of.records);
   return tx
     .delete(documents)
-    .where(
-      and(
-        eq(documents.tenantId, tenantId),
-        eq(documents.sourceType, 'store'),
-        inArray(documents.sourceId, recordIds),
-      ),
-    );
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.sourceType, 'store'), which));
 }
 
 /**
