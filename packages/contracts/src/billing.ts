@@ -192,7 +192,13 @@ export const Subscription = z.object({
   billing_cycle: z.enum(BILLING_CYCLES),
   start_date: z.string().nullable(),
   end_date: z.string().nullable(),
+  /** It grants its plan now. */
   is_active: z.boolean(),
+  /**
+   * Bought to start when the plan in force ends, on `start_date`: it grants nothing before then
+   * (checkout pending, `created`, or done, `authenticated`) and can be cancelled until it starts.
+   */
+  scheduled: z.boolean(),
   auto_renew: z.boolean(),
   status: z.enum(SUBSCRIPTION_STATUSES),
   razorpay_subscription_id: z.string().nullable(),

@@ -33,6 +33,8 @@ export const PAYMENT_TEXTS = {
   invoiceNotFound: 'Invoice not found',
   providerFailed: 'Razorpay could not complete the request. Please try again.',
   invalidSignature: 'Invalid signature',
+  changeScheduled: (plan: string, day: string) =>
+    `Your ${plan} plan already starts on ${day}. Undo that change on the Subscriptions page to choose another plan.`,
 } as const;
 
 export const CreateSubscriptionBody = z.object({

@@ -5,10 +5,12 @@ import { Entitlements } from './entitlements.js';
 const made = new WeakMap<ModuleDeps, Entitlements>();
 
 /** Each process's entitlements: what every module asks before it lets a workspace do more. */
-export function entitlementsOf(deps: Pick<ModuleDeps, 'db' | 'config'>): Entitlements {
+export function entitlementsOf(
+  deps: Pick<ModuleDeps, 'db' | 'config'> & Partial<Pick<ModuleDeps, 'clock'>>,
+): Entitlements {
   let entitlements = made.get(deps as ModuleDeps);
   if (!entitlements) {
-    entitlements = new Entitlements(deps.db, deps.config);
+    entitlements = new Entitlements(deps.db, deps.config, deps.clock);
     made.set(deps as ModuleDeps, entitlements);
   }
   return entitlements;

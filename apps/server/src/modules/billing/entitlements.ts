@@ -5,8 +5,9 @@ import {
   type PlanFeature,
   type PlanLimits,
 } from '@parley/contracts';
-import { and, asc, desc, eq, gt, inArray, isNull, not, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
+import { type Clock, systemClock } from '../../core/clock.js';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { tenants } from '../../core/db/schema.js';
 import { paymentRequired } from '../../core/errors.js';
@@ -14,7 +15,7 @@ import { bots } from '../bots/bots.schema.js';
 import { documents } from '../knowledge/knowledge.schema.js';
 import { addons, plans, subscriptionAddons, subscriptions } from './billing.schema.js';
 import { defaultPlan, type PlanRow } from './plans.js';
-import { GRANTING } from './subscriptions.queries.js';
+import { GRANTING, grantingAt } from './subscriptions.queries.js';
 
 /** What a workspace may do now: its plan's limits plus its add-ons, and the plan's features. */
 export type Entitlement = {
@@ -59,6 +60,7 @@ export class Entitlements {
   constructor(
     private readonly db: DbOrTx,
     private readonly config: Pick<Config, 'PLAN_LIMITS' | 'MONTHLY_MESSAGE_LIMIT'>,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** PLAN_LIMITS=on: plans limit workspaces. Off (the default): nothing is limited. */
@@ -78,18 +80,8 @@ export class Entitlements {
       })
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(
-        and(
-          eq(subscriptions.tenantId, tenantId),
-          inArray(subscriptions.status, GRANTING),
-          // A plan an admin gave lasts until its end date, if it has one.
-          or(
-            not(subscriptions.complimentary),
-            isNull(subscriptions.endDate),
-            gt(subscriptions.endDate, sql`now()`),
-          ),
-        ),
-      )
+      // The newest that grants now: a plan scheduled to follow one still in force waits for its start.
+      .where(and(eq(subscriptions.tenantId, tenantId), grantingAt(this.clock.now())))
       .orderBy(desc(subscriptions.id))
       .limit(1);
     const plan = current?.plan ?? (await defaultPlan(tx));

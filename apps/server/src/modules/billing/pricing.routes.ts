@@ -69,7 +69,7 @@ export const pricingRoutes =
         const tenantId = ownTenant(requireAuth(request), request.params.tenantId);
         const [current, subscriptions, addons] = await Promise.all([
           entitlements.of(tenantId),
-          listSubscriptions(db, tenantId),
+          listSubscriptions(db, tenantId, undefined, deps.clock.now()),
           listAddonLinks(db, tenantId),
         ]);
         return {
@@ -103,6 +103,7 @@ export const pricingRoutes =
           db,
           ownTenant(requireAuth(request), request.params.tenantId),
           ['created'],
+          deps.clock.now(),
         ),
       }),
     );
@@ -121,6 +122,7 @@ export const pricingRoutes =
           db,
           ownTenant(requireAuth(request), request.params.tenantId),
           ['authenticated', 'pending'],
+          deps.clock.now(),
         ),
       }),
     );

@@ -20,6 +20,8 @@ export type FakeSubscription = {
   quantity: number;
   total_count: number;
   paid_count: number;
+  /** When the first cycle starts: asked for at creation (a future start), else when checkout is paid. */
+  start_at: number | null;
   current_start: number | null;
   current_end: number | null;
   ended_at: number | null;
@@ -80,11 +82,18 @@ export type RazorpayFake = {
   now: number;
   /** The checkout page of a subscription, with "Pay" and "Fail payment" buttons (browser tests). */
   checkoutUrl(subscriptionId: string): string;
-  /** The customer completes checkout: authenticated, activated and the first charged, in that order. */
+  /**
+   * The customer completes checkout: authenticated, activated and the first charged, in that order;
+   * for a subscription made with a future start_at, the card is only authorised: authenticated alone.
+   */
   pay(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
   /** The customer's payment at checkout fails: payment.failed; the subscription stays created. */
   failPayment(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
-  /** The next period begins: a renewal charge (subscription.charged), or the end of a cancelled-at-cycle-end one. */
+  /**
+   * The next period begins: a renewal charge (subscription.charged), the end of a
+   * cancelled-at-cycle-end one, or the first cycle of an authenticated one reaching its start_at
+   * (subscription.activated and subscription.charged).
+   */
   charge(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
   /** A renewal charge fails: payment.failed and subscription.pending (Razorpay retries). */
   failRenewal(subscriptionId: string, options?: SendOptions): Promise<FakeEvent[]>;
@@ -219,8 +228,8 @@ export async function startRazorpayFake(
     return {
       ...wire,
       entity: 'subscription',
-      charge_at: s.current_end,
-      start_at: s.current_start,
+      charge_at: s.current_end ?? s.start_at,
+      start_at: s.start_at ?? s.current_start,
       end_at: null,
       auth_attempts: 0,
       customer_notify: true,
@@ -280,9 +289,19 @@ export async function startRazorpayFake(
 
   function activate(s: FakeSubscription): FakeEvent[] {
     tick();
+    // A future start: the authentication transaction (auto-refunded) and nothing charged until start_at.
+    if (s.start_at && s.start_at > fake.now) {
+      s.status = 'authenticated';
+      return [event('subscription.authenticated', { subscription: subscriptionJson(s) })];
+    }
+    return firstCycle(s);
+  }
+
+  function firstCycle(s: FakeSubscription): FakeEvent[] {
     s.status = 'active';
-    s.current_start = fake.now;
-    s.current_end = fake.now + periodOf(s);
+    // A future start's first cycle begins at start_at, whenever Razorpay gets round to charging it.
+    s.current_start = s.start_at ?? fake.now;
+    s.current_end = s.current_start + periodOf(s);
     s.paid_count = 1;
     const pay = payment(s, priceOf(s).amount, 'captured');
     // Razorpay sends all three within the same second.
@@ -296,6 +315,10 @@ export async function startRazorpayFake(
   }
 
   function nextCycle(s: FakeSubscription): FakeEvent[] {
+    if (s.status === 'authenticated') {
+      fake.now = Math.max(fake.now + 1, s.start_at ?? fake.now);
+      return firstCycle(s).slice(1);
+    }
     fake.now = Math.max(fake.now + 1, s.current_end ?? fake.now);
     if (s.cancelAtCycleEnd) return [setStatus(s, 'cancelled', 'subscription.cancelled')];
     if (s.scheduledPlanId) {
@@ -518,6 +541,9 @@ export async function startRazorpayFake(
       return bad('The id provided does not exist');
     const quantity = body.quantity === undefined ? 1 : Number(body.quantity);
     if (!Number.isInteger(quantity) || quantity < 1) return bad('The quantity must be at least 1.');
+    const startAt = body.start_at === undefined ? null : Number(body.start_at);
+    if (startAt !== null && (!Number.isInteger(startAt) || startAt <= fake.now))
+      return bad('start_at cannot be lesser than the current time');
     const s: FakeSubscription = {
       id: ids('sub'),
       plan_id: body.plan_id,
@@ -526,6 +552,7 @@ export async function startRazorpayFake(
       quantity,
       total_count: body.total_count as number,
       paid_count: 0,
+      start_at: startAt,
       current_start: null,
       current_end: null,
       ended_at: null,

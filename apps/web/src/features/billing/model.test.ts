@@ -18,6 +18,7 @@ import {
   minorDigits,
   minorToDecimal,
   moneyInput,
+  newPlanStart,
   parseCount,
   parseMoney,
   parseQuantity,
@@ -28,6 +29,8 @@ import {
   renewalText,
   retentionText,
   returnUrlFor,
+  scheduledChange,
+  scheduledText,
   usageColor,
   usageRows,
   yearlySaving,
@@ -69,6 +72,7 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
     start_date: '2026-03-01T00:00:00.000Z',
     end_date: '2026-03-31T00:00:00.000Z',
     is_active: true,
+    scheduled: false,
     auto_renew: true,
     status: 'active',
     razorpay_subscription_id: 'sub_abc',
@@ -298,6 +302,42 @@ describe('subscriptions', () => {
     expect(boughtAddons([{ ...addon, status: 'cancelled' }])).toEqual([]);
     expect(addonAdds(addon.addon, 2)).toBe('+2,000 messages a month');
     expect(addonAdds({ kind: 'chatbots', units: 1 }, 1)).toBe('+1 chatbot');
+  });
+
+  it('says when a plan chosen after cancelling starts, and finds it once Razorpay authorised it', () => {
+    const big = subscription({ id: 7, auto_renew: false, plan: plan({ name: 'Big' }) });
+    const small = subscription({
+      id: 8,
+      plan_id: 3,
+      plan: plan({ id: 3, name: 'Small' }),
+      status: 'authenticated',
+      scheduled: true,
+      is_active: false,
+      start_date: '2027-01-12T09:30:00.000Z',
+      end_date: null,
+      razorpay_subscription_id: 'sub_small',
+    });
+    expect(scheduledText(small, big.plan, 'UTC')).toBe(
+      'Small starts on 12 January 2027, when your Big plan ends.',
+    );
+    expect(scheduledText({ ...small, start_date: null }, big.plan, 'UTC')).toBe(
+      'Small starts at the end of the period, when your Big plan ends.',
+    );
+    // Chosen again after cancelling it: the same plan goes on.
+    expect(scheduledText({ ...small, plan: big.plan }, big.plan, 'UTC')).toBe(
+      'Big continues on 12 January 2027, when your current period ends.',
+    );
+    expect(scheduledChange([small, big])?.id).toBe(8);
+    // Checkout not completed yet: nothing is scheduled.
+    expect(scheduledChange([{ ...small, status: 'created' }, big])).toBeNull();
+    expect(findPaid({ subscriptions: [small, big], addons: [] }, 'sub_small')?.kind).toBe('scheduled');
+    // A plan bought now starts when a non-renewing one ends, at once otherwise.
+    const now = new Date('2026-03-15T00:00:00.000Z');
+    expect(newPlanStart(big, null, now)).toBe('2026-03-31T00:00:00.000Z');
+    expect(newPlanStart(subscription(), null, now)).toBeNull();
+    expect(newPlanStart(big, null, new Date('2026-04-01T00:00:00.000Z'))).toBeNull();
+    expect(newPlanStart(null, '2026-06-01T00:00:00.000Z', now)).toBe('2026-06-01T00:00:00.000Z');
+    expect(newPlanStart(null, null, now)).toBeNull();
   });
 
   it('names the bots and seats a smaller plan would leave over its limits, add-ons counted', () => {

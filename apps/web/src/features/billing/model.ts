@@ -356,6 +356,38 @@ export function renewalText(
   return renews ? `Renews on ${renews}` : '';
 }
 
+/** The plan paid at checkout to start when the one in force ends (it grants nothing before). */
+export function scheduledChange(subscriptions: readonly Subscription[]): Subscription | null {
+  return subscriptions.find((s) => s.scheduled && s.status === 'authenticated') ?? null;
+}
+
+/** "Small starts on 12 January 2026, when your Big plan ends." */
+export function scheduledText(
+  next: Subscription,
+  currentPlan: Pick<Plan, 'name'>,
+  timeZone?: string,
+): string {
+  const day = formatDate(next.start_date, timeZone);
+  const when = day ? `on ${day}` : 'at the end of the period';
+  // The same plan chosen again after cancelling it: it simply goes on.
+  return next.plan.name === currentPlan.name
+    ? `${next.plan.name} continues ${when}, when your current period ends.`
+    : `${next.plan.name} starts ${when}, when your ${currentPlan.name} plan ends.`;
+}
+
+/**
+ * When a plan bought now would start: the end of the current one's period when that one is not
+ * renewing (cancelled at the end, or given until a date), else null (at once, at checkout).
+ */
+export function newPlanStart(
+  current: Pick<Subscription, 'auto_renew' | 'end_date'> | null,
+  endsAt: string | null,
+  now: Date = new Date(),
+): string | null {
+  const end = current ? (current.auto_renew ? null : current.end_date) : endsAt;
+  return end && new Date(end).getTime() > now.getTime() ? end : null;
+}
+
 /** Whether the subscription can still be cancelled (at the end of its period). */
 export function canCancel(subscription: Pick<Subscription, 'status' | 'auto_renew'> | null): boolean {
   return !!subscription && subscription.auto_renew && GRANTING.includes(subscription.status);
@@ -413,15 +445,22 @@ export function beyondPlan(plan: Plan, used: Holding, extra: Holding): string[] 
   });
 }
 
-/** The subscription or add-on paid for at checkout (by Razorpay's id), when it grants at last. */
+/**
+ * The subscription or add-on paid for at checkout (by Razorpay's id), when it grants at last, or,
+ * for a plan that starts when the current one ends, when Razorpay has authorised it.
+ */
 export function findPaid(
   { subscriptions, addons }: { subscriptions: readonly Subscription[]; addons: readonly SubscriptionAddon[] },
   razorpayId: string,
-): { kind: 'plan'; subscription: Subscription } | { kind: 'addon'; link: SubscriptionAddon } | null {
+):
+  | { kind: 'plan'; subscription: Subscription }
+  | { kind: 'scheduled'; subscription: Subscription }
+  | { kind: 'addon'; link: SubscriptionAddon }
+  | null {
   const subscription = subscriptions.find(
     (s) => s.razorpay_subscription_id === razorpayId && GRANTING.includes(s.status),
   );
-  if (subscription) return { kind: 'plan', subscription };
+  if (subscription) return { kind: subscription.scheduled ? 'scheduled' : 'plan', subscription };
   const link = addons.find((a) => a.razorpay_subscription_id === razorpayId && GRANTING.includes(a.status));
   return link ? { kind: 'addon', link } : null;
 }

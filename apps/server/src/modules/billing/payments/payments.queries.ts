@@ -5,13 +5,13 @@ import type {
   SubscriptionAddon,
   SubscriptionStatus,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../core/db/database.js';
 import { tenants } from '../../../core/db/schema.js';
 import { addons, invoices, plans, subscriptionAddons, subscriptions } from '../billing.schema.js';
 import type { AddonRow, PlanRow } from '../plans.js';
 import { toAddon, toPlan } from '../plans.js';
-import { addonLinkFields, GRANTING, subscriptionFields } from '../subscriptions.queries.js';
+import { addonLinkFields, GRANTING, grantingAt, subscriptionFields } from '../subscriptions.queries.js';
 
 export type { AddonRow, PlanRow };
 
@@ -24,7 +24,11 @@ export { GRANTING };
 /** States Razorpay never leaves. */
 export const FINAL: ReadonlySet<SubscriptionStatus> = new Set(['cancelled', 'completed', 'expired']);
 
-export async function subscriptionView(db: DbOrTx, row: SubscriptionRow): Promise<Subscription> {
+export async function subscriptionView(
+  db: DbOrTx,
+  row: SubscriptionRow,
+  now: Date = new Date(),
+): Promise<Subscription> {
   const [plan] = await db.select().from(plans).where(eq(plans.id, row.planId));
   const links = await db
     .select({ link: subscriptionAddons, addon: addons })
@@ -33,7 +37,7 @@ export async function subscriptionView(db: DbOrTx, row: SubscriptionRow): Promis
     .where(and(eq(subscriptionAddons.tenantId, row.tenantId), eq(subscriptionAddons.subscriptionId, row.id)))
     .orderBy(desc(subscriptionAddons.id));
   return {
-    ...subscriptionFields(row),
+    ...subscriptionFields(row, now),
     plan: toPlan(plan!),
     subscription_addons: links.map(({ link, addon }) => ({
       ...addonLinkFields(link),
@@ -63,15 +67,33 @@ export async function ownAddonLink(db: DbOrTx, tenantId: number, id: number) {
   return row;
 }
 
-/** The subscription that applies now (newest first): add-ons bought now attach to it. */
-export async function currentSubscription(db: DbOrTx, tenantId: number) {
+/** The subscription that applies now (newest first, as the entitlements read it): add-ons bought now attach to it. */
+export async function currentSubscription(db: DbOrTx, tenantId: number, now: Date) {
   const [row] = await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.tenantId, tenantId), inArray(subscriptions.status, GRANTING)))
+    .where(and(eq(subscriptions.tenantId, tenantId), grantingAt(now)))
     .orderBy(desc(subscriptions.id))
     .limit(1);
   return row;
+}
+
+/** A plan paid at checkout to start later, when the one in force ends, with its plan's name. */
+export async function scheduledSubscription(db: DbOrTx, tenantId: number, now: Date) {
+  const [found] = await db
+    .select({ row: subscriptions, planName: plans.name })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        eq(subscriptions.status, 'authenticated'),
+        gt(subscriptions.startDate, now),
+      ),
+    )
+    .orderBy(asc(subscriptions.startDate))
+    .limit(1);
+  return found;
 }
 
 /** The Razorpay customer this tenant already has, kept on its subscriptions. */

@@ -16,6 +16,7 @@ import type { AuthContext } from '../../../core/http/request-context.js';
 import { sameTenant } from '../../../core/http/tenant.js';
 import type { ModuleDeps } from '../../../core/module.js';
 import { addons, invoices, plans, subscriptionAddons, subscriptions } from '../billing.schema.js';
+import { grantsAt } from '../subscriptions.queries.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import {
   type AddonRow,
@@ -28,6 +29,7 @@ import {
   ownAddonLink,
   ownSubscription,
   type PlanRow,
+  scheduledSubscription,
   subscriptionView,
   tenantInvoices,
   tenantName,
@@ -39,6 +41,13 @@ import { RazorpayClient, type RazorpaySubscription, razorpayKeys } from './razor
  * sends subscription.completed after the last one).
  */
 const TOTAL_COUNT: Record<BillingCycle, number> = { monthly: 120, yearly: 10 };
+
+/** A period ending sooner than this is not waited for: Razorpay's start_at must be in the future. */
+const START_MARGIN_MS = 60_000;
+
+/** "12 January 2026" (UTC), as the pages say a date. */
+const dayOf = (date: Date) =>
+  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** Plan subscriptions that grant nothing yet could still be paid at Razorpay. */
 const UNPAID: SubscriptionStatus[] = ['created', 'halted'];
@@ -62,8 +71,8 @@ export class PaymentsService {
   ): Promise<CheckoutResponse> {
     const razorpay = this.razorpay();
     const plan = await this.paidPlan(body.plan_id, body.billing_cycle);
-    const current = await currentSubscription(this.deps.db, auth.tenantId);
-    if (current?.autoRenew) throw conflict(PAYMENT_TEXTS.alreadySubscribed);
+    const now = this.deps.clock.now();
+    const startAt = await this.startOfNewPlan(auth.tenantId, now);
     await this.supersedeUnpaid(auth.tenantId);
     const providerPlanId = await this.providerPlan(plan, body.billing_cycle);
     const customerId = await this.customer(auth);
@@ -74,6 +83,7 @@ export class PaymentsService {
         planId: plan.id,
         billingCycle: body.billing_cycle,
         razorpayCustomerId: customerId,
+        startDate: startAt,
       })
       .returning();
     const made = await this.atRazorpay(row!.id, 'subscription', () =>
@@ -83,6 +93,7 @@ export class PaymentsService {
         totalCount: TOTAL_COUNT[body.billing_cycle],
         quantity: 1,
         notes: { tenant_id: String(auth.tenantId), parley_ref: `subscription:${row!.id}` },
+        startAt,
       }),
     );
     const [saved] = await this.deps.db
@@ -90,11 +101,31 @@ export class PaymentsService {
       .set({ razorpaySubscriptionId: made.id })
       .where(eq(subscriptions.id, row!.id))
       .returning();
-    const description = `${plan.name} (${body.billing_cycle})`;
+    const description = startAt
+      ? `${plan.name} (${body.billing_cycle}), from ${dayOf(startAt)}`
+      : `${plan.name} (${body.billing_cycle})`;
     return {
-      subscription: await subscriptionView(this.deps.db, saved!),
+      subscription: await subscriptionView(this.deps.db, saved!, now),
       checkout: this.checkout(auth, made, description),
     };
+  }
+
+  /**
+   * When a new plan starts. A renewing plan is changed in place (409 here). A plan that still grants
+   * until a date (cancelled at the end of its period, or an admin's grant with an end) keeps
+   * granting until then, and the new one starts at that date (Razorpay's start_at): checkout only
+   * authorises the card, the first charge comes on that day, so no day is paid twice. One change
+   * waits at a time: another plan is chosen after undoing it.
+   */
+  private async startOfNewPlan(tenantId: number, now: Date): Promise<Date | null> {
+    const current = await currentSubscription(this.deps.db, tenantId, now);
+    if (current?.autoRenew) throw conflict(PAYMENT_TEXTS.alreadySubscribed);
+    const waiting = await scheduledSubscription(this.deps.db, tenantId, now);
+    if (waiting)
+      throw conflict(PAYMENT_TEXTS.changeScheduled(waiting.planName, dayOf(waiting.row.startDate!)));
+    const end = current?.endDate;
+    // Razorpay wants start_at in the future; a period ending within the minute starts the new one now.
+    return end && end.getTime() - now.getTime() > START_MARGIN_MS ? end : null;
   }
 
   /**
@@ -136,7 +167,7 @@ export class PaymentsService {
     const addon = await this.activeAddon(body.addon_id);
     const providerPlanId = await this.addonProviderPlan(addon);
     const customerId = await this.customer(auth);
-    const parent = await currentSubscription(this.deps.db, auth.tenantId);
+    const parent = await currentSubscription(this.deps.db, auth.tenantId, this.deps.clock.now());
     const [row] = await this.deps.db
       .insert(subscriptionAddons)
       .values({
@@ -177,7 +208,10 @@ export class PaymentsService {
     const row = await ownSubscription(this.deps.db, auth.tenantId, id);
     if (!row?.razorpaySubscriptionId) throw notFound(PAYMENT_TEXTS.subscriptionNotFound);
     if (FINAL.has(row.status)) throw badRequest(PAYMENT_TEXTS.alreadyCancelled);
-    const atEnd = atPeriodEnd && GRANTING.includes(row.status);
+    const now = this.deps.clock.now();
+    // One that grants nothing yet (never paid, or scheduled to start later) ends now: undoing a
+    // scheduled change costs nothing, Razorpay has only authorised the card.
+    const atEnd = atPeriodEnd && grantsAt(row, now);
     const answer = await razorpay.cancelSubscription(row.razorpaySubscriptionId, atEnd);
     const [saved] = await this.deps.db
       .update(subscriptions)
@@ -193,6 +227,7 @@ export class PaymentsService {
     return subscriptionView(
       this.deps.db,
       saved ?? (await ownSubscription(this.deps.db, auth.tenantId, id)) ?? row,
+      now,
     );
   }
 

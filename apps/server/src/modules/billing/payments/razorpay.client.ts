@@ -93,6 +93,8 @@ export class RazorpayClient {
     totalCount: number;
     quantity: number;
     notes: Record<string, string>;
+    /** Razorpay's start_at: the first charge then, not at checkout (which only authorises the card). */
+    startAt?: Date | null;
   }) {
     return call(() =>
       this.client.subscriptions.create({
@@ -101,6 +103,7 @@ export class RazorpayClient {
         quantity: input.quantity,
         customer_notify: 1,
         notes: input.notes,
+        ...(input.startAt ? { start_at: Math.floor(input.startAt.getTime() / 1000) } : {}),
         // customer_id is accepted by Razorpay's API though the SDK's request type leaves it out.
         ...({ customer_id: input.customerId } as object),
       }),

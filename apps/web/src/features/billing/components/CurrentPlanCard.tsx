@@ -12,13 +12,24 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useCancelSubscriptionMutation } from '../api';
-import { CYCLE_UNIT, canCancel, formatDate, formatMoney, isFree, priceOf, renewalText } from '../model';
+import {
+  CYCLE_UNIT,
+  canCancel,
+  formatDate,
+  formatMoney,
+  isFree,
+  priceOf,
+  renewalText,
+  scheduledText,
+} from '../model';
 import { Section } from './Section';
 import { StatusChip } from './StatusChip';
 
 type Props = {
   plan: Plan;
   subscription: Subscription | null;
+  /** The plan paid to start when this one ends, if any: said here, and undone from here. */
+  next: Subscription | null;
   renewsAt: string | null;
   /** Given by a platform admin, not paid; `endsAt` is when it ends (null: it does not). */
   complimentary: boolean;
@@ -33,6 +44,7 @@ type Props = {
 export function CurrentPlanCard({
   plan,
   subscription,
+  next,
   renewsAt,
   complimentary,
   endsAt,
@@ -41,6 +53,7 @@ export function CurrentPlanCard({
   canManage,
 }: Props) {
   const [confirming, setConfirming] = useState(false);
+  const [undoing, setUndoing] = useState(false);
   const [cancel, cancelState] = useCancelSubscriptionMutation();
   const notify = useNotify();
   const cycle = subscription?.billing_cycle ?? 'monthly';
@@ -67,6 +80,17 @@ export function CurrentPlanCard({
       );
     }
   };
+
+  // The scheduled plan has only been authorised: cancelling it now charges nothing.
+  const undo = async () => {
+    if (!next) return;
+    const result = await cancel({ id: next.id, atPeriodEnd: false });
+    setUndoing(false);
+    if ('data' in result && result.data) notify.success(`${next.plan.name} will not start.`);
+  };
+  const afterUndo = endDate
+    ? `${plan.name} stays yours until ${endDate}; then the workspace moves to the free plan.`
+    : `${plan.name} stays yours until the end of its period; then the workspace moves to the free plan.`;
 
   return (
     <Section
@@ -127,6 +151,18 @@ export function CurrentPlanCard({
           {renewal}
         </Typography>
       ) : null}
+      {next ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', mt: 1 }}>
+          <Typography variant="body2" color="info.main" role="status">
+            {scheduledText(next, plan)}
+          </Typography>
+          {paymentsEnabled && canManage ? (
+            <Button size="small" onClick={() => setUndoing(true)}>
+              Undo change
+            </Button>
+          ) : null}
+        </Box>
+      ) : null}
 
       <Dialog
         open={confirming}
@@ -146,6 +182,25 @@ export function CurrentPlanCard({
           <Button onClick={() => setConfirming(false)}>Keep subscription</Button>
           <Button color="error" variant="contained" onClick={confirm} disabled={cancelState.isLoading}>
             Cancel subscription
+          </Button>
+        </DialogActions>
+      </Dialog>
+      <Dialog
+        open={undoing}
+        onClose={() => setUndoing(false)}
+        aria-labelledby="undo-change-title"
+        aria-describedby="undo-change-text"
+      >
+        <DialogTitle id="undo-change-title">Undo the change to {next?.plan.name}?</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="undo-change-text">
+            {`${next?.plan.name} will not start and nothing is charged for it. ${afterUndo}`}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setUndoing(false)}>Keep the change</Button>
+          <Button color="error" variant="contained" onClick={undo} disabled={cancelState.isLoading}>
+            Undo change
           </Button>
         </DialogActions>
       </Dialog>

@@ -64,7 +64,9 @@ export function PendingSubscriptions({ pending, inProcess, canManage }: Props) {
                 <TableCell>
                   <StatusChip status={s.status} />
                 </TableCell>
-                <TableCell>{formatDate(s.start_date)}</TableCell>
+                <TableCell>
+                  {s.scheduled ? `Starts ${formatDate(s.start_date)}` : formatDate(s.start_date)}
+                </TableCell>
                 <TableCell align="right">
                   {canManage && s.status === 'created' ? (
                     <Button

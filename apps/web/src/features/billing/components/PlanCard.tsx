@@ -29,11 +29,26 @@ type Props = {
   highlighted: boolean;
   canBuy: boolean;
   busy: boolean;
+  /** When choosing it does not start it at once, or cannot yet: said under the button. */
+  note?: string;
+  /** Not choosable now (a change is already scheduled). */
+  blocked?: boolean;
   onChoose: (plan: Plan) => void;
 };
 
 /** One plan side by side with the others: price for the cycle, saving, limits and its button. */
-export function PlanCard({ plan, cycle, action, isCurrent, highlighted, canBuy, busy, onChoose }: Props) {
+export function PlanCard({
+  plan,
+  cycle,
+  action,
+  isCurrent,
+  highlighted,
+  canBuy,
+  busy,
+  note,
+  blocked = false,
+  onChoose,
+}: Props) {
   const titleId = useId();
   const price = priceOf(plan, cycle);
   const saving = cycle === 'yearly' ? yearlySaving(plan) : null;
@@ -92,7 +107,7 @@ export function PlanCard({ plan, cycle, action, isCurrent, highlighted, canBuy, 
           ))}
         </Box>
       </CardContent>
-      <CardActions sx={{ p: 2, pt: 0 }}>
+      <CardActions sx={{ p: 2, pt: 0, flexDirection: 'column', alignItems: 'stretch', gap: 1 }}>
         {action.kind === 'current' ? (
           <Button fullWidth variant="outlined" disabled>
             Your current plan
@@ -106,11 +121,16 @@ export function PlanCard({ plan, cycle, action, isCurrent, highlighted, canBuy, 
             fullWidth
             variant={highlighted ? 'contained' : 'outlined'}
             onClick={() => onChoose(plan)}
-            disabled={!canBuy || busy}
+            disabled={!canBuy || busy || blocked}
           >
             Choose {plan.name}
           </Button>
         )}
+        {note && action.kind === 'subscribe' && canBuy ? (
+          <Typography variant="caption" color="text.secondary" sx={{ ml: '0 !important' }}>
+            {note}
+          </Typography>
+        ) : null}
       </CardActions>
     </Card>
   );

@@ -19,7 +19,7 @@ import { CurrentPlanCard } from '../components/CurrentPlanCard';
 import { InvoiceTable } from '../components/InvoiceTable';
 import { PendingSubscriptions } from '../components/PendingSubscriptions';
 import { UsagePanel } from '../components/UsagePanel';
-import { boughtAddons, currentSubscription } from '../model';
+import { boughtAddons, currentSubscription, scheduledChange } from '../model';
 
 /** The plan, usage, subscriptions not applying yet and the invoices start with the route. */
 export const preload: PagePreload = ({ dispatch, user }) => {
@@ -56,6 +56,7 @@ export function SubscriptionsPage() {
 
   const data = subscriptions.data;
   const current = data ? currentSubscription(data.subscriptions, data.current.subscription_id) : null;
+  const next = data ? scheduledChange(data.subscriptions) : null;
 
   // Plans off (the default): one line and the usage, nothing to buy or cancel.
   if (data && !data.plans_enabled) {
@@ -79,6 +80,7 @@ export function SubscriptionsPage() {
         <CurrentPlanCard
           plan={data.current.plan}
           subscription={current}
+          next={next}
           renewsAt={data.current.renews_at}
           complimentary={data.current.complimentary}
           endsAt={data.current.ends_at}
@@ -91,7 +93,8 @@ export function SubscriptionsPage() {
       {data ? <BoughtAddons addons={boughtAddons(data.addons)} canManage={canManage} /> : null}
       <PendingSubscriptions
         pending={pending.data?.pending_subscriptions ?? []}
-        inProcess={inProcess.data?.pending_subscriptions ?? []}
+        // A plan scheduled to follow the current one is told (and undone) on the plan's card.
+        inProcess={(inProcess.data?.pending_subscriptions ?? []).filter((s) => !s.scheduled)}
         canManage={canManage}
       />
       {me ? <InvoiceTable tenantId={tenantId} /> : null}

@@ -38,10 +38,14 @@ import {
   clearStoredPlan,
   currentSubscription,
   findPaid,
+  formatDate,
   formatMoney,
+  newPlanStart,
   planAction,
   priceOf,
   readStoredChoice,
+  scheduledChange,
+  scheduledText,
   sortPlans,
 } from '../model';
 
@@ -98,6 +102,8 @@ export function UpgradePage() {
   const data = subscriptions.data;
   const current = data ? currentSubscription(data.subscriptions, data.current.subscription_id) : null;
   const currentPlanId = data?.current.plan.id ?? null;
+  const next = data ? scheduledChange(data.subscriptions) : null;
+  const startsOn = data && !next ? newPlanStart(current, data.current.ends_at) : null;
   // Nothing can be bought without plans, or without a payment provider: no button offers it.
   const canBuy = mayBuy && !!data?.plans_enabled && data.payments_enabled;
 
@@ -146,6 +152,7 @@ export function UpgradePage() {
     if (awaiting.kind === 'checkout') {
       const paid = findPaid(data, awaiting.razorpayId);
       if (paid?.kind === 'plan') done = `Your ${paid.subscription.plan.name} plan is active.`;
+      if (paid?.kind === 'scheduled') done = scheduledText(paid.subscription, data.current.plan);
       if (paid?.kind === 'addon')
         done = `${paid.link.addon.name} is active: ${addonAdds(paid.link.addon, paid.link.quantity)}.`;
     } else if (
@@ -326,6 +333,16 @@ export function UpgradePage() {
                 highlighted={plan.id === preselectedPlan}
                 canBuy={canBuy && currentPlanId !== null}
                 busy={busy || awaiting !== null}
+                blocked={next !== null}
+                note={
+                  next
+                    ? next.plan.id === plan.id
+                      ? scheduledText(next, data!.current.plan)
+                      : `${next.plan.name} is scheduled: undo that change on the Subscriptions page to choose another plan.`
+                    : startsOn
+                      ? `Starts on ${formatDate(startsOn)}, when ${data!.current.plan.name} ends: nothing is charged before.`
+                      : undefined
+                }
                 onChoose={(p) => void choose(p)}
               />
             ))}
