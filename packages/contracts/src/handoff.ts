@@ -57,6 +57,7 @@ export const HANDOFF_TEXTS = {
   notClosed: 'This conversation is not closed',
   alreadyClosed: 'This conversation is already closed',
   assigneeNotFound: 'Assign the conversation to a teammate of this workspace',
+  assigneeNoBot: 'That teammate does not work with this bot; give them access to it first',
   noteRequired: 'Write a note first',
 } as const;
 

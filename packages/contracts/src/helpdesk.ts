@@ -170,7 +170,13 @@ export type Presence = z.infer<typeof Presence>;
 export type HelpdeskFrame =
   | { type: 'connected'; message: string }
   | { type: 'message'; conversation_id: number; bot_id: number; final_result_object: ChatMessage }
-  | { type: 'helpdesk_control'; conversation_id: number; content: HelpdeskControlStatus; message?: string }
+  | {
+      type: 'helpdesk_control';
+      conversation_id: number;
+      bot_id: number;
+      content: HelpdeskControlStatus;
+      message?: string;
+    }
   | { type: 'unread'; conversation_id: number; bot_id: number; unread_count: number }
   | { type: 'presence'; agents_online: boolean; count: number }
   | { type: 'conversation'; conversation_id: number; bot_id: number; deleted?: boolean }

@@ -32,7 +32,8 @@ export const MESSAGES = {
     invalid: 'The code is invalid or has expired',
     tooManyAttempts: 'Too many wrong codes. Request a new code.',
     verified: 'Code verified',
-    passwordReset: 'Your password has been reset. You can now log in.',
+    passwordReset:
+      'Your password has been reset and every device signed in to your account was signed out. You can now log in.',
   },
   roles: {
     fetchFailed: 'Failed to fetch roles',
@@ -61,9 +62,15 @@ export const MESSAGES = {
     inviteRevoked: 'Invitation revoked',
     invitationNotFound: 'Invitation not found',
     inviteFailed: 'Failed to invite user.',
+    /** An invitation to someone who already has an account: here, or in another workspace. */
+    alreadyMember: 'This person is already a member of this workspace.',
+    inOtherWorkspace:
+      'This email already has an account in another workspace, and an account belongs to one workspace: invite another address of theirs.',
     unexpected: 'An unexpected error occurred.',
     profileUpdated: 'Profile updated successfully',
     passwordChanged: 'Password changed successfully',
+    /** Shown beside passwordChanged: the change ended every other session of the account. */
+    otherDevicesSignedOut: 'Your other devices were signed out and need the new password to sign in again.',
     deleted: 'User deleted successfully',
   },
   bots: {

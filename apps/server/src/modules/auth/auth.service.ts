@@ -1,4 +1,4 @@
-import { type AuthResponse, MESSAGES, type SignupBody, type User } from '@parley/contracts';
+import { type AuthResponse, MESSAGES, type SignupBody } from '@parley/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
@@ -9,7 +9,7 @@ import {
   findUserByEmail,
   findUserBySignInName,
   freeUsername,
-  loadUser,
+  loadSessionUser,
   usernameTaken,
 } from '../users/users.queries.js';
 import { type AttemptLimiter, accountKey } from './attempt-limiter.js';
@@ -135,9 +135,11 @@ export class AuthService {
 
   private async authResponse(userId: number): Promise<AuthResponse | null> {
     const [row] = await this.db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
-    const user: User | undefined = row && (await loadUser(this.db, row.tenantId, userId));
-    if (!user) return null;
-    const access_token = await this.tokens.signAccess({ userId, tenantId: user.tenant_id });
+    const loaded = row && (await loadSessionUser(this.db, row.tenantId, userId));
+    if (!loaded) return null;
+    const { user, passwordHash } = loaded;
+    const stamp = this.tokens.stampOf(passwordHash);
+    const access_token = await this.tokens.signAccess({ userId, tenantId: user.tenant_id, stamp });
     return { access_token, token_type: 'bearer', expires_in: this.tokens.accessTtl, user };
   }
 

@@ -120,7 +120,26 @@ it('replaces an earlier invitation to the same person, and refuses people who al
     { token: owner.access_token },
   );
   expect(existing.status).toBe(409);
-  expect(existing.body).toEqual({ detail: MESSAGES.auth.emailTaken });
+  expect(existing.body).toEqual({ detail: MESSAGES.users.alreadyMember });
+  // Whatever the case it is typed in; someone of another workspace is told apart, and nothing is sent.
+  smtp.mails.length = 0;
+  const elsewhere = await signupOwner(server);
+  for (const email of [elsewhere.user.email, elsewhere.user.email.toUpperCase()]) {
+    const refused = await server.post(
+      '/api/auth/invite-user',
+      { email, role_id: role.id },
+      { token: owner.access_token },
+    );
+    expect([refused.status, refused.body]).toEqual([409, { detail: MESSAGES.users.inOtherWorkspace }]);
+  }
+  const upper = await server.post(
+    '/api/auth/invite-user',
+    { email: owner.user.email.toUpperCase(), role_id: role.id },
+    { token: owner.access_token },
+  );
+  expect(upper.body).toEqual({ detail: MESSAGES.users.alreadyMember });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(smtp.mails).toEqual([]);
 });
 
 it('refuses an unknown or expired token without hinting which', async () => {

@@ -67,7 +67,14 @@ export class InvitationService {
       const [role] = await loadRoles(tx, auth.tenantId, [body.role_id]);
       if (!role) throw notFound('Role not found');
       assertMayGiveRole(auth, role);
-      if (await findUserByEmail(tx, body.email)) throw conflict(MESSAGES.auth.emailTaken);
+      const existing = await findUserByEmail(tx, body.email);
+      if (existing) {
+        throw conflict(
+          existing.tenantId === auth.tenantId
+            ? MESSAGES.users.alreadyMember
+            : MESSAGES.users.inOtherWorkspace,
+        );
+      }
       await this.entitlements.requireTeamSlot(tx, auth.tenantId, body.email);
       // A newer invitation replaces any earlier one for the same person in this workspace.
       await tx

@@ -3,7 +3,7 @@ import type { Db } from '../../core/db/database.js';
 import type { EventBus } from '../../core/events/bus.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { deepFreeze } from '../../core/http/serializer.js';
-import { loadUser } from '../users/users.queries.js';
+import { loadSessionUser } from '../users/users.queries.js';
 import type { TokenService } from './tokens.js';
 
 export const AUTHZ_CHANGED = 'authz.changed';
@@ -12,13 +12,16 @@ export type AuthzChanged = { tenantId: number };
 export const AUTH_REVOKED = 'auth.revoked';
 export type AuthRevoked = { userId: number };
 
-type Entry = { context: AuthContext; expiresAt: number };
+/** `stamp`: the user's current password stamp; only tokens carrying it are accepted. */
+type Entry = { context: AuthContext; stamp: string; expiresAt: number };
 
 /**
  * Turns an access token into the caller: the token's signature and expiry, then the user with
  * roles and abilities. Users are cached for a short time because every request needs them; any
  * change to a tenant's users, roles or grants publishes AUTHZ_CHANGED, which empties that tenant's
  * entries on every node (LISTEN/NOTIFY), so a revoked permission or deleted user is seen at once.
+ * A token must carry the stamp of the user's current password (TokenService.stampOf): a password
+ * change or reset (which publishes AUTHZ_CHANGED too) ends every access token issued before it.
  */
 export class SessionResolver {
   private readonly cache = new Map<number, Entry>();
@@ -40,13 +43,13 @@ export class SessionResolver {
     if (!claims) return null;
     const cached = this.cache.get(claims.userId);
     if (cached && cached.expiresAt > Date.now() && cached.context.tenantId === claims.tenantId)
-      return cached.context;
+      return cached.stamp === claims.stamp ? cached.context : null;
     const generation = this.generations.get(claims.tenantId) ?? 0;
-    const user = await loadUser(this.db, claims.tenantId, claims.userId);
-    if (!user) return null;
-    const context = toContext(user);
-    if ((this.generations.get(claims.tenantId) ?? 0) === generation) this.remember(context);
-    return context;
+    const loaded = await loadSessionUser(this.db, claims.tenantId, claims.userId);
+    if (!loaded) return null;
+    const entry = { context: toContext(loaded.user), stamp: this.tokens.stampOf(loaded.passwordHash) };
+    if ((this.generations.get(claims.tenantId) ?? 0) === generation) this.remember(entry);
+    return entry.stamp === claims.stamp ? entry.context : null;
   };
 
   /** Announces a change of users, roles or grants in a tenant to every node. */
@@ -59,12 +62,12 @@ export class SessionResolver {
     await this.events.publish<AuthRevoked>(AUTH_REVOKED, { userId });
   }
 
-  private remember(context: AuthContext): void {
+  private remember({ context, stamp }: Omit<Entry, 'expiresAt'>): void {
     if (this.cache.size >= this.maxEntries) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
-    this.cache.set(context.userId, { context, expiresAt: Date.now() + this.ttlMs });
+    this.cache.set(context.userId, { context, stamp, expiresAt: Date.now() + this.ttlMs });
   }
 
   private forgetTenant(tenantId: number): void {

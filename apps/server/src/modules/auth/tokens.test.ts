@@ -31,4 +31,18 @@ describe('access tokens', () => {
     const other = await new TokenService(`${SECRET}-other`, 60, 30).signAccess({ userId: 7, tenantId: 3 });
     expect(await tokens.verifyAccess(other)).toBeNull();
   });
+
+  it('carries the password stamp, which changes with the password and reveals nothing of it', async () => {
+    const tokens = new TokenService(SECRET, 60, 30);
+    const stamp = tokens.stampOf('$argon2id$v=19$m=19456,t=2,p=1$salt$hash-one');
+    const token = await tokens.signAccess({ userId: 7, tenantId: 3, stamp });
+    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, tenantId: 3, stamp });
+    expect(stamp).toMatch(/^[0-9a-f]{16}$/);
+    expect(tokens.stampOf('$argon2id$v=19$m=19456,t=2,p=1$salt$hash-two')).not.toBe(stamp);
+    expect(tokens.stampOf(null)).not.toBe(stamp);
+    // Keyed: another server secret gives another stamp for the same hash.
+    expect(
+      new TokenService(`${SECRET}-other`, 60, 30).stampOf('$argon2id$v=19$m=19456,t=2,p=1$salt$hash-one'),
+    ).not.toBe(stamp);
+  });
 });

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
-import { deriveKey, randomToken, sha256 } from '../../core/crypto.js';
+import { deriveKey, keyedHash, randomToken, sha256 } from '../../core/crypto.js';
 import type { DbOrTx } from '../../core/db/database.js';
 import { refreshTokens } from '../../core/db/schema.js';
 
@@ -9,7 +9,11 @@ const AUDIENCE = 'parley-api';
 /** Verified tokens remembered (about 1 kB each). */
 const VERIFIED_MAX = 10_000;
 
-export type AccessClaims = { userId: number; tenantId: number };
+/**
+ * `stamp` ties the token to the password it was issued under (stampOf): a password change or reset
+ * makes every access token issued before it invalid at once, not only the refresh tokens.
+ */
+export type AccessClaims = { userId: number; tenantId: number; stamp?: string };
 export type IssuedRefresh = { token: string; expiresAt: Date };
 
 /**
@@ -26,6 +30,7 @@ export class TokenService {
   private readonly verify: (token: string) => Record<string, unknown>;
   /** Verified access tokens' claims with their expiry (ms), oldest first; at most VERIFIED_MAX. */
   private readonly verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
+  private readonly stampKey: Buffer;
 
   constructor(
     secret: string,
@@ -33,6 +38,7 @@ export class TokenService {
     private readonly refreshTtlDays: number,
   ) {
     const key = deriveKey(secret, 'access-token');
+    this.stampKey = deriveKey(secret, 'password-stamp');
     this.sign = createSigner({
       key,
       algorithm: 'HS256',
@@ -54,7 +60,15 @@ export class TokenService {
   }
 
   async signAccess(claims: AccessClaims): Promise<string> {
-    return this.sign({ sub: String(claims.userId), tid: claims.tenantId, typ: 'access' });
+    return this.sign({ sub: String(claims.userId), tid: claims.tenantId, pwd: claims.stamp, typ: 'access' });
+  }
+
+  /**
+   * A short keyed digest of the password hash (null: no password, Google only), as Django's session
+   * auth hash: it changes whenever the password does, and says nothing about the password itself.
+   */
+  stampOf(passwordHash: string | null): string {
+    return keyedHash(this.stampKey, passwordHash ?? '').slice(0, 16);
   }
 
   /** The claims of a valid access token, or null for any invalid, expired or foreign token. */
@@ -72,7 +86,8 @@ export class TokenService {
     const userId = Number(payload.sub);
     const tenantId = Number(payload.tid);
     if (payload.typ !== 'access' || !Number.isInteger(userId) || !Number.isInteger(tenantId)) return null;
-    const claims = { userId, tenantId };
+    const claims: AccessClaims = { userId, tenantId };
+    if (typeof payload.pwd === 'string') claims.stamp = payload.pwd;
     this.rememberVerified(token, claims, Number(payload.exp) * 1000);
     return claims;
   }

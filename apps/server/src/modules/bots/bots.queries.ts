@@ -404,3 +404,17 @@ export async function botUsage(db: DbOrTx, botId: number) {
   ]);
   return { conversations: chats?.n ?? 0, assigned_users: assigned?.n ?? 0 };
 }
+
+/**
+ * Whether the user in column `user` works with the bot in column `bot` (SQL): not restricted, an
+ * owner, or the bot among botsOfRestricted's (their own, assigned to them, or carrying their role).
+ */
+export const worksWithBotSql = (user: SQL, bot: SQL): SQL => sql`exists (select 1 from users wu
+  where wu.id = ${user} and (not wu.bots_restricted
+    or exists (select 1 from user_roles wur join roles wr on wr.id = wur.role_id
+               where wur.user_id = wu.id and wr.is_owner)
+    or exists (select 1 from bots wb where wb.id = ${bot} and wb.tenant_id = wu.tenant_id
+               and (wb.user_id = wu.id
+                 or wb.id in (select bu.bot_id from bot_users bu where bu.user_id = wu.id)
+                 or wb.id in (select br.bot_id from bot_roles br join user_roles bur
+                              on bur.role_id = br.role_id where bur.user_id = wu.id)))))`;

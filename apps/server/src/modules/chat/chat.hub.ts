@@ -264,7 +264,13 @@ export class ChatHub {
           : HELPDESK_TEXTS.botBack;
     for (const listener of listeners) listener({ conversationId: row.id, status, message });
     for (const listener of inbox)
-      listener({ type: 'helpdesk_control', conversation_id: row.id, content: status, message });
+      listener({
+        type: 'helpdesk_control',
+        conversation_id: row.id,
+        bot_id: row.botId,
+        content: status,
+        message,
+      });
   }
 
   private async deliverPresence(event: PresenceChanged): Promise<void> {

@@ -146,9 +146,11 @@ export class HandoffService {
       actorId: actor.kind === 'agent' ? actor.userId : null,
     });
     if (to === 'human_requested' && !row.isTest) await notifyHandoff(tx, after!);
-    const { text, actions } = await this.noticeOf(tx, after!, reason);
+    const { text, actions, queued } = await this.noticeOf(tx, after!, reason);
     const handoff = { from: row.handoffState, to, reason, ...(row.isTest ? { test: true } : {}) };
-    const notice = await appendTo(tx, row.id, systemNotice(row, text, { handoff, actions }), {
+    // `queued`: told a place in line (agents were online), so the sweep knows whom to tell if they all leave.
+    const metadata = { handoff, actions, ...(queued ? { queued: true } : {}) };
+    const notice = await appendTo(tx, row.id, systemNotice(row, text, metadata), {
       announce: this.hub.storedNotification,
     });
     return { row: notice.conversation, from: row.handoffState, notice };
@@ -285,6 +287,7 @@ export class HandoffService {
       body: `${details.email} · ${clip(details.question, 140)}`,
       link,
       dedupeKey: `contact:${leadId}`,
+      botId: row.botId,
     });
     const mail = this.options.mail;
     if (!mail) return;
@@ -313,13 +316,13 @@ export class HandoffService {
     tx: DbOrTx,
     row: ConversationRow,
     reason: HandoffReason,
-  ): Promise<{ text: string; actions: OfferAction[] }> {
+  ): Promise<{ text: string; actions: OfferAction[]; queued?: boolean }> {
     const TEXTS = await noticesFor(tx, row);
     switch (reason) {
       case 'visitor_asked':
       case 'low_confidence':
         if (await this.options.agentsOnline(tx, row.tenantId))
-          return { text: TEXTS.requested(await queuePosition(tx, row)), actions: [] };
+          return { text: TEXTS.requested(await queuePosition(tx, row)), actions: [], queued: true };
         return hasForms(row)
           ? { text: TEXTS.nobodyOnline, actions: [contactFormOffer(TEXTS.leaveContact)] }
           : { text: TEXTS.nobodyOnlineNoForm, actions: [] };
@@ -493,4 +496,5 @@ const notifyHandoff = (tx: DbOrTx, row: ConversationRow) =>
     body: row.name,
     link: `/inbox?conversation=${row.id}&bot=${row.botId}`,
     dedupeKey: `handoff:${row.id}:${row.humanRequestedAt?.getTime() ?? 0}`,
+    botId: row.botId,
   });

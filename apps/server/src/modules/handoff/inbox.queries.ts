@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPrepared } from '../../core/db/database.js';
 import { isoTime } from '../../core/db/json-sql.js';
 import { MESSAGE_JSON } from '../chat/chat.queries.js';
+import { botScope, type InboxReader } from './inbox-scope.js';
 
 export type InboxQuery = {
   filter: InboxFilter;
@@ -89,20 +90,18 @@ function searchCondition(search: string | undefined): SQL {
 }
 
 /**
- * The tenant's inbox for one agent (`me`), as the reply's JSON text, in one statement: the filter's
- * conversations (waiting ones oldest first, the others latest first) and every filter's counts.
+ * The tenant's inbox for one agent, as the reply's JSON text, in one statement: the filter's
+ * conversations (waiting ones oldest first, the others latest first) and every filter's counts, of
+ * the bots the agent works with only.
  */
-export async function inboxList(
-  db: DbOrTx,
-  tenantId: number,
-  me: number,
-  query: InboxQuery,
-): Promise<string> {
+export async function inboxList(db: DbOrTx, reader: InboxReader, query: InboxQuery): Promise<string> {
+  const { tenantId, userId: me } = reader;
   const scope = sql.join(
     [
       sql`c.tenant_id = ${tenantId}`,
       query.includeTests ? undefined : sql`not c.is_test`,
       query.botId ? sql`c.bot_id = ${query.botId}` : undefined,
+      botScope(reader, sql`c.bot_id`),
     ].filter((part): part is SQL => part !== undefined),
     sql` and `,
   );

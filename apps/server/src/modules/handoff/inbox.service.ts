@@ -12,10 +12,12 @@ import { users } from '../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import { jsonReply } from '../../core/http/serializer.js';
-import { requireConversation, toConversation } from '../chat/chat.queries.js';
+import { toConversation } from '../chat/chat.queries.js';
 import { conversationEvents, conversationNotes, conversations } from '../chat/chat.schema.js';
+import { isOwner } from '../roles/roles.queries.js';
 import type { HandoffService } from './handoff.service.js';
 import { type InboxQuery, inboxList, inboxRow } from './inbox.queries.js';
+import { requireInboxConversation, worksWithBot } from './inbox-scope.js';
 
 const personName = (first: string | null, last: string | null, email: string | null) =>
   `${first ?? ''} ${last ?? ''}`.replace(/\s+/g, ' ').trim() || email || 'A teammate';
@@ -42,10 +44,11 @@ export class InboxService {
   /** The reply's JSON as the database builds it in one statement (it was six, and a mapping per row). */
   async list(auth: AuthContext, tenantId: number, query: InboxQuery): Promise<InboxList> {
     if (tenantId !== auth.tenantId) throw notFound('Tenant not found');
-    return jsonReply(await inboxList(this.db, auth.tenantId, auth.userId, query));
+    return jsonReply(await inboxList(this.db, auth, query));
   }
 
   async close(auth: AuthContext, id: number): Promise<Conversation> {
+    await requireInboxConversation(this.db, auth, id);
     const moved = await this.handoff.move(auth.tenantId, id, 'agent_closed', {
       kind: 'agent',
       userId: auth.userId,
@@ -55,6 +58,7 @@ export class InboxService {
   }
 
   async reopen(auth: AuthContext, id: number): Promise<Conversation> {
+    await requireInboxConversation(this.db, auth, id);
     const moved = await this.handoff.move(auth.tenantId, id, 'agent_reopened', {
       kind: 'agent',
       userId: auth.userId,
@@ -63,16 +67,13 @@ export class InboxService {
     return toConversation(moved.row);
   }
 
-  /** Assigns to a teammate of the workspace (or nobody): who should follow it up. */
+  /**
+   * Assigns to a teammate of the workspace who works with the conversation's bot (or nobody): who
+   * should follow it up. A teammate restricted to other bots would never see it.
+   */
   async assign(auth: AuthContext, id: number, userId: number | null): Promise<InboxConversation> {
-    await requireConversation(this.db, auth.tenantId, id);
-    if (userId !== null) {
-      const [teammate] = await this.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.id, userId), eq(users.tenantId, auth.tenantId)));
-      if (!teammate) throw badRequest(HANDOFF_TEXTS.assigneeNotFound);
-    }
+    const conversation = await requireInboxConversation(this.db, auth, id);
+    if (userId !== null) await this.requireAssignee(auth.tenantId, userId, conversation.botId);
     await this.db
       .update(conversations)
       .set({ assigneeId: userId })
@@ -80,8 +81,19 @@ export class InboxService {
     return (await inboxRow(this.db, auth.tenantId, id))!;
   }
 
+  private async requireAssignee(tenantId: number, userId: number, botId: number): Promise<void> {
+    const [teammate] = await this.db
+      .select({ restricted: users.botsRestricted, type: users.userType })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
+    if (!teammate || teammate.type === 'partner') throw badRequest(HANDOFF_TEXTS.assigneeNotFound);
+    const roles = [{ is_owner: await isOwner(this.db, tenantId, userId) }];
+    const reader = { tenantId, userId, user: { all_bots: !teammate.restricted, roles } };
+    if (!(await worksWithBot(this.db, reader, botId))) throw badRequest(HANDOFF_TEXTS.assigneeNoBot);
+  }
+
   async notes(auth: AuthContext, id: number): Promise<ConversationNote[]> {
-    await requireConversation(this.db, auth.tenantId, id);
+    await requireInboxConversation(this.db, auth, id);
     const rows = await this.db
       .select({ note: conversationNotes, first: users.firstName, last: users.lastName, email: users.email })
       .from(conversationNotes)
@@ -93,7 +105,7 @@ export class InboxService {
 
   /** A note for agents only: stored apart from the messages, so no channel ever carries it. */
   async addNote(auth: AuthContext, id: number, body: string): Promise<ConversationNote> {
-    await requireConversation(this.db, auth.tenantId, id);
+    await requireInboxConversation(this.db, auth, id);
     const [note] = await this.db
       .insert(conversationNotes)
       .values({ tenantId: auth.tenantId, conversationId: id, authorId: auth.userId, body })
@@ -102,7 +114,7 @@ export class InboxService {
   }
 
   async events(auth: AuthContext, id: number): Promise<HandoffEvent[]> {
-    await requireConversation(this.db, auth.tenantId, id);
+    await requireInboxConversation(this.db, auth, id);
     const rows = await this.db
       .select({ event: conversationEvents, first: users.firstName, last: users.lastName, email: users.email })
       .from(conversationEvents)

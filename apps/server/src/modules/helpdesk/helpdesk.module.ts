@@ -169,7 +169,11 @@ const routes =
           response: { 200: HelpdeskConversation },
         },
       },
-      async (request) => chat.get(requireAuth(request), request.params.id),
+      async (request) => {
+        const auth = requireAuth(request);
+        await helpdesk.requireVisible(auth, request.params.id);
+        return chat.get(auth, request.params.id);
+      },
     );
     app.post(
       '/chat/helpdesk/conversations/:id/reply',
@@ -198,7 +202,9 @@ const routes =
         },
       },
       async (request) => {
-        await chat.remove(requireAuth(request), request.params.id);
+        const auth = requireAuth(request);
+        await helpdesk.requireVisible(auth, request.params.id);
+        await chat.remove(auth, request.params.id);
         return { message: 'Conversation deleted successfully' };
       },
     );

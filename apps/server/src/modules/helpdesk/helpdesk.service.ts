@@ -12,12 +12,12 @@ import {
   type UserProfile,
   welcomeOf,
 } from '@parley/contracts';
-import { and, desc, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../core/db/database.js';
 import { users } from '../../core/db/schema.js';
 import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { requireBot, worksWithBotSql } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import { visitorWelcomeOf } from '../bots/visitor-language.js';
 import type { ChatHub } from '../chat/chat.hub.js';
@@ -32,8 +32,9 @@ import {
   toConversation,
   toMessage,
 } from '../chat/chat.queries.js';
-import { conversations, messages } from '../chat/chat.schema.js';
+import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
 import type { HandoffService, Moved } from '../handoff/handoff.service.js';
+import { botScope, requireInboxConversation, worksWithBot } from '../handoff/inbox-scope.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import { agentPresence } from './helpdesk.schema.js';
 import {
@@ -98,7 +99,17 @@ export class HelpdeskService {
 
   async controlStatus(auth: AuthContext, tenantId: number, id: number): Promise<HelpdeskControlStatus> {
     requireOwnTenant(auth, tenantId);
-    return statusOf(await requireConversation(this.db, auth.tenantId, id));
+    return statusOf(await requireInboxConversation(this.db, auth, id));
+  }
+
+  /** Whether the agent works with this bot of their tenant (a restricted agent: one of theirs). */
+  worksWithBot(auth: AuthContext, botId: number): Promise<boolean> {
+    return worksWithBot(this.db, auth, botId);
+  }
+
+  /** A conversation the agent may open (their tenant's, of a bot they work with), or 404. */
+  async requireVisible(auth: AuthContext, id: number): Promise<void> {
+    await requireInboxConversation(this.db, auth, id);
   }
 
   async bulkStatus(auth: AuthContext, tenantId: number, ids: number[]): Promise<HelpdeskControlStatus[]> {
@@ -107,7 +118,13 @@ export class HelpdeskService {
     const rows = await this.db
       .select()
       .from(conversations)
-      .where(and(eq(conversations.tenantId, auth.tenantId), inArray(conversations.id, ids)))
+      .where(
+        and(
+          eq(conversations.tenantId, auth.tenantId),
+          inArray(conversations.id, ids),
+          botScope(auth, sql`${conversations.botId}`),
+        ),
+      )
       .orderBy(conversations.id);
     return rows.map(statusOf);
   }
@@ -118,6 +135,8 @@ export class HelpdeskService {
    */
   async setControl(auth: AuthContext, id: number, body: HelpdeskControlBody): Promise<HelpdeskControlStatus> {
     requireOwnTenant(auth, body.tenant_id);
+    // A conversation's bot never changes: checked once, before the transition locks the row.
+    await requireInboxConversation(this.db, auth, id);
     return body.is_helpdesk_in_control ? this.take(auth, id) : this.release(auth, id);
   }
 
@@ -165,7 +184,7 @@ export class HelpdeskService {
 
   /** An agent's message: stored as message_type helpdesk, then delivered like any stored message. */
   async reply(auth: AuthContext, id: number, text: string): Promise<ChatMessage> {
-    const conversation = await requireConversation(this.db, auth.tenantId, id);
+    const conversation = await requireInboxConversation(this.db, auth, id);
     if (!conversation.isHelpdeskInControl || conversation.adminId !== auth.userId) {
       throw conflict(HELPDESK_TEXTS.notHolding);
     }
@@ -208,25 +227,31 @@ export class HelpdeskService {
       if (!lock?.ok) return null;
       const deadTenants = await expireDeadNodes(tx);
       const away = sql`now() - make_interval(secs => ${this.options.awaySeconds})`;
+      const awayAgent = and(
+        // Held by a person on the channel itself (a reply from Meta's inbox): no presence to lose.
+        isNotNull(conversations.adminId),
+        sql`not exists (select 1 from ${agentPresence} p where p.user_id = ${conversations.adminId}
+          and p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))`,
+        sql`greatest(${conversations.controlTakenAt},
+          (select max(p.last_seen) from ${agentPresence} p where p.user_id = ${conversations.adminId})) < ${away}`,
+      );
+      // Taken over by an agent since removed from the workspace (admin_id was set null with them):
+      // nobody can answer there any more, so it goes back to the bot at once.
+      const removedAgent = and(
+        isNull(conversations.adminId),
+        sql`(select e.actor from ${conversationEvents} e where e.conversation_id = ${conversations.id}
+          and e.to_state = 'human' order by e.id desc limit 1) = 'agent'`,
+      );
       const gone = await tx
         .select({ id: conversations.id, tenantId: conversations.tenantId })
         .from(conversations)
-        .where(
-          and(
-            eq(conversations.handoffState, 'human'),
-            // Held by a person on the channel itself (a reply from Meta's inbox): no presence to lose.
-            isNotNull(conversations.adminId),
-            sql`not exists (select 1 from ${agentPresence} p where p.user_id = ${conversations.adminId}
-              and p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))`,
-            sql`greatest(${conversations.controlTakenAt},
-              (select max(p.last_seen) from ${agentPresence} p where p.user_id = ${conversations.adminId})) < ${away}`,
-          ),
-        );
+        .where(and(eq(conversations.handoffState, 'human'), or(awayAgent, removedAgent)));
       const released: Moved[] = [];
       for (const row of gone) {
         const moved = await this.handoff.moveIn(tx, row.tenantId, row.id, 'agent_away', { kind: 'system' });
         if (moved) released.push(moved);
       }
+      released.push(...(await this.releaseUnserved(tx)));
       return { released, deadTenants };
     });
     if (!result) return { released: [] };
@@ -237,16 +262,61 @@ export class HelpdeskService {
     return { released: result.released.map((moved) => moved.row.id) };
   }
 
+  /**
+   * Visitors nobody can come to any more (in the sweep's transaction): a conversation held by an
+   * agent since restricted away from its bot goes back to the bot; a visitor told a place in line
+   * (agents were online) while nobody who works with the bot has been online for awaySeconds is told
+   * nobody could join and offered the contact form, rather than waiting out HANDOFF_WAIT_SECONDS.
+   */
+  private async releaseUnserved(tx: DbOrTx): Promise<Moved[]> {
+    const away = sql`now() - make_interval(secs => ${this.options.awaySeconds})`;
+    const servers = sql`${agentPresence} p where p.tenant_id = ${conversations.tenantId}
+      and ${worksWithBotSql(sql`p.user_id`, sql`${conversations.botId}`)}`;
+    const rows = await tx
+      .select({ id: conversations.id, tenantId: conversations.tenantId, state: conversations.handoffState })
+      .from(conversations)
+      .where(
+        or(
+          and(
+            eq(conversations.handoffState, 'human'),
+            isNotNull(conversations.adminId),
+            sql`not ${worksWithBotSql(sql`${conversations.adminId}`, sql`${conversations.botId}`)}`,
+          ),
+          and(
+            eq(conversations.handoffState, 'human_requested'),
+            eq(conversations.isTest, false),
+            // Told a place in line (agents were online then), and waiting longer than a blip...
+            sql`${conversations.humanRequestedAt} < ${away}`,
+            sql`(select m.metadata->>'queued' from ${messages} m where m.conversation_id = ${conversations.id}
+              and m.message_type = 'system' and m.metadata->'handoff'->>'to' = 'human_requested'
+              order by m.seq desc limit 1) = 'true'`,
+            // ...while nobody who works with the bot is online, nor has been for awaySeconds.
+            sql`not exists (select 1 from ${servers} and (p.last_seen >= ${away}
+              or (p.socket_count > 0 and p.last_seen > now() - make_interval(secs => ${ONLINE_SECONDS}))))`,
+          ),
+        ),
+      )
+      .limit(100);
+    const moved: Moved[] = [];
+    for (const row of rows) {
+      const reason = row.state === 'human' ? 'agent_away' : 'no_agent_answered';
+      const done = await this.handoff.moveIn(tx, row.tenantId, row.id, reason, { kind: 'system' });
+      if (done) moved.push(done);
+    }
+    return moved;
+  }
+
   // Conversations ---------------------------------------------------------------------------------
 
   async history(auth: AuthContext, id: number, afterSeq: number): Promise<ChatMessage[]> {
-    await requireConversation(this.db, auth.tenantId, id);
+    await requireInboxConversation(this.db, auth, id);
     return (await messagesAfter(this.db, id, afterSeq)).map(toMessage);
   }
 
   /** 'New Chat' with a bot, seeded with its welcome message, announced to the inbox. */
   async newChat(auth: AuthContext, botId: number): Promise<ConversationWithMessages> {
     const bot = await requireBot(this.db, auth.tenantId, botId);
+    if (!(await worksWithBot(this.db, auth, bot.id))) throw notFound('Bot not found');
     const { conversation, welcome } = await startConversation(
       this.db,
       // The inbox's own New Chat (console.md section 4): listed there, unlike the playground's tests.
@@ -269,6 +339,7 @@ export class HelpdeskService {
     const conditions: Array<SQL | undefined> = [
       eq(conversations.tenantId, auth.tenantId),
       eq(conversations.isTest, false),
+      botScope(auth, sql`${conversations.botId}`),
     ];
     if (filter.channel) conditions.push(eq(conversations.channel, filter.channel));
     if (filter.holder) conditions.push(eq(conversations.isHelpdeskInControl, filter.holder === 'human'));
@@ -321,7 +392,7 @@ export class HelpdeskService {
       this.db
         .select({ id: bots.id, name: bots.botName, welcome: bots.welcomeMessage })
         .from(bots)
-        .where(eq(bots.tenantId, auth.tenantId))
+        .where(and(eq(bots.tenantId, auth.tenantId), botScope(auth, sql`${bots.id}`)))
         .orderBy(bots.botName),
     ]);
     const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
@@ -372,9 +443,19 @@ export class HelpdeskService {
       this.db
         .select({ id: conversations.id, botId: conversations.botId, unread: conversations.unreadCount })
         .from(conversations)
-        .where(and(eq(conversations.tenantId, auth.tenantId), sql`${conversations.unreadCount} > 0`))
+        .where(
+          and(
+            eq(conversations.tenantId, auth.tenantId),
+            sql`${conversations.unreadCount} > 0`,
+            botScope(auth, sql`${conversations.botId}`),
+          ),
+        )
         .orderBy(desc(conversations.lastMessageAt)),
-      this.db.select({ id: bots.id }).from(bots).where(eq(bots.tenantId, auth.tenantId)).orderBy(bots.id),
+      this.db
+        .select({ id: bots.id })
+        .from(bots)
+        .where(and(eq(bots.tenantId, auth.tenantId), botScope(auth, sql`${bots.id}`)))
+        .orderBy(bots.id),
     ]);
     const perBot = new Map<number, number>();
     for (const row of rows) perBot.set(row.botId, (perBot.get(row.botId) ?? 0) + row.unread);
@@ -390,6 +471,7 @@ export class HelpdeskService {
   }
 
   async markRead(auth: AuthContext, id: number): Promise<void> {
+    await requireInboxConversation(this.db, auth, id);
     const [row] = await this.db
       .update(conversations)
       .set({ unreadCount: 0 })

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import { SOCKET_CLOSE, type SocketGuard } from '../chat/socket-guard.js';
+import { isRestricted } from '../handoff/inbox-scope.js';
 import type { HelpdeskService } from './helpdesk.service.js';
 
 export type HelpdeskSocketQuery = { token?: string; tenant_id?: string; user_id?: string };
@@ -43,6 +44,7 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
     let closed = false;
     let stopInbox: (() => void) | undefined;
     let stopNotifications: (() => void) | undefined;
+    let inbox: ScopedInbox | undefined;
 
     const ready = identify(deps, query).then(async (result) => {
       if ('error' in result) {
@@ -51,9 +53,15 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
         return null;
       }
       if (closed || !deps.guard.identify(socket, `u:${result.tenantId}:${result.userId}`)) return null;
-      deps.guard.trackUser(socket, result, query.token!, mayReadInbox);
+      const scoped = scopedInbox(deps, result, send);
+      inbox = scoped;
+      // Re-resolved when the workspace's permissions change (bots assigned or taken away too).
+      deps.guard.trackUser(socket, result, query.token!, (fresh) => {
+        scoped.reader(fresh);
+        return mayReadInbox(fresh);
+      });
       // Listen before announcing presence, so this agent sees its own presence frame too.
-      stopInbox = deps.hub.listenInbox(result.tenantId, send);
+      stopInbox = deps.hub.listenInbox(result.tenantId, scoped.send);
       // Section 7: the admin event makes the browser fetch the bell's count.
       stopNotifications = deps.listenNotifications?.(result.tenantId, result.userId, () =>
         send({ type: 'notification', user_id: result.userId, tenant_id: result.tenantId }),
@@ -74,7 +82,10 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
     socket.on('message', (raw) => {
       void ready
         .then((auth) =>
-          auth && socket.readyState === socket.OPEN ? handle(auth, raw.toString()) : undefined,
+          // The agent as of their latest permissions (a bot taken away since the socket opened).
+          auth && socket.readyState === socket.OPEN
+            ? handle(inbox?.current() ?? auth, raw.toString())
+            : undefined,
         )
         .catch((error) => {
           if (error instanceof AppError) send({ error: error.detail });
@@ -123,6 +134,51 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
     }
   };
 }
+
+/** The bot a frame is about, or null for the tenant's (presence) and the agent's own frames. */
+function botOf(frame: HelpdeskFrame): number | null {
+  if (!('type' in frame)) return null;
+  if (frame.type === 'helpdesk_control') return frame.bot_id;
+  if (frame.type === 'message' || frame.type === 'unread' || frame.type === 'conversation')
+    return frame.bot_id;
+  return null;
+}
+
+/**
+ * The tenant's inbox frames as one agent may see them: all of them for an agent who works with every
+ * bot; for one restricted to some bots, only their bots' (a bot met first is looked up once; what is
+ * known is forgotten when their permissions change). Frames keep their order.
+ */
+function scopedInbox(deps: HelpdeskSocketDeps, auth: AuthContext, send: (frame: HelpdeskFrame) => void) {
+  let current = auth;
+  let known = new Map<number, Promise<boolean>>();
+  let queue = Promise.resolve();
+  const visible = (botId: number) => {
+    let answer = known.get(botId);
+    if (!answer) {
+      answer = deps.helpdesk.worksWithBot(current, botId);
+      known.set(botId, answer);
+    }
+    return answer;
+  };
+  return {
+    current: () => current,
+    reader(fresh: AuthContext) {
+      current = fresh;
+      known = new Map();
+    },
+    send(frame: HelpdeskFrame) {
+      const botId = botOf(frame);
+      queue = queue
+        .then(async () => {
+          if (botId === null || !isRestricted(current) || (await visible(botId))) send(frame);
+        })
+        .catch((error) => deps.log.warn({ err: error }, 'help-desk socket: frame not delivered'));
+    },
+  };
+}
+
+type ScopedInbox = ReturnType<typeof scopedInbox>;
 
 /** The channel's rule, checked at open and again whenever the workspace's permissions change. */
 const mayReadInbox = (auth: AuthContext) => auth.ability.can('read', 'Inbox');

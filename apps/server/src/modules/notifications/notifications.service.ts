@@ -11,6 +11,7 @@ import type { Db, DbOrTx } from '../../core/db/database.js';
 import { queryRows } from '../../core/db/database.js';
 import { EVENTS_CHANNEL, type EventBus } from '../../core/events/bus.js';
 import type { JobContext } from '../../core/jobs/queue.js';
+import { worksWithBotSql } from '../bots/bots.queries.js';
 import { notifications } from './notifications.schema.js';
 
 /** Published (at commit) when notifications were stored; `userIds` null means "anyone of the tenant". */
@@ -50,6 +51,8 @@ export type NewNotification = {
   link?: string | null;
   /** Names the effect (for example `lead:42`): the same key never notifies a user twice. */
   dedupeKey: string;
+  /** About this bot's conversation: teammates restricted to other bots are not told. */
+  botId?: number;
 };
 
 /**
@@ -72,6 +75,7 @@ export async function notify(tx: DbOrTx, input: NewNotification): Promise<number
                JOIN role_permissions rp ON rp.role_id = ur.role_id AND rp.can_read
                JOIN features f ON f.id = rp.feature_id AND NOT f.is_archived
               WHERE ur.user_id = u.id AND ur.tenant_id = u.tenant_id AND f.name = ${subject})
+           ${input.botId === undefined ? sql`` : sql`AND ${worksWithBotSql(sql`u.id`, sql`${input.botId}::int`)}`}
         ON CONFLICT (user_id, dedupe_key) DO NOTHING
         RETURNING user_id`,
   );

@@ -13,7 +13,7 @@ type UserRow = typeof users.$inferSelect;
  */
 const usersStatement = (tenantId: number, userId?: number) => sql`
   SELECT u.id, u.tenant_id, t.name AS tenant_name, u.first_name, u.last_name, u.email, u.username,
-    u.user_type, u.email_verified, u.created_at, u.bots_restricted,
+    u.user_type, u.email_verified, u.created_at, u.bots_restricted, u.password_hash,
     coalesce((
       SELECT json_agg(json_build_object(
           'id', r.id, 'tenant_id', r.tenant_id, 'name', r.name, 'description', r.description,
@@ -48,11 +48,13 @@ type UserListRow = {
   email_verified: boolean;
   created_at: string | Date;
   bots_restricted: boolean;
+  /** Read for the session check only (SessionResolver); never part of the User shape. */
+  password_hash: string | null;
   roles: Role[];
   is_partner: boolean;
 };
 
-function toUser({ bots_restricted, created_at, ...raw }: UserListRow): User {
+function toUser({ bots_restricted, created_at, password_hash: _hash, ...raw }: UserListRow): User {
   // The drivers hand raw timestamps over as text; the column maps them as Drizzle's selects do.
   const created = users.createdAt.mapFromDriverValue(created_at as string) as Date;
   return { ...raw, created_at: created.toISOString(), all_bots: !bots_restricted };
@@ -66,6 +68,16 @@ export async function loadUsers(db: DbOrTx, tenantId: number): Promise<User[]> {
 export async function loadUser(db: DbOrTx, tenantId: number, userId: number): Promise<User | undefined> {
   const [raw] = await queryPrepared<UserListRow>(db, usersStatement(tenantId, userId));
   return raw && toUser(raw);
+}
+
+/** A user with their password hash, from which their access tokens' stamp is computed. */
+export async function loadSessionUser(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+): Promise<{ user: User; passwordHash: string | null } | undefined> {
+  const [raw] = await queryPrepared<UserListRow>(db, usersStatement(tenantId, userId));
+  return raw && { user: toUser(raw), passwordHash: raw.password_hash };
 }
 
 export async function findUserRow(

@@ -66,8 +66,9 @@ export class UsersService {
   }
 
   /**
-   * Only one's own password, with the current one. Every refresh token of the user is revoked, so
-   * other devices sign in again; this device gets a fresh one and stays signed in.
+   * Only one's own password, with the current one. Every refresh token of the user is revoked and
+   * every access token stops working (its password stamp no longer matches), so other devices sign
+   * in again; this device gets a fresh refresh cookie and renews its access token with it.
    */
   async changePassword(auth: AuthContext, userId: number, body: ChangePasswordBody): Promise<IssuedRefresh> {
     const target = await this.teammate(auth, userId);
@@ -81,7 +82,9 @@ export class UsersService {
       await this.tokens.revokeAllForUser(tx, target.id);
       return this.tokens.issueRefresh(tx, target.id);
     });
-    // Open sockets close as well (this device's client reconnects with its renewed session).
+    // Cached sessions of every node are dropped, so the old stamp is refused at once; open sockets
+    // close as well (this device's client reconnects with its renewed session).
+    await this.sessions.changed(auth.tenantId);
     await this.sessions.revoked(target.id);
     return refresh;
   }

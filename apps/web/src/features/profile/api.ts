@@ -1,6 +1,7 @@
 import type { ChangePasswordBody, MessageResponse, UpdateProfileBody, User } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 import { storeUser } from '../../shared/lib/session-storage';
+import { refreshSession } from '../auth/refresh';
 import { userLoaded } from '../auth/session-slice';
 
 export const profileApi = api.injectEndpoints({
@@ -22,6 +23,16 @@ export const profileApi = api.injectEndpoints({
     }),
     changePassword: build.mutation<MessageResponse, { id: number; body: ChangePasswordBody }>({
       query: ({ id, body }) => ({ url: `/auth/user/password/${id}`, method: 'PUT', body }),
+      // The change ends every access token issued under the old password, this tab's too; the
+      // answer set a new refresh cookie, so the token is renewed now rather than on the next 401.
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // The form shows the server's detail.
+        }
+        await refreshSession(dispatch);
+      },
     }),
   }),
 });

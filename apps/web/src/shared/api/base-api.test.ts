@@ -3,6 +3,7 @@ import type { AuthResponse } from '@parley/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
 import { authApi } from '../../features/auth/api';
+import { rolesApi } from '../../features/roles/api';
 import { BrowserRequest, json } from '../../test/api-stubs';
 
 const user = { id: 1, first_name: 'Ada', roles: [] } as unknown as AuthResponse['user'];
@@ -57,5 +58,19 @@ describe('base query', () => {
     await store.dispatch(authApi.endpoints.getMe.initiate());
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(store.getState().session.status).toBe('anonymous');
+  });
+
+  it('reads the signed-in user again after a 403, so menus follow a role reduced meanwhile', async () => {
+    const reduced = { ...user, roles: [{ id: 9, name: 'Viewer', feature_permissions: [] }] };
+    const seen = server({
+      '/api/auth/user': [() => json(user), () => json(reduced)],
+      '/api/role/roles/1': [() => json({ detail: 'You do not have permission to do this' }, 403)],
+    });
+    const store = makeStore();
+    store.dispatch(authApi.endpoints.getMe.initiate());
+    await vi.waitFor(() => expect(store.getState().session.user).toEqual(user));
+    await store.dispatch(rolesApi.endpoints.roles.initiate(1));
+    await vi.waitFor(() => expect(store.getState().session.user).toEqual(reduced));
+    expect(seen.map((s) => s.url)).toEqual(['/api/auth/user', '/api/role/roles/1', '/api/auth/user']);
   });
 });

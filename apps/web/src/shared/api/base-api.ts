@@ -79,6 +79,9 @@ export const baseQuery: BaseQueryFn<
     }
     return result;
   }
+  // Refused for a permission: the user's role may have changed since they were loaded (an owner
+  // took a grant away), so they are read again and menus and route guards follow the role at once.
+  if (error.status === 403 && sessionCall) api.dispatch(reloadSignedInUser());
   // A plan limit (402): whichever toast shows its text offers an Upgrade link (app/providers).
   if (error.status === 402) {
     const detail = serverDetail(error);
@@ -99,3 +102,5 @@ export const api = createApi({
   tagTypes: ['Me', 'Users', 'Roles', 'Features', 'Invitations'],
   endpoints: () => ({}),
 });
+
+const reloadSignedInUser = () => api.util.invalidateTags(['Me']);

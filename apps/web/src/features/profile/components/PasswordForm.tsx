@@ -5,6 +5,7 @@ import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Stack from '@mui/material/Stack';
 import { ChangePasswordBody, MESSAGES } from '@parley/contracts';
+import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { fieldProps, useZodForm } from '../../../shared/lib/form';
@@ -18,15 +19,20 @@ const PasswordChange = ChangePasswordBody.extend({
   path: ['confirm_password'],
 });
 
-/** Change password: the current one is checked by the server, whose detail shows on failure. */
+/**
+ * Change password: the current one is checked by the server, whose detail shows on failure. On
+ * success the page says that every other device was signed out (the server ended their sessions).
+ */
 export function PasswordForm({ userId }: { userId: number }) {
   const [change, { error, isLoading }] = useChangePasswordMutation();
+  const [changed, setChanged] = useState(false);
   const notify = useNotify();
   const form = useZodForm(PasswordChange, {
     defaultValues: { current_password: '', new_password: '', confirm_password: '' },
   });
   const onSubmit = form.handleSubmit(async ({ current_password, new_password }) => {
     const result = await change({ id: userId, body: { current_password, new_password } });
+    setChanged(Boolean('data' in result && result.data));
     if ('data' in result && result.data) {
       notify.success(MESSAGES.users.passwordChanged);
       form.reset();
@@ -38,6 +44,7 @@ export function PasswordForm({ userId }: { userId: number }) {
       <CardContent>
         <Stack component="form" spacing={2.5} onSubmit={onSubmit} noValidate aria-label="Change password">
           {error ? <Alert severity="error">{serverDetail(error) ?? MESSAGES.users.unexpected}</Alert> : null}
+          {changed && !error ? <Alert severity="info">{MESSAGES.users.otherDevicesSignedOut}</Alert> : null}
           <PasswordField
             label="Current password"
             autoComplete="current-password"
