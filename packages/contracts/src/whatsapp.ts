@@ -41,6 +41,8 @@ export const WHATSAPP_ROUTE_RULES = {
   /** Meta calls these: the verify token (GET) and the app secret's signature (POST) stand for a login. */
   'GET /social/whatsapp/webhook': open,
   'POST /social/whatsapp/webhook': open,
+  /** A file a customer sent, kept under an unguessable name (the name is the capability). */
+  'GET /social/whatsapp/media/:name': open,
 } as const satisfies Record<string, RouteRule>;
 
 /** The spec's texts (integrations-and-billing.md, WhatsApp) and the server's details. */

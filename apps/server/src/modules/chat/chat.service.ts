@@ -215,7 +215,7 @@ export class ChatService {
       )
       .orderBy(desc(messages.seq))
       .limit(1);
-    if (last?.messageType !== 'user' || asksForHuman(last.message)) return;
+    if (last?.messageType !== 'user' || asksForHuman(last.message) || forAgentsOnly(last)) return;
     const bot = await this.bots.require(conversation.tenantId, conversation.botId);
     const actor = actorOf(conversation, last);
     await this.reply(
@@ -618,6 +618,11 @@ const CHANNELS = ['instagram', 'messenger', 'whatsapp'] as const;
 /** A person holds the conversation, or the channel account has no bot: the bot says nothing. */
 const botStaysSilent = (actor: Actor, conversation: ConversationRow) =>
   conversation.isHelpdeskInControl || (actor.kind === 'visitor' && actor.origin?.agentsOnly === true);
+
+/** A channel message the bot was never to answer (a reaction, a sticker, STOP...): its channel said so. */
+const forAgentsOnly = (message: MessageRow) =>
+  (message.metadata as { message_metadata?: { for_agents?: boolean } } | null)?.message_metadata
+    ?.for_agents === true;
 
 /** Who a stored question says wrote it: the signed-in user's id, or the visitor's. */
 const senderOf = (actor: Actor): string => (actor.kind === 'user' ? String(actor.userId) : actor.visitorId);

@@ -15,6 +15,8 @@ export type ReplyTexts = {
   person: string;
   /** Instead of an answer once the month's messages are used up. */
   limit: string;
+  /** To a photo, voice note or file sent with no words on a channel (WhatsApp): the bot cannot read them. */
+  mediaUnread: string;
 };
 
 const ENGLISH: ReplyTexts = {
@@ -25,6 +27,7 @@ const ENGLISH: ReplyTexts = {
   offerLead: ' Leave your details in the form and our team will get back to you.',
   offerRephrase: ' Please contact our team directly.',
   person: WIDGET_TEXTS.english.person,
+  mediaUnread: 'I can’t open photos, voice messages or files here. Please type your question in a message.',
   limit:
     'This bot has answered all the messages its plan allows this month. Our team has been notified and will get back to you.',
 };
@@ -43,6 +46,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Deja tus datos en el formulario y nuestro equipo se pondrá en contacto contigo.',
     offerRephrase: ' Por favor, contacta directamente con nuestro equipo.',
     person: WIDGET_TEXTS.spanish.person,
+    mediaUnread:
+      'Aquí no puedo abrir fotos, mensajes de voz ni archivos. Escribe tu pregunta en un mensaje, por favor.',
     limit:
       'Este bot ya ha respondido todos los mensajes que permite su plan este mes. Hemos avisado a nuestro equipo y te responderá.',
   },
@@ -54,6 +59,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Laissez vos coordonnées dans le formulaire et notre équipe vous recontactera.',
     offerRephrase: ' Veuillez contacter directement notre équipe.',
     person: WIDGET_TEXTS.french.person,
+    mediaUnread:
+      'Je ne peux pas ouvrir ici les photos, les messages vocaux ni les fichiers. Merci d’écrire votre question dans un message.',
     limit:
       'Ce bot a répondu à tous les messages que son forfait permet ce mois-ci. Notre équipe a été prévenue et vous répondra.',
   },
@@ -65,6 +72,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Hinterlassen Sie Ihre Daten im Formular, dann meldet sich unser Team bei Ihnen.',
     offerRephrase: ' Bitte wenden Sie sich direkt an unser Team.',
     person: WIDGET_TEXTS.german.person,
+    mediaUnread:
+      'Fotos, Sprachnachrichten oder Dateien kann ich hier nicht öffnen. Bitte schreiben Sie Ihre Frage in eine Nachricht.',
     limit:
       'Dieser Bot hat alle Nachrichten beantwortet, die sein Tarif in diesem Monat erlaubt. Unser Team ist informiert und meldet sich bei Ihnen.',
   },
@@ -76,6 +85,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Lascia i tuoi dati nel modulo e il nostro team ti ricontatterà.',
     offerRephrase: ' Contatta direttamente il nostro team.',
     person: WIDGET_TEXTS.italian.person,
+    mediaUnread:
+      'Qui non posso aprire foto, messaggi vocali o file. Scrivi la tua domanda in un messaggio, per favore.',
     limit:
       'Questo bot ha risposto a tutti i messaggi che il suo piano consente questo mese. Il nostro team è stato avvisato e ti risponderà.',
   },
@@ -87,6 +98,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Deixe os seus dados no formulário e a nossa equipa entrará em contacto consigo.',
     offerRephrase: ' Por favor, contacte diretamente a nossa equipa.',
     person: WIDGET_TEXTS.portuguese.person,
+    mediaUnread:
+      'Não consigo abrir aqui fotografias, mensagens de voz nem ficheiros. Escreva a sua pergunta numa mensagem, por favor.',
     limit:
       'Este bot já respondeu a todas as mensagens que o seu plano permite este mês. A nossa equipa foi avisada e entrará em contacto consigo.',
   },
@@ -98,6 +111,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Laat uw gegevens achter in het formulier, dan neemt ons team contact met u op.',
     offerRephrase: ' Neem rechtstreeks contact op met ons team.',
     person: WIDGET_TEXTS.dutch.person,
+    mediaUnread:
+      'Foto’s, spraakberichten of bestanden kan ik hier niet openen. Typ uw vraag alstublieft in een bericht.',
     limit:
       'Deze bot heeft alle berichten beantwoord die zijn abonnement deze maand toestaat. Ons team is op de hoogte gebracht en neemt contact met u op.',
   },
@@ -109,6 +124,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Оставьте свои данные в форме, и наша команда свяжется с вами.',
     offerRephrase: ' Пожалуйста, свяжитесь с нашей командой напрямую.',
     person: WIDGET_TEXTS.russian.person,
+    mediaUnread:
+      'Здесь я не могу открыть фото, голосовые сообщения или файлы. Пожалуйста, напишите свой вопрос сообщением.',
     limit:
       'Этот бот уже ответил на все сообщения, которые позволяет его тариф в этом месяце. Наша команда уже в курсе и свяжется с вами.',
   },
@@ -120,6 +137,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Adja meg adatait az űrlapon, és csapatunk felveszi Önnel a kapcsolatot.',
     offerRephrase: ' Kérjük, forduljon közvetlenül csapatunkhoz.',
     person: WIDGET_TEXTS.hungarian.person,
+    mediaUnread:
+      'Itt nem tudok fotókat, hangüzeneteket vagy fájlokat megnyitni. Kérjük, írja meg kérdését üzenetben.',
     limit:
       'Ez a bot már megválaszolta az összes üzenetet, amelyet a csomagja ebben a hónapban lehetővé tesz. Csapatunkat értesítettük, és felvesszük Önnel a kapcsolatot.',
   },
@@ -131,6 +150,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Formu doldurarak bilgilerinizi bırakın, ekibimiz size geri dönüş yapsın.',
     offerRephrase: ' Lütfen doğrudan ekibimizle iletişime geçin.',
     person: WIDGET_TEXTS.turkish.person,
+    mediaUnread:
+      'Burada fotoğrafları, sesli mesajları veya dosyaları açamıyorum. Lütfen sorunuzu bir mesaj olarak yazın.',
     limit:
       'Bu bot, planının bu ay izin verdiği tüm mesajları yanıtladı. Ekibimiz bilgilendirildi ve size geri dönüş yapacak.',
   },
@@ -142,6 +163,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Skriv dine oplysninger i formularen, så vender vores team tilbage til dig.',
     offerRephrase: ' Kontakt venligst vores team direkte.',
     person: WIDGET_TEXTS.danish.person,
+    mediaUnread:
+      'Jeg kan ikke åbne billeder, talebeskeder eller filer her. Skriv venligst dit spørgsmål i en besked.',
     limit:
       'Denne bot har besvaret alle de beskeder, som abonnementet tillader i denne måned. Vores team har fået besked og vender tilbage til dig.',
   },
@@ -153,6 +176,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Lämna dina uppgifter i formuläret, så hör vårt team av sig till dig.',
     offerRephrase: ' Kontakta gärna vårt team direkt.',
     person: WIDGET_TEXTS.swedish.person,
+    mediaUnread:
+      'Jag kan inte öppna bilder, röstmeddelanden eller filer här. Skriv gärna din fråga i ett meddelande.',
     limit:
       'Den här boten har svarat på alla meddelanden som abonnemanget tillåter den här månaden. Vårt team har fått besked och återkommer till dig.',
   },
@@ -164,6 +189,8 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Legg igjen kontaktinformasjonen din i skjemaet, så tar teamet vårt kontakt med deg.',
     offerRephrase: ' Ta gjerne kontakt med teamet vårt direkte.',
     person: WIDGET_TEXTS.norwegian.person,
+    mediaUnread:
+      'Jeg kan ikke åpne bilder, talemeldinger eller filer her. Skriv spørsmålet ditt i en melding.',
     limit:
       'Denne boten har svart på alle meldingene abonnementet tillater denne måneden. Teamet vårt har fått beskjed og tar kontakt med deg.',
   },
@@ -175,6 +202,7 @@ const TRANSLATED: Partial<Record<Language, ReplyTexts>> = {
     offerLead: ' Jätä yhteystietosi lomakkeelle, niin tiimimme ottaa sinuun yhteyttä.',
     offerRephrase: ' Ota yhteyttä suoraan tiimiimme.',
     person: WIDGET_TEXTS.finnish.person,
+    mediaUnread: 'En voi avata täällä kuvia, ääniviestejä tai tiedostoja. Kirjoita kysymyksesi viestiin.',
     limit:
       'Tämä botti on jo vastannut kaikkiin viesteihin, jotka sen tilaus sallii tässä kuussa. Tiimimme on saanut tiedon asiasta ja ottaa sinuun yhteyttä.',
   },

@@ -31,6 +31,16 @@ export type CloudMessage =
     };
 
 const TIMEOUT_MS = 15_000;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+export type CloudMediaInfo = { url?: string; mime_type?: string; file_size?: number; id?: string };
+
+/** A customer's file larger than Parley keeps: described in the conversation, not stored. */
+export class MediaTooLarge extends Error {
+  constructor() {
+    super('The file is too large to keep');
+  }
+}
 
 export class CloudClient {
   constructor(private readonly options: { graphUrl: string; appId?: string; appSecret?: string }) {}
@@ -113,6 +123,42 @@ export class CloudClient {
         ...(typing ? { typing_indicator: { type: 'text' } } : {}),
       },
     );
+  }
+
+  /** A customer's media: where to download it (valid for five minutes), its type and size. */
+  mediaInfo(mediaId: string, token: string): Promise<CloudMediaInfo> {
+    return this.call('GET', `/${encodeURIComponent(mediaId)}`, token);
+  }
+
+  /**
+   * The bytes behind a media URL (it needs the token too), refused past `maxBytes`: the declared
+   * length is checked first, then what arrives, so a lying server cannot fill the disk.
+   */
+  async download(url: string, token: string, maxBytes: number): Promise<Buffer> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new GraphError(`WhatsApp media unreachable: ${(error as Error).message}`, 0, null, null);
+    }
+    if (!response.ok || !response.body)
+      throw new GraphError(`WhatsApp media answered ${response.status}`, response.status, null, null);
+    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) throw new MediaTooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.length;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw new MediaTooLarge();
+      }
+      chunks.push(Buffer.from(read.value));
+    }
+    return Buffer.concat(chunks);
   }
 
   createTemplate(

@@ -13,17 +13,23 @@ import type { AuthContext } from '../../core/http/request-context.js';
 import { JOBS_CHANNEL, type JobContext, PermanentJobError } from '../../core/jobs/queue.js';
 import { KeyedSerial } from '../../core/keyed-serial.js';
 import type { ModuleDeps } from '../../core/module.js';
+import { bots } from '../bots/bots.schema.js';
+import { sourceLanguagesOf } from '../bots/visitor-language.js';
 import type { ChatHub } from '../chat/chat.hub.js';
 import { appendTo, type ConversationRow } from '../chat/chat.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { ChannelOrigin, ChatService } from '../chat/chat.service.js';
+import { replyTexts } from '../chat/reply-texts.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
+import type { Language } from '../knowledge/languages.js';
 import { partsFor } from '../social/channel-text.js';
 import { recordDelivery, settleSendFailure } from '../social/delivery.js';
 import { GraphError } from '../social/meta.client.js';
 import type { WhatsAppAccountRow, WhatsAppAccountsService } from './accounts.service.js';
-import type { CloudClient, CloudMessage } from './cloud.client.js';
+import { type CloudClient, type CloudMessage, MediaTooLarge } from './cloud.client.js';
+import { failureReason, knownFailure } from './failure-reasons.js';
+import { baseMime, MEDIA_MAX_BYTES, storeMedia } from './media.js';
 import { templateMessage } from './template-rules.js';
 import type { TemplatesService } from './templates.service.js';
 import {
@@ -31,6 +37,9 @@ import {
   type CloudStatus,
   type InboundMessage,
   isConversational,
+  isUnreaction,
+  isWordlessMedia,
+  mediaOfInbound,
   type TemplateReview,
   textOfInbound,
   type WhatsAppDelivery,
@@ -131,6 +140,7 @@ export class WhatsAppConversations {
         read_at: null,
         code: null,
         error: null,
+        reason: null,
       };
       const at = status.timestamp
         ? new Date(Number(status.timestamp) * 1000).toISOString()
@@ -144,6 +154,7 @@ export class WhatsAppConversations {
         update.error = [error?.title ?? error?.message ?? 'Failed', error?.error_data?.details]
           .filter(Boolean)
           .join(': ');
+        update.reason = failureReason(error);
       }
       if (rankOf(status.status) > rankOf(update.status)) update.status = status.status;
       byMessage.set(status.id, update);
@@ -157,7 +168,7 @@ export class WhatsAppConversations {
       sql`WITH x AS (
             SELECT x.*, a.tenant_id FROM jsonb_to_recordset(${input}::jsonb)
                 AS x(id text, phone_number_id text, recipient_id bigint, status text, sent_at timestamptz,
-                     delivered_at timestamptz, read_at timestamptz, code int, error text)
+                     delivered_at timestamptz, read_at timestamptz, code int, error text, reason text)
               JOIN whatsapp_accounts a ON a.phone_number_id = x.phone_number_id),
           recipients AS (
             UPDATE whatsapp_campaign_recipients r SET
@@ -176,7 +187,7 @@ export class WhatsAppConversations {
             RETURNING r.id),
           inbox AS (
             UPDATE messages m SET metadata = jsonb_set(m.metadata, '{delivery}',
-                     (m.metadata->'delivery') || jsonb_build_object('status', x.status, 'error', x.error))
+                     (m.metadata->'delivery') || jsonb_build_object('status', x.status, 'error', x.reason))
               FROM x WHERE x.recipient_id IS NULL AND m.metadata->'delivery'->>'wamid' = x.id
                AND m.tenant_id = x.tenant_id
                AND coalesce(array_position(${order}, m.metadata->'delivery'->>'status'), 0)
@@ -232,8 +243,12 @@ export class WhatsAppConversations {
       .where(eq(whatsappAccounts.id, job.data.accountId));
     if (!account) return; // removed since: nothing to file it under
     const { message, profileName } = job.data;
+    if (isUnreaction(message)) return;
     const phone = `+${message.from.replace(/^\+/, '')}`;
-    const text = textOfInbound(message);
+    const media = await this.mediaOf(account, message, job.attempt);
+    const wordless = isWordlessMedia(message);
+    // The note is for the agents: a caption the bot answers stays as the customer wrote it.
+    const text = media.note && wordless ? `${textOfInbound(message)} ${media.note}` : textOfInbound(message);
     await this.markReplied(account, phone);
     const consent = consentOf(message, text);
     if (consent) await this.setConsent(account, phone, profileName, consent);
@@ -248,14 +263,19 @@ export class WhatsAppConversations {
       return;
     }
     const agentsOnly =
-      account.botId === null || !account.isActive || consent !== null || !isConversational(message);
+      account.botId === null ||
+      !account.isActive ||
+      consent !== null ||
+      wordless ||
+      !isConversational(message);
     const botAnswers = !agentsOnly && !existing?.isHelpdeskInControl;
     if (account.isActive) this.markRead(account, message.id, botAnswers);
     const origin: ChannelOrigin = {
       channel: 'whatsapp',
       accountId: account.phoneNumberId,
       profile: existing?.userProfile ?? profileOf(message.from, profileName),
-      metadata: metadataOf(account, message, profileName),
+      // Said on the message too, so a hand-back does not answer it later (ChatService.answerLeftOver).
+      metadata: { ...metadataOf(account, message, profileName), ...(agentsOnly ? { for_agents: true } : {}) },
       agentsOnly,
     };
     const exchange = await this.chat.send(
@@ -264,25 +284,87 @@ export class WhatsAppConversations {
         botId,
         conversationId: existing && existing.botId === botId ? existing.id : undefined,
         message: text,
-        attachments: attachmentsOf(message),
+        attachments: [...attachmentsOf(message), ...media.attachments],
         // The wamid: a job run again after a crash stores and answers the message once.
         clientId: message.id,
         answerIfLeft: true,
       },
     );
     // A job run again after its first run stored the message: that run said it already.
-    if (consent && !exchange.replayed)
-      await appendTo(
-        this.db,
+    if (exchange.replayed) return;
+    if (consent)
+      await this.say(
         exchange.conversation_id,
+        consent === 'out' ? WHATSAPP_TEXTS.optedOut : WHATSAPP_TEXTS.optedIn,
         {
-          messageType: 'bot',
-          messageSource: 'whatsapp',
-          message: consent === 'out' ? WHATSAPP_TEXTS.optedOut : WHATSAPP_TEXTS.optedIn,
-          metadata: { consent },
+          consent,
         },
-        { announce: this.hub.storedNotification },
       );
+    else if (wordless && account.botId !== null && account.isActive && !existing?.isHelpdeskInControl)
+      await this.say(
+        exchange.conversation_id,
+        await this.mediaUnreadText(account.tenantId, botId, existing),
+        {
+          media_unread: true,
+        },
+      );
+  }
+
+  /** The bot's line to a file sent with no words, in the customer's language as far as the bot knows it. */
+  private async mediaUnreadText(tenantId: number, botId: number, conversation?: ConversationRow) {
+    const [bot] = await this.db
+      .select({ setting: bots.visitorLanguage })
+      .from(bots)
+      .where(and(eq(bots.id, botId), eq(bots.tenantId, tenantId)));
+    const setting = conversation?.visitorLanguage ?? bot?.setting ?? 'auto';
+    const sources = setting === 'auto' ? await sourceLanguagesOf(this.db, tenantId, botId) : [];
+    return replyTexts('', sources as Language[], setting).mediaUnread;
+  }
+
+  /** A fixed bot line for the customer (sent by the outbox like any bot message). */
+  private async say(conversationId: number, message: string, metadata: Record<string, unknown>) {
+    await appendTo(
+      this.db,
+      conversationId,
+      { messageType: 'bot', messageSource: 'whatsapp', message, metadata },
+      { announce: this.hub.storedNotification },
+    );
+  }
+
+  /**
+   * The customer's file, downloaded while Meta's link lasts and kept for the agents. Throttling or
+   * an outage is retried with the job; past that, or for a file too large, the message is still
+   * filed, with a note saying the file is not there.
+   */
+  private async mediaOf(
+    account: WhatsAppAccountRow,
+    message: CloudInbound,
+    attempt: number,
+  ): Promise<{ attachments: Attachment[]; note: string | null }> {
+    const media = mediaOfInbound(message);
+    if (!media?.id) return { attachments: [], note: null };
+    try {
+      const token = this.accounts.tokenOf(account);
+      const info = await this.cloud.mediaInfo(media.id, token);
+      if (!info.url) throw new GraphError('no media url in the answer', 200, null, null);
+      if ((info.file_size ?? 0) > MEDIA_MAX_BYTES) throw new MediaTooLarge();
+      const mime = baseMime(info.mime_type ?? media.mime_type);
+      const bytes = await this.cloud.download(info.url, token, MEDIA_MAX_BYTES);
+      const url = await storeMedia(this.deps.config.DATA_DIR, account.tenantId, bytes, mime);
+      const name = media.filename?.trim() || `${message.type}${extensionOf(url)}`;
+      return { attachments: [{ name, url, content_type: mime, size: bytes.length }], note: null };
+    } catch (error) {
+      if (error instanceof GraphError && error.kind === 'transient' && attempt < INBOUND_ATTEMPTS)
+        throw error;
+      this.deps.log.warn({ accountId: account.id, err: error }, 'whatsapp: a customer file was not kept');
+      return {
+        attachments: [],
+        note:
+          error instanceof MediaTooLarge
+            ? `(file not kept: larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB)`
+            : '(the file could not be downloaded from WhatsApp)',
+      };
+    }
   }
 
   /**
@@ -457,7 +539,10 @@ type StatusUpdate = {
   delivered_at: string | null;
   read_at: string | null;
   code: number | null;
+  /** Meta's words, as campaign logs and analytics keep them. */
   error: string | null;
+  /** What the inbox shows under the message (failure-reasons.ts). */
+  reason: string | null;
 };
 
 const rankOf = (status: string) => STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]);
@@ -528,11 +613,13 @@ function attachmentsOf(message: CloudInbound): Attachment[] {
   return [];
 }
 
+const extensionOf = (url: string) => url.slice(url.lastIndexOf('.'));
+
 function reasonOf(error: unknown): string {
   if (error instanceof GraphError) {
     if (error.kind === 'token') return WHATSAPP_TEXTS.tokenExpired;
     if (error.kind === 'window') return WHATSAPP_TEXTS.windowClosed;
-    return `WhatsApp refused the message: ${error.message}`;
+    return knownFailure(error.code) ?? `WhatsApp refused the message: ${error.message}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

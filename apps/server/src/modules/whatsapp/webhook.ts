@@ -11,7 +11,7 @@ export type CloudInbound = {
   text?: { body?: string };
   image?: CloudMedia;
   video?: CloudMedia;
-  audio?: CloudMedia;
+  audio?: CloudMedia & { voice?: boolean };
   document?: CloudMedia & { filename?: string };
   sticker?: CloudMedia;
   location?: { latitude?: number; longitude?: number; name?: string; address?: string; url?: string };
@@ -24,6 +24,8 @@ export type CloudInbound = {
   button?: { text?: string; payload?: string };
   reaction?: { message_id?: string; emoji?: string };
   context?: { from?: string; id?: string };
+  unsupported?: { type?: string };
+  errors?: CloudStatus['errors'];
 };
 type CloudMedia = { id?: string; mime_type?: string; caption?: string; url?: string };
 
@@ -131,13 +133,40 @@ export function textOfInbound(message: CloudInbound): string {
         .join('; ')}`.trim();
     case 'reaction':
       return `[reaction] ${message.reaction?.emoji ?? ''}`.trim();
+    case 'unsupported':
+      // WhatsApp passes on no content (a poll, an edit, a view-once photo...): say what it was.
+      return message.unsupported?.type
+        ? `[unsupported message: ${message.unsupported.type}]`
+        : '[unsupported message]';
     default:
-      if (media) return media.caption?.trim() ? media.caption.trim() : `[${message.type ?? 'media'}]`;
+      if (media?.caption?.trim()) return media.caption.trim().slice(0, 4000);
+      if (message.type === 'document' && message.document?.filename)
+        return `[document] ${message.document.filename}`;
+      if (message.type === 'audio' && message.audio?.voice) return '[voice message]';
       return `[${message.type ?? 'message'}]`;
   }
 }
 
-/** Whether the message is a question for the bot: reactions and unsupported kinds are not. */
-export function isConversational(message: CloudInbound): boolean {
-  return message.type !== 'reaction' && message.type !== 'unsupported' && message.type !== 'system';
+/** The file part of a message (photo, video, voice note, document, sticker), when it has one. */
+export function mediaOfInbound(message: CloudInbound): (CloudMedia & { filename?: string }) | null {
+  const kinds = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+  const kind = kinds.find((k) => k === message.type);
+  return kind ? (message[kind] ?? null) : null;
 }
+
+/** Whether the message is a question for the bot: reactions, stickers and unsupported kinds are not. */
+export function isConversational(message: CloudInbound): boolean {
+  return !['reaction', 'unsupported', 'system', 'sticker'].includes(message.type ?? '');
+}
+
+/**
+ * A photo, video, voice note or document with no words: the bot cannot read it (it would answer
+ * "I don't know"), so it says so once and the file waits for the agents.
+ */
+export function isWordlessMedia(message: CloudInbound): boolean {
+  return message.type !== 'sticker' && !mediaOfInbound(message)?.caption?.trim() && !!mediaOfInbound(message);
+}
+
+/** A reaction taken back: WhatsApp sends it with no emoji; nothing to file. */
+export const isUnreaction = (message: CloudInbound) =>
+  message.type === 'reaction' && !message.reaction?.emoji;

@@ -5,6 +5,7 @@ import {
   type CampaignLogList,
   type ContactList,
   HANDOFF_TEXTS,
+  HELPDESK_TEXTS,
   type ImportPreview,
   type ImportResult,
   type MetaTemplateList,
@@ -32,6 +33,7 @@ import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { conversations, messages } from '../chat/chat.schema.js';
+import { replyTexts } from '../chat/reply-texts.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
 import { viewOf } from './contacts.service.js';
 import { WHATSAPP_INBOUND_JOB } from './conversations.service.js';
@@ -461,7 +463,13 @@ describe('conversations', () => {
       );
       await expect
         .poll(async () => ((await answer()).metadata as { delivery: unknown }).delivery)
-        .toMatchObject({ status: 'failed', error: 'Message undeliverable', wamid: delivery.wamid });
+        .toMatchObject({
+          status: 'failed',
+          error: expect.stringMatching(
+            /^WhatsApp could not deliver it: the number may not be on WhatsApp.*\(WhatsApp error 131026\)$/,
+          ),
+          wamid: delivery.wamid,
+        });
     } finally {
       fake.autoStatus(true);
     }
@@ -614,6 +622,225 @@ describe('conversations', () => {
     const other = `3460${digits(7)}`;
     await customerOf(number, other)('Bonjour, est-ce que vous livrez à Lyon ?');
     expect((await conversationOf(other))?.visitorLanguage).toBe('french');
+  });
+
+  it('keeps the files customers send for the agents; the bot says it cannot read them, and stays silent on reactions, stickers and unsupported kinds', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64)]);
+    const pdf = Buffer.from('%PDF-1.4 invoice');
+    const photo = fake.addMedia(number, jpeg, 'image/jpeg');
+    const voice = fake.addMedia(number, randomBytes(32), 'audio/ogg; codecs=opus');
+    const invoice = fake.addMedia(number, pdf, 'application/pdf');
+    const elsewhere = fake.addMedia(newNumber(), randomBytes(8), 'image/png'); // another number's file
+    const kinds = [
+      { type: 'image', image: { id: photo, mime_type: 'image/jpeg' } },
+      { type: 'audio', audio: { id: voice, mime_type: 'audio/ogg; codecs=opus', voice: true } },
+      { type: 'document', document: { id: invoice, mime_type: 'application/pdf', filename: 'invoice.pdf' } },
+      { type: 'image', image: { id: elsewhere, mime_type: 'image/png' } },
+      { type: 'sticker', sticker: { id: photo, mime_type: 'image/webp' } },
+      { type: 'reaction', reaction: { message_id: 'wamid.earlier', emoji: '👍' } },
+      { type: 'reaction', reaction: { message_id: 'wamid.earlier', emoji: '' } }, // taken back
+      {
+        type: 'unsupported',
+        unsupported: { type: 'poll_creation' },
+        errors: [{ code: 131051, title: 'Message type unknown' }],
+      },
+    ];
+    for (const message of kinds) {
+      await fake.postWebhook(inboundDelivery({ number, from, message }));
+      await settled();
+    }
+    const conversation = (await conversationOf(from))!;
+    const asked = (
+      await server.database.db
+        .select()
+        .from(messages)
+        .where(eq(messages.conversationId, conversation.id))
+        .orderBy(messages.seq)
+    ).filter((m) => m.messageType === 'user');
+    expect(asked.map((m) => m.message)).toEqual([
+      '[image]',
+      '[voice message]',
+      '[document] invoice.pdf',
+      '[image] (the file could not be downloaded from WhatsApp)',
+      '[sticker]',
+      '[reaction] 👍',
+      '[unsupported message: poll_creation]',
+    ]);
+    const files = asked.map(
+      (m) => (m.attachments as Array<{ name: string; url: string; content_type: string }>)[0],
+    );
+    expect(files.slice(0, 3)).toEqual([
+      expect.objectContaining({ name: 'image.jpg', content_type: 'image/jpeg', size: jpeg.length }),
+      expect.objectContaining({ name: 'audio.ogg', content_type: 'audio/ogg' }),
+      expect.objectContaining({ name: 'invoice.pdf', content_type: 'application/pdf', size: pdf.length }),
+    ]);
+    expect(files[3]).toBeUndefined();
+    const image = await fetch(`${server.url}${files[0]!.url}`);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(image.headers.get('content-disposition')).toBe('inline');
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await image.arrayBuffer()).equals(jpeg)).toBe(true);
+    const document = await fetch(`${server.url}${files[2]!.url}`);
+    expect(document.headers.get('content-disposition')).toBe('attachment');
+    expect(document.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect((await fetch(`${server.url}/api/social/whatsapp/media/1_${'0'.repeat(32)}.jpg`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/social/whatsapp/media/..%2Fsecret.jpg`)).status).toBe(400);
+    // Three wordless files, one "cannot read" each; nothing for the sticker, reactions or the poll.
+    await expect
+      .poll(() => fake.texts(from))
+      .toEqual([
+        replyTexts('').mediaUnread,
+        replyTexts('').mediaUnread,
+        replyTexts('').mediaUnread,
+        replyTexts('').mediaUnread,
+      ]);
+  });
+
+  it('keeps the best status whatever order and however often Meta sends them, and says plainly why a message failed', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    fake.autoStatus(false);
+    try {
+      await customerOf(number, from)('Can I return unused items?');
+      const conversation = (await conversationOf(from))!;
+      const delivery = async () => {
+        const shown = await server.get<{ messages: Array<{ id: number; delivery: unknown }> }>(
+          `/api/chat/helpdesk/conversations/${conversation.id}`,
+          as(owner),
+        );
+        return shown.body.messages.filter((m) => m.delivery).map((m) => m.delivery);
+      };
+      const [row] = (
+        await server.database.db.select().from(messages).where(eq(messages.conversationId, conversation.id))
+      ).filter((m) => (m.metadata as { delivery?: unknown }).delivery);
+      const { wamid } = (row!.metadata as { delivery: { wamid: string } }).delivery;
+      for (const kinds of [['read'], ['delivered'], ['sent'], ['delivered']] as const)
+        await fake.postWebhook(statusDelivery(number, wamid, from, [...kinds]));
+      expect(await delivery()).toEqual([{ status: 'read', error: null }]);
+
+      await customerOf(number, from)('And how long do refunds take?');
+      const latest = (
+        await server.database.db
+          .select()
+          .from(messages)
+          .where(eq(messages.conversationId, conversation.id))
+          .orderBy(messages.seq)
+      ).at(-1)!;
+      const second = (latest.metadata as { delivery: { wamid: string } }).delivery.wamid;
+      await fake.postWebhook({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: number.wabaId,
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { phone_number_id: number.phoneNumberId },
+                  statuses: [
+                    {
+                      id: second,
+                      status: 'failed',
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      recipient_id: from,
+                      errors: [
+                        {
+                          code: 131047,
+                          title: 'Re-engagement message',
+                          message: 'Re-engagement message',
+                          error_data: {
+                            details: 'Message failed to send because more than 24 hours have passed.',
+                          },
+                        },
+                      ],
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      expect(await delivery()).toEqual([
+        { status: 'read', error: null },
+        { status: 'failed', error: `${WHATSAPP_TEXTS.windowClosed} (WhatsApp error 131047)` },
+      ]);
+      // The same status from a number of another workspace changes nothing here.
+      const stranger = await connected(other, {});
+      await fake.postWebhook(
+        statusDelivery(stranger.number, wamid, from, ['failed'], undefined, { code: 131026, title: 'x' }),
+      );
+      expect((await delivery())[0]).toEqual({ status: 'read', error: null });
+    } finally {
+      fake.autoStatus(true);
+    }
+  });
+
+  it('keeps two numbers of one workspace apart: the same customer has a conversation with each, answered from it', async () => {
+    const first = await connected();
+    const second = await connected();
+    const from = `1415${digits(7)}`;
+    await customerOf(first.number, from)('How do I return unused items?');
+    await customerOf(second.number, from)('How do I return unused items?');
+    const rows = await server.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.visitorId, from));
+    expect(rows.map((c) => c.whatsappPhoneNumberId).sort()).toEqual(
+      [first.number.phoneNumberId, second.number.phoneNumberId].sort(),
+    );
+    await expect
+      .poll(() =>
+        fake.sent
+          .filter((s) => s.body.to === from && s.body.type === 'text')
+          .map((s) => s.phoneNumberId)
+          .sort(),
+      )
+      .toEqual([first.number.phoneNumberId, second.number.phoneNumberId].sort());
+  });
+
+  it('does not answer a reaction left as the last word when the agent hands back', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    const say = customerOf(number, from);
+    await say('How do I return unused items?');
+    const conversation = (await conversationOf(from))!;
+    const control = (on: boolean) =>
+      server.patch(
+        `/api/chat/conversations/${conversation.id}/helpdesk-control`,
+        {
+          tenant_id: owner.user.tenant_id,
+          is_helpdesk_in_control: on,
+          whatsapp_phone_number_id: number.phoneNumberId,
+        },
+        as(owner),
+      );
+    expect((await control(true)).status).toBe(200);
+    const replied = await server.post(
+      `/api/chat/helpdesk/conversations/${conversation.id}/reply`,
+      { message: 'Use the prepaid label in the box.' },
+      as(owner),
+    );
+    expect(replied.status, JSON.stringify(replied.body)).toBe(201);
+    await fake.postWebhook(
+      inboundDelivery({
+        number,
+        from,
+        message: { type: 'reaction', reaction: { message_id: 'wamid.x', emoji: '👍' } },
+      }),
+    );
+    await settled();
+    const before = fake.texts(from).length;
+    expect((await control(false)).status).toBe(200);
+    await settled();
+    // A question left unanswered still is (the hand-back's promise), the thumbs-up is not.
+    await say('How do I return unused items?');
+    await expect
+      .poll(() => fake.texts(from).slice(before))
+      .toEqual([HELPDESK_TEXTS.botBack, expect.stringContaining('thirty days')]);
   });
 
   it('honours STOP: the contact is opted out and told so', async () => {

@@ -42,6 +42,7 @@ import { requireMultipart, uploadedFileName } from '../../core/http/multipart.js
 import { requireAuth } from '../../core/http/request-context.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { metaWebhookRoutes } from '../social/meta-webhook.js';
+import { MEDIA_NAME, readMedia } from './media.js';
 import { deliveryOf } from './webhook.js';
 import type { WhatsAppServices } from './whatsapp.module.js';
 
@@ -60,6 +61,7 @@ export const whatsappRoutes =
     await app.register(templateRoutes(services));
     await app.register(contactRoutes(services));
     await app.register(campaignRoutes(services));
+    await app.register(mediaRoutes(deps));
     await app.register(
       metaWebhookRoutes({
         path: `${base}/webhook`,
@@ -69,6 +71,35 @@ export const whatsappRoutes =
       }),
     );
   };
+
+/**
+ * A customer's file, for the agents reading the conversation: images, audio and video open in the
+ * browser, anything else downloads; nothing it holds can run as a page of the console.
+ */
+function mediaRoutes(deps: ModuleDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      `${base}/media/:name`,
+      {
+        schema: {
+          tags,
+          summary: 'A file a WhatsApp customer sent (its unguessable name is the capability)',
+          params: z.object({ name: z.string().regex(MEDIA_NAME, 'is not a file name') }),
+        },
+      },
+      async (request, reply) => {
+        const file = await readMedia(deps.config.DATA_DIR, request.params.name);
+        return reply
+          .type(file.mime)
+          .header('content-disposition', file.inline ? 'inline' : 'attachment')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('cache-control', 'private, max-age=86400')
+          .send(file.bytes);
+      },
+    );
+  };
+}
 
 function accountRoutes({ accounts, conversations }: WhatsAppServices): FastifyPluginAsyncZod {
   return async (app) => {

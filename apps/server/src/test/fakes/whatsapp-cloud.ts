@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export type FakeNumber = {
@@ -35,6 +35,10 @@ export type WhatsAppCloudFake = {
   registered: Set<string>;
   templates: Map<string, FakeTemplate>;
   uploads: number;
+  /** A file a customer sends to `number` (its id goes in the inbound message), served as Meta serves media. */
+  addMedia(number: Pick<FakeNumber, 'phoneNumberId'>, bytes: Buffer, mimeType: string): string;
+  /** How many times each media id's bytes were downloaded. */
+  downloads: Map<string, number>;
   /** An embedded signup: exchanging `code` yields a token for the number's business account. */
   addSignup(code: string, number: FakeNumber): string;
   /** What the next visit to the dialog grants (its code is returned). */
@@ -74,6 +78,7 @@ export async function startWhatsAppCloudFake(app: {
   let delayMs = 0;
   let statuses = true;
   let granting: { code: string; number: FakeNumber } | null = null;
+  const media = new Map<string, { phoneNumberId: string; bytes: Buffer; mimeType: string }>();
 
   const fake: WhatsAppCloudFake = {
     url: '',
@@ -85,6 +90,12 @@ export async function startWhatsAppCloudFake(app: {
     registered: new Set(),
     templates: new Map(),
     uploads: 0,
+    downloads: new Map(),
+    addMedia: (number, bytes, mimeType) => {
+      const id = String(7_000_000_000 + media.size + 1);
+      media.set(id, { phoneNumberId: number.phoneNumberId, bytes, mimeType });
+      return id;
+    },
     addSignup: (code, number) => {
       codes.set(code, number);
       const token = `EAAW${randomBytes(12).toString('hex')}`;
@@ -192,6 +203,7 @@ export async function startWhatsAppCloudFake(app: {
     const query = Object.fromEntries(url.searchParams);
     fake.requests.push({ method: req.method ?? 'GET', path: url.pathname });
     if (url.pathname === '/dialog/oauth') return dialog(res, query);
+    if (url.pathname === '/whatsapp_business/attachments/') return download(req, res, query.mid ?? '');
     if (!url.pathname.startsWith(`/${VERSION}/`))
       return json(res, 404, { error: { message: 'Unknown path', code: 803 } });
     const parts = url.pathname.slice(VERSION.length + 2).split('/');
@@ -206,6 +218,23 @@ export async function startWhatsAppCloudFake(app: {
     if (id?.startsWith('upload:')) {
       fake.uploads++;
       return json(res, 200, { h: `4::${randomBytes(12).toString('base64url')}` });
+    }
+    const file = id ? media.get(id) : undefined;
+    if (file && !edge && req.method === 'GET') {
+      // Meta answers only the number the customer wrote to; another's token meets "does not exist".
+      if (file.phoneNumberId !== number.phoneNumberId)
+        return graphError(res, {
+          code: 100,
+          message: `Unsupported get request. Object with ID '${id}' does not exist`,
+        });
+      return json(res, 200, {
+        messaging_product: 'whatsapp',
+        url: `${fake.url.replace(`/${VERSION}`, '')}/whatsapp_business/attachments/?mid=${id}`,
+        mime_type: file.mimeType,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        file_size: file.bytes.length,
+        id,
+      });
     }
     if (id === number.phoneNumberId && !edge)
       return json(res, 200, {
@@ -236,6 +265,16 @@ export async function startWhatsAppCloudFake(app: {
     if (id === number.wabaId && edge === 'message_templates') return templates(req, res, number, body, query);
     if (id === number.phoneNumberId && edge === 'messages') return message(res, number, req, body);
     return graphError(res, { code: 100, message: `Unsupported request: ${req.method} ${url.pathname}` });
+  }
+
+  /** The media URL: the bytes, only with the token of the number they were sent to. */
+  function download(req: IncomingMessage, res: ServerResponse, id: string) {
+    const file = media.get(id);
+    const number = numberOf(req);
+    if (!file || number?.phoneNumberId !== file.phoneNumberId) return json(res, 404, { error: 'not found' });
+    fake.downloads.set(id, (fake.downloads.get(id) ?? 0) + 1);
+    res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.bytes.length) });
+    res.end(file.bytes);
   }
 
   function dialog(res: ServerResponse, query: Record<string, string>) {
