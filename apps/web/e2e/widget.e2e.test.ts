@@ -1,10 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { BAD_ANSWER_OFFER } from '@parley/chat-client';
 import { CONTACT_FORM, HANDOFF_TEXTS, HELPDESK_TEXTS, LEAD_TEXTS } from '@parley/contracts';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ARTIFACTS,
   addTrainedQna,
   apiCall,
   crawlViaApi,
@@ -147,6 +149,25 @@ async function ownerWithBot(h: Harness, screenshotName: string, who: string, bot
   const bot = await createBotViaApi(h, owner, { bot_name: botName, is_public: 'true' });
   await addTrainedQna(h, token, bot.bot_id, { question: QUESTION, answer: ANSWER });
   return { token, bot };
+}
+
+/**
+ * A small business's site on loopback, a page per path, each with the headers given (a
+ * Content-Security-Policy...): pages that embed `tag`, the widget's script tag, as they please.
+ */
+async function businessSite(
+  pages: Record<string, { html: string; headers?: Record<string, string> }>,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  const site = http.createServer((req, res) => {
+    const page = pages[req.url ?? '/'];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', ...page?.headers });
+    res.end(page?.html ?? 'Not found');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
 }
 
 describe('website widget', () => {
@@ -423,10 +444,19 @@ describe('website widget', () => {
       // It takes over, replies, keeps a note the visitor never sees, and hands back.
       await thread.getByRole('button', { name: 'Take over' }).click();
       await notices.filter({ hasText: HELPDESK_TEXTS.agentJoined(name) }).waitFor();
+      // The visitor closed the chat to wait: the launcher counts the reply that comes meanwhile.
+      await chat.getByRole('button', { name: 'Close chat' }).click();
+      await chat.waitFor({ state: 'hidden' });
       const box = thread.getByRole('textbox', { name: 'Message' });
       await box.fill('Hello, I can help.');
       await box.press('Enter');
+      const launcher = page.getByRole('button', { name: 'Open chat (1)' });
+      await launcher.getByTestId('unread').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
+      await screenshot(page, 'widget-unread');
+      await launcher.click();
       await chat.getByTestId('agent-message').filter({ hasText: 'Hello, I can help.' }).waitFor();
+      await page.getByRole('button', { name: 'Close chat', exact: true }).last().waitFor();
+      expect(await page.getByTestId('unread').count()).toBe(0);
       const notes = thread.getByRole('region', { name: 'Internal notes' });
       await notes.getByRole('textbox', { name: 'Note' }).fill('VIP customer');
       await notes.getByRole('button', { name: 'Add note' }).click();
@@ -591,6 +621,251 @@ describe('website widget', () => {
       await offer.getByRole('button', { name: HANDOFF_TEXTS.button }).click();
       await chat.getByTestId('system-message').first().waitFor({ timeout: 15_000 });
       await offer.waitFor({ state: 'detached' });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('on a phone: fills the screen, keeps the message box above the keyboard and the page still behind it', async () => {
+    const { bot } = await ownerWithBot(h, 'widget-phone', 'pia', 'Phone helper');
+    const tag = `<script src="${h.baseUrl}/widget.js" data-bot="${bot.uuid}" defer></script>`;
+    const site = await businessSite({
+      '/': {
+        html: `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"></head>
+<body><h1>Acme on the go</h1>${'<p>Our long page of products.</p>'.repeat(150)}${tag}</body></html>`,
+      },
+    });
+    const context = await h.browser.newContext({
+      viewport: { width: 360, height: 640 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    try {
+      // The on-screen keyboard shrinks the visual viewport only: a stand-in the test can shrink.
+      await context.addInitScript(() => {
+        let shrunk: number | null = null;
+        const viewport = Object.assign(new EventTarget(), { offsetTop: 0 });
+        Object.defineProperty(viewport, 'height', { get: () => shrunk ?? innerHeight });
+        Object.defineProperty(window, 'visualViewport', { get: () => viewport });
+        Object.assign(window, {
+          keyboard: (height: number | null) => {
+            shrunk = height;
+            viewport.dispatchEvent(new Event('resize'));
+          },
+        });
+      });
+      const page = await context.newPage();
+      screenshotOnFailure(page, 'widget-phone');
+      await page.goto(`${site.origin}/`);
+      await page.evaluate(() => window.scrollTo(0, 500));
+      await page.getByRole('button', { name: 'Open chat' }).tap();
+      const chat = page.getByRole('dialog', { name: 'Chat with Phone helper' });
+      await connected(chat);
+      expect(await chat.boundingBox()).toEqual({ x: 0, y: 0, width: 360, height: 640 });
+      // The chat has the focus, not the message box: the keyboard does not rise over the welcome.
+      const focused = () =>
+        page.evaluate(() => {
+          const active = document.querySelector('parley-widget')?.shadowRoot?.activeElement;
+          return active?.getAttribute('aria-label') ?? active?.tagName ?? null;
+        });
+      await expect.poll(focused).toBe('Chat with Phone helper');
+
+      // A finger (here a wheel) on the chat does not scroll the page behind it.
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).toBeGreaterThanOrEqual(500);
+      await page.mouse.move(180, 40);
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+
+      // The keyboard takes the lower half: the message box stays above it.
+      const box = chat.getByRole('textbox', { name: 'Message' });
+      await box.tap();
+      await page.evaluate(() => (window as unknown as { keyboard: (h: number) => void }).keyboard(330));
+      await expect.poll(async () => (await chat.boundingBox())?.height).toBe(330);
+      const composer = await box.boundingBox();
+      expect(composer!.y + composer!.height).toBeLessThanOrEqual(330);
+      await box.fill(QUESTION);
+      await box.press('Enter');
+      await chat.getByTestId('bot-message').filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'widget-phone-keyboard.png') });
+
+      // Closed: the page scrolls again, where the visitor left it, and the launcher has the focus.
+      await page.evaluate(() => (window as unknown as { keyboard: (h: null) => void }).keyboard(null));
+      await chat.getByRole('button', { name: 'Close chat' }).tap();
+      await chat.waitFor({ state: 'hidden' });
+      await expect.poll(focused).toBe('Open chat');
+      expect(await page.evaluate(() => window.scrollY)).toBe(500);
+      await page.mouse.wheel(0, 300);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(800);
+      await screenshot(page, 'widget-phone-closed');
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+
+  it('with the keyboard alone: opens, sends, reads the answer aloud, closes with Escape', async () => {
+    const { bot } = await ownerWithBot(h, 'widget-keyboard', 'kai', 'Keyboard helper');
+    const site = await businessSite({
+      '/': {
+        html: `<!doctype html><html><body><a href="/about">About us</a>
+<script src="${h.baseUrl}/widget.js" data-bot="${bot.uuid}" defer></script></body></html>`,
+      },
+    });
+    try {
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-keyboard');
+      await page.goto(`${site.origin}/`);
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      const focused = () =>
+        page.evaluate(
+          () =>
+            document.querySelector('parley-widget')?.shadowRoot?.activeElement?.getAttribute('aria-label') ??
+            null,
+        );
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('Open chat');
+      await page.keyboard.press('Enter');
+      const chat = page.getByRole('dialog', { name: 'Chat with Keyboard helper' });
+      await connected(chat);
+      await expect.poll(focused).toBe('Message');
+      // Every button says what it does.
+      const unnamed = await page.evaluate(() =>
+        [...(document.querySelector('parley-widget')?.shadowRoot?.querySelectorAll('button') ?? [])]
+          .filter((b) => !(b.getAttribute('aria-label') || b.textContent?.trim()))
+          .map((b) => b.outerHTML),
+      );
+      expect(unnamed).toEqual([]);
+
+      // Shift+Enter adds a line, and the box grows to show what the visitor wrote.
+      const box = chat.getByRole('textbox', { name: 'Message' });
+      const height = (await box.boundingBox())!.height;
+      await page.keyboard.type('Hello,');
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type('one more line');
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type('and another');
+      await expect.poll(async () => (await box.boundingBox())!.height).toBeGreaterThan(height + 30);
+      await screenshot(page, 'widget-keyboard-lines');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(QUESTION);
+      await page.keyboard.press('Enter');
+      // A screen reader is told the answer once it is whole.
+      const announcer = chat.getByTestId('announcer');
+      await expect.poll(() => announcer.textContent(), { timeout: 30_000 }).toContain(ANSWER);
+      expect(await announcer.getAttribute('role')).toBe('status');
+      await page.keyboard.press('Escape');
+      await chat.waitFor({ state: 'hidden' });
+      await expect.poll(focused).toBe('Open chat');
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("lives beside any site: pasted twice, on a right-to-left page, under a strict CSP; answers' links and long words stay in the bubble", async () => {
+    const { token, bot } = await ownerWithBot(h, 'widget-any-site', 'ria', 'Any helper');
+    const call = 'Can I call you?';
+    await addTrainedQna(h, token, bot.bot_id, {
+      question: call,
+      answer: `Call [+34 911 234 567](tel:+34911234567), write to [us](mailto:hi@acme.example), not [this](javascript:alert(1)); order no. ${'7'.repeat(120)}.`,
+    });
+    const arabic = 'هل تشحنون إلى الخارج؟';
+    await addTrainedQna(h, token, bot.bot_id, { question: arabic, answer: 'نعم، نشحن إلى ٤٠ دولة.' });
+    const tag = `<script src="${h.baseUrl}/widget.js" data-bot="${bot.uuid}" defer></script>`;
+    const api = new URL(h.baseUrl);
+    const site = await businessSite({
+      '/twice': { html: `<!doctype html><html><body><h1>Twice</h1>${tag}${tag}</body></html>` },
+      '/rtl': { html: `<!doctype html><html dir="rtl" lang="ar"><body><h1>متجرنا</h1>${tag}</body></html>` },
+      // What README.md tells a site with a strict policy to allow; no inline style at all.
+      '/csp': {
+        html: `<!doctype html><html><body><h1>Strict</h1>${tag}</body></html>`,
+        headers: {
+          'content-security-policy': `default-src 'none'; script-src ${api.origin}; connect-src ${api.origin} ws://${api.host}; img-src ${api.origin}; style-src 'none'`,
+        },
+      },
+    });
+    try {
+      // Pasted twice: one launcher, which either copy's ParleyWidget.open() opens.
+      const { page } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(page, 'widget-any-site');
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${site.origin}/twice`);
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      await page.waitForTimeout(1500);
+      expect(await page.locator('parley-widget').count()).toBe(1);
+      await page.evaluate(() =>
+        (window as unknown as { ParleyWidget: { open: () => void } }).ParleyWidget.open(),
+      );
+      await connected(page.getByRole('dialog', { name: 'Chat with Any helper' }));
+      expect(errors).toEqual([]);
+
+      // A right-to-left page: the widget's English stays left to right, an Arabic answer reads right to left.
+      await page.goto(`${site.origin}/rtl`);
+      const chat = page.getByRole('dialog', { name: 'Chat with Any helper' });
+      await connected(chat);
+      const box = chat.getByRole('textbox', { name: 'Message' });
+      expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+      expect(
+        await chat
+          .getByRole('heading', { name: 'Any helper' })
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe('ltr');
+      await ask(chat, arabic);
+      const answers = chat.getByTestId('bot-message');
+      await answers.filter({ hasText: '٤٠' }).waitFor({ timeout: 30_000 });
+      expect(
+        await answers
+          .last()
+          .locator('.md')
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe('rtl');
+      expect(
+        await chat
+          .getByTestId('user-message')
+          .last()
+          .locator('.bubble')
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe('rtl');
+
+      // Links: tel and mailto kept, opening apart from the site; javascript: only text. A long number wraps.
+      await ask(chat, call);
+      const links = answers.filter({ hasText: 'order no.' });
+      await links.waitFor({ timeout: 30_000 });
+      const phone = links.getByRole('link', { name: '+34 911 234 567' });
+      expect(await phone.getAttribute('href')).toBe('tel:+34911234567');
+      expect(await phone.getAttribute('target')).toBe('_blank');
+      expect(await phone.getAttribute('rel')).toContain('noopener');
+      expect(await links.getByRole('link', { name: 'us' }).getAttribute('href')).toBe(
+        'mailto:hi@acme.example',
+      );
+      expect(await links.getByRole('link', { name: 'this' }).count()).toBe(0);
+      const bubble = links.locator('.bubble');
+      expect(await bubble.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect((await bubble.boundingBox())!.width).toBeLessThan(380);
+      await screenshot(page, 'widget-rtl-page');
+
+      // A strict Content-Security-Policy (no inline styles): styled all the same, and it answers.
+      const { page: strict } = await h.newPage({ width: 1200, height: 850 });
+      screenshotOnFailure(strict, 'widget-csp');
+      const refused: string[] = [];
+      strict.on('console', (m) => {
+        if (m.type() === 'error') refused.push(m.text());
+      });
+      await strict.goto(`${site.origin}/csp`);
+      const launcher = strict.getByRole('button', { name: 'Open chat' });
+      expect(await launcher.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+      await launcher.click();
+      const strictChat = strict.getByRole('dialog', { name: 'Chat with Any helper' });
+      await connected(strictChat);
+      await ask(strictChat, QUESTION);
+      await strictChat.getByTestId('bot-message').filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
+      expect(await strictChat.evaluate((el) => getComputedStyle(el).borderRadius)).toBe('14px');
+      expect(refused.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+      await screenshot(strict, 'widget-strict-csp');
     } finally {
       await site.close();
     }

@@ -2,7 +2,7 @@ import { readableOn } from '@parley/chat-client';
 import { BOT } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import { palette } from './colour';
-import { imageHosts, readConfig } from './config';
+import { imageHosts, mountedOn, readConfig } from './config';
 import { botStore, storageKey } from './storage';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -48,6 +48,27 @@ describe('palette', () => {
     expect(palette('#ffee00').accent).toBe('#1f2937');
     expect(palette('not a colour').brand).toBe(BOT.defaultBrandColor);
   });
+
+  it('reads at WCAG AA (4.5:1) for any brand colour: text on the brand, and the accent on white', () => {
+    const luminance = (hex: string) => {
+      const value = Number.parseInt(hex.slice(1), 16);
+      const channel = (shift: number) => {
+        const c = ((value >> shift) & 0xff) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0);
+    };
+    const contrast = (a: string, b: string) => {
+      const [dark, light] = [luminance(a), luminance(b)].sort((x, y) => x - y) as [number, number];
+      return (light + 0.05) / (dark + 0.05);
+    };
+    let worst = 21;
+    for (let value = 0; value <= 0xffffff; value += 0x050709) {
+      const { brand, onBrand, accent } = palette(`#${value.toString(16).padStart(6, '0')}`);
+      worst = Math.min(worst, contrast(onBrand, brand), contrast(accent, '#ffffff'));
+    }
+    expect(worst).toBeGreaterThanOrEqual(4.5);
+  });
 });
 
 describe('botStore', () => {
@@ -77,5 +98,16 @@ describe('botStore', () => {
     });
     expect(() => blocked.set('visitor', 'x')).not.toThrow();
     expect(blocked.get('visitor')).toBeNull();
+  });
+});
+
+describe('mountedOn', () => {
+  it('is one list per page, whichever copy of the script asks', () => {
+    const page = {};
+    const first = mountedOn(page);
+    first.set(UUID, { setOpen: null });
+    // A second copy of widget.js (the snippet pasted twice) finds the first's widget.
+    expect(mountedOn(page).has(UUID)).toBe(true);
+    expect(mountedOn({}).has(UUID)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { WidgetControls } from './components/App';
+
 /** What the embedding page's script tag says: `<script src="https://HOST/widget.js" data-bot="UUID">`. */
 export type WidgetConfig = {
   /** The origin that served widget.js: the API, the socket and the bot's images live there. */
@@ -39,4 +41,18 @@ export function readConfig(
 /** The hosts (`host[:port]`) images in answers may come from: the API host and the extra ones. */
 export function imageHosts(apiBase: string): string[] {
   return [new URL(apiBase).host.toLowerCase(), ...EXTRA_IMAGE_HOSTS];
+}
+
+const MOUNTED = Symbol.for('parley.widgets');
+
+/**
+ * The bots mounted on this page, kept on the window: a site that pastes the snippet twice (a theme
+ * and a plugin both adding it) runs two copies of this file, and the second must find the first's
+ * widget rather than add another launcher. Either copy's ParleyWidget.open() then reaches it.
+ */
+export function mountedOn(win: object): Map<string, WidgetControls> {
+  const slot = win as Record<symbol, Map<string, WidgetControls> | undefined>;
+  const mounted = slot[MOUNTED] ?? new Map<string, WidgetControls>();
+  slot[MOUNTED] = mounted;
+  return mounted;
 }

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { fetchBot } from './api';
 import { App, type WidgetControls } from './components/App';
-import { readConfig, widgetScript } from './config';
+import { mountedOn, readConfig, widgetScript } from './config';
 import { STYLES } from './styles';
 
 /**
@@ -12,7 +12,7 @@ import { STYLES } from './styles';
  * the socket and images come from the script's own origin. The only global is `ParleyWidget`.
  */
 
-const mounted = new Map<string, WidgetControls>();
+const mounted = mountedOn(window);
 
 function styleSheet(root: ShadowRoot): void {
   // Constructed sheets are not inline <style>, which a strict Content-Security-Policy may refuse.
@@ -87,4 +87,5 @@ export const open = () => setAll(true);
 export const close = () => setAll(false);
 export const toggle = () => setAll((was) => !was);
 
-void mount();
+// A failure must stay the widget's: the site's own scripts and page go on.
+mount().catch((error) => console.warn('Parley widget: it could not start', error));

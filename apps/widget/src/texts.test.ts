@@ -7,7 +7,7 @@ import {
   WIDGET_TEXTS_ENGLISH,
 } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { contactFormIn, syncedText, textsOf } from './texts';
+import { contactFormIn, directionOf, syncedText, textsOf } from './texts';
 
 /** The translations come from the server (`PublicBot.texts`); tests may take them from the contracts. */
 const spanish = textsOf({ texts: WIDGET_TEXTS.spanish });
@@ -70,6 +70,20 @@ describe('widget texts', () => {
       ['name', 'Nom'],
       ['email', 'E-mail'],
       ['question', 'Votre question'],
+    ]);
+  });
+});
+
+describe('directionOf', () => {
+  it('writes Arabic, Hebrew, Persian and Urdu right to left, the rest left to right', () => {
+    expect(['ar', 'he', 'fa', 'ur', 'ar-EG'].map(directionOf)).toEqual(['rtl', 'rtl', 'rtl', 'rtl', 'rtl']);
+    expect(['en', 'es', 'ru', 'tr', 'arn', ''].map(directionOf)).toEqual([
+      'ltr',
+      'ltr',
+      'ltr',
+      'ltr',
+      'ltr',
+      'ltr',
     ]);
   });
 });

@@ -20,6 +20,11 @@ export function textsOf(bot: Pick<PublicBot, 'texts'> | null | undefined): Widge
   return texts;
 }
 
+/** Languages written right to left, by their BCP 47 code (`WidgetTexts.lang`). */
+const RIGHT_TO_LEFT = /^(ar|arc|ckb|dv|fa|he|ps|sd|ug|ur|yi)(-|$)/i;
+
+export const directionOf = (lang: string): 'rtl' | 'ltr' => (RIGHT_TO_LEFT.test(lang) ? 'rtl' : 'ltr');
+
 /** The widget's texts, given once by the App. */
 export const TextsContext = createContext<WidgetTexts>(WIDGET_TEXTS_ENGLISH);
 export const useTexts = () => useContext(TextsContext);

@@ -32,15 +32,17 @@ describe('renderMarkdown', () => {
     expect(holder.textContent).toContain('<b onclick="x()">bold</b>');
   });
 
-  it('keeps http(s) and mailto links, opening in a new tab without referrer', () => {
+  it('keeps http(s), mailto and tel links, opening in a new tab without referrer', () => {
     const links = dom(
-      '[site](https://shop.example/a?b=1) and [mail](mailto:hi@shop.example)',
+      '[site](https://shop.example/a?b=1) and [mail](mailto:hi@shop.example) or [call us](tel:+34911234567)',
     ).querySelectorAll('a');
-    expect(links).toHaveLength(2);
+    expect(links).toHaveLength(3);
     expect(links[0]?.getAttribute('href')).toBe('https://shop.example/a?b=1');
     expect(links[0]?.getAttribute('target')).toBe('_blank');
     expect(links[0]?.getAttribute('rel')).toBe('noopener noreferrer nofollow');
     expect(links[1]?.getAttribute('href')).toBe('mailto:hi@shop.example');
+    expect(links[2]?.getAttribute('href')).toBe('tel:+34911234567');
+    expect(links[2]?.getAttribute('rel')).toBe('noopener noreferrer nofollow');
   });
 
   it('turns javascript:, data: and relative links into plain text', () => {

@@ -1,6 +1,6 @@
 import createDOMPurify, { type DOMPurify, type WindowLike } from 'dompurify';
 import { Marked } from 'marked';
-import { safeUrl } from './safe-url.js';
+import { safeLink } from './safe-url.js';
 
 export type MarkdownOptions = {
   /** Hosts (`host[:port]`) images may load from; an image from anywhere else shows its alt text. */
@@ -83,8 +83,8 @@ function allowedImage(src: string, options: MarkdownOptions): string {
 
 /**
  * A bot's answer (text a model wrote, or a customer's documents quoted) as safe HTML: Markdown with
- * raw HTML escaped, then sanitised to a short list of tags and attributes. Links keep only http(s)
- * and mailto addresses and open in a new tab with rel="noopener noreferrer nofollow"; images load
+ * raw HTML escaped, then sanitised to a short list of tags and attributes. Links keep only http(s),
+ * mailto and tel addresses and open in a new tab with rel="noopener noreferrer nofollow"; images load
  * only from `imageHosts`, others are replaced by their alt text.
  */
 export function renderMarkdown(text: string, options: MarkdownOptions): string {
@@ -97,7 +97,7 @@ export function renderMarkdown(text: string, options: MarkdownOptions): string {
     RETURN_DOM_FRAGMENT: true,
   });
   for (const link of Array.from(fragment.querySelectorAll('a'))) {
-    const href = safeUrl(link.getAttribute('href') ?? '');
+    const href = safeLink(link.getAttribute('href') ?? '');
     if (!href) {
       link.replaceWith(...Array.from(link.childNodes));
       continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeUrl } from './safe-url.js';
+import { safeLink, safeUrl } from './safe-url.js';
 
 describe('safeUrl', () => {
   it('keeps http, https and mailto addresses', () => {
@@ -14,5 +14,13 @@ describe('safeUrl', () => {
     expect(safeUrl('data:text/html,<b>x</b>')).toBe('');
     expect(safeUrl('/settings')).toBe('');
     expect(safeUrl('vbscript:x')).toBe('');
+  });
+
+  it('keeps tel: only in links written in an answer', () => {
+    expect(safeUrl('tel:+15551234567')).toBe('');
+    expect(safeLink('tel:+15551234567')).toBe('tel:+15551234567');
+    expect(safeLink('https://example.com')).toBe('https://example.com');
+    expect(safeLink('javascript:alert(1)')).toBe('');
+    expect(safeLink('sms:+15551234567')).toBe('');
   });
 });

@@ -5,7 +5,9 @@ import { palette } from '../colour';
 import { imageHosts, type WidgetConfig } from '../config';
 import { type SessionState, VisitorSession } from '../session';
 import { botStore } from '../storage';
-import { TextsContext, textsOf } from '../texts';
+import { directionOf, TextsContext, textsOf } from '../texts';
+import { fitToPhone, onPhone } from '../viewport';
+import { useUnread } from './arrivals';
 import { ChatIcon, CloseIcon } from './icons';
 import { closeOnEscape, type LeadState, Panel } from './Panel';
 
@@ -33,7 +35,8 @@ export function App({ config, bot, controls }: Props) {
     [apiBase, uuid, bot.bot_id, store, t, bot.language],
   );
   const state = useSessionState(session);
-  const [open, setOpen] = useState(() => config.openAtStart || store.get('open') === 'true');
+  // data-open does not cover a phone's whole screen with the chat before the visitor sees the site.
+  const [open, setOpen] = useState(() => (config.openAtStart && !onPhone()) || store.get('open') === 'true');
   const [lead, setLead] = useState<LeadState>(() => {
     const kept = store.get('lead');
     return kept === 'sent' || kept === 'dismissed' ? kept : 'form';
@@ -41,11 +44,14 @@ export function App({ config, bot, controls }: Props) {
   const [leadSentAfter, setLeadSentAfter] = useState<number | null>(null);
   const launcher = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  const dialog = useRef<HTMLElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   const wasOpen = useRef(open);
   const markdown = useMemo<MarkdownOptions>(
     () => ({ imageHosts: imageHosts(apiBase), baseUrl: apiBase }),
     [apiBase],
   );
+  const unread = useUnread(state.messages, open);
   const colours = palette(bot.brand_color || BOT.defaultBrandColor);
 
   useEffect(() => () => session.dispose(), [session]);
@@ -59,10 +65,12 @@ export function App({ config, bot, controls }: Props) {
     if (open) session.start();
     store.set('open', String(open));
     // Focus follows the chat: into the composer when it opens, back to the launcher when it closes.
-    if (open) input.current?.focus();
+    // On a phone the chat itself takes it: the composer would raise the keyboard over the welcome.
+    if (open) (onPhone() ? dialog : input).current?.focus();
     else if (wasOpen.current) launcher.current?.focus();
     wasOpen.current = open;
   }, [open, session, store]);
+  useEffect(() => (open && root.current ? fitToPhone(root.current) : undefined), [open]);
 
   const finishLead = (next: 'sent' | 'dismissed') => {
     store.set('lead', next);
@@ -73,8 +81,11 @@ export function App({ config, bot, controls }: Props) {
   return (
     <TextsContext.Provider value={t}>
       <div
+        ref={root}
         class="root"
         lang={t.lang}
+        // Set, not inherited: a right-to-left page would otherwise turn the widget's own words around.
+        dir={directionOf(t.lang)}
         style={{
           '--brand': colours.brand,
           '--on-brand': colours.onBrand,
@@ -89,6 +100,7 @@ export function App({ config, bot, controls }: Props) {
           open={open}
           markdown={markdown}
           inputRef={input}
+          dialogRef={dialog}
           lead={lead}
           leadSentAfter={leadSentAfter}
           onSend={(text) => session.send(text)}
@@ -113,13 +125,18 @@ export function App({ config, bot, controls }: Props) {
           ref={launcher}
           class={`launcher${open ? ' open' : ''}`}
           type="button"
-          aria-label={open ? t.closeChat : t.openChat}
+          aria-label={open ? t.closeChat : unread ? `${t.openChat} (${unread})` : t.openChat}
           aria-expanded={open}
           aria-controls="parley-chat-panel"
           onClick={() => setOpen((was) => !was)}
           onKeyDown={open ? closeOnEscape(() => setOpen(false)) : undefined}
         >
           {open ? <CloseIcon /> : <ChatIcon />}
+          {unread && !open ? (
+            <span class="badge" aria-hidden="true" data-testid="unread">
+              {unread > 9 ? '9+' : unread}
+            </span>
+          ) : null}
         </button>
       </div>
     </TextsContext.Provider>

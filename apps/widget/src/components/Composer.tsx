@@ -28,6 +28,7 @@ export function Composer({ onSend, disabled, inputRef }: Props) {
       <textarea
         ref={inputRef}
         rows={1}
+        dir="auto"
         maxLength={4000}
         placeholder={t.placeholder}
         aria-label={t.messageLabel}

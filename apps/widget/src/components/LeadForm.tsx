@@ -1,6 +1,6 @@
 import { leadErrors, leadValues } from '@parley/chat-client';
 import type { LeadFormConfig } from '@parley/contracts';
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { useTexts } from '../texts';
 
 type Props = {
@@ -19,6 +19,8 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The lead form and the contact form can show at once, both asking a name: labels need their own ids.
+  const form = useId();
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -40,7 +42,7 @@ export function LeadForm({ config, onSubmit, onDismiss, initial }: Props) {
     <form class="card" noValidate onSubmit={submit} aria-label={config.title} data-testid="lead-form">
       <h3>{config.title}</h3>
       {config.fields.map((field) => {
-        const id = `pw-lead-${field.name}`;
+        const id = `${form}-${field.name}`;
         const error = errors[field.name];
         return (
           <div class="field" key={field.name}>

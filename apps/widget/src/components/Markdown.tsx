@@ -5,5 +5,6 @@ import { useMemo } from 'preact/hooks';
 export function Markdown({ text, options }: { text: string; options: MarkdownOptions }) {
   const html = useMemo(() => renderMarkdown(text, options), [text, options]);
   // renderMarkdown escapes raw HTML and sanitises what Markdown made (DOMPurify).
-  return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
+  // dir="auto": an answer in Arabic or Hebrew reads right to left in a widget that speaks English.
+  return <div class="md" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -171,7 +171,9 @@ export function Message({
   if (message.message_type === 'user') {
     return (
       <li class="row mine" data-testid="user-message">
-        <div class="bubble">{message.message}</div>
+        <div class="bubble" dir="auto">
+          {message.message}
+        </div>
       </li>
     );
   }

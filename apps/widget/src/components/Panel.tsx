@@ -5,13 +5,15 @@ import {
   mayAskForPerson,
   takesMessages,
 } from '@parley/chat-client';
-import type { MarkdownOptions } from '@parley/chat-client/markdown';
+import { type MarkdownOptions, renderMarkdown } from '@parley/chat-client/markdown';
 import { type ChatMessage, fillText, type PublicBot, welcomeOf } from '@parley/contracts';
 import { Fragment, type Ref } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { imageUrl } from '../api';
 import type { SessionState } from '../session';
 import { contactFormIn, useTexts, type WidgetTexts } from '../texts';
+import { onPhone } from '../viewport';
+import { useArrivals } from './arrivals';
 import { Composer } from './Composer';
 import { CloseIcon, NewChatIcon } from './icons';
 import { LeadForm } from './LeadForm';
@@ -27,6 +29,8 @@ type Props = {
   open: boolean;
   markdown: MarkdownOptions;
   inputRef: Ref<HTMLTextAreaElement>;
+  /** The panel itself, which takes the focus when it opens on a phone. */
+  dialogRef?: Ref<HTMLElement>;
   lead: LeadState;
   /** The lead was sent during this page's life, after the message with this seq (0: before any). */
   leadSentAfter: number | null;
@@ -84,6 +88,34 @@ function Avatar({ apiBase, bot }: { apiBase: string; bot: PublicBot }) {
   );
 }
 
+/** An answer's words without its Markdown: an inert template parses it, so no image loads. */
+function plainText(text: string, markdown: MarkdownOptions): string {
+  const holder = document.createElement('template');
+  holder.innerHTML = renderMarkdown(text, markdown);
+  return (holder.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What a screen reader is told of each new answer (the bot's, an agent's, a notice): once, whole,
+ * with who said it. The message list is no live region: it would read a streamed answer in pieces
+ * and a history, as it loads, all at once.
+ */
+function Announcer({ messages, markdown }: { messages: readonly ChatMessage[]; markdown: MarkdownOptions }) {
+  const t = useTexts();
+  const [said, setSaid] = useState({ text: '', count: 0 });
+  useArrivals(messages, (message) => {
+    const who = message.message_type === 'helpdesk' ? `${t.agent}: ` : '';
+    // The same words twice must still change the region, or they would not be read again.
+    setSaid((was) => ({ text: who + plainText(message.message, markdown), count: was.count + 1 }));
+  });
+  return (
+    <div class="sr" role="status" data-testid="announcer">
+      {said.text}
+      {said.count % 2 ? '\u00a0' : ''}
+    </div>
+  );
+}
+
 /** The chat panel: header, messages with the intro (suggestions, booking, lead form), composer. */
 export function Panel(props: Props) {
   const { apiBase, bot, state, open, markdown, lead, leadSentAfter } = props;
@@ -119,10 +151,15 @@ export function Panel(props: Props) {
   const thanksAfter =
     leadSentAfter !== null && shown.some((m) => m.seq === leadSentAfter) ? leadSentAfter : null;
 
-  // Keeps the newest content in view as it grows.
+  // Keeps the newest content in view as it grows, unless the visitor scrolled up to read: a long
+  // answer streaming in would pull them down at every piece. Their own message brings them back.
+  const atEnd = useRef(true);
+  useEffect(() => {
+    atEnd.current = true;
+  }, [open, state.pending]);
   useEffect(() => {
     const element = body.current;
-    if (element && open) element.scrollTop = element.scrollHeight;
+    if (element && open && atEnd.current) element.scrollTop = element.scrollHeight;
   }, [
     open,
     state.messages.length,
@@ -133,6 +170,10 @@ export function Panel(props: Props) {
     leadDue,
     leadSentAfter,
   ]);
+  const onScroll = () => {
+    const element = body.current;
+    if (element) atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+  };
 
   // Nobody could come: the contact form, until sent or put off ("Not now" puts off this offer only).
   const [contactPutOff, setContactPutOff] = useState<number | null>(null);
@@ -153,10 +194,13 @@ export function Panel(props: Props) {
   const questions = bot.suggestion_questions.filter((q) => q.trim());
   return (
     <section
+      ref={props.dialogRef}
       id="parley-chat-panel"
       class="panel"
+      tabIndex={-1}
       role="dialog"
-      aria-modal="false"
+      // Filling a phone's screen it is modal: a screen reader does not wander to the page behind.
+      aria-modal={open && onPhone()}
       aria-label={fillText(t.chatWith, { name: bot.bot_name })}
       hidden={!open}
       onKeyDown={closeOnEscape(props.onClose)}
@@ -194,8 +238,9 @@ export function Panel(props: Props) {
           {t.humanAvailable}
         </div>
       ) : null}
-      <div class="body" ref={body}>
-        <ol class="list" aria-label={t.messages} aria-live="polite">
+      <Announcer messages={state.messages} markdown={markdown} />
+      <div class="body" ref={body} onScroll={onScroll}>
+        <ol class="list" aria-label={t.messages}>
           <li class="row" data-testid="welcome-message">
             <div class="bubble">
               <Markdown text={seeded?.message ?? welcome} options={markdown} />
@@ -246,7 +291,9 @@ export function Panel(props: Props) {
           ))}
           {state.pending !== null ? (
             <li class="row mine pending" data-testid="pending-message" aria-busy="true">
-              <div class="bubble">{state.pending}</div>
+              <div class="bubble" dir="auto">
+                {state.pending}
+              </div>
               <div class="note">{t.sending}</div>
             </li>
           ) : null}
