@@ -120,6 +120,10 @@ describe('evidence', () => {
     expect(rye.kind).toBe('row');
     const rates = unitsOf(hit(9, 'Rates', 'Room | Low season | High season\nFamily Suite | €180 | €245'), 0);
     expect(rates.map((u) => u.text)).toContain('Family Suite: Low season €180, High season €245');
+    // A timetable whose header left out its empty corner names the columns after the times; an
+    // empty cell keeps the values after it under their days.
+    const timetable = unitsOf(hit(10, 'Timetable', 'Mon | Tue | Wed\n9:00 | Yoga |  | Pilates'), 0);
+    expect(timetable.map((u) => u.text)).toContain('9:00: Mon Yoga, Wed Pilates');
   });
 
   it('answers "how many" with a line that holds a number, its heading naming the subject', () => {

@@ -1025,8 +1025,11 @@ function rowText(cells: string[], header: string[] | null): string {
   const [first, ...rest] = cells;
   // One value beside its label reads as the label's ("Sunday: Closed"); of several, each says its column's name.
   const named = rest.length > 1;
+  // A header one cell short of its rows left out an empty corner (a timetable's, above its times):
+  // it names the columns after the first.
+  const from = header && header.length === cells.length - 1 ? 0 : 1;
   const values = rest
-    .map((cell, i) => (cell && named && header?.[i + 1] ? `${header[i + 1]} ${cell}` : cell))
+    .map((cell, i) => (cell && named && header?.[i + from] ? `${header[i + from]} ${cell}` : cell))
     .filter(Boolean);
   return values.length > 0 ? `${first}: ${values.join(', ')}` : (first ?? '');
 }

@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { BoilerplateLearner, readBlocks, sectionsOf } from './html-sections.js';
+import { BoilerplateLearner, readBlocks, sectionsOf, tableRows } from './html-sections.js';
 
 const blocksOf = (html: string) => readBlocks(new JSDOM(html).window.document);
 const sectionsFrom = (html: string, title = 'Server Configuration') => sectionsOf(blocksOf(html), title);
@@ -216,5 +216,53 @@ describe('BoilerplateLearner', () => {
     learner.observe(blocks);
     learner.observe(blocks);
     expect(learner.isBoilerplate('Home')).toBe(false);
+  });
+});
+
+describe('tableRows', () => {
+  const rowsOf = (html: string) =>
+    tableRows(new JSDOM(`<body>${html}</body>`).window.document.querySelector('table')!);
+
+  it('keeps each value under its header: empty cells in place, spans filled, a group named once continued', () => {
+    expect(
+      rowsOf(`<table>
+        <tr><th></th><th>Mon</th><th>Tue</th><th>Wed</th></tr>
+        <tr><td>9:00</td><td>Yoga</td><td></td><td>Pilates</td></tr>
+        <tr><td>18:00</td><td></td><td>Spin</td><td></td></tr>
+      </table>`),
+    ).toEqual([
+      ['Mon', 'Tue', 'Wed'],
+      ['9:00', 'Yoga', '', 'Pilates'],
+      ['18:00', '', 'Spin'],
+    ]);
+    expect(
+      rowsOf(`<table>
+        <tr><th>Pizza</th><th colspan="2">Price</th></tr>
+        <tr><td rowspan="2">Margherita</td><td>Small €9</td><td>Large €13</td></tr>
+        <tr><td>Small gluten-free €11</td><td>Large gluten-free €15</td></tr>
+        <tr><td></td><td>Extra cheese €2</td></tr>
+        <tr><td colspan="3">Prices include VAT.</td></tr>
+        <tr><td></td><td></td></tr>
+      </table>`),
+    ).toEqual([
+      ['Pizza', 'Price', 'Price'],
+      ['Margherita', 'Small €9', 'Large €13'],
+      ['Margherita', 'Small gluten-free €11', 'Large gluten-free €15'],
+      ['Margherita', 'Extra cheese €2'],
+      ['Prices include VAT.'],
+    ]);
+  });
+
+  it('caps a span that would blow the table up', () => {
+    const rows = rowsOf('<table><tr><td rowspan="99999" colspan="99999">x</td><td>y</td></tr></table>');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.length).toBeLessThanOrEqual(51);
+  });
+
+  it('writes a row with an empty cell so the cells after it keep their places', () => {
+    const blocks = blocksOf(
+      '<body><main><table><tr><th>Item</th><th>Small</th><th>Large</th></tr><tr><td>Latte</td><td></td><td>$4</td></tr></table></main></body>',
+    );
+    expect(blocks.map((b) => b.text)).toEqual(['Item | Small | Large\nLatte |  | $4']);
   });
 });

@@ -277,16 +277,14 @@ class BlockWalker {
     if (text.trim()) this.text(`\`\`\`\n${text}\n\`\`\``);
   }
 
-  /** A table reads as rows, its cells separated by " | ". */
+  /**
+   * A table reads as rows, its cells separated by " | ", each value in its column's place (tableRows),
+   * so an answer can say which header a value is under.
+   */
   private table(table: HTMLTableElement): void {
     this.flush();
-    const rows: string[] = [];
     const caption = collapse(table.caption?.textContent ?? '');
-    if (caption) rows.push(caption);
-    for (const row of table.rows) {
-      const cells = [...row.cells].map((cell) => collapse(cellText(cell))).filter(Boolean);
-      if (cells.length > 0) rows.push(cells.join(' | '));
-    }
+    const rows = [...(caption ? [caption] : []), ...tableRows(table).map((cells) => cells.join(' | '))];
     if (rows.length > 0) this.text(rows.join('\n'));
   }
 
@@ -322,6 +320,58 @@ function sectionOf(heading: Element): Element {
 }
 
 /** A cell's text with its line breaks and block children spaced, not glued. */
+/** A span past this is a layout trick or a typo (rowspan="9999"): capped, so no table can blow up. */
+const MAX_SPAN = 50;
+const span = (value: number) => Math.min(Math.max(Math.trunc(value) || 1, 1), MAX_SPAN);
+
+/**
+ * A table's rows as cells in their columns' places:
+ * - a cell spanning rows fills each row it covers ("Monday" beside three classes);
+ * - a header cell spanning columns names each ("Price" over Small and Large); a data cell spanning
+ *   columns is said once, in its first;
+ * - an empty cell keeps its place ("Coffee |  | $4"), so the values after it stay under their
+ *   headers; trailing empty cells and empty rows go;
+ * - a row whose first cell is empty continues the group of the row above (a name written once for
+ *   the rows under it); the first row's empty corner (a timetable's, above its times) is left out,
+ *   and the answer reads such a header as naming the columns after the first (evidence.ts rowText).
+ */
+export function tableRows(table: HTMLTableElement): string[][] {
+  const rows: string[][] = [];
+  // The name a row with an empty first cell continues: the last row's below the first (a header
+  // names columns, not groups).
+  let group: string | null = null;
+  for (const slots of tableGrid(table)) {
+    const cells = Array.from(slots, (cell) => cell ?? '');
+    while (cells.length > 0 && !cells.at(-1)) cells.pop();
+    if (cells.length === 0) continue;
+    if (cells[0]) {
+      if (rows.length > 0) group = cells[0];
+    } else if (group !== null) cells[0] = group;
+    else cells.shift();
+    rows.push(cells);
+  }
+  return rows;
+}
+
+/** Each row's slots, spans spread over the slots they cover (a slot no cell reaches stays a hole). */
+function tableGrid(table: HTMLTableElement): string[][] {
+  const count = table.rows.length;
+  const grid: string[][] = Array.from({ length: count }, () => []);
+  for (let r = 0; r < count; r++) {
+    let c = 0;
+    for (const cell of table.rows[r]!.cells) {
+      while (grid[r]![c] !== undefined) c++;
+      const text = collapse(cellText(cell));
+      const header = cell.tagName === 'TH';
+      const [down, across] = [span(cell.rowSpan), span(cell.colSpan)];
+      for (let dr = 0; dr < down && r + dr < count; dr++)
+        for (let dc = 0; dc < across; dc++) grid[r + dr]![c + dc] = header || dc === 0 ? text : '';
+      c += across;
+    }
+  }
+  return grid;
+}
+
 function cellText(cell: Element): string {
   const parts: string[] = [];
   const walk = (node: Node) => {
