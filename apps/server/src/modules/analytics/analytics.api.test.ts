@@ -232,22 +232,23 @@ describe('GET /api/analytics/overview', () => {
       from: new Date(Date.now() - 29 * DAY).toISOString().slice(0, 10),
       to: today(),
     });
-    expect(figures.conversations).toBe(4); // three visitors and the playground
-    expect(figures.visitor_messages).toBe(4);
-    // Only the help bot has the Q&A pair: the tracked bot and the playground find nothing.
-    expect(figures.answers).toEqual({ bot: 0, not_sure: 0, qna: 1, agents: 0, unanswered: 3, held_back: 0 });
-    expect(figures.answer_rate).toBe(0.25);
+    // Three visitors: the owner's playground chat is a test, left out of every figure.
+    expect(figures.conversations).toBe(3);
+    expect(figures.visitor_messages).toBe(3);
+    // Only the help bot has the Q&A pair: the tracked bot finds nothing.
+    expect(figures.answers).toEqual({ bot: 0, not_sure: 0, qna: 1, agents: 0, unanswered: 2, held_back: 0 });
+    expect(figures.answer_rate).toBe(1 / 3);
     expect(figures.levels).toEqual({ basic: true, advanced: true, dashboard: true });
     // Each conversation: welcome, question, answer.
-    expect(figures.messages).toBe(12);
-    expect(figures.daily).toEqual([{ day: today(), channel: 'web', conversations: 4, messages: 12 }]);
+    expect(figures.messages).toBe(9);
+    expect(figures.daily).toEqual([{ day: today(), channel: 'web', conversations: 3, messages: 9 }]);
   });
 
   it('narrows to one bot, and answers 404 for a bot of another workspace or none', async () => {
     const tracked = await overview(owner, `?bot_id=${trackedBot.bot_id}`);
     expect(tracked.bot_id).toBe(trackedBot.bot_id);
-    expect(tracked.conversations).toBe(2);
-    expect(tracked.answers).toEqual({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 2, held_back: 0 });
+    expect(tracked.conversations).toBe(1);
+    expect(tracked.answers).toEqual({ bot: 0, not_sure: 0, qna: 0, agents: 0, unanswered: 1, held_back: 0 });
     const theirBot = await server.get<Bot[]>(`/api/chat/bots/user/${stranger.user.id}`, as(stranger));
     for (const id of [theirBot.body[0]!.bot_id, 99_999_999]) {
       const reply = await server.get(`/api/analytics/overview?bot_id=${id}`, as(owner));
@@ -285,7 +286,7 @@ describe('GET /api/analytics/overview', () => {
       messages: 4,
       answers: { bot: 1, not_sure: 1, qna: 0, agents: 0, unanswered: 0, held_back: 1 },
     });
-    expect((await overview(owner, `?from=${today()}&to=${today()}`)).conversations).toBe(4);
+    expect((await overview(owner, `?from=${today()}&to=${today()}`)).conversations).toBe(3);
 
     await rollUpTenant(server.database.db, tenantId, rollupCutoff(new Date()));
     const stored = await server.database.db
@@ -411,14 +412,15 @@ describe('ratings', () => {
     expect((await overview(owner)).visitors).toBe(1);
   });
 
-  it('lets the owner rate answers of their own playground chat', async () => {
+  it('lets the owner rate answers of their own playground chat, kept out of satisfaction', async () => {
     const reply = await rate(
       { message_id: playgroundAnswerId, rating: 'down' },
       { token: owner.access_token },
     );
     expect(reply.status).toBe(200);
     const satisfaction = (await insights(owner)).satisfaction;
-    expect(satisfaction).toEqual({ up: 2, down: 1, score: 2 / 3 });
+    // The owner trying their bot is no visitor: their thumbs count for nobody's satisfaction.
+    expect(satisfaction).toEqual({ up: 2, down: 0, score: 1 });
   });
 
   it("answers 404 for someone else's answer, a question, or another workspace's user", async () => {
@@ -718,7 +720,7 @@ describe('revenue', () => {
     // Home shows the same money.
     const home = await server.get<HomeSummary>('/api/home/summary', as(owner));
     expect(home.body.analytics).toMatchObject({
-      conversations: 6,
+      conversations: 5,
       revenue: [{ currency: 'USD', amount_minor: 5998 }],
     });
   });
@@ -779,7 +781,7 @@ describe('GET /api/analytics/export.csv', () => {
     expect(lines[0]).toBe(
       'day,channel,conversations,messages,visitor_messages,answered_by_bot,answered_not_sure,answered_by_qna,agent_messages,unanswered,handoff_requests,model_answers_held_back',
     );
-    expect(lines[1]).toBe(`${today()},web,4,12,4,0,0,1,0,3,0,0`);
+    expect(lines[1]).toBe(`${today()},web,3,9,3,0,0,1,0,2,0,0`);
   });
 });
 

@@ -52,16 +52,48 @@ const dayOf = (column: SQL) => sql`((${column}) AT TIME ZONE 'UTC')::date`;
 export const questionKey = (column: SQL) =>
   sql`left(regexp_replace(regexp_replace(lower(trim(${column})), '\\s+', ' ', 'g'), '[?!.]+$', ''), 200)`;
 
-/** The rows of [from, to) made from the raw tables; `botId` narrows them to one bot. */
-export function liveRows(tenantId: number, from: Date, to: Date, botId: number | null): SQL {
-  const messageBot = botId === null ? sql`` : sql`AND m.bot_id = ${botId}`;
-  const conversationBot = botId === null ? sql`` : sql`AND c.bot_id = ${botId}`;
+/**
+ * The bots a figure is read for: null, every bot of the workspace; else only these (one bot asked
+ * for, or the bots a restricted teammate works with; none at all reads nothing).
+ */
+export type BotIds = readonly number[] | null;
+
+export const inBots = (column: SQL, botIds: BotIds): SQL => {
+  if (botIds === null) return sql``;
+  if (botIds.length === 0) return sql`AND false`;
+  return sql`AND ${column} IN (${sql.join(
+    botIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+};
+
+/**
+ * A conversation of the owner's playground (is_test) is a test, not a visitor: none of its rows
+ * count. `id` is a conversation id column of the row counted; one probe of the primary key.
+ */
+export const notTest = (id: SQL): SQL =>
+  sql`AND NOT EXISTS (SELECT 1 FROM conversations tc WHERE tc.id = ${id} AND tc.is_test)`;
+
+/**
+ * The playground's conversations with a message in [from, ...): the messages of the period belong
+ * to conversations whose last message is that late or later (last_message_at is set with each
+ * message, in its statement), read by conversations_tenant_idx (tenant_id, last_message_at). Few
+ * rows, hashed once, so the messages' scan stays an index range scan with no join per message.
+ */
+const testConversations = (tenantId: number, from: Date) =>
+  sql`(SELECT tc.id FROM conversations tc WHERE tc.tenant_id = ${tenantId}
+        AND tc.last_message_at >= ${from.toISOString()}::timestamptz AND tc.is_test)`;
+
+/** The rows of [from, to) made from the raw tables; `botIds` narrows them to some bots. */
+export function liveRows(tenantId: number, from: Date, to: Date, botIds: BotIds): SQL {
   const messagesIn = sql`m.tenant_id = ${tenantId} AND m.created_at >= ${from.toISOString()}::timestamptz
-    AND m.created_at < ${to.toISOString()}::timestamptz ${messageBot}`;
+    AND m.created_at < ${to.toISOString()}::timestamptz ${inBots(sql`m.bot_id`, botIds)}
+    AND m.conversation_id NOT IN ${testConversations(tenantId, from)}`;
   const conversationsIn = sql`c.tenant_id = ${tenantId} AND c.created_at >= ${from.toISOString()}::timestamptz
-    AND c.created_at < ${to.toISOString()}::timestamptz ${conversationBot}`;
+    AND c.created_at < ${to.toISOString()}::timestamptz ${inBots(sql`c.bot_id`, botIds)} AND NOT c.is_test`;
   const eventsIn = sql`e.tenant_id = ${tenantId} AND e.created_at >= ${from.toISOString()}::timestamptz
-    AND e.created_at < ${to.toISOString()}::timestamptz AND e.to_state = 'human_requested' ${conversationBot}`;
+    AND e.created_at < ${to.toISOString()}::timestamptz AND e.to_state = 'human_requested'
+    ${inBots(sql`c.bot_id`, botIds)} AND NOT c.is_test`;
   return sql`
     SELECT ${dayOf(sql`m.created_at`)} AS day, m.bot_id, ${channelOf(sql`m.message_source`)} AS channel,
            'messages' AS metric, m.message_type || ':' || coalesce(m.metadata->>'answer_mode', '')
@@ -107,8 +139,8 @@ export function liveRows(tenantId: number, from: Date, to: Date, botId: number |
 }
 
 /** The rows stored by the rollup for [fromDay, untilDay). */
-function storedRows(tenantId: number, fromDay: string, untilDay: string, botId: number | null): SQL {
-  const bot = botId === null ? sql`` : sql`AND bot_id = ${botId}`;
+function storedRows(tenantId: number, fromDay: string, untilDay: string, botIds: BotIds): SQL {
+  const bot = inBots(sql`bot_id`, botIds);
   return sql`
     SELECT day::text AS day, bot_id, channel, metric, key, value FROM analytics_daily
      WHERE tenant_id = ${tenantId} AND day >= ${fromDay}::date AND day < ${untilDay}::date ${bot}`;
@@ -118,7 +150,7 @@ export type Span = {
   tenantId: number;
   from: Date;
   to: Date;
-  botId: number | null;
+  botIds: BotIds;
   rolledUntil: string | null;
 };
 
@@ -127,15 +159,15 @@ export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 export const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** Every row of the span: stored rows for the days rolled up, live rows for the rest. */
-export function spanRows({ tenantId, from, to, botId, rolledUntil }: Span): SQL {
+export function spanRows({ tenantId, from, to, botIds, rolledUntil }: Span): SQL {
   const fromDay = isoDay(from);
   const split = rolledUntil && rolledUntil > fromDay ? dayStart(rolledUntil) : from;
-  if (split >= to) return storedRows(tenantId, fromDay, isoDay(to), botId);
+  if (split >= to) return storedRows(tenantId, fromDay, isoDay(to), botIds);
   if (split <= from)
-    return sql`SELECT day::text AS day, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, from, to, botId)}) live`;
-  return sql`${storedRows(tenantId, fromDay, rolledUntil!, botId)}
+    return sql`SELECT day::text AS day, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, from, to, botIds)}) live`;
+  return sql`${storedRows(tenantId, fromDay, rolledUntil!, botIds)}
     UNION ALL
-    SELECT day::text, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, split, to, botId)}) live`;
+    SELECT day::text, bot_id, channel, metric, key, value FROM (${liveRows(tenantId, split, to, botIds)}) live`;
 }
 
 /** The counts per day, channel, metric and key (every metric but the per-question and per-source ones). */
@@ -146,7 +178,7 @@ export async function countRows(db: DbOrTx, span: Span): Promise<MetricRow[]> {
          WHERE metric NOT IN ('question', 'cited')
          GROUP BY 1, 2, 3, 4 ORDER BY 1, 2`,
   );
-  return rows.map((row) => ({ ...row, bot_id: span.botId ?? 0, value: Number(row.value) }));
+  return rows.map((row) => ({ ...row, bot_id: 0, value: Number(row.value) }));
 }
 
 /** The keys of one metric with the largest sums (most asked questions, most cited sources). */
@@ -187,7 +219,7 @@ export async function eventCounts(
   tenantId: number,
   from: Date,
   to: Date,
-  botId: number | null,
+  botIds: BotIds,
 ): Promise<{
   leads: number;
   booking_clicks: number;
@@ -196,18 +228,18 @@ export async function eventCounts(
   visitors: number;
   tracked: number;
 }> {
-  const bot = (column: SQL) => (botId === null ? sql`` : sql`AND ${column} = ${botId}`);
+  const bot = (column: SQL) => inBots(column, botIds);
   const range = (column: SQL) =>
     sql`${column} >= ${from.toISOString()}::timestamptz AND ${column} < ${to.toISOString()}::timestamptz`;
   const [row] = await queryRows<Record<string, string>>(
     db,
     sql`SELECT
-      (SELECT count(*) FROM leads l WHERE l.tenant_id = ${tenantId} AND ${range(sql`l.created_at`)} ${bot(sql`l.bot_id`)}) AS leads,
+      (SELECT count(*) FROM leads l WHERE l.tenant_id = ${tenantId} AND ${range(sql`l.created_at`)} ${bot(sql`l.bot_id`)} ${notTest(sql`l.conversation_id`)}) AS leads,
       (SELECT count(*) FROM booking_clicks b WHERE b.tenant_id = ${tenantId} AND ${range(sql`b.created_at`)} ${bot(sql`b.bot_id`)}) AS booking_clicks,
-      (SELECT count(*) FROM message_ratings r WHERE r.tenant_id = ${tenantId} AND ${range(sql`r.created_at`)} ${bot(sql`r.bot_id`)} AND r.rating > 0) AS up,
-      (SELECT count(*) FROM message_ratings r WHERE r.tenant_id = ${tenantId} AND ${range(sql`r.created_at`)} ${bot(sql`r.bot_id`)} AND r.rating < 0) AS down,
+      (SELECT count(*) FROM message_ratings r WHERE r.tenant_id = ${tenantId} AND ${range(sql`r.created_at`)} ${bot(sql`r.bot_id`)} AND r.rating > 0 ${notTest(sql`r.conversation_id`)}) AS up,
+      (SELECT count(*) FROM message_ratings r WHERE r.tenant_id = ${tenantId} AND ${range(sql`r.created_at`)} ${bot(sql`r.bot_id`)} AND r.rating < 0 ${notTest(sql`r.conversation_id`)}) AS down,
       (SELECT count(DISTINCT c.visitor_id) FROM conversations c JOIN bots b ON b.id = c.bot_id AND b.analytics
-        WHERE c.tenant_id = ${tenantId} AND ${range(sql`c.created_at`)} ${bot(sql`c.bot_id`)} AND c.visitor_id IS NOT NULL) AS visitors,
+        WHERE c.tenant_id = ${tenantId} AND ${range(sql`c.created_at`)} ${bot(sql`c.bot_id`)} AND c.visitor_id IS NOT NULL AND NOT c.is_test) AS visitors,
       (SELECT count(*) FROM bots b WHERE b.tenant_id = ${tenantId} AND b.analytics ${bot(sql`b.id`)}) AS tracked`,
   );
   const n = (key: string) => Number(row?.[key] ?? 0);
@@ -230,16 +262,17 @@ export async function unansweredTop(
   tenantId: number,
   from: Date,
   to: Date,
-  botId: number | null,
+  botIds: BotIds,
   limit: number,
 ): Promise<Array<{ text: string; count: number }>> {
-  const bot = botId === null ? sql`` : sql`AND g.bot_id = ${botId}`;
+  const bot = inBots(sql`g.bot_id`, botIds);
   const rows = await queryRows<{ text: string; count: string }>(
     db,
     sql`SELECT g.question AS text, count(*) AS count
           FROM unanswered_questions q JOIN unanswered_groups g ON g.id = q.group_id
          WHERE q.tenant_id = ${tenantId} AND q.asked_at >= ${from.toISOString()}::timestamptz
            AND q.asked_at < ${to.toISOString()}::timestamptz AND q.reason <> 'disliked' ${bot}
+           ${notTest(sql`q.conversation_id`)}
          GROUP BY g.id, g.question ORDER BY 2 DESC, 1 LIMIT ${limit}`,
   );
   return rows.map((row) => ({ text: row.text, count: Number(row.count) }));

@@ -16,7 +16,7 @@ import {
 import { stringify } from 'csv-stringify/sync';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
-import type { Db } from '../../core/db/database.js';
+import { type Db, queryRows } from '../../core/db/database.js';
 import { notFound, paymentRequired } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { Entitlements } from '../billing/entitlements.js';
@@ -25,8 +25,10 @@ import { requireBot } from '../bots/bots.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { VisitorTokens } from '../chat/visitor.js';
 import { requireOrigin } from '../chat/widget-origins.js';
+import { isRestricted, workedBots, worksWithBot } from '../handoff/inbox-scope.js';
 import { markHelpful, recordQuestion, withdrawQuestion } from '../unanswered/unanswered.service.js';
 import {
+  type BotIds,
   citedKeys,
   countRows,
   dayStart,
@@ -50,7 +52,15 @@ const {
   needsDashboard: NEEDS_DASHBOARD,
 } = ANALYTICS_PLAN_TEXTS;
 
-export type Period = { from: Date; to: Date; fromDay: string; toDay: string; botId: number | null };
+export type Period = {
+  from: Date;
+  to: Date;
+  fromDay: string;
+  toDay: string;
+  botId: number | null;
+  /** The bots whose figures are read: the one asked for, a restricted teammate's, or null (all). */
+  botIds: BotIds;
+};
 
 /** The answer modes of the bot itself (its sources, an order check, the booking button). */
 const BOT_MODES = new Set(['llm', 'extractive', 'order', 'booking']);
@@ -146,20 +156,38 @@ export class AnalyticsService {
     this.raterKeys = new RaterKeys(deps.appSecret);
   }
 
-  /** The period of a query: UTC days, both included; the last 30 days by default. */
-  async periodOf(tenantId: number, query: AnalyticsPeriodQuery): Promise<Period> {
+  /**
+   * The period of a query: UTC days, both included; the last 30 days by default. A teammate the
+   * owner restricted to some bots reads only those bots' figures: another bot answers 404.
+   */
+  async periodOf(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<Period> {
+    const tenantId = auth.tenantId;
     const today = isoDay(this.deps.clock.now());
     const toDay = query.to ?? today;
     const fromDay =
       query.from ?? isoDay(new Date(dayStart(toDay).getTime() - (ANALYTICS_LIMITS.defaultDays - 1) * DAY_MS));
-    if (query.bot_id !== undefined) await requireBot(this.deps.db, tenantId, query.bot_id);
+    if (query.bot_id !== undefined) {
+      await requireBot(this.deps.db, tenantId, query.bot_id);
+      if (!(await worksWithBot(this.deps.db, auth, query.bot_id))) throw notFound('Bot not found');
+    }
     return {
       from: dayStart(fromDay),
       to: new Date(dayStart(toDay).getTime() + DAY_MS),
       fromDay,
       toDay,
       botId: query.bot_id ?? null,
+      botIds: query.bot_id !== undefined ? [query.bot_id] : await this.botsOf(auth),
     };
+  }
+
+  /** Every bot (null), or the ids of those a restricted teammate works with. */
+  private async botsOf(auth: AuthContext): Promise<BotIds> {
+    if (!isRestricted(auth)) return null;
+    const rows = await queryRows<{ id: number }>(
+      this.deps.db,
+      sql`${workedBots(auth.tenantId, auth.userId)}`,
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   async levels(tenantId: number): Promise<AnalyticsLevels> {
@@ -175,17 +203,17 @@ export class AnalyticsService {
 
   private async span(tenantId: number, period: Period): Promise<Span> {
     const rolledUntil = await rolledUntilOf(this.deps.db, tenantId);
-    return { tenantId, from: period.from, to: period.to, botId: period.botId, rolledUntil };
+    return { tenantId, from: period.from, to: period.to, botIds: period.botIds, rolledUntil };
   }
 
   async overview(auth: AuthContext, query: AnalyticsPeriodQuery): Promise<AnalyticsOverview> {
     const tenantId = auth.tenantId;
     const levels = await this.levels(tenantId);
     if (!levels.basic) throw paymentRequired(NEEDS_BASIC);
-    const period = await this.periodOf(tenantId, query);
+    const period = await this.periodOf(auth, query);
     const [rows, events] = await Promise.all([
       this.span(tenantId, period).then((span) => countRows(this.deps.db, span)),
-      eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId),
+      eventCounts(this.deps.db, tenantId, period.from, period.to, period.botIds),
     ]);
     const answers = answersOf(rows);
     const answered = sum(rows, (r) => r.metric === 'first_reply_count');
@@ -220,17 +248,17 @@ export class AnalyticsService {
     const tenantId = auth.tenantId;
     if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics')))
       throw paymentRequired(NEEDS_ADVANCED);
-    const period = await this.periodOf(tenantId, query);
+    const period = await this.periodOf(auth, query);
     const span = await this.span(tenantId, period);
     const db = this.deps.db;
     const top = ANALYTICS_LIMITS.topRows;
     const [questions, unanswered, cited, allCited, known, events] = await Promise.all([
       topKeys(db, span, 'question', top),
-      unansweredTop(db, tenantId, period.from, period.to, period.botId, top),
+      unansweredTop(db, tenantId, period.from, period.to, period.botIds, top),
       topKeys(db, span, 'cited', top),
       citedKeys(db, span),
       knownSources(db, tenantId, 500),
-      eventCounts(db, tenantId, period.from, period.to, period.botId),
+      eventCounts(db, tenantId, period.from, period.to, period.botIds),
     ]);
     const rated = events.up + events.down;
     return {
@@ -249,9 +277,9 @@ export class AnalyticsService {
     const tenantId = auth.tenantId;
     if (!(await this.deps.entitlements.hasFeature(tenantId, 'advanced_analytics')))
       throw paymentRequired(NEEDS_ADVANCED);
-    const period = await this.periodOf(tenantId, query);
-    const events = await eventCounts(this.deps.db, tenantId, period.from, period.to, period.botId);
-    return revenueOf(this.deps.db, tenantId, period.from, period.to, period.botId, events);
+    const period = await this.periodOf(auth, query);
+    const events = await eventCounts(this.deps.db, tenantId, period.from, period.to, period.botIds);
+    return revenueOf(this.deps.db, tenantId, period.from, period.to, period.botIds, events);
   }
 
   /** The period's figures per day and channel as CSV (the dashboard level). */
@@ -259,7 +287,7 @@ export class AnalyticsService {
     const tenantId = auth.tenantId;
     if (!(await this.deps.entitlements.hasFeature(tenantId, 'analytics_dashboard')))
       throw paymentRequired(NEEDS_DASHBOARD);
-    const period = await this.periodOf(tenantId, query);
+    const period = await this.periodOf(auth, query);
     const rows = await countRows(this.deps.db, await this.span(tenantId, period));
     const body = stringify(
       dailyOf(rows).map((row) => [
@@ -299,16 +327,17 @@ export class AnalyticsService {
   }
 
   /** Home's summary: the last 30 days; revenue only with the advanced level. */
-  async home(tenantId: number): Promise<HomeAnalytics | null> {
+  async home(auth: AuthContext): Promise<HomeAnalytics | null> {
+    const tenantId = auth.tenantId;
     const levels = await this.levels(tenantId);
     if (!levels.basic) return null;
-    const period = await this.periodOf(tenantId, {});
+    const period = await this.periodOf(auth, {});
     const [rows, events] = await Promise.all([
       this.span(tenantId, period).then((span) => countRows(this.deps.db, span)),
-      levels.advanced ? eventCounts(this.deps.db, tenantId, period.from, period.to, null) : null,
+      levels.advanced ? eventCounts(this.deps.db, tenantId, period.from, period.to, period.botIds) : null,
     ]);
     const revenue = events
-      ? (await revenueOf(this.deps.db, tenantId, period.from, period.to, null, events)).revenue
+      ? (await revenueOf(this.deps.db, tenantId, period.from, period.to, period.botIds, events)).revenue
       : [];
     return {
       period: { from: period.fromDay, to: period.toDay },

@@ -1,6 +1,7 @@
 import { ANALYTICS_LIMITS, type AnalyticsRevenue, ATTRIBUTION_RULE, type Money } from '@parley/contracts';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from '../../core/db/database.js';
+import { type BotIds, inBots } from './analytics.queries.js';
 
 const DAY_MS = 86_400_000;
 /** Most orders one period reads; past it the figures say so through `orders` alone. */
@@ -158,6 +159,8 @@ async function contactsFor(db: DbOrTx, tenantId: number, from: Date, to: Date): 
           FROM leads l LEFT JOIN conversations c ON c.id = l.conversation_id AND c.tenant_id = l.tenant_id
          WHERE l.tenant_id = ${tenantId} AND l.created_at < ${to.toISOString()}::timestamptz
            AND greatest(coalesce(c.last_message_at, l.created_at), l.created_at) >= ${since}::timestamptz
+           -- The owner trying the lead form in the playground is no customer.
+           AND (c.id IS NULL OR NOT c.is_test)
         UNION ALL
         SELECT c.bot_id, 'whatsapp', NULL, c.visitor_id, c.created_at, c.last_message_at
           FROM conversations c
@@ -189,7 +192,7 @@ export async function revenueOf(
   tenantId: number,
   from: Date,
   to: Date,
-  botId: number | null,
+  botIds: BotIds,
   counts: { leads: number; booking_clicks: number },
 ): Promise<AnalyticsRevenue> {
   const [orders, contacts, names, replies] = await Promise.all([
@@ -199,7 +202,7 @@ export async function revenueOf(
       db,
       sql`SELECT id, bot_name AS name FROM bots WHERE tenant_id = ${tenantId}`,
     ),
-    campaignReplies(db, tenantId, from, to, botId),
+    campaignReplies(db, tenantId, from, to, botIds),
   ]);
   const botName = new Map(names.map((row) => [Number(row.id), row.name]));
   const total = new Map<string, number>();
@@ -211,7 +214,7 @@ export async function revenueOf(
   const winnerOf = attributor(contacts);
   for (const order of orders) {
     const winner = winnerOf(order);
-    if (!winner || (botId !== null && winner.botId !== botId)) continue;
+    if (!winner || (botIds !== null && !botIds.includes(winner.botId))) continue;
     attributed++;
     addMoney(total, order.currency, order.amountMinor);
     const key = `${winner.botId}|${winner.channel}`;
@@ -245,8 +248,8 @@ export async function revenueOf(
 }
 
 /** Recipients of WhatsApp campaigns who replied in the period, for the number's bot. */
-async function campaignReplies(db: DbOrTx, tenantId: number, from: Date, to: Date, botId: number | null) {
-  const bot = botId === null ? sql`` : sql`AND coalesce(a.bot_id, a.last_bot_id) = ${botId}`;
+async function campaignReplies(db: DbOrTx, tenantId: number, from: Date, to: Date, botIds: BotIds) {
+  const bot = inBots(sql`coalesce(a.bot_id, a.last_bot_id)`, botIds);
   const [row] = await queryRows<{ count: string }>(
     db,
     sql`SELECT count(*) AS count FROM whatsapp_campaign_recipients r

@@ -351,8 +351,9 @@ describe('permissions', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(analytics).toEqual({
       period: { from: new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10), to: today },
-      // The playground chat of beforeAll and the visitor's of the agent's test: nothing to answer with.
-      conversations: 2,
+      // The visitor's of the agent's test (the playground chat of beforeAll is a test, left out):
+      // nothing to answer with.
+      conversations: 1,
       answer_rate: 0,
       revenue: [],
     });

@@ -13,7 +13,7 @@ const routes =
     const home = new HomeService(
       deps.db,
       (tenantId) => entitlementsOf(deps).monthlyMessages(tenantId),
-      (tenantId) => analytics.home(tenantId),
+      (auth) => analytics.home(auth),
     );
     app.get(
       '/home/summary',

@@ -14,6 +14,7 @@ import { bots, botUsers } from '../bots/bots.schema.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { files } from '../files/files.schema.js';
+import { botScope, type InboxReader } from '../handoff/inbox-scope.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import { qna } from '../qna/qna.schema.js';
 import { unansweredGroups } from '../unanswered/unanswered.schema.js';
@@ -124,9 +125,10 @@ export async function assignedBots(db: DbOrTx, tenantId: number, userId: number,
 
 /**
  * The workspace's latest conversations on every bot and channel, as the inbox lists them: the
- * playground's test chats (is_test) are left out there, so here too.
+ * playground's test chats (is_test) are left out there, so here too, and a teammate restricted to
+ * some bots sees only theirs (botScope, as the inbox).
  */
-export async function recentConversations(db: DbOrTx, tenantId: number): Promise<HomeConversation[]> {
+export async function recentConversations(db: DbOrTx, reader: InboxReader): Promise<HomeConversation[]> {
   const rows = await db
     .select({
       conversation_id: conversations.id,
@@ -139,7 +141,13 @@ export async function recentConversations(db: DbOrTx, tenantId: number): Promise
     })
     .from(conversations)
     .innerJoin(bots, eq(bots.id, conversations.botId))
-    .where(and(eq(conversations.tenantId, tenantId), eq(conversations.isTest, false)))
+    .where(
+      and(
+        eq(conversations.tenantId, reader.tenantId),
+        eq(conversations.isTest, false),
+        botScope(reader, sql`${conversations.botId}`),
+      ),
+    )
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .limit(HOME_LIMITS.conversations);
   return rows.map((row) => ({ ...row, last_message_at: row.last_message_at.toISOString() }));

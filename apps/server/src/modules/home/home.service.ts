@@ -42,8 +42,8 @@ export class HomeService {
   constructor(
     private readonly db: Db,
     private readonly monthlyLimit: (tenantId: number) => Promise<number>,
-    /** The last 30 days' analytics summary (null when the plan has no analytics). */
-    private readonly analytics: (tenantId: number) => Promise<HomeAnalytics | null> = async () => null,
+    /** The last 30 days' analytics summary of the bots the caller reads (null: no analytics in the plan). */
+    private readonly analytics: (auth: AuthContext) => Promise<HomeAnalytics | null> = async () => null,
   ) {}
 
   async summary(auth: AuthContext): Promise<HomeSummary> {
@@ -53,11 +53,11 @@ export class HomeService {
       managesBots
         ? managedBots(this.db, auth.tenantId, auth.userId, everyBot)
         : assignedBots(this.db, auth.tenantId, auth.userId, auth.user.all_bots !== false),
-      auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth.tenantId) : null,
+      auth.ability.can('read', 'Inbox') ? recentConversations(this.db, auth) : null,
       managesBots ? this.usage(auth.tenantId) : null,
       this.checklist(auth),
       // As GET /analytics/overview: read on Analytics.
-      auth.ability.can('read', 'Analytics') ? this.analytics(auth.tenantId) : null,
+      auth.ability.can('read', 'Analytics') ? this.analytics(auth) : null,
       managesBots ? waitingQuestions(this.db, auth.tenantId, auth.userId, everyBot) : null,
     ]);
     return {
