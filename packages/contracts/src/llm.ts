@@ -157,6 +157,9 @@ export const LLM_TEST_MESSAGES = {
   notAModelServer: 'The server answered, but not as this provider does: check the provider and the base URL',
   timedOut: (seconds: number) => `The model did not answer within ${seconds} seconds`,
   unreachable: (why: string) => `Could not connect to the base URL (${why})`,
+  /** Said of a visitor's answer (the LLM settings Status), never of the connection test. */
+  streamBroke: "The model's answer stopped half-way (the stream stalled or closed before it ended)",
+  cutShort: (why: string) => `The model's answer was cut short (${why})`,
 } as const;
 
 /** `POST /settings/llm/{id}/test`: a tiny real call to the model. A provider failure is ok: false, never a 5xx. */

@@ -28,6 +28,8 @@ export const NOTIFICATION_KINDS = [
   'payment_failed',
   'limit_reached',
   'question_repeated',
+  // A bot's language model failed while answering (key revoked, rate limit, outage): once per spell.
+  'model_failed',
 ] as const;
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;

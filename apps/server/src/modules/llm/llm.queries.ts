@@ -76,3 +76,32 @@ export async function clearBotsModel(db: DbOrTx, tenantId: number, id: number): 
     .returning({ id: bots.id });
   return rows.length;
 }
+
+/**
+ * The state an answer's model call leaves on the setting: a failure, or a success after one. The
+ * row changes only when the state does (so answers that keep failing, or keep working, write
+ * nothing), and `updated_at` stays: the owner did not edit it. The row when it changed.
+ */
+export async function recordAnswerCall(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+  result: { ok: boolean; detail: string; latencyMs: number },
+): Promise<LlmRow | undefined> {
+  const [row] = await db
+    .update(llmSettings)
+    .set({
+      lastTestOk: result.ok,
+      lastTestDetail: result.detail,
+      lastTestLatencyMs: result.latencyMs,
+      lastTestedAt: new Date(),
+    })
+    .where(
+      and(
+        mine(tenantId, id),
+        result.ok ? eq(llmSettings.lastTestOk, false) : sql`${llmSettings.lastTestOk} IS DISTINCT FROM false`,
+      ),
+    )
+    .returning();
+  return row;
+}

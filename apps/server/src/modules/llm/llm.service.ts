@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { decryptSecret, deriveKey, encryptSecret } from '../../core/crypto.js';
 import type { Db } from '../../core/db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
+import { notify } from '../notifications/notifications.service.js';
 import { languageModelOf } from './llm.models.js';
 import * as q from './llm.queries.js';
 
@@ -92,11 +93,20 @@ function httpFailure(status: number): string {
  * Why a test call failed, in Parley's words only: the base URL may point at any service the server
  * reaches, so its error text is never passed on; its HTTP status and the kind of network failure are.
  */
-function testFailure(error: unknown): string {
+/** A model's answer that came, but not whole: its reason is one of Parley's sentences. */
+export class ModelAnswerError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'ModelAnswerError';
+  }
+}
+
+function testFailure(error: unknown, timeoutMs = TEST_TIMEOUT_MS): string {
+  if (error instanceof ModelAnswerError) return error.detail;
   if (APICallError.isInstance(error) && error.statusCode !== undefined) return httpFailure(error.statusCode);
   for (const cause of causes(error)) {
     if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError'))
-      return LLM_TEST_MESSAGES.timedOut(TEST_TIMEOUT_MS / 1000);
+      return LLM_TEST_MESSAGES.timedOut(Math.round(timeoutMs / 1000));
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string') {
       const reason = NETWORK_REASONS.find(([pattern]) => pattern.test(code))?.[1];
@@ -114,6 +124,11 @@ function testFailure(error: unknown): string {
 /** Models built from settings, by setting id and version, shared by this process's services. */
 const built = new Map<string, ResolvedModel>();
 const MAX_BUILT = 500;
+/**
+ * Settings whose answers failed last, as this process saw (or read from the row): only their next
+ * success is written back, so a working model costs no write per answer.
+ */
+const failing = new Set<number>();
 
 export class LlmService {
   private readonly key: Buffer;
@@ -267,11 +282,44 @@ export class LlmService {
     }
   }
 
+  /**
+   * A visitor's answer could not come from this model (an error, a timeout, a stream that broke): the
+   * setting's state says why in Parley's words (the LLM settings page's Status), and, when it was
+   * working until now, its managers are told once that day. The setting stays on: its bots quote
+   * their sources meanwhile, and the next answer tries the model again.
+   */
+  async answerFailed(tenantId: number, id: number, error: unknown, timeoutMs: number): Promise<void> {
+    failing.add(id);
+    const detail = testFailure(error, timeoutMs);
+    const row = await q.recordAnswerCall(this.db, tenantId, id, { ok: false, detail, latencyMs: 0 });
+    if (!row) return;
+    await notify(this.db, {
+      tenantId,
+      kind: 'model_failed',
+      title: `${row.name} failed to answer: bots answer from their sources meanwhile`,
+      body: detail,
+      link: '/bot/llm-settings',
+      dedupeKey: `model_failed:${id}:${new Date().toISOString().slice(0, 10)}`,
+    });
+  }
+
+  /** A model that had failed answered again: its state says it works. */
+  async answerWorked(tenantId: number, id: number, latencyMs: number): Promise<void> {
+    if (!failing.delete(id)) return;
+    await q.recordAnswerCall(this.db, tenantId, id, {
+      ok: true,
+      detail: LLM_TEST_MESSAGES.answered,
+      latencyMs,
+    });
+  }
+
   /** The AI SDK model of the tenant's ACTIVE setting with this id (the bot's llm_model is the id as text); null when missing or inactive. */
   async resolve(tenantId: number, llmId: number): Promise<ResolvedModel | null> {
     if (!Number.isSafeInteger(llmId) || llmId <= 0) return null;
     const row = await q.findSetting(this.db, tenantId, llmId);
     if (!row?.isActive) return null;
+    // Failing as another process saw: a success here says it works again.
+    if (row.lastTestOk === false) failing.add(row.id);
     // Built once per version of the setting: an edit changes updated_at, so a stale model is never used.
     const version = `${row.id}:${row.updatedAt.getTime()}`;
     const cached = built.get(version);

@@ -40,6 +40,8 @@ export const RECIPIENT_SUBJECT: Record<NotificationKind, Subject> = {
   limit_reached: 'Subscriptions',
   // Answering it is a Q&A pair: the bots' managers.
   question_repeated: BOTS_SUBJECT,
+  // Those who may fix the model (LLM settings need the Create Bot feature).
+  model_failed: BOTS_SUBJECT,
 };
 
 export type NewNotification = {

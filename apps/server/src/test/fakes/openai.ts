@@ -20,8 +20,22 @@ export type OpenAiFake = {
   requests: OpenAiRequest[];
   /** The reply to every following chat completion: a text, or a function of the request body. */
   reply(text: string | ((body: ChatBody) => string)): void;
-  /** The next chat completion answers this status with OpenAI's error JSON `{ error: { message, type } }`. */
-  failNext(status: number, message: string): void;
+  /**
+   * The next chat completion answers this status with OpenAI's error JSON `{ error: { message, type } }`,
+   * with these response headers (a 429's `retry-after`).
+   */
+  failNext(status: number, message: string, headers?: Record<string, string>): void;
+  /**
+   * The next streamed completion breaks after `words` pieces of its reply: `cut` ends the response
+   * there, with no finish_reason and no `[DONE]` (a proxy that closed it); `stall` sends nothing
+   * more and keeps the connection open until the client gives up.
+   */
+  breakNext(mode: 'cut' | 'stall', words: number): void;
+  /**
+   * A model context of this many tokens (null: none): a request whose messages hold more answers
+   * 400 `context_length_exceeded`, as OpenAI and vLLM do.
+   */
+  contextWindow(tokens: number | null): void;
   /**
    * The next streamed completion calls this tool (OpenAI's tool_calls deltas, finish_reason
    * "tool_calls"), after saying `text` when given.
@@ -43,7 +57,9 @@ const DEFAULT_REPLY = 'Hello from the fake model.';
  */
 export async function startOpenAiFake(): Promise<OpenAiFake> {
   let answer: string | ((body: ChatBody) => string) = DEFAULT_REPLY;
-  const failures: Array<{ status: number; message: string }> = [];
+  const failures: Array<{ status: number; message: string; headers: Record<string, string> }> = [];
+  const breaks: Array<{ mode: 'cut' | 'stall'; words: number }> = [];
+  let windowTokens: number | null = null;
   const toolCalls: Array<{ name: string; args: Record<string, unknown>; text: string }> = [];
   let delayMs = 0;
   const fake: OpenAiFake = {
@@ -52,8 +68,14 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     reply: (text) => {
       answer = text;
     },
-    failNext: (status, message) => {
-      failures.push({ status, message });
+    failNext: (status, message, headers = {}) => {
+      failures.push({ status, message, headers });
+    },
+    breakNext: (mode, words) => {
+      breaks.push({ mode, words });
+    },
+    contextWindow: (tokens) => {
+      windowTokens = tokens;
     },
     callToolNext: (name, args = {}, text = '') => {
       toolCalls.push({ name, args, text });
@@ -92,8 +114,22 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     }
     const failure = failures.shift();
     if (failure) {
-      return sendJson(res, failure.status, {
-        error: { message: failure.message, type: errorType(failure.status), param: null, code: null },
+      return sendJson(
+        res,
+        failure.status,
+        { error: { message: failure.message, type: errorType(failure.status), param: null, code: null } },
+        failure.headers,
+      );
+    }
+    const promptTokens = countTokens(JSON.stringify(body.messages ?? []));
+    if (windowTokens !== null && promptTokens > windowTokens) {
+      return sendJson(res, 400, {
+        error: {
+          message: `This model's maximum context length is ${windowTokens} tokens. However, your messages resulted in ${promptTokens} tokens.`,
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
       });
     }
 
@@ -101,7 +137,6 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
     const id = `chatcmpl-${randomBytes(8).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const model = body.model ?? 'fake-model';
-    const promptTokens = countTokens(JSON.stringify(body.messages ?? []));
     const usage = {
       prompt_tokens: promptTokens,
       completion_tokens: countTokens(text),
@@ -162,7 +197,13 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
       if (withUsage) event([], { usage });
       return void res.end('data: [DONE]\n\n');
     }
-    for (const piece of splitWords(text)) {
+    const broken = breaks.shift();
+    for (const [index, piece] of splitWords(text).entries()) {
+      if (broken && index === broken.words) {
+        // A stalled stream holds the connection until the client aborts (or the fake closes).
+        if (broken.mode === 'stall') return;
+        return void res.end();
+      }
       event(delta({ content: piece }));
       // Each piece leaves in its own write, so a reader sees the reply arrive in parts.
       await new Promise((r) => setImmediate(r));
@@ -198,8 +239,13 @@ function errorType(status: number): string {
   return 'invalid_request_error';
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return void res.end();
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
