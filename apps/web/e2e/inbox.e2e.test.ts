@@ -287,4 +287,52 @@ describe('support inbox', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(agent, 'inbox-mobile');
   });
+
+  it('opens a long thread on its newest 50 and loads older ones on scrolling up, keeping the place', async () => {
+    screenshotOnFailure(agent, 'inbox-long-thread');
+    await agent.setViewportSize({ width: 1440, height: 900 });
+    // A conversation of 80 messages: the welcome (seq 1), then "Reply 2" … "Reply 80" by the agent.
+    const made = await apiCall<{ id: number }>(h, token, 'POST', '/chat/helpdesk/new-chat', {
+      bot_id: bot.bot_id,
+    });
+    await apiCall(h, token, 'PATCH', `/chat/conversations/${made.id}/helpdesk-control`, {
+      tenant_id: tenantId,
+      is_helpdesk_in_control: true,
+    });
+    for (let seq = 2; seq <= 80; seq++)
+      await apiCall(h, token, 'POST', `/chat/helpdesk/conversations/${made.id}/reply`, {
+        message: `Reply ${seq}`,
+      });
+
+    // A notification's link opens it: the newest page, the welcome not loaded.
+    await agent.goto(`/inbox?conversation=${made.id}&bot=${bot.bot_id}`);
+    const replies = thread().getByTestId('agent-message');
+    await replies.filter({ hasText: 'Reply 80' }).waitFor();
+    await thread().getByTestId('thread-earlier').waitFor();
+    expect(await replies.count()).toBe(50);
+    expect(await thread().getByTestId('welcome-message').count()).toBe(0);
+
+    // Scrolled to the top, the 29 older ones come in above; "Reply 31" stays where it was.
+    const anchor = replies.filter({ has: agent.getByText('Reply 31', { exact: true }) });
+    const topBefore = await agent.evaluate(() => {
+      const scroller = document.querySelector('[data-testid="thread-scroll"]')!.firstElementChild!;
+      scroller.scrollTop = 0;
+      return [...scroller.querySelectorAll('[data-testid="agent-message"]')][0]!.getBoundingClientRect().top;
+    });
+    await thread().getByTestId('welcome-message').waitFor();
+    await expect.poll(() => replies.count()).toBe(79);
+    expect(await thread().getByTestId('thread-earlier').count()).toBe(0);
+    const topAfter = (await anchor.boundingBox())!.y;
+    expect(Math.abs(topAfter - topBefore)).toBeLessThan(40);
+    await screenshot(agent, 'inbox-thread-earlier');
+
+    // A live message still lands at the bottom, once.
+    await apiCall(h, token, 'POST', `/chat/helpdesk/conversations/${made.id}/reply`, { message: 'Reply 81' });
+    await replies.filter({ hasText: 'Reply 81' }).waitFor();
+    expect(await replies.count()).toBe(80);
+    await apiCall(h, token, 'PATCH', `/chat/conversations/${made.id}/helpdesk-control`, {
+      tenant_id: tenantId,
+      is_helpdesk_in_control: false,
+    });
+  });
 });

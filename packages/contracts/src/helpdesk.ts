@@ -124,7 +124,28 @@ export const GroupedQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-export const HelpdeskConversation = ConversationWithMessages;
+/**
+ * GET /chat/helpdesk/conversations/:id: without either, every message (as before); with `limit`, the
+ * newest `limit` messages (before `before_seq` when given), oldest first, and `has_earlier`.
+ */
+export const HELPDESK_THREAD_PAGE = 50;
+export const HelpdeskConversationQuery = z.object({
+  before_seq: z.coerce
+    .number({ error: 'before_seq must be a whole number' })
+    .int('before_seq must be a whole number')
+    .min(1, 'before_seq must be at least 1')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be between 1 and 200')
+    .max(200, 'limit must be between 1 and 200')
+    .optional(),
+});
+export type HelpdeskConversationQuery = z.infer<typeof HelpdeskConversationQuery>;
+/** A page of the thread says whether older messages remain (absent: every message is there). */
+export const HelpdeskConversation = ConversationWithMessages.extend({ has_earlier: z.boolean().optional() });
+export type HelpdeskConversation = z.infer<typeof HelpdeskConversation>;
 export const ReplyBody = z.object({
   message: inputText({ error: 'Message is required' }).trim().min(1, 'Message is required').max(4000),
 });

@@ -5,10 +5,12 @@ import {
   DisconnectBody,
   GroupedChat,
   GroupedQuery,
+  HELPDESK_THREAD_PAGE,
   HelpdeskConflict,
   HelpdeskControlBody,
   HelpdeskControlStatus,
   HelpdeskConversation,
+  HelpdeskConversationQuery,
   HelpdeskSocketQuery,
   IdParams,
   MessageResponse,
@@ -24,6 +26,7 @@ import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { FeatureModule, ModuleDeps } from '../../core/module.js';
+import { RaterKeys } from '../analytics/rater.js';
 import { botCacheOf } from '../bots/bot-cache.js';
 import { chatServices } from '../chat/chat.module.js';
 import { handoffRoutes } from '../handoff/handoff.routes.js';
@@ -42,6 +45,8 @@ const routes =
     const helpdesk = new HelpdeskService(deps.db, hub, handoff, {
       awaySeconds: deps.config.HELPDESK_AWAY_SECONDS,
     });
+    // The reader's own thumbs on each answer, keyed as the chat keys them.
+    const raterKeys = new RaterKeys(deps.config.appSecret);
     const nodeId = deps.events.origin;
     const warn = (message: string) => (error: unknown) => deps.log.warn({ err: error }, message);
 
@@ -164,15 +169,28 @@ const routes =
       {
         schema: {
           tags,
-          summary: 'A conversation with its messages',
+          summary:
+            'A conversation with its messages: all of them, or with limit the newest (before before_seq) and has_earlier',
           params: IdParams,
+          querystring: HelpdeskConversationQuery,
           response: { 200: HelpdeskConversation },
         },
       },
       async (request) => {
         const auth = requireAuth(request);
-        await helpdesk.requireVisible(auth, request.params.id);
-        return chat.get(auth, request.params.id);
+        const { before_seq: beforeSeq, limit } = request.query;
+        if (beforeSeq === undefined && limit === undefined) {
+          // The call as it always was: every message.
+          await helpdesk.requireVisible(auth, request.params.id);
+          return chat.get(auth, request.params.id);
+        }
+        const page = { beforeSeq, limit: limit ?? HELPDESK_THREAD_PAGE };
+        return helpdesk.thread(
+          auth,
+          request.params.id,
+          page,
+          raterKeys.keyOf({ kind: 'user', userId: auth.userId }),
+        );
       },
     );
     app.post(

@@ -7,6 +7,7 @@ import {
   HELPDESK_TEXTS,
   type HelpdeskControlBody,
   type HelpdeskControlStatus,
+  type HelpdeskConversation,
   type Presence,
   type UnreadConversations,
   type UserProfile,
@@ -48,6 +49,7 @@ import {
   socketClosed,
   socketOpened,
 } from './presence.queries.js';
+import { threadPage } from './thread-page.js';
 
 /** 409: another agent holds the conversation; the inbox says who. */
 export class HeldByAnother extends AppError {
@@ -311,6 +313,24 @@ export class HelpdeskService {
   async history(auth: AuthContext, id: number, afterSeq: number): Promise<ChatMessage[]> {
     await requireInboxConversation(this.db, auth, id);
     return (await messagesAfter(this.db, id, afterSeq)).map(toMessage);
+  }
+
+  /**
+   * A page of the open thread: the conversation as the full read gives it, with the newest `limit`
+   * messages before `beforeSeq` (the inbox opens on the latest and loads older ones on scrolling up).
+   */
+  async thread(
+    auth: AuthContext,
+    id: number,
+    page: { beforeSeq?: number; limit: number },
+    raterKey: string,
+  ): Promise<HelpdeskConversation> {
+    const row = await requireInboxConversation(this.db, auth, id);
+    const [found, window] = await Promise.all([
+      threadPage(this.db, row.id, raterKey, page),
+      replyWindowOf(this.db, row, new Date()),
+    ]);
+    return { ...toConversation(row), ...(window ? { reply_window: window } : {}), ...found };
   }
 
   /** 'New Chat' with a bot, seeded with its welcome message, announced to the inbox. */

@@ -1,20 +1,23 @@
-import type {
-  ChatMessage,
-  Conversation,
-  ConversationNote,
-  ConversationWithMessages,
-  GroupedChat,
-  HandoffEvent,
-  HelpdeskControlBody,
-  HelpdeskControlStatus,
-  InboxConversation,
-  InboxFilter,
-  InboxList,
-  MessageResponse,
-  Teammate,
-  UnreadConversations,
+import {
+  type ChatMessage,
+  type Conversation,
+  type ConversationNote,
+  type ConversationWithMessages,
+  type GroupedChat,
+  type HandoffEvent,
+  HELPDESK_THREAD_PAGE,
+  type HelpdeskControlBody,
+  type HelpdeskControlStatus,
+  type HelpdeskConversation,
+  type InboxConversation,
+  type InboxFilter,
+  type InboxList,
+  type MessageResponse,
+  type Teammate,
+  type UnreadConversations,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
+import { refreshedThread, withEarlier } from './thread-pages';
 
 const tagged = api.enhanceEndpoints({
   addTagTypes: [
@@ -66,9 +69,33 @@ export const inboxApi = tagged.injectEndpoints({
       query: (tenantId) => `/chat/helpdesk/unread-conversations/${tenantId}`,
       providesTags: ['HelpdeskUnread'],
     }),
-    helpdeskConversation: build.query<ConversationWithMessages, number>({
-      query: (id) => `/chat/helpdesk/conversations/${id}`,
+    /** The open thread: its newest page (older ones join it through helpdeskEarlier). */
+    helpdeskConversation: build.query<HelpdeskConversation, number>({
+      query: (id) => ({
+        url: `/chat/helpdesk/conversations/${id}`,
+        params: { limit: String(HELPDESK_THREAD_PAGE) },
+      }),
       providesTags: (_result, _error, id) => [{ type: 'HelpdeskConversation', id }],
+      // Read again, it keeps the older messages the agent scrolled to.
+      merge: (current, incoming) => refreshedThread(current, incoming),
+    }),
+    /** A page of older messages, put above the open thread's (it is not kept on its own). */
+    helpdeskEarlier: build.query<HelpdeskConversation, { id: number; beforeSeq: number }>({
+      query: ({ id, beforeSeq }) => ({
+        url: `/chat/helpdesk/conversations/${id}`,
+        params: { before_seq: String(beforeSeq), limit: String(HELPDESK_THREAD_PAGE) },
+      }),
+      keepUnusedDataFor: 0,
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(
+            inboxApi.util.updateQueryData('helpdeskConversation', id, (draft) => withEarlier(draft, data)),
+          );
+        } catch {
+          // Shown by the shared error toast; scrolling up again tries again.
+        }
+      },
     }),
     controlStatus: build.query<HelpdeskControlStatus, { id: number; tenantId: number }>({
       query: ({ id, tenantId }) => ({
@@ -165,6 +192,7 @@ export const {
   useGroupedQuery,
   useUnreadQuery,
   useHelpdeskConversationQuery,
+  useLazyHelpdeskEarlierQuery,
   useSetControlMutation,
   useMarkReadMutation,
   useReplyMutation,

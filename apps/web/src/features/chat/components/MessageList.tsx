@@ -245,6 +245,11 @@ export type MessageListProps = {
   explainAnswers?: boolean;
   /** The inbox: say under an answer when the model's own was held back, and why (never shown to visitors). */
   explainHeldBack?: boolean;
+  /**
+   * The inbox's paged thread, while older messages are not loaded: shown at the top in place of the
+   * welcome (which belongs to the start), e.g. "Loading earlier messages…".
+   */
+  earlier?: ReactNode;
   /** "Talk to a person" under answers that offer one; absent where a person cannot be asked for now. */
   onRequestHuman?: () => void;
   /** Every message's time under it (the inbox). */
@@ -273,6 +278,7 @@ export function MessageList({
   onRequestHuman,
   showTimes = false,
   answerFooter,
+  earlier,
 }: MessageListProps) {
   const t = useChatTexts();
   const end = useRef<HTMLDivElement>(null);
@@ -280,10 +286,16 @@ export function MessageList({
   const seeded = messages.find(isSeededWelcome);
   const shown = seeded ? messages.filter((m) => m !== seeded) : messages;
   const lastSeq = messages.length ? messages[messages.length - 1]?.seq : 0;
+  const firstSeq = messages[0]?.seq ?? 0;
+  const edges = useRef({ first: firstSeq, last: lastSeq });
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the content grows
   useEffect(() => {
+    const before = edges.current;
+    edges.current = { first: firstSeq, last: lastSeq };
+    // Older messages loaded above (the inbox, scrolled up): the reader stays where they are.
+    if (lastSeq === before.last && firstSeq < before.first) return;
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [lastSeq, messages.length, draft, thinking, pending, frames.length]);
+  }, [lastSeq, firstSeq, messages.length, draft, thinking, pending, frames.length]);
 
   return (
     <Box sx={{ flex: 1, overflowY: 'auto', px: 2, py: 2 }}>
@@ -294,11 +306,15 @@ export function MessageList({
         aria-live="polite"
         sx={{ listStyle: 'none', m: 0, p: 0 }}
       >
-        <Bubble side="left" brandColor={brandColor} testId="welcome-message">
-          <Typography variant="body2" component="div">
-            <MarkdownText text={seeded?.message ?? welcome} />
-          </Typography>
-        </Bubble>
+        {earlier !== undefined ? (
+          <Box component="li">{earlier}</Box>
+        ) : (
+          <Bubble side="left" brandColor={brandColor} testId="welcome-message">
+            <Typography variant="body2" component="div">
+              <MarkdownText text={seeded?.message ?? welcome} />
+            </Typography>
+          </Bubble>
+        )}
         {intro ? (
           // Hidden when everything in it renders nothing (no suggestions, form or booking).
           <Box component="li" sx={{ '&:has(> :empty)': { display: 'none' } }}>

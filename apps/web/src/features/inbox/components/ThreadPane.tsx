@@ -10,12 +10,13 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
-import { type ChatMessage, type ConversationWithMessages, HELPDESK_TEXTS } from '@parley/contracts';
-import type { ReactNode } from 'react';
+import { type ChatMessage, HELPDESK_TEXTS, type HelpdeskConversation } from '@parley/contracts';
+import { type ReactNode, type UIEvent, useEffect, useLayoutEffect, useRef } from 'react';
 import { Composer } from '../../chat/components/Composer';
 import { MessageList } from '../../chat/components/MessageList';
 import type { ChatFrame } from '../../chat/frames';
 import { ConversationTemplate } from '../../whatsapp/components/ConversationTemplate';
+import { LOAD_EARLIER_PX } from '../thread-pages';
 import { ChannelIcon } from './ChannelIcon';
 import { holderLabel } from './ConversationPane';
 import { PaneTitle } from './PaneTitle';
@@ -23,7 +24,7 @@ import { PaneTitle } from './PaneTitle';
 type Props = {
   title: string;
   channel: string;
-  conversation: ConversationWithMessages | undefined;
+  conversation: HelpdeskConversation | undefined;
   loading: boolean;
   userId: number;
   brandColor: string;
@@ -40,6 +41,9 @@ type Props = {
   onDelete: () => void;
   /** Who the visitor is, notes, assignment, close and reopen (above the messages). */
   details?: ReactNode;
+  /** The thread holds its newest messages: the page before the oldest one held is asked for. */
+  onLoadEarlier?: () => void;
+  loadingEarlier?: boolean;
 };
 
 /**
@@ -64,6 +68,8 @@ export function ThreadPane({
   onReply,
   onDelete,
   details,
+  onLoadEarlier,
+  loadingEarlier = false,
 }: Props) {
   if (!conversation) {
     return (
@@ -119,7 +125,7 @@ export function ThreadPane({
         </Alert>
       ) : null}
       {details}
-      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <PagedThread conversation={conversation} loadingEarlier={loadingEarlier} onLoadEarlier={onLoadEarlier}>
         <MessageList
           messages={conversation.messages}
           // The server seeds every conversation with the bot's greeting (seq 1), which takes this place.
@@ -130,8 +136,13 @@ export function ThreadPane({
           frames={frames}
           showTimes
           explainHeldBack
+          earlier={
+            conversation.has_earlier ? (
+              <EarlierRow loading={loadingEarlier} onLoad={onLoadEarlier} />
+            ) : undefined
+          }
         />
-      </Box>
+      </PagedThread>
       {attachments.length > 0 ? (
         <Stack
           direction="row"
@@ -212,5 +223,79 @@ function DeliveryFailures({ messages }: { messages: ChatMessage[] }) {
         </Alert>
       ))}
     </Stack>
+  );
+}
+
+/** The top of a thread with older messages: loading them, or a button for those who do not scroll. */
+function EarlierRow({ loading, onLoad }: { loading: boolean; onLoad?: () => void }) {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 0.5 }} data-testid="thread-earlier">
+      {loading ? (
+        <Typography variant="caption" color="text.secondary" role="status">
+          Loading earlier messages…
+        </Typography>
+      ) : (
+        <Button size="small" onClick={onLoad} disabled={!onLoad}>
+          Load earlier messages
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * Around the message list (its first child is the scroller): near the top, the page before asks for
+ * itself; when it arrives above, the scroll position moves by its height, so the message under the
+ * agent's eyes stays put. A thread too short to scroll asks at once.
+ */
+function PagedThread({
+  conversation,
+  loadingEarlier,
+  onLoadEarlier,
+  children,
+}: {
+  conversation: HelpdeskConversation;
+  loadingEarlier: boolean;
+  onLoadEarlier?: () => void;
+  children: ReactNode;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  /** The scroller's height and offset from the bottom after the last render or scroll. */
+  const fromBottom = useRef<number | null>(null);
+  const firstSeq = conversation.messages[0]?.seq ?? 0;
+  const shownFirst = useRef({ id: conversation.id, seq: firstSeq });
+  const wantsMore = conversation.has_earlier === true && !loadingEarlier && onLoadEarlier !== undefined;
+  const scroller = () => box.current?.firstElementChild as HTMLElement | null | undefined;
+
+  useLayoutEffect(() => {
+    const el = scroller();
+    const before = shownFirst.current;
+    shownFirst.current = { id: conversation.id, seq: firstSeq };
+    if (!el) return;
+    // Older messages arrived above: keep the same distance from the bottom.
+    if (before.id === conversation.id && firstSeq < before.seq && fromBottom.current !== null)
+      el.scrollTop = el.scrollHeight - fromBottom.current;
+    fromBottom.current = el.scrollHeight - el.scrollTop;
+  });
+  useEffect(() => {
+    const el = scroller();
+    if (wantsMore && el && el.scrollHeight <= el.clientHeight + LOAD_EARLIER_PX) onLoadEarlier?.();
+  });
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    const el = event.target as HTMLElement;
+    if (el !== scroller()) return;
+    fromBottom.current = el.scrollHeight - el.scrollTop;
+    if (wantsMore && el.scrollTop <= LOAD_EARLIER_PX) onLoadEarlier?.();
+  };
+  return (
+    <Box
+      ref={box}
+      onScrollCapture={onScroll}
+      sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}
+      data-testid="thread-scroll"
+    >
+      {children}
+    </Box>
   );
 }

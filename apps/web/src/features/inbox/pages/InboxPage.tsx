@@ -29,6 +29,7 @@ import {
   useDeleteHelpdeskConversationMutation,
   useGroupedQuery,
   useHelpdeskConversationQuery,
+  useLazyHelpdeskEarlierQuery,
   useMarkReadMutation,
   useNewChatMutation,
   useReplyMutation,
@@ -122,6 +123,18 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
     skip: selectedId === null,
     refetchOnMountOrArgChange: true,
   });
+  const [loadEarlier, earlier] = useLazyHelpdeskEarlierQuery();
+  const earlierBusy = useRef(false);
+  /** The page before the oldest message held; one request at a time. */
+  const showEarlier = useCallback(() => {
+    const data = thread.data;
+    const oldest = data?.messages[0]?.seq;
+    if (!data?.has_earlier || oldest === undefined || earlierBusy.current) return;
+    earlierBusy.current = true;
+    loadEarlier({ id: data.id, beforeSeq: oldest }).finally(() => {
+      earlierBusy.current = false;
+    });
+  }, [thread.data, loadEarlier]);
   const [frames, setFrames] = useState<Record<number, ChatFrame[]>>({});
   const [conflict, setConflict] = useState<{ id: number; text: string } | null>(null);
   const [toDelete, setToDelete] = useState<GroupedConversation | null>(null);
@@ -450,6 +463,8 @@ function Inbox({ userId, tenantId }: { userId: number; tenantId: number }) {
             onTakeOver={() => void changeControl(true)}
             onHandBack={() => void changeControl(false)}
             onReply={sendReply}
+            onLoadEarlier={showEarlier}
+            loadingEarlier={earlier.isFetching}
             details={
               thread.data && selectedId !== null ? (
                 <ConversationDetails
