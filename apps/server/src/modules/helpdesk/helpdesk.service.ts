@@ -34,6 +34,7 @@ import {
   toMessage,
 } from '../chat/chat.queries.js';
 import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
+import { messagesRatedBefore } from '../chat/rated-history.js';
 import type { HandoffService, Moved } from '../handoff/handoff.service.js';
 import { botScope, requireInboxConversation, worksWithBot } from '../handoff/inbox-scope.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
@@ -49,7 +50,6 @@ import {
   socketClosed,
   socketOpened,
 } from './presence.queries.js';
-import { threadPage } from './thread-page.js';
 
 /** 409: another agent holds the conversation; the inbox says who. */
 export class HeldByAnother extends AppError {
@@ -327,7 +327,7 @@ export class HelpdeskService {
   ): Promise<HelpdeskConversation> {
     const row = await requireInboxConversation(this.db, auth, id);
     const [found, window] = await Promise.all([
-      threadPage(this.db, row.id, raterKey, page),
+      messagesRatedBefore(this.db, row.id, raterKey, page),
       replyWindowOf(this.db, row, new Date()),
     ]);
     return { ...toConversation(row), ...(window ? { reply_window: window } : {}), ...found };
