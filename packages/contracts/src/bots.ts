@@ -78,6 +78,22 @@ export const DEFAULT_LEAD_FORM: LeadFormConfig = {
 
 const ids = (label: string) => z.array(BodyId(label)).max(200).default([]);
 
+/**
+ * An allowed origin as a browser sends it in its Origin header, so a pasted one matches: lower case,
+ * punycode, no default port (:443, :80), no trailing slash. A leading `*.` (https://*.shop.example)
+ * stands for every subdomain. Null: not an http(s) origin (a path, a query, credentials, no host).
+ */
+export function normaliseOrigin(value: string): string | null {
+  const match = /^(https?:\/\/)(\*\.)?([^/\s?#@*\\]+)\/?$/i.exec(value.trim());
+  if (!match) return null;
+  try {
+    const url = new URL(`${match[1]}${match[3]}`);
+    return `${url.protocol}//${match[2] ?? ''}${url.host}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Everything a bot's owner sets (create and update). Multipart sends it as fields; see BotFormFields. */
 export const BotInput = z.object({
   bot_name: BotName,
@@ -137,12 +153,18 @@ export const BotInput = z.object({
   /** Sites allowed to embed the widget (origins like https://shop.example); empty: any site. */
   allowed_origins: z
     .array(
-      inputText()
-        .trim()
-        .regex(/^https?:\/\/[^/\s?#]+$/, 'An allowed origin looks like https://shop.example (no path)')
-        .transform((origin) => origin.toLowerCase()),
+      inputText().transform((origin, ctx) => {
+        const normalised = normaliseOrigin(origin);
+        if (normalised !== null) return normalised;
+        ctx.addIssue({
+          code: 'custom',
+          message: 'An allowed origin looks like https://shop.example (no path)',
+        });
+        return z.NEVER;
+      }),
     )
     .max(20, 'At most 20 allowed origins')
+    .transform((origins) => [...new Set(origins)])
     .default([]),
   file_group_ids: ids('File group'),
   web_source_ids: ids('Web source'),

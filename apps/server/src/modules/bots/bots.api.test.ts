@@ -597,6 +597,94 @@ describe('public bots', () => {
   });
 });
 
+describe('allowed sites', () => {
+  const visitorFrom = async (uuid: string, origin: string) =>
+    (await server.post('/api/chat/visitor', { bot_uuid: uuid }, { headers: { origin } })).status;
+
+  it('keeps origins as browsers send them and matches www, subdomain wildcards, scheme and port', async () => {
+    const bot = (
+      await create(owner, {
+        bot_name: uniqueName(),
+        allowed_origins: [
+          ' https://Shop.example:443/ ',
+          'https://shop.example',
+          'https://*.Brand.example',
+          'http://localhost:3000',
+        ],
+      })
+    ).body;
+    expect(bot.allowed_origins).toEqual([
+      'https://shop.example',
+      'https://*.brand.example',
+      'http://localhost:3000',
+    ]);
+    const verdicts = async (origins: string[]) =>
+      Promise.all(origins.map(async (origin) => [origin, await visitorFrom(bot.uuid, origin)]));
+    expect(
+      await verdicts([
+        'https://shop.example',
+        'https://www.shop.example',
+        'https://eu.brand.example',
+        'https://a.b.brand.example',
+        'http://localhost:3000',
+      ]),
+    ).toEqual([
+      ['https://shop.example', 200],
+      ['https://www.shop.example', 200],
+      ['https://eu.brand.example', 200],
+      ['https://a.b.brand.example', 200],
+      ['http://localhost:3000', 200],
+    ]);
+    expect(
+      await verdicts([
+        'http://shop.example',
+        'https://shop.example:8443',
+        'https://shop.example.evil.example',
+        'https://evilshop.example',
+        'https://brand.example',
+        'https://evilbrand.example',
+        'http://localhost:3001',
+        'null',
+      ]),
+    ).toEqual([
+      ['http://shop.example', 403],
+      ['https://shop.example:8443', 403],
+      ['https://shop.example.evil.example', 403],
+      ['https://evilshop.example', 403],
+      ['https://brand.example', 403],
+      ['https://evilbrand.example', 403],
+      ['http://localhost:3001', 403],
+      ['null', 403],
+    ]);
+  });
+
+  it('refuses what is not an origin, and a change applies to the very next visitor', async () => {
+    for (const origin of [
+      'shop.example',
+      'https://shop.example/shop',
+      'https://user@shop.example',
+      'https://*',
+      'ftp://shop.example',
+      'https://shop.example:99999',
+    ]) {
+      const refused = await create(owner, { bot_name: uniqueName(), allowed_origins: [origin] });
+      expect([origin, refused.status, (refused.body as unknown as { detail: string }).detail]).toEqual([
+        origin,
+        400,
+        'An allowed origin looks like https://shop.example (no path)',
+      ]);
+    }
+    const bot = (await create(owner, { bot_name: uniqueName(), allowed_origins: ['https://shop.example'] }))
+      .body;
+    expect(await visitorFrom(bot.uuid, 'https://other.example')).toBe(403);
+    await send('PUT', `/chat/bots/${bot.bot_id}`, owner, { allowed_origins: ['https://other.example'] });
+    expect(await visitorFrom(bot.uuid, 'https://other.example')).toBe(200);
+    expect(await visitorFrom(bot.uuid, 'https://shop.example')).toBe(403);
+    await send('PUT', `/chat/bots/${bot.bot_id}`, owner, { allowed_origins: [] });
+    expect(await visitorFrom(bot.uuid, 'https://shop.example')).toBe(200);
+  });
+});
+
 describe("another workspace's bots and permissions", () => {
   it('answer 404 to another workspace and 403 without the Create Bot grant', async () => {
     const bot = (await create(owner, { bot_name: uniqueName() })).body;

@@ -7,3 +7,12 @@ export function embedSnippet(origin: string, uuid: string): string {
 export function directLink(origin: string, uuid: string): string {
   return `${origin}/chat/${uuid}`;
 }
+
+/**
+ * What a site with a strict Content-Security-Policy must allow for the widget (apps/widget/README.md):
+ * the script, its API calls and chat socket, and the bot's pictures. No 'unsafe-inline' is needed.
+ */
+export function cspDirectives(origin: string): string {
+  const socket = origin.replace(/^http/, 'ws');
+  return `script-src ${origin}; connect-src ${origin} ${socket}; img-src ${origin}`;
+}

@@ -33,8 +33,8 @@ export function AllowedOriginsForm({ bot }: { bot: Bot }) {
         Allowed sites
       </Typography>
       <Typography variant="body2" color="text.secondary">
-        The sites that may show this bot, one per line, like https://shop.example. Leave empty to allow any
-        site.
+        The sites that may show this bot, one per line, like https://shop.example (www.shop.example is
+        included; https://*.shop.example allows every subdomain). Leave empty to allow any site.
       </Typography>
       <TextField
         id="allowed-origins"

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Bot } from '@parley/contracts';
 import { BotChannels } from '../../social/components/BotChannels';
-import { directLink, embedSnippet } from '../embed';
+import { cspDirectives, directLink, embedSnippet } from '../embed';
 import { AllowedOriginsForm } from './AllowedOriginsForm';
 import { CopyField } from './CopyField';
 
@@ -21,6 +21,11 @@ export function BotEmbedTab({ bot }: { bot: Bot }) {
           Paste this just before the closing &lt;/body&gt; tag of every page that should show the chat.
         </Typography>
         <CopyField id="embed-snippet" label="Embed code" value={embedSnippet(origin, bot.uuid)} multiline />
+        <Typography variant="body2" color="text.secondary">
+          If your site sends a Content-Security-Policy, add these sources to it (no inline script or style is
+          needed):
+        </Typography>
+        <CopyField id="embed-csp" label="Content-Security-Policy sources" value={cspDirectives(origin)} />
       </Stack>
       <Stack spacing={1}>
         <Typography variant="subtitle1" fontWeight={600} component="h3">
