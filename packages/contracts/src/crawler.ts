@@ -80,6 +80,11 @@ export const CrawlStatus = z.object({
   percentage: z.number(),
   /** Pages the crawl could not store, once it has ended (at most 100); empty before. */
   skipped_pages: z.array(SkippedPage),
+  /**
+   * What the owner should know about the site as a whole, once the crawl has ended, in words: the
+   * page limit left pages unread, or a menu built by JavaScript hid the site's other pages. Empty before.
+   */
+  notices: z.array(z.string()),
 });
 export type CrawlStatus = z.infer<typeof CrawlStatus>;
 
@@ -112,6 +117,8 @@ export const WebSource = SyncState.extend({
   last_crawled_at: z.string().nullable(),
   /** Pages its last finished crawl could not store, and why (at most 100). */
   last_skipped_pages: z.array(SkippedPage),
+  /** What its last finished crawl told of the site as a whole (CrawlStatus.notices). */
+  last_notices: z.array(z.string()),
 });
 export type WebSource = z.infer<typeof WebSource>;
 

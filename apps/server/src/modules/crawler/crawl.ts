@@ -44,14 +44,31 @@ export type CrawlOptions = {
   documents?: { maxBytes: number };
 };
 
-/** What a crawl did: pages stored, the site's furniture to remember for the next one, pages it could not read. */
-export type CrawlResult = { stored: number; boilerplate: string[]; skipped: SkippedPage[] };
+/**
+ * What a crawl did: pages stored, the site's furniture to remember for the next one, pages it could
+ * not read, and what the owner should know about the site as a whole (CrawlNotices).
+ */
+export type CrawlResult = {
+  stored: number;
+  boilerplate: string[];
+  skipped: SkippedPage[];
+  notices: string[];
+};
 
 /** A page the crawl found but could not store, and why, in words the owner can act on. */
 export type SkippedPage = { url: string; reason: string };
 /** The most skipped pages a crawl reports (a broken site could otherwise report hundreds). */
 export const MAX_SKIPPED = 100;
 const NO_TEXT = 'it has no text to read';
+/** Said when the page limit stopped a crawl with pages left to read: the owner would think the bot has all. */
+export const limitNotice = (maxPages: number) =>
+  `Stopped at ${maxPages} ${maxPages === 1 ? 'page' : 'pages'}: the site has more. Raise the limit or crawl the sections you need.`;
+/** Said when the crawl found next to no pages from a start page whose menu its scripts build. */
+export const scriptedMenuNotice = (stored: number) =>
+  `Only ${stored} ${stored === 1 ? 'page was' : 'pages were'} found: the site's menu is built by JavaScript in the browser, which the crawler does not run, and no sitemap lists its pages. ` +
+  'Add a sitemap.xml to the site, start a crawl at each page you need, or upload those pages as files.';
+/** A start page with fewer links than this to follow, whose menu is scripted, hides the rest of its site. */
+const FEW_LINKS = 3;
 const NO_TEXT_SCRIPTED =
   'it has no text to read: its content is built by JavaScript in the browser, which the crawler does not run';
 
@@ -237,7 +254,21 @@ type Extracted = {
   links: string[];
   /** Whether the page runs scripts: a page with scripts and no text is built by them in the browser. */
   scripted: boolean;
+  /**
+   * Whether its menu is left to its scripts: a <nav> or <header> without a link, or places a click
+   * navigates from that are no links (onclick, data-href, routerLink, <a> without href).
+   */
+  scriptedMenu: boolean;
 };
+
+/** The markers of a menu built or driven by scripts (Extracted.scriptedMenu). */
+const SCRIPT_NAVIGATION = '[onclick*="location" i], [data-href], [data-url], [routerlink], nav a:not([href])';
+const scriptedMenuOf = (document: Document) =>
+  document.querySelector('script') !== null &&
+  ([...document.querySelectorAll('nav, header, [role="navigation"]')].some(
+    (menu) => !menu.querySelector('a[href]'),
+  ) ||
+    document.querySelector(SCRIPT_NAVIGATION) !== null);
 
 /** Title, main content as blocks (html-sections.ts: every section, furniture removed), canonical URL and links. */
 export function extractPage(html: string, url: string): Promise<Extracted> {
@@ -262,7 +293,7 @@ export function extractPage(html: string, url: string): Promise<Extracted> {
     const blocks = readBlocks(document);
     const text = blocks.map((block) => block.text).join('\n\n');
     const title = document.title.replace(/\s+/g, ' ').trim() || h1 || url;
-    return { title, blocks, text, canonical, links, scripted };
+    return { title, blocks, text, canonical, links, scripted, scriptedMenu: scriptedMenuOf(document) };
   });
 }
 
@@ -310,6 +341,13 @@ async function readSitemaps(
   }
   return pages;
 }
+
+/** How many distinct pages other than `self` the links lead to (a fragment or tag is the same page). */
+const onwardLinks = (links: string[], self: string) => {
+  const host = new URL(self).host;
+  const others = links.filter((link) => new URL(link).host === host).map((link) => normalizeUrl(link));
+  return new Set(others.filter((key) => key !== normalizeUrl(self))).size;
+};
 
 /** A host without its `www.`: example.com and www.example.com are one site. */
 const bareHost = (host: string) => host.replace(/^www\./, '');
@@ -429,6 +467,16 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   }
 
   let startBuiltByScripts = false;
+  // The start page's menu is its scripts' and it leads almost nowhere (scriptedMenuNotice).
+  let startMenuHidden = false;
+  const fromSitemapCount = level.length - 1;
+  // Pages left unread because the limit was reached (limitNotice).
+  let moreThanLimit = false;
+  const full = () => stored >= options.maxPages;
+  const fullNow = () => {
+    if (full()) moreThanLimit = true;
+    return full();
+  };
   const seenCanonical = new Set<string>();
   const seenHashes = new Set<string>();
   let stored = 0;
@@ -437,7 +485,6 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const learner = new BoilerplateLearner(options.boilerplate);
   const pending: ({ url: string; title: string; blocks: Block[]; links: string[] } & Validators)[] = [];
   const limit = pLimit(Math.max(1, delayMs > 0 ? 1 : options.concurrency));
-  const full = () => stored >= options.maxPages;
 
   const follow = (links: string[], depth: number, next: string[]) => {
     if (depth >= options.maxDepth) return;
@@ -464,7 +511,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   const keep = async (url: string, page: KnownPage, depth: number, next: string[], notModified: boolean) => {
     follow(page.links, depth, next);
     const key = keyOf(url);
-    if (seenCanonical.has(key) || full()) return;
+    if (seenCanonical.has(key) || fullNow()) return;
     seenCanonical.add(key);
     seenHashes.add(page.contentHash);
     stored++;
@@ -480,8 +527,13 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
   };
 
   const visit = async (url: string, depth: number, next: string[]) => {
-    if (full() || options.fetch.signal?.aborted) return;
+    if (options.fetch.signal?.aborted) return;
     if (url !== start && !allowed(url)) return;
+    // A page the limit leaves unread (one already read under another address is no page more).
+    if (full()) {
+      if (!seenCanonical.has(keyOf(url))) moreThanLimit = true;
+      return;
+    }
     const known = options.known?.(keyOf(url));
     // The start page must answer: otherwise the crawl fails and the web source keeps its pages.
     const document = isDocument(url);
@@ -516,6 +568,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (document) return readDocument(finalUrl, response);
     const page = await extractPage(decodeHtml(response.body, response.contentType), finalUrl);
     if (url === start && !page.text && page.scripted) startBuiltByScripts = true;
+    if (url === start && page.scriptedMenu) startMenuHidden = onwardLinks(page.links, finalUrl) < FEW_LINKS;
     follow(page.links, depth, next);
     const canonical = page.canonical && sameHost(page.canonical) ? page.canonical : finalUrl;
     if (seenCanonical.has(keyOf(canonical)) || seenCanonical.has(keyOf(finalUrl))) return;
@@ -526,7 +579,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     const hash = contentHash(page.title, page.text);
     if (seenHashes.has(hash)) return;
     seenHashes.add(hash);
-    if (full()) return;
+    if (fullNow()) return;
     stored++;
     learner.observe(page.blocks);
     pending.push({
@@ -549,7 +602,7 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     if (seenCanonical.has(keyOf(url)) || !allowed(url)) return;
     seenCanonical.add(keyOf(url));
     const hash = createHash('sha256').update(bytes).digest('hex');
-    if (seenHashes.has(hash) || full()) return;
+    if (seenHashes.has(hash) || fullNow()) return;
     seenHashes.add(hash);
     stored++;
     const { etag, lastModified } = response;
@@ -586,6 +639,8 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
     await storing;
     level = next;
   }
+  // Pages queued for the next level when the limit ended the loop are pages the site has beyond it.
+  if (full() && level.some((url) => !seenCanonical.has(keyOf(url)))) moreThanLimit = true;
   await storePending();
   // An interrupted crawl saw only part of the site: it must not count as a snapshot.
   if (options.fetch.signal?.aborted) throw new Error('The crawl was interrupted');
@@ -596,5 +651,10 @@ export async function crawlSite(options: CrawlOptions, hooks: CrawlHooks): Promi
       `${start} builds its text with JavaScript in the browser, which the crawler does not run, so no page had text to read. ` +
         'Add its content as files or Q&A pairs, or crawl a version of the site served as HTML.',
     );
-  return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE), skipped };
+  const notices: string[] = [];
+  if (moreThanLimit) notices.push(limitNotice(options.maxPages));
+  // Only when the crawl truly stayed small: a site whose sitemap or other pages led on is read.
+  if (startMenuHidden && fromSitemapCount === 0 && written < FEW_LINKS)
+    notices.push(scriptedMenuNotice(written));
+  return { stored: written, boilerplate: learner.remembered(BOILERPLATE_SAMPLE), skipped, notices };
 }

@@ -55,7 +55,7 @@ export async function findWebSource(
 }
 
 /** What a crawl job answers when it ends (crawler.service.ts runCrawl): its tally and the pages it skipped. */
-export type CrawlOutcome = SyncChanges & { skipped?: { url: string; reason: string }[] };
+export type CrawlOutcome = SyncChanges & { skipped?: { url: string; reason: string }[]; notices?: string[] };
 
 const lastCrawl = alias(jobs, 'last_crawl');
 

@@ -74,6 +74,7 @@ const toWebSource = ({
   page_count: Number(pageCount),
   last_crawled_at: source.lastCrawledAt?.toISOString() ?? null,
   last_skipped_pages: lastOutcome?.skipped ?? [],
+  last_notices: lastOutcome?.notices ?? [],
   ...toSyncState(source, runningTaskId),
 });
 
@@ -211,6 +212,7 @@ export class CrawlerService {
   async status(auth: AuthContext, taskId: string): Promise<CrawlStatus> {
     const job = await this.jobs.get(taskId, auth.tenantId);
     if (!job || job.name !== CRAWL_JOB) throw notFound();
+    const outcome = job.status === 'completed' ? await q.crawlOutcome(this.db, taskId) : null;
     return {
       status: STATUS[job.status] ?? 'pending',
       pages_crawled: job.current,
@@ -218,8 +220,8 @@ export class CrawlerService {
       current: job.current,
       total: job.total,
       percentage: job.percentage,
-      skipped_pages:
-        job.status === 'completed' ? ((await q.crawlOutcome(this.db, taskId))?.skipped ?? []) : [],
+      skipped_pages: outcome?.skipped ?? [],
+      notices: outcome?.notices ?? [],
     };
   }
 
@@ -295,7 +297,7 @@ export class CrawlerService {
     const kept: number[] = [];
     const checked: number[] = [];
     await job.progress(0, data.maxPages);
-    const { stored, boilerplate, skipped } = await crawlSite(
+    const { stored, boilerplate, skipped, notices } = await crawlSite(
       {
         startUrl: data.url,
         maxPages: data.maxPages,
@@ -345,7 +347,7 @@ export class CrawlerService {
       await q.finishCrawl(tx, tenantId, data.webSourceId, now, changes, boilerplate);
     });
     await job.progress(stored, stored);
-    return { ...changes, skipped };
+    return { ...changes, skipped, notices };
   }
 
   /** Stores a page read in full: trained when new or its text changed, otherwise its chunks stay. */

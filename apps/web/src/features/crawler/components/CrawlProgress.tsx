@@ -34,9 +34,11 @@ export function CrawlProgress({ taskId, onDone, quiet }: Props) {
   useEffect(() => {
     if (!data) return;
     if (data.status === 'completed') {
-      // The spec's sentence, then the pages it could not read (listed under the web source).
+      // The spec's sentence, then what the owner must know (also shown under the web source).
       const skipped = skippedNote(data.skipped_pages.length);
-      const message = [MESSAGES.crawler.completed(data.pages_crawled), skipped].filter(Boolean).join(' ');
+      const message = [MESSAGES.crawler.completed(data.pages_crawled), ...data.notices, skipped]
+        .filter(Boolean)
+        .join(' ');
       if (!quiet) notify.success(message);
       dispatch(refreshCrawlerLists());
       onDone({ ok: true, message, pages: data.pages_crawled });

@@ -12,6 +12,7 @@ import { SyncScheduleControl, syncSummary } from '../../../shared/components/Syn
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { failureText } from '../../roles/failure';
 import { useDeleteWebSourceMutation, useRecrawlMutation, useSetWebSourceScheduleMutation } from '../api';
+import { CrawlNotices } from './CrawlNotices';
 import { CrawlProgress } from './CrawlProgress';
 import { SkippedPages } from './SkippedPages';
 import { WebSourcePages } from './WebSourcePages';
@@ -77,8 +78,8 @@ export function WebSourceList({ sources }: { sources: WebSource[] }) {
 }
 
 /**
- * A web source: its name, URL, page count, last sync with what it changed and the pages it could not
- * read; its re-crawl schedule,
+ * A web source: its name, URL, page count, last sync with what it changed, what it told of the site
+ * (a page limit reached, a scripted menu) and the pages it could not read; its re-crawl schedule,
  * a re-crawl button with that crawl's progress, a toggle for its pages and its delete button.
  */
 function WebSourceRow({ source, onDelete }: { source: WebSource; onDelete: () => void }) {
@@ -119,6 +120,7 @@ function WebSourceRow({ source, onDelete }: { source: WebSource; onDelete: () =>
             {/* One started elsewhere (the form, the schedule); Re-crawl now follows it. */}
             {source.sync_task_id && !started ? ' · a crawl is queued or running' : ''}
           </Typography>
+          <CrawlNotices sourceId={source.source_id} notices={source.last_notices} />
           <SkippedPages sourceId={source.source_id} pages={source.last_skipped_pages} />
         </Box>
         <Button size="small" onClick={onRecrawl} disabled={started !== null || recrawling.isLoading}>
