@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChatMessage, ConversationWithMessages, PingFrame, ResumeFrame } from './chat.js';
-import { BodyId, FrameId, Id, inputText } from './common.js';
+import { BodyId, FrameId, Id, inputText, MAX_ID } from './common.js';
 import { need, open, type RouteRule, signedIn } from './rules.js';
 
 /**
@@ -134,6 +134,8 @@ export const HelpdeskConversationQuery = z.object({
     .number({ error: 'before_seq must be a whole number' })
     .int('before_seq must be a whole number')
     .min(1, 'before_seq must be at least 1')
+    // A sequence number is a 32-bit integer in the database: a larger one would fail there.
+    .max(MAX_ID, `before_seq must be at most ${MAX_ID}`)
     .optional(),
   limit: z.coerce
     .number({ error: 'limit must be a whole number' })
