@@ -2,9 +2,11 @@ import { MESSAGES, type QnA, type SearchResult, type TrainingProgress } from '@p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunks, conversations, messages } from '../../core/db/schema.js';
 import { insertBot } from '../../test/bots.js';
+import { createTestDatabase } from '../../test/database.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { plans } from '../billing/billing.schema.js';
 
 let server: TestServer;
 let owner: Account;
@@ -194,6 +196,151 @@ describe('Q&A pairs', () => {
   });
 });
 
+const searchOf = (bot: number, query: string) =>
+  server.post<SearchResult>(`/api/knowledge/search/${bot}`, { query }, as(owner));
+
+async function trainedPair(bot: number, question: string, answer: string): Promise<QnA> {
+  const created = await server.post<QnA>('/api/qna/', { bot_id: bot, question, answer }, as(owner));
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const listed = await server.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(owner));
+    if (listed.body.find((q) => q.id === created.body.id)?.trained) return created.body;
+    if (Date.now() > deadline) throw new Error(`"${question}" was not trained`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('what the bot knows follows the pairs at once', () => {
+  it('never quotes an edited answer again, even before (or without) the new text being trained', async () => {
+    const database = await createTestDatabase();
+    const worker = await startTestServer({ database });
+    const boss = await signupOwner(worker);
+    const bot = (await insertBot(worker, boss.user.tenant_id)).id;
+    const pair = await worker.post<QnA>(
+      '/api/qna/',
+      { bot_id: bot, question: 'Do you deliver on Sundays?', answer: 'No, Monday to Saturday only.' },
+      as(boss),
+    );
+    const deadline = Date.now() + 10_000;
+    while (!(await worker.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(boss))).body[0]?.trained) {
+      if (Date.now() > deadline) throw new Error('the pair was not trained');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await worker.close({ dropDatabase: false });
+    // No workers here: the edit's training never runs, the old answer must be gone all the same.
+    const api = await startTestServer({ database, role: 'api' });
+    try {
+      const search = () =>
+        api.post<SearchResult>(
+          `/api/knowledge/search/${bot}`,
+          { query: 'do you deliver on sundays' },
+          as(boss),
+        );
+      expect((await search()).body.hits[0]?.content).toContain('Monday to Saturday');
+      const edited = await api.put<QnA>(
+        `/api/qna/${pair.body.id}`,
+        { answer: 'Yes, on Sundays too since May.' },
+        as(boss),
+      );
+      expect(edited.body).toMatchObject({ trained: false, training: true });
+      const after = await search();
+      expect(after.body.qna_match).toBeNull();
+      expect(JSON.stringify(after.body.hits)).not.toContain('Monday to Saturday');
+    } finally {
+      await api.close({ dropDatabase: true });
+    }
+  });
+
+  it('deleting one pair removes its knowledge and leaves the others answering', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    const gone = await trainedPair(bot, 'Do you sell gift cards?', 'Gift cards from 10 to 200 euros.');
+    await trainedPair(bot, 'Where is your shop?', 'At 12 Rue de la Paix, Paris.');
+    expect((await searchOf(bot, 'gift cards')).body.qna_match?.qna_id).toBe(gone.id);
+    expect((await server.delete(`/api/qna/${gone.id}`, as(owner))).status).toBe(200);
+    const after = await searchOf(bot, 'do you sell gift cards');
+    expect(after.body.qna_match).toBeNull();
+    expect(JSON.stringify(after.body.hits)).not.toContain('Gift cards from');
+    expect((await searchOf(bot, 'where is your shop')).body.qna_match?.answer).toBe(
+      'At 12 Rue de la Paix, Paris.',
+    );
+  });
+
+  it('refuses a question the bot already has (any case or spacing), so the first pair keeps answering', async () => {
+    const bot = (await insertBot(server, owner.user.tenant_id)).id;
+    const other = (await insertBot(server, owner.user.tenant_id)).id;
+    const first = await trainedPair(bot, 'Do you ship abroad?', 'Yes, to 40 countries.');
+    const detail = 'This bot already has a Q&A pair for that question: "Do you ship abroad?"';
+    const again = await server.post(
+      '/api/qna/',
+      { bot_id: bot, question: '  do you   SHIP abroad? ', answer: 'No.' },
+      as(owner),
+    );
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ detail });
+    // Another bot may have it; an edit onto it is refused too; an edit keeping its own question is fine.
+    expect(
+      (
+        await server.post(
+          '/api/qna/',
+          { bot_id: other, question: 'Do you ship abroad?', answer: 'No.' },
+          as(owner),
+        )
+      ).status,
+    ).toBe(201);
+    const second = await trainedPair(bot, 'Do you ship to Canada?', 'Yes, in 7 days.');
+    const onto = await server.put(`/api/qna/${second.id}`, { question: 'DO YOU SHIP ABROAD?' }, as(owner));
+    expect(onto.status).toBe(409);
+    expect(onto.body).toEqual({ detail });
+    const recased = await server.put<QnA>(
+      `/api/qna/${first.id}`,
+      { question: 'Do you ship Abroad?' },
+      as(owner),
+    );
+    expect(recased.status).toBe(200);
+    const listed = await server.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(owner));
+    expect(listed.body.map((q) => [q.question, q.answer])).toEqual([
+      ['Do you ship Abroad?', 'Yes, to 40 countries.'],
+      ['Do you ship to Canada?', 'Yes, in 7 days.'],
+    ]);
+  });
+});
+
+describe("the plan's trained characters", () => {
+  it('refuses an edit that takes the bot past them, keeping the pair as it was', async () => {
+    const limited = await startTestServer({ env: { PLAN_LIMITS: 'on' } });
+    try {
+      await limited.database.db.update(plans).set({ trainedCharactersPerChatbot: 80 });
+      const boss = await signupOwner(limited);
+      const bot = (await insertBot(limited, boss.user.tenant_id)).id;
+      const pair = await limited.post<QnA>(
+        '/api/qna/',
+        { bot_id: bot, question: 'Do you ship abroad?', answer: 'Yes, to most countries.' },
+        as(boss),
+      );
+      expect(pair.status, JSON.stringify(pair.body)).toBe(201);
+      // Within the limit counting what the pair holds now, not on top of it.
+      const shorter = await limited.put<QnA>(
+        `/api/qna/${pair.body.id}`,
+        { answer: 'Yes, to 40 countries.' },
+        as(boss),
+      );
+      expect(shorter.status, JSON.stringify(shorter.body)).toBe(200);
+      const longer = await limited.put(
+        `/api/qna/${pair.body.id}`,
+        { answer: 'Yes: we ship to every country in Europe, Asia, Africa and the Americas.' },
+        as(boss),
+      );
+      expect(longer.status).toBe(402);
+      expect((longer.body as { detail: string }).detail).toMatch(/more than the 80 trained characters/);
+      const listed = await limited.get<QnA[]>(`/api/qna/?bot_id=${bot}`, as(boss));
+      expect(listed.body.map((q) => q.answer)).toEqual(['Yes, to 40 countries.']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 /** A conversation of the bot with one visitor message in it: the message's id (a Q&A pair's chat_id). */
 async function chatMessage(tenantId: number, bot: number): Promise<number> {
   const [conversation] = await server.database.db
@@ -286,7 +433,21 @@ describe('tenancy and permissions', () => {
     const member = await addTeammate(server, owner, role, (email) =>
       outboxText(server.database, email).then(tokenFromText),
     );
-    const reply = await server.get('/api/qna/', as(member));
-    expect(reply.status).toBe(403);
+    const pair = await server.post<QnA>(
+      '/api/qna/',
+      { bot_id: botId, question: 'Is parking free?', answer: 'Yes, for clients.' },
+      as(owner),
+    );
+    const calls = [
+      server.get('/api/qna/', as(member)),
+      server.post('/api/qna/', { bot_id: botId, question: 'x?', answer: 'y' }, as(member)),
+      server.put(`/api/qna/${pair.body.id}`, { answer: 'No.' }, as(member)),
+      server.delete(`/api/qna/${pair.body.id}`, as(member)),
+      server.delete(`/api/qna/?bot_id=${botId}`, as(member)),
+      server.post(`/api/training/train/qna/${botId}`, undefined, as(member)),
+    ];
+    for (const reply of await Promise.all(calls)) expect(reply.status).toBe(403);
+    const still = await server.get<QnA[]>(`/api/qna/?bot_id=${botId}`, as(owner));
+    expect(still.body.find((q) => q.id === pair.body.id)?.answer).toBe('Yes, for clients.');
   });
 });

@@ -8,11 +8,12 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
-import { badRequest, notFound } from '../../core/errors.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import type { Entitlements } from '../billing/entitlements.js';
 import { requireBot } from '../bots/bots.queries.js';
+import { bots } from '../bots/bots.schema.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
 import { bumpCollectionVersion, removeDocument, replaceDocument } from '../knowledge/ingest.js';
@@ -46,6 +47,31 @@ function otherWordings(question: string, wordings: readonly string[]): string[] 
     kept.push(text);
   }
   return kept;
+}
+
+const sameQuestion = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Refuses a question the bot already has as another pair's question or other wording: two pairs
+ * for one question tie, so neither would answer it (and the owner could not tell which one did).
+ * The bot's row is locked first, so two saves of the same question at once cannot both pass.
+ */
+async function requireNewQuestion(tx: Tx, tenantId: number, botId: number, question: string, self?: number) {
+  await tx
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.id, botId), eq(bots.tenantId, tenantId)))
+    .for('update');
+  const wanted = sameQuestion(question);
+  const pairs = await tx
+    .select({ id: qna.id, question: qna.question, wordings: qna.alternateQuestions })
+    .from(qna)
+    .where(and(eq(qna.tenantId, tenantId), eq(qna.botId, botId)));
+  const taken = pairs.find(
+    (pair) =>
+      pair.id !== self && [pair.question, ...pair.wordings].some((text) => sameQuestion(text) === wanted),
+  );
+  if (taken) throw conflict(`This bot already has a Q&A pair for that question: "${taken.question}"`);
 }
 
 /** The workspace's pair, read and locked for the rest of the transaction; undefined when there is none. */
@@ -103,6 +129,7 @@ export class QnaService {
       [],
       body.question.length + body.answer.length,
     );
+    await requireNewQuestion(tx, auth.tenantId, body.bot_id, body.question);
     const [row] = await tx
       .insert(qna)
       .values({
@@ -187,6 +214,7 @@ export class QnaService {
         (body.question !== undefined && body.question !== current.question) ||
         (body.answer !== undefined && body.answer !== current.answer);
       const question = body.question ?? current.question;
+      if (retrain) await this.requireEditAllowed(tx, auth, current, question, body.answer ?? current.answer);
       const [row] = await tx
         .update(qna)
         .set({
@@ -198,11 +226,35 @@ export class QnaService {
         })
         .where(eq(qna.id, id))
         .returning();
-      if (retrain) await this.queuePairTraining(tx, row!);
-      else await bumpCollectionVersion(tx, auth.tenantId, 'qna', row!.botId);
+      // The old text leaves the bot's knowledge now, not when training ends (or fails): the bot
+      // never quotes an answer the owner replaced.
+      if (retrain) {
+        await removeDocument(tx, auth.tenantId, 'qna', id);
+        await this.queuePairTraining(tx, row!);
+      } else await bumpCollectionVersion(tx, auth.tenantId, 'qna', row!.botId);
       const training = retrain || (await this.pairsInTraining(tx, auth.tenantId, [row!])).has(row!.id);
       return toQnA(row!, training);
     });
+  }
+
+  /** An edit's new text must fit the plan (in place of what the pair holds now) and be a question the bot lacks. */
+  private async requireEditAllowed(
+    tx: Tx,
+    auth: AuthContext,
+    current: Row,
+    question: string,
+    answer: string,
+  ) {
+    const source = { type: 'qna', collectionId: current.botId } as const;
+    await this.limits?.requireRoomFor(
+      tx,
+      auth.tenantId,
+      source,
+      [current.id],
+      question.length + answer.length,
+    );
+    if (sameQuestion(question) !== sameQuestion(current.question))
+      await requireNewQuestion(tx, auth.tenantId, current.botId, question, current.id);
   }
 
   /**

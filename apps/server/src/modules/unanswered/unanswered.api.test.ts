@@ -173,6 +173,21 @@ describe('the queue of unanswered questions', () => {
 
     const again = await server.post(`/api/unanswered/${shipping!.id}/answer`, { answer: 'Twice' }, as(owner));
     expect(again.status).toBe(400);
+
+    // A group answered with a question the bot already has a pair for: refused, it stays queued.
+    const [paypal] = await queue(owner, bot.bot_id);
+    const dup = await server.post(
+      `/api/unanswered/${paypal!.id}/answer`,
+      { question: 'do you ship to CANADA?', answer: 'No.' },
+      as(owner),
+    );
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({
+      detail: 'This bot already has a Q&A pair for that question: "Do you ship to Canada?"',
+    });
+    expect((await queue(owner, bot.bot_id)).map((g) => g.question)).toEqual(['Can I pay with PayPal?']);
+    const pairs = await server.get<QnA[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(owner));
+    expect(pairs.body.map((pair) => pair.answer)).not.toContain('No.');
   });
 
   it('suggests what an agent replied, in a conversation they took over, to a queued question', async () => {
@@ -278,6 +293,16 @@ describe('the queue of unanswered questions', () => {
     );
     expect((await server.get(`/api/unanswered/bot/${bot.bot_id}`, as(member))).status).toBe(403);
     expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(member))).status).toBe(403);
+    const [pair] = (await server.get<QnA[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(owner))).body;
+    expect(
+      (await server.post(`/api/unanswered/${paypal!.id}/answer`, { answer: 'No' }, as(member))).status,
+    ).toBe(403);
+    expect(
+      (await server.post(`/api/unanswered/${paypal!.id}/link`, { qna_id: pair!.id }, as(member))).status,
+    ).toBe(403);
+    expect(
+      (await server.post(`/api/unanswered/${paypal!.id}/link`, { qna_id: pair!.id }, as(other))).status,
+    ).toBe(404);
     expect(await queue(owner, bot.bot_id)).toHaveLength(1);
 
     expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(owner))).status).toBe(200);
