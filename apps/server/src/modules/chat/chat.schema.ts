@@ -79,6 +79,11 @@ export const conversations = pgTable(
     /** Analytics counts the conversations started in a period (analytics.queries.ts). */
     index('conversations_tenant_created_idx').on(t.tenantId, t.createdAt),
     /**
+     * The playground's test chats, which analytics leaves out of every figure: a few rows per
+     * workspace, read without touching its visitors' conversations (testConversations).
+     */
+    index('conversations_test_idx').on(t.tenantId, t.lastMessageAt).where(sql`${t.isTest}`),
+    /**
      * One conversation per WhatsApp customer, number and bot: two messages handled at once by two
      * workers cannot both start one (the second fails, and its job, run again, finds the first).
      * Instagram and Messenger rely on each process handling a user's events in order: an index on

@@ -1,0 +1,1 @@
+CREATE INDEX "conversations_test_idx" ON "conversations" USING btree ("tenant_id","last_message_at") WHERE "conversations"."is_test";
