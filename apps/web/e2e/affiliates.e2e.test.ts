@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AFFILIATE_TEXTS, type CheckoutResponse, type Plan } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RazorpayFake, startRazorpayFake } from '../../server/src/test/fakes/razorpay';
+import { type RazorpayFake, razorpayEnv, startRazorpayFake } from '../../server/src/test/fakes/razorpay';
 import {
   apiCall,
   fillSignup,
@@ -81,11 +81,7 @@ describe('Affiliate programme', () => {
     h = await startHarness({
       env: {
         DATA_DIR: dataDir,
-        RAZORPAY_KEY_ID: razorpay.keyId,
-        RAZORPAY_KEY_SECRET: razorpay.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: razorpay.webhookSecret,
-        RAZORPAY_API_URL: razorpay.url,
-        RAZORPAY_CHECKOUT_URL: `${razorpay.url}/checkout/{subscription_id}`,
+        ...razorpayEnv(razorpay),
         AFFILIATE_COMMISSION_PERCENT: '20',
         AFFILIATE_REFUND_WINDOW_DAYS: '1',
         SCHEDULER_TICK_MS: '2000',

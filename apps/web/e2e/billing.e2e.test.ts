@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { BILLING_TEXTS } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RazorpayFake, startRazorpayFake } from '../../server/src/test/fakes/razorpay';
+import { type RazorpayFake, razorpayEnv, startRazorpayFake } from '../../server/src/test/fakes/razorpay';
 import {
   createBotViaApi,
   type Harness,
@@ -41,11 +41,7 @@ describe('Plans and subscriptions', () => {
     h = await startHarness({
       env: {
         PLAN_LIMITS: 'on',
-        RAZORPAY_KEY_ID: razorpay.keyId,
-        RAZORPAY_KEY_SECRET: razorpay.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: razorpay.webhookSecret,
-        RAZORPAY_API_URL: razorpay.url,
-        RAZORPAY_CHECKOUT_URL: `${razorpay.url}/checkout/{subscription_id}`,
+        ...razorpayEnv(razorpay),
       },
     });
     razorpay.webhookUrl = `${h.baseUrl}/api/payment/razorpay/webhook`;

@@ -139,6 +139,17 @@ const TAX_PERCENT = 18;
  * and Razorpay's error body, a checkout page, and helpers that move a subscription through its life
  * and post the signed webhooks Razorpay would (X-Razorpay-Signature: hex HMAC-SHA256 of the raw body).
  */
+/** The server's settings that point it at this fake (keys, webhook secret, API and checkout pages). */
+export function razorpayEnv(fake: Pick<RazorpayFake, 'keyId' | 'keySecret' | 'webhookSecret' | 'url'>) {
+  return {
+    RAZORPAY_KEY_ID: fake.keyId,
+    RAZORPAY_KEY_SECRET: fake.keySecret,
+    RAZORPAY_WEBHOOK_SECRET: fake.webhookSecret,
+    RAZORPAY_API_URL: fake.url,
+    RAZORPAY_CHECKOUT_URL: `${fake.url}/checkout/{subscription_id}`,
+  };
+}
+
 export async function startRazorpayFake(
   options: { keyId?: string; keySecret?: string; webhookSecret?: string } = {},
 ): Promise<RazorpayFake> {

@@ -15,7 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../../core/db/schema.js';
 import { createBotViaApi } from '../../../test/bots.js';
 import { signupOwner } from '../../../test/factories.js';
-import { type FakeEvent, type RazorpayFake, startRazorpayFake } from '../../../test/fakes/razorpay.js';
+import {
+  type FakeEvent,
+  type RazorpayFake,
+  razorpayEnv,
+  startRazorpayFake,
+} from '../../../test/fakes/razorpay.js';
 import { outboxText } from '../../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
 import { TEXTS } from '../../chat/reply-texts.js';
@@ -37,11 +42,7 @@ beforeAll(async () => {
   server = await startTestServer({
     env: {
       PLAN_LIMITS: 'on',
-      RAZORPAY_KEY_ID: fake.keyId,
-      RAZORPAY_KEY_SECRET: fake.keySecret,
-      RAZORPAY_WEBHOOK_SECRET: fake.webhookSecret,
-      RAZORPAY_API_URL: fake.url,
-      RAZORPAY_CHECKOUT_URL: `${fake.url}/checkout/{subscription_id}`,
+      ...razorpayEnv(fake),
     },
   });
   fake.webhookUrl = `${server.url}/api/payment/razorpay/webhook`;

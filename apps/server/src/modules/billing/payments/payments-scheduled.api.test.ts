@@ -10,7 +10,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.js';
 import { signupOwner } from '../../../test/factories.js';
-import { type FakeEvent, type RazorpayFake, startRazorpayFake } from '../../../test/fakes/razorpay.js';
+import {
+  type FakeEvent,
+  type RazorpayFake,
+  razorpayEnv,
+  startRazorpayFake,
+} from '../../../test/fakes/razorpay.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
 import { plans, subscriptions } from '../billing.schema.js';
 
@@ -37,11 +42,7 @@ beforeAll(async () => {
     clock,
     env: {
       PLAN_LIMITS: 'on',
-      RAZORPAY_KEY_ID: fake.keyId,
-      RAZORPAY_KEY_SECRET: fake.keySecret,
-      RAZORPAY_WEBHOOK_SECRET: fake.webhookSecret,
-      RAZORPAY_API_URL: fake.url,
-      RAZORPAY_CHECKOUT_URL: `${fake.url}/checkout/{subscription_id}`,
+      ...razorpayEnv(fake),
     },
   });
   fake.webhookUrl = `${server.url}/api/payment/razorpay/webhook`;

@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.js';
 import { mailOutbox } from '../../../core/db/schema.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../../test/factories.js';
-import { type FakeEvent, type RazorpayFake, startRazorpayFake } from '../../../test/fakes/razorpay.js';
+import {
+  type FakeEvent,
+  type RazorpayFake,
+  razorpayEnv,
+  startRazorpayFake,
+} from '../../../test/fakes/razorpay.js';
 import { outboxText } from '../../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
 import {
@@ -38,11 +43,7 @@ beforeAll(async () => {
   fake = await startRazorpayFake();
   server = await startTestServer({
     env: {
-      RAZORPAY_KEY_ID: fake.keyId,
-      RAZORPAY_KEY_SECRET: fake.keySecret,
-      RAZORPAY_WEBHOOK_SECRET: fake.webhookSecret,
-      RAZORPAY_API_URL: fake.url,
-      RAZORPAY_CHECKOUT_URL: `${fake.url}/checkout/{subscription_id}`,
+      ...razorpayEnv(fake),
     },
   });
   fake.webhookUrl = `${server.url}/api/payment/razorpay/webhook`;
