@@ -455,6 +455,64 @@ describe('follow-ups', () => {
     const sunday = judged('and on Sunday?', null, 'When do you open on Saturday?');
     expect(sunday.verdict.best!.text).toBe('Sunday: 9 am – 1 pm');
   });
+
+  it('answers "and for a cat?" with the cat\'s line, not the dog\'s: a pet is a dog or a cat, a dog no cat', () => {
+    const prices = hit(
+      20,
+      'Prices | Riverside Vets',
+      '- Dog annual booster vaccination: £62.00\n- Cat annual booster vaccination: £58.00',
+    );
+    const stats = {
+      chunks: 40,
+      terms: [
+        { word: 'booster', df: 1 },
+        { word: 'cat', df: 1 },
+        { word: 'dog', df: 1 },
+      ],
+    };
+    const { verdict } = decide(
+      { qna_match: null, hits: [prices], stats },
+      'what about for a cat',
+      0.34,
+      'how much is the yearly booster for a dog',
+      'Dog annual booster vaccination: £62.00.',
+    );
+    expect(verdict.best!.text).toBe('Cat annual booster vaccination: £58.00');
+    // Asked about pets in general, a line about dogs still answers.
+    const pets = hit(21, 'House rules', 'Dogs are welcome in the garden rooms.');
+    const welcome = decide(
+      { qna_match: null, hits: [pets], stats: { chunks: 40, terms: [{ word: 'pets', df: 0 }] } },
+      'are pets allowed?',
+      0.34,
+    ).verdict;
+    expect(welcome.best?.text).toBe('Dogs are welcome in the garden rooms.');
+  });
+
+  it("does not read the site's name in every page title as what a follow-up newly asks", () => {
+    const title = (page: string) => `${page} — Casa Amparo · Ruzafa, València`;
+    const groups = {
+      ...hit(
+        22,
+        title('Grupos'),
+        'Menú Albufera: precio por persona 32 €.\n\nMenú Ruzafa: precio por persona 38 €.',
+      ),
+      heading_path: `${title('Grupos')} > Menús de grupo`,
+    };
+    const home = hit(23, title('Inicio'), 'Arroces y tapas en el corazón del barrio.');
+    const stats = {
+      chunks: 40,
+      languages: ['spanish' as const],
+      terms: ['menú', 'albufera', 'ruzafa', 'persona', 'grupos'].map((word) => ({ word, df: 2 })),
+    };
+    const { verdict } = decide(
+      { qna_match: null, hits: [groups, home], stats },
+      'y el ruzafa?',
+      0.34,
+      'cuánto cuesta por persona el menú Albufera para grupos?',
+      'Menú Albufera: precio por persona 32 €.',
+    );
+    expect(verdict.best!.text).toBe('Menú Ruzafa: precio por persona 38 €.');
+  });
 });
 
 describe('words as visitors type them', () => {

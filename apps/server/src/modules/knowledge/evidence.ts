@@ -106,6 +106,12 @@ export type ScoredUnit = Unit & {
    * more of the follow-up by its own words: the follow-up asks on from it, not for it again.
    */
   passed: boolean;
+  /**
+   * It holds something a follow-up newly asks, by its own words or its headings, but not by the
+   * site's name that every page's title holds: the Albufera menu's line on a page titled "… ·
+   * Ruzafa, València" does not hold "and the Ruzafa?".
+   */
+  anew: boolean;
   /** The question's word pairs it says as they are ("check in", not "check out"): a tie-breaker. */
   phrases: number;
   /** Weighted share of the question's terms held by the unit or its heading. */
@@ -176,7 +182,9 @@ export const SYNONYM_WORDS: string[][] = [
   ['pay', 'payment', 'paying'],
   ['child', 'children', 'kid', 'kids', 'son', 'daughter', 'toddler'],
   ['people', 'person', 'persons', 'guest', 'guests', 'pax'],
-  ['pet', 'pets', 'dog', 'dogs', 'puppy', 'pup', 'cat', 'cats'],
+  // A pet is a dog or a cat, but a dog is no cat: "and for a cat?" must not read the dog's price.
+  ['pet', 'pets', 'dog', 'dogs', 'puppy', 'puppies', 'pup'],
+  ['pet', 'pets', 'cat', 'cats', 'kitten', 'kittens'],
   ['wifi', 'internet'],
   ['park', 'parking', 'car park'],
   ['vegan', 'plant-based'],
@@ -214,9 +222,10 @@ const COVERS: Record<string, string[]> = {
   weekday: WEEKDAYS,
   weekdays: WEEKDAYS,
 };
-const synonymsOf = new Map<string, string[]>(
-  SYNONYMS.flatMap((group) => group.map((key) => [key, group] as const)),
-);
+// A word in several groups ("pet") has the mates of all of them.
+const synonymsOf = new Map<string, string[]>();
+for (const group of SYNONYMS)
+  for (const key of group) synonymsOf.set(key, [...new Set([...(synonymsOf.get(key) ?? []), ...group])]);
 for (const [word, words] of Object.entries(COVERS))
   synonymsOf.set(keyOf(word), [keyOf(word), ...words.map(keyOf)]);
 
@@ -718,6 +727,7 @@ export function judge(
   const units = hits.flatMap(unitsOf);
   // A follow-up goes on where the last answer was: the list or paragraph it quoted.
   const quoted = new Set(previous ? units.filter((u) => previous.includes(u.text)).map((u) => u.group) : []);
+  const branded = brandTerms(terms, units, lexicon);
   // The first unit under each heading of each passage.
   const leads = new Map<string, Unit>();
   for (const unit of units)
@@ -756,6 +766,7 @@ export function judge(
       terms.every((t) => t.intent || t.context || covered.includes(t));
     if ((held.length === 0 && !headed) || !unit.quotable) continue;
 
+    const anew = covered.some((t) => !t.context && (held.includes(t) || !branded.has(t)));
     const topical = weightOf(covered.filter((t) => !t.intent && holds(t, section)));
     const lower = ` ${own.words.join(' ').replace(/-/g, ' ')} `;
     const said = phrases.filter((phrase) => lower.includes(` ${phrase} `)).length;
@@ -769,6 +780,7 @@ export function judge(
       fresh: weightOf(held.filter((t) => !t.context)) / (ownTotal || 1),
       density: covered.length / Math.max(own.keys.size, 1),
       continues: quoted.has(unit.group),
+      anew,
       passed: false,
     });
   }
@@ -779,7 +791,7 @@ export function judge(
   // A follow-up is answered by a line that holds something of what it newly asks: "do you have
   // wifi?" after the delivery question is not answered by the delivery line.
   const asksAnew = followUp && ownTotal > 0;
-  const best = (asksAnew ? scored.find((unit) => unit.covered.some((t) => !t.context)) : scored[0]) ?? null;
+  const best = (asksAnew ? answerAnew(scored) : scored[0]) ?? null;
   const coverage = best?.coverage ?? 0;
   // At 0 the owner asked never to hold back: any passage found answers.
   const answers = threshold <= 0 ? hits.length > 0 : best !== null && total > 0 && coverage >= threshold;
@@ -797,6 +809,25 @@ export function judge(
     summary: summaryOf(answers, sure, best, hits, covered, missing),
   };
 }
+
+/**
+ * The question's terms that the title of every page found holds (the site's name and place, "…
+ * · Ruzafa, València"): held by a heading, they tell no unit apart.
+ */
+function brandTerms(terms: QuestionTerm[], units: Unit[], lexicon: Lexicon): Set<QuestionTerm> {
+  const titles = new Map(units.map((unit) => [unit.document, unit.heading.split(' > ')[0] ?? '']));
+  if (titles.size < 2) return new Set();
+  const read = [...titles.values()].map((title) => textTerms(title, lexicon));
+  return new Set(terms.filter((term) => read.every((title) => holds(term, title))));
+}
+
+/**
+ * The strongest unit that holds something the follow-up newly asks (ScoredUnit.anew), else the
+ * strongest that holds it by the site's name: "Menú Ruzafa: 38 €" for "and the Ruzafa?", not the
+ * Albufera menu's line on a page titled "… · Ruzafa, València".
+ */
+const answerAnew = (scored: ScoredUnit[]) =>
+  scored.find((unit) => unit.anew) ?? scored.find((unit) => unit.covered.some((t) => !t.context));
 
 const weightOf = (terms: QuestionTerm[]) => terms.reduce((sum, term) => sum + term.weight, 0);
 
