@@ -46,6 +46,8 @@ export const AFFILIATE_TEXTS = {
   codeTaken: 'This referral code is already taken',
   adminCannotBecome: 'A platform admin cannot become a partner',
   nothingToPay: 'This partner has no approved commissions to pay',
+  payoutChanged:
+    'The approved balance has changed since you loaded it: check the new amount before marking the payout',
   payoutMarked: 'Payout marked as paid',
   badDestination: 'Destination must be a public page of Parley, such as /register',
 } as const;
@@ -227,7 +229,18 @@ export type AdminPartner = z.infer<typeof AdminPartner>;
 export const AdminPartnerPage = paged(AdminPartner);
 export type AdminPartnerPage = z.infer<typeof AdminPartnerPage>;
 
-export const PayoutBody = z.object({ currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a code') });
+export const PayoutBody = z.object({
+  currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a code'),
+  /**
+   * The approved balance the admin saw and paid, in minor units: the payout is recorded only when
+   * it is still the balance, so a commission approved or refunded meanwhile is never marked paid unseen.
+   */
+  amount: z
+    .number({ error: 'Amount must be the approved balance in minor units' })
+    .int('Amount must be the approved balance in minor units')
+    .positive('Amount must be the approved balance in minor units'),
+});
+export type PayoutBody = z.infer<typeof PayoutBody>;
 export const Payout = z.object({
   id: z.number().int(),
   partner_id: z.number().int(),

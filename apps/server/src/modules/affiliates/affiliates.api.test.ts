@@ -24,7 +24,8 @@ import { PASSWORD, signupOwner } from '../../test/factories.js';
 import { type RazorpayFake, startRazorpayFake } from '../../test/fakes/razorpay.js';
 import { type Account, refreshCookie, startTestServer, type TestServer } from '../../test/server.js';
 import { plans } from '../billing/billing.schema.js';
-import { commissions, partners, referralClicks } from './affiliates.schema.js';
+import { commissions, partnerPayouts, partners, referralClicks } from './affiliates.schema.js';
+import { reverseCommission } from './commissions.service.js';
 
 const DAY = 86_400_000;
 /** 03:00 UTC today, so an hour later is still the same day. */
@@ -284,7 +285,7 @@ describe('referral links', () => {
       expect((await server.delete(`/api/affiliation/partners/links/${bad}`, as(partner))).status).toBe(400);
       const payout = await server.post(
         `/api/admin/affiliation/partners/${bad}/payouts`,
-        { currency: 'INR' },
+        { currency: 'INR', amount: 2000 },
         as(admin),
       );
       expect(payout.status).toBe(400);
@@ -504,32 +505,41 @@ describe('clicks and attribution', () => {
       expect((await server.get('/api/admin/affiliation/partners.csv', as(bystander))).status).toBe(403);
       const ghost = await server.post(
         '/api/admin/affiliation/partners/99999999/payouts',
-        { currency: 'INR' },
+        { currency: 'INR', amount: 2000 },
         as(admin),
       );
       expect(ghost.status).toBe(404);
       const sneaky = await server.post(
         `/api/admin/affiliation/partners/${row.id}/payouts`,
-        { currency: 'INR' },
+        { currency: 'INR', amount: 2000 },
         as(partner),
       );
       expect(sneaky.status).toBe(403);
+      const payout = (body: unknown) =>
+        server.post<PayoutResponse>(`/api/admin/affiliation/partners/${row.id}/payouts`, body, as(admin));
+      // The admin says what they paid: without it, or when it is no longer the balance, nothing is marked.
+      for (const [body, detail] of [
+        [{ currency: 'INR' }, 'Amount must be the approved balance in minor units'],
+        [{ currency: 'INR', amount: 0 }, 'Amount must be the approved balance in minor units'],
+        [{ currency: 'INR', amount: 1999 }, AFFILIATE_TEXTS.payoutChanged],
+        [{ currency: 'INR', amount: 4000 }, AFFILIATE_TEXTS.payoutChanged],
+      ] as const) {
+        const refused = await payout(body);
+        expect(refused.status, JSON.stringify(body)).toBe('amount' in body && body.amount > 0 ? 409 : 400);
+        expect(refused.body).toEqual({ detail });
+      }
+      expect((await commissionsOf(partner)).body.items.map((c) => c.payout_status).sort()).toEqual([
+        'approved',
+        'reversed',
+      ]);
 
-      const paid = await server.post<PayoutResponse>(
-        `/api/admin/affiliation/partners/${row.id}/payouts`,
-        { currency: 'INR' },
-        as(admin),
-      );
+      const paid = await payout({ currency: 'INR', amount: 2000 });
       expect(paid.status).toBe(201);
       expect(paid.body).toMatchObject({
         message: AFFILIATE_TEXTS.payoutMarked,
         payout: { partner_id: row.id, amount: 2000, currency: 'INR', commissions: 1 },
       });
-      const twice = await server.post(
-        `/api/admin/affiliation/partners/${row.id}/payouts`,
-        { currency: 'INR' },
-        as(admin),
-      );
+      const twice = await payout({ currency: 'INR', amount: 2000 });
       expect(twice.status).toBe(409);
       expect(twice.body).toEqual({ detail: AFFILIATE_TEXTS.nothingToPay });
       const statuses = (await commissionsOf(partner)).body.items.map((c) => c.payout_status).sort();
@@ -589,5 +599,87 @@ describe('clicks and attribution', () => {
       ]);
       expect((await me(partner)).body.total_earned).toEqual([{ currency: 'INR', amount: 0 }]);
     });
+  });
+});
+
+describe('a payout marked while a refund comes in', () => {
+  let payee: Account;
+  let partnerId = 0;
+  let paymentId = '';
+  let paid = 0;
+
+  it('gives a partner whose name is a formula a CSV line that a spreadsheet shows as text', async () => {
+    payee = await signupOwner(server);
+    await server.post('/api/affiliation/partners/become', {}, as(payee));
+    payee = await signIn(payee);
+    await server.put(
+      '/api/affiliation/partners/me',
+      { display_name: '=HYPERLINK("https://evil.example","Claim")', payout_details: '@SUM(1+1)' },
+      as(payee),
+    );
+    const code = `payee-${suffix}`;
+    expect((await createLink(payee, { code })).status).toBe(201);
+    const referred = await signupWith((await visit(code, `${BROWSER} payee`)).cookie);
+    const checkout = await server.post<CheckoutResponse>(
+      '/api/payment/create-subscription',
+      { plan_id: planId, billing_cycle: 'monthly' },
+      as(referred),
+    );
+    await fake.pay(checkout.body.checkout.subscription_id);
+    ({ payment_id: paymentId, amount: paid } = fake.invoices.at(-1)!);
+    // Past the refund window of that charge: the commission is approved, due to be paid.
+    clockAt = fake.now * 1000 + 31 * DAY;
+    await server.parley.scheduler.tick();
+    const list = await server.get<AdminPartnerPage>('/api/admin/affiliation/partners?size=100', as(admin));
+    const row = list.body.items.find((p) => p.user_id === payee.user.id)!;
+    expect(row.balances).toEqual([{ currency: 'INR', pending: 0, approved: 2000, paid: 0 }]);
+    partnerId = row.id;
+
+    const csv = await fetch(`${server.url}/api/admin/affiliation/partners.csv`, {
+      headers: { authorization: `Bearer ${admin.access_token}` },
+    });
+    const line = (await csv.text()).split('\n').find((l) => l.startsWith(`${partnerId},`))!;
+    expect(line).toBe(
+      `${partnerId},"'=HYPERLINK(""https://evil.example"",""Claim"")",${payee.user.email},1,1,INR,0,2000,0,'@SUM(1+1)`,
+    );
+  });
+
+  it('never marks paid a commission that the refund reversed meanwhile', async () => {
+    let payout: Promise<{ status: number; body: unknown }> | undefined;
+    // The refund's transaction holds the commission while the admin presses Mark paid.
+    await server.database.db.transaction(async (tx) => {
+      await reverseCommission(tx, { paymentId, refunded: paid, paid, at: new Date(clockAt) });
+      payout = server.post(
+        `/api/admin/affiliation/partners/${partnerId}/payouts`,
+        { currency: 'INR', amount: 2000 },
+        as(admin),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    const reply = await payout!;
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ detail: AFFILIATE_TEXTS.nothingToPay });
+    const rows = await server.database.db
+      .select({ status: commissions.status, payoutId: commissions.payoutId })
+      .from(commissions)
+      .where(eq(commissions.paymentId, paymentId));
+    expect(rows).toEqual([{ status: 'reversed', payoutId: null }]);
+    expect(
+      await server.database.db.select().from(partnerPayouts).where(eq(partnerPayouts.partnerId, partnerId)),
+    ).toEqual([]);
+  });
+
+  it('still credits the partner with a signup through a link they deleted after it was followed', async () => {
+    const made = await createLink(payee, { code: `payee-gone-${suffix}`, campaign: 'Old' });
+    const { cookie } = await visit(made.body.link.code, `${BROWSER} gone`);
+    await server.delete(`/api/affiliation/partners/links/${made.body.link.id}`, as(payee));
+    await signupWith(cookie);
+    const list = await server.get<ReferralPage>('/api/affiliation/partners/referrals', as(payee));
+    expect(list.body.total).toBe(2);
+    expect(list.body.items[0]).toMatchObject({ link_code: null, campaign: null });
+    // Nobody else's referral: the other partner's list is as it was.
+    expect(
+      (await server.get<ReferralPage>('/api/affiliation/partners/referrals', as(partner))).body.total,
+    ).toBe(1);
   });
 });

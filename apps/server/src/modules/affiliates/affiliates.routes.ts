@@ -238,16 +238,15 @@ export const affiliateRoutes =
       {
         schema: {
           tags,
-          summary: 'Mark a partner’s approved commissions in a currency as paid (platform admins)',
+          summary:
+            'Mark a partner’s approved commissions in a currency as paid, when they still add up to `amount` (platform admins)',
           params: IdParams,
           body: PayoutBody,
           response: { 201: PayoutResponse },
         },
       },
       async (request, reply) =>
-        reply
-          .code(201)
-          .send(await money.markPaid(requireAuth(request), request.params.id, request.body.currency)),
+        reply.code(201).send(await money.markPaid(requireAuth(request), request.params.id, request.body)),
     );
   };
 

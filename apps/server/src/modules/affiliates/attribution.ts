@@ -4,12 +4,13 @@ import { isbot } from 'isbot';
 import { keyedHash, signPayload, verifyPayload } from '../../core/crypto.js';
 import type { ModuleDeps } from '../../core/module.js';
 import { type AffiliateKeys, affiliateKeys } from './affiliates.keys.js';
-import { referralClicks, referralLinks, referrals } from './affiliates.schema.js';
+import { partners, referralClicks, referralLinks, referrals } from './affiliates.schema.js';
 import { dayOf } from './links.service.js';
 
 /** The first-party attribution cookie: which link a visitor followed, and when. */
 export const ATTRIBUTION_COOKIE = 'parley_ref';
-type AttributionClaim = { l: number; t: number };
+/** The link, its partner (so a link deleted since still attributes) and the click time. */
+type AttributionClaim = { l: number; p?: number; t: number };
 const DAY_MS = 86_400_000;
 const CODE = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -34,7 +35,11 @@ export class Attribution {
     // Only what a code can be reaches the database (a NUL or a 10 kB path is simply not a link).
     if (!CODE.test(code)) return '/';
     const [link] = await this.deps.db
-      .select({ id: referralLinks.id, destination: referralLinks.destination })
+      .select({
+        id: referralLinks.id,
+        partnerId: referralLinks.partnerId,
+        destination: referralLinks.destination,
+      })
       .from(referralLinks)
       .where(eq(referralLinks.code, code.toLowerCase()));
     if (!link) return '/';
@@ -48,6 +53,7 @@ export class Attribution {
       .onConflictDoNothing();
     const value = signPayload(this.keys.attribution, {
       l: link.id,
+      p: link.partnerId,
       t: now.getTime(),
     } satisfies AttributionClaim);
     reply.setCookie(ATTRIBUTION_COOKIE, value, {
@@ -73,18 +79,35 @@ export class Attribution {
       const now = this.deps.clock.now();
       if (!claim || !Number.isSafeInteger(claim.l) || typeof claim.t !== 'number') return;
       if (now.getTime() - claim.t > this.windowMs || claim.t > now.getTime() + 60_000) return;
-      const [link] = await this.deps.db
-        .select({ id: referralLinks.id, partnerId: referralLinks.partnerId })
-        .from(referralLinks)
-        .where(eq(referralLinks.id, claim.l));
-      if (!link) return;
+      const source = await this.sourceOf(claim);
+      if (!source) return;
       await this.deps.db
         .insert(referrals)
-        .values({ partnerId: link.partnerId, linkId: link.id, referredTenantId: tenantId, createdAt: now })
+        .values({ ...source, referredTenantId: tenantId, createdAt: now })
         .onConflictDoNothing();
     } catch (err) {
       this.deps.log.error({ err }, 'affiliates: recording a referral failed');
     }
+  }
+
+  /**
+   * Who brought the visitor: the link they followed, or, when the partner has deleted it since, the
+   * partner alone (a deleted link keeps its referrals, and one followed in time still earns one).
+   */
+  private async sourceOf(
+    claim: AttributionClaim,
+  ): Promise<{ partnerId: number; linkId: number | null } | null> {
+    const [link] = await this.deps.db
+      .select({ id: referralLinks.id, partnerId: referralLinks.partnerId })
+      .from(referralLinks)
+      .where(eq(referralLinks.id, claim.l));
+    if (link) return { partnerId: link.partnerId, linkId: link.id };
+    if (!Number.isSafeInteger(claim.p)) return null;
+    const [partner] = await this.deps.db
+      .select({ id: partners.id })
+      .from(partners)
+      .where(eq(partners.id, claim.p!));
+    return partner ? { partnerId: partner.id, linkId: null } : null;
   }
 
   /** One visitor: a keyed hash of address and browser, so repeats are known and no address is kept. */

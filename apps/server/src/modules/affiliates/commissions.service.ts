@@ -4,6 +4,7 @@ import {
   AFFILIATE_TEXTS,
   type Commission,
   type CommissionPage,
+  type PayoutBody,
   type PayoutResponse,
 } from '@parley/contracts';
 import { stringify } from 'csv-stringify/sync';
@@ -45,7 +46,7 @@ export async function recordCommission(tx: Tx, config: Config, payment: Captured
   if (!referral) return;
   if (payment.chargedAt >= addMonths(referral.createdAt, config.AFFILIATE_COMMISSION_MONTHS)) return;
   const base = payment.amount - payment.tax;
-  const amount = Math.floor((base * config.AFFILIATE_COMMISSION_PERCENT) / 100);
+  const amount = commissionOn(base, config.AFFILIATE_COMMISSION_PERCENT);
   if (amount <= 0) return;
   await tx
     .insert(commissions)
@@ -61,6 +62,14 @@ export async function recordCommission(tx: Tx, config: Config, payment: Captured
       approvesAt: new Date(payment.chargedAt.getTime() + config.AFFILIATE_REFUND_WINDOW_DAYS * DAY_MS),
     })
     .onConflictDoNothing();
+}
+
+/**
+ * `percent` of `base`, rounded down to the minor unit. The percent is taken in hundredths (basis
+ * points) so the product is exact: 33.3 % of 3000 is 999, where floating point gives 998.9999.
+ */
+export function commissionOn(base: number, percent: number): number {
+  return Math.floor((base * Math.round(percent * 100)) / 10_000);
 }
 
 /** How much of a payment has been refunded so far, and what was paid (null: unknown), in minor units. */
@@ -144,6 +153,12 @@ export function addMonths(date: Date, months: number): Date {
 
 type Page = { page: number; size: number };
 
+/**
+ * A partner's own text as a spreadsheet shows it, never runs it: a cell starting with one of these
+ * is a formula to Excel and Sheets (CSV injection), so it gets a leading apostrophe.
+ */
+const asText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
 /** What partners and platform admins read of commissions, and the admin's payouts. */
 export class CommissionsService {
   private readonly keys: AffiliateKeys;
@@ -200,15 +215,15 @@ export class CommissionsService {
     const lines = all.flatMap((p) =>
       (p.balances.length > 0 ? p.balances : [{ currency: '', pending: 0, approved: 0, paid: 0 }]).map((b) => [
         p.id,
-        p.display_name,
-        p.email,
+        asText(p.display_name),
+        asText(p.email),
         p.links,
         p.referrals,
         b.currency,
         b.pending,
         b.approved,
         b.paid,
-        p.payout_details ?? '',
+        asText(p.payout_details ?? ''),
       ]),
     );
     const header = [
@@ -226,12 +241,21 @@ export class CommissionsService {
     return stringify([header, ...lines]);
   }
 
-  /** Marks a partner's approved commissions in one currency as paid, as one payout. */
-  async markPaid(auth: AuthContext, partnerId: number, currency: string): Promise<PayoutResponse> {
+  /**
+   * Marks a partner's approved commissions in one currency as paid, as one payout, when they still
+   * add up to `expected` (what the admin saw and paid): otherwise 409 and nothing changes.
+   */
+  async markPaid(
+    auth: AuthContext,
+    partnerId: number,
+    { currency, amount: expected }: PayoutBody,
+  ): Promise<PayoutResponse> {
     const now = this.deps.clock.now();
     const payout = await this.db.transaction(async (tx) => {
       const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for('update');
       if (!partner) throw notFound(AFFILIATE_TEXTS.partnerNotFound);
+      // Locked in id order, as a refund locks its charge before the lines after it: a refund being
+      // handled now finishes first, and a commission it reversed is no longer approved here.
       const due = await tx
         .select({ id: commissions.id, amount: commissions.amount })
         .from(commissions)
@@ -241,9 +265,12 @@ export class CommissionsService {
             eq(commissions.currency, currency),
             eq(commissions.status, 'approved'),
           ),
-        );
+        )
+        .orderBy(asc(commissions.id))
+        .for('update');
       const amount = due.reduce((sum, c) => sum + c.amount, 0);
       if (due.length === 0 || amount <= 0) throw conflict(AFFILIATE_TEXTS.nothingToPay);
+      if (amount !== expected) throw conflict(AFFILIATE_TEXTS.payoutChanged);
       const [row] = await tx
         .insert(partnerPayouts)
         .values({ partnerId, amount, currency, paidBy: auth.userId, paidAt: now })

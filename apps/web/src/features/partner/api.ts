@@ -7,6 +7,7 @@ import type {
   MessageResponse,
   PartnerProfile,
   PartnerProfileResponse,
+  PayoutBody,
   PayoutResponse,
   ReferralAnalytics,
   ReferralLinkPage,
@@ -84,12 +85,13 @@ export const partnerApi = tagged.injectEndpoints({
       query: (paging) => paged('/admin/affiliation/partners', paging),
       providesTags: ['AdminPartners'],
     }),
-    markPayout: build.mutation<PayoutResponse, { partnerId: number; currency: string }>({
-      query: ({ partnerId, currency }) => ({
+    markPayout: build.mutation<PayoutResponse, { partnerId: number; body: PayoutBody }>({
+      query: ({ partnerId, body }) => ({
         url: `/admin/affiliation/partners/${partnerId}/payouts`,
         method: 'POST',
-        body: { currency },
+        body,
       }),
+      // Also when refused because the balance moved: the list reloads with the new amount.
       invalidatesTags: ['AdminPartners'],
     }),
   }),

@@ -47,7 +47,11 @@ export function AdminPartnersPage() {
 
   const pay = async () => {
     if (!due) return;
-    const result = await markPayout({ partnerId: due.partner.id, currency: due.currency });
+    // The amount the admin confirmed: the server records the payout only if it is still the balance.
+    const result = await markPayout({
+      partnerId: due.partner.id,
+      body: { currency: due.currency, amount: due.amount },
+    });
     setDue(null);
     if ('error' in result) notify.error(serverDetail(result.error) ?? 'The payout could not be marked.');
     else notify.success(result.data.message);
