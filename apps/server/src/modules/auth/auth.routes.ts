@@ -35,7 +35,7 @@ export const authRoutes =
     invitations: InvitationService,
     cookie: CookieOptions,
     googleClientId: string | undefined,
-    /** A signup that made a new workspace (not an invitation's): the affiliate referral is recorded there. */
+    /** A signup or first Google sign-in that made a new workspace (not an invitation's): the affiliate referral is recorded there. */
     onWorkspaceCreated?: (request: FastifyRequest, reply: FastifyReply, tenantId: number) => Promise<void>,
   ): FastifyPluginAsyncZod =>
   async (app) => {
@@ -96,7 +96,12 @@ export const authRoutes =
           response: { 200: AuthResponse },
         },
       },
-      async (request, reply) => sendSession(reply, await auth.loginWithGoogle(request.body.id_token)),
+      async (request, reply) => {
+        const session = await auth.loginWithGoogle(request.body.id_token);
+        // A first Google sign-in creates a workspace, as a signup does.
+        if (session.created) await onWorkspaceCreated?.(request, reply, session.body.user.tenant_id);
+        return sendSession(reply, session);
+      },
     );
     app.post(
       '/auth/refresh',

@@ -83,15 +83,18 @@ export class AuthService {
     return this.startSession(user.id);
   }
 
-  /** Google sign-in: verified ID token; links by subject, then by verified email, else a new workspace. */
-  async loginWithGoogle(idToken: string): Promise<Session> {
+  /**
+   * Google sign-in: verified ID token; links by subject, then by verified email, else a new workspace
+   * (`created`, so a first sign-in counts as a signup: a referral, for one).
+   */
+  async loginWithGoogle(idToken: string): Promise<Session & { created: boolean }> {
     const identity = await this.google.verify(idToken);
-    const userId = await this.inTransaction(async (tx) => {
+    const { userId, created } = await this.inTransaction(async (tx) => {
       const [linked] = await tx
         .select({ userId: oauthAccounts.userId })
         .from(oauthAccounts)
         .where(eq(oauthAccounts.subject, identity.subject));
-      if (linked) return linked.userId;
+      if (linked) return { userId: linked.userId, created: false };
       const existing = await findUserByEmail(tx, identity.email);
       const id =
         existing?.id ??
@@ -106,9 +109,9 @@ export class AuthService {
       await tx
         .insert(oauthAccounts)
         .values({ tenantId: owner!.tenantId, userId: id, provider: 'google', subject: identity.subject });
-      return id;
+      return { userId: id, created: !existing };
     });
-    return this.startSession(userId);
+    return { ...(await this.startSession(userId)), created };
   }
 
   async refresh(token: string | undefined): Promise<Session> {

@@ -96,3 +96,36 @@ it('tells the sign-in page whether Google is offered, and allows its script only
   expect(offPage.headers.get('content-security-policy')).toContain("script-src 'self'");
   expect(offPage.headers.get('content-security-policy')).not.toContain('accounts.google.com');
 });
+
+it('counts a first Google sign-in through a partner’s link as their referral, and only a first', async () => {
+  const partner = await signupOwner(server);
+  const as = { token: partner.access_token };
+  expect((await server.post('/api/affiliation/partners/become', {}, as)).status).toBe(200);
+  const code = `g-${partner.user.id}`;
+  expect((await server.post('/api/affiliation/partners/links', { code }, as)).status).toBe(201);
+  const click = await fetch(`${server.url}/r/${code}`, {
+    redirect: 'manual',
+    // A browser's: the click of a crawler sets no cookie.
+    headers: {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
+    },
+  });
+  const cookie = click.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('parley_ref='))
+    ?.split(';')[0];
+  expect(cookie).toBeDefined();
+  const claims = { email: `referred-${partner.user.id}@example.com`, email_verified: true };
+  const signIn = async (sub: string) =>
+    server.post(
+      '/api/auth/oauth/login',
+      { provider: 'google', id_token: await jwks.signIdToken({ sub, ...claims }) },
+      { cookie },
+    );
+  expect((await signIn(`g-ref-${partner.user.id}`)).status).toBe(200);
+  // Signing in again, or with a second Google account on the same email, creates no workspace.
+  expect((await signIn(`g-ref-${partner.user.id}`)).status).toBe(200);
+  expect((await signIn(`g-ref2-${partner.user.id}`)).status).toBe(200);
+  const referrals = await server.get<{ total: number }>('/api/affiliation/partners/referrals', as);
+  expect(referrals.body.total).toBe(1);
+});
