@@ -25,6 +25,16 @@ export const CALENDAR_LIMITS = { messageMax: 2000, titleMax: 200, urlMax: 2048 }
 
 export const BotIdParams = z.object({ botId: Id });
 
+/** No user name or password in the link; one that is not a URL at all is the URL check's to report. */
+const withoutCredentials = (url: string) => {
+  try {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  } catch {
+    return true;
+  }
+};
+
 const required = (message: string, max: number) =>
   inputText({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
 
@@ -35,11 +45,15 @@ export const CalendarBookingBody = z.object({
   provider: z.enum(CALENDAR_PROVIDERS, {
     error: `Provider must be one of ${CALENDAR_PROVIDERS.join(', ')}`,
   }),
-  /** The booking page; http and https only (no javascript:, data: or mailto:). */
+  /**
+   * The booking page; http and https only (no javascript:, data: or mailto:), and no user name
+   * before the host ("https://calendly.com@other.example" opens other.example).
+   */
   url: inputText({ error: MESSAGES.calendar.urlInvalid })
     .trim()
     .max(CALENDAR_LIMITS.urlMax, MESSAGES.calendar.urlInvalid)
-    .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: MESSAGES.calendar.urlInvalid })),
+    .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: MESSAGES.calendar.urlInvalid }))
+    .refine(withoutCredentials, MESSAGES.calendar.urlInvalid),
   /** The label of the booking button. */
   title: required(MESSAGES.calendar.titleRequired, CALENDAR_LIMITS.titleMax),
 });

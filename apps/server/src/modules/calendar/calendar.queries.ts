@@ -1,5 +1,5 @@
 import type { PublicBot } from '@parley/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { calendarBookings } from '../bots/bots.schema.js';
 
@@ -9,6 +9,8 @@ export type PublicBooking = NonNullable<PublicBot['booking']>;
 /**
  * The booking a bot offers its visitors, or null when it has none. No tenant check: the caller has
  * already resolved the bot (the public bot endpoint, by uuid), and this returns only what a visitor sees.
+ * A row whose link is not http(s) (saved before the check, or by hand) is never offered: a
+ * messaging app shows the link as it is.
  */
 export async function bookingOfBot(db: DbOrTx, botId: number): Promise<PublicBooking | null> {
   const [row] = await db
@@ -19,7 +21,7 @@ export async function bookingOfBot(db: DbOrTx, botId: number): Promise<PublicBoo
       provider: calendarBookings.provider,
     })
     .from(calendarBookings)
-    .where(eq(calendarBookings.botId, botId));
+    .where(and(eq(calendarBookings.botId, botId), sql`${calendarBookings.url} ~* '^https?://'`));
   return row ?? null;
 }
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  LeadFormConfig,
   LLM_TEST_MESSAGES,
   type MessageAction,
   type MessageSourceRef,
@@ -30,6 +31,7 @@ import { isFollowUp, type Reading, readWithoutModel } from '../knowledge/follow-
 import type { Language, Lexicon } from '../knowledge/languages.js';
 import type { RetrievalService, Retrieved } from '../knowledge/retrieval.service.js';
 import { type LlmService, ModelAnswerError, type ResolvedModel } from '../llm/llm.service.js';
+import { BOOKING_INTENT, BOOKING_REQUEST } from './booking-request.js';
 import type { AnswerMode, MessageRow } from './chat.queries.js';
 import { figureGate, type Given, mayStateFigure, readGiven, unsupportedFigures } from './grounding.js';
 import { personTitleIn, type ReplyTexts, replyTexts } from './reply-texts.js';
@@ -78,6 +80,11 @@ export type AnswerInput = {
   history: MessageRow[];
   /** Whether the visitor was shown the bot's welcome: on the web, yes; a channel never sends it. */
   welcomeShown: boolean;
+  /**
+   * WhatsApp, Instagram or Messenger: the visitor sees the answer's text only (no buttons, no
+   * forms), so a booking's link goes in the text and the lead form is never offered.
+   */
+  messagingApp?: boolean;
   /** The language the widget speaks to this visitor in (the conversation's), if it told one. */
   visitorLanguage?: VisitorLanguage | null;
   /** Whether an agent could take over now (asked only when the sources say nothing). */
@@ -179,7 +186,7 @@ export class AnswerService {
     // Without a model, phrases decide: a request to book gets the button at once; with a model, the
     // model calls the booking tool itself.
     if (booking && !model && BOOKING_REQUEST.test(input.question)) {
-      return this.say(input, bookingAnswer(booking, ''));
+      return this.say(input, bookingAnswer(input, booking, ''));
     }
     const asked = await this.standalone(input, model);
     const found = asked.query === input.question ? prepared.found : await this.search(input.bot, asked.query);
@@ -194,7 +201,7 @@ export class AnswerService {
     if (pair) return this.say(input, qnaAnswer(pair));
     // Words of booking in a question the sources do not answer ("any slots on Friday?").
     if (!verdict.answers && booking && BOOKING_INTENT.test(input.question))
-      return this.say(input, bookingAnswer(booking, ''));
+      return this.say(input, bookingAnswer(input, booking, ''));
     // Passages whose words do not show a sure answer still go to a model, which reads what words
     // cannot ("take one for a spin" is a test ride) and says when they do not answer (DECLINE): the
     // visitor then gets the honest line and a person, not the model's own "I do not know that".
@@ -400,7 +407,7 @@ export class AnswerService {
     if (booking && booked) {
       // The booking button goes with the model's words only when they stood.
       const said = unverified.length > 0 ? '' : text.trim();
-      const answer = bookingAnswer(booking, said);
+      const answer = bookingAnswer(input, booking, said);
       if (!said) input.onChunk(answer.text);
       return { ...answer, usage };
     }
@@ -429,33 +436,6 @@ export class AnswerService {
   }
 }
 
-/**
- * Words of booking: book, schedule, an appointment, a demo, a call... They are nouns too ("the book
- * Dune", "a demo video", "the train schedule", "cancelling a booking"), so they offer the booking
- * only where the sources do not answer.
- */
-export const BOOKING_INTENT =
-  /\b(book(ing)?|schedul(e|ing)|appointment|meeting|demo|reserve|reservation|slot|call ?back|set up a call)\b/i;
-
-/** What a visitor may book: a meeting of some kind, a place, a time. */
-const BOOKABLE =
-  '(demo|call|meeting|appointment|consultation|session|slot|time|table|visit|viewing|tour|lesson|class|trial|test ?drive|room|stay|date|fitting|service|check-?up)s?';
-/**
- * A request to book, answered with the booking button before the sources are searched: a verb of
- * booking with what is booked ("can I book a demo", "schedule a call", "make an appointment"), "how
- * do I book", "book me in", "call me back". Not "do you sell the book Dune" nor "what if I cancel
- * my booking", which the sources answer.
- */
-export const BOOKING_REQUEST = new RegExp(
-  [
-    `\\b(book|schedule|reserve|arrange|set up|make)\\s+((a|an|my|me|us|in|the|our|your|some|another|one|for|free|quick|short|new|private|group|first|initial|follow-up|half|full|day|minutes?|mins?|hours?|\\d+(-minute|-hour)?)\\s+){0,3}${BOOKABLE}\\b`,
-    '\\b(how|where|can|could|may) (do |can |could )?(i|we) (book|schedule|reserve)\\b',
-    '\\b(want|like|love|need) to (book|schedule|reserve)\\b',
-    '\\bbook (me|us) in\\b',
-    '\\bcall (me|us) ?back\\b',
-  ].join('|'),
-  'i',
-);
 const BOOKING_TOOL = 'show_booking_button';
 const BOOKING_TOOL_SPEC = {
   type: 'function' as const,
@@ -574,9 +554,14 @@ function usageOf(usage: ProviderUsage): Answer['usage'] {
   return { promptTokens: usage.inputTokens.total ?? 0, completionTokens: usage.outputTokens.total ?? 0 };
 }
 
-function bookingAnswer(booking: Booking, text: string): Answer {
+/**
+ * The booking's message (or the model's words) with its button. A messaging app shows no buttons:
+ * there the link itself follows the words, under the button's title, so the visitor can tap it.
+ */
+function bookingAnswer(input: AnswerInput, booking: Booking, text: string): Answer {
+  const said = text || booking.message;
   return {
-    text: text || booking.message,
+    text: input.messagingApp ? `${said}\n\n${booking.title}: ${booking.url}` : said,
     mode: 'booking',
     sources: [],
     qnaId: null,
@@ -719,16 +704,18 @@ function unsure(
  */
 function nextStep(input: AnswerInput, agentOnline: boolean, TEXTS: ReplyTexts) {
   const person = offersPerson(input.bot);
-  const lead = (input.bot.leadFormConfig as { enabled?: boolean } | null)?.enabled;
-  const offer =
-    person && agentOnline
-      ? TEXTS.offerHuman
-      : lead
-        ? TEXTS.offerLead
-        : person
-          ? TEXTS.offerHumanLater
-          : TEXTS.offerRephrase;
-  return { offer, actions: person ? [personOffer(TEXTS.person)] : [] };
+  const lead = input.messagingApp ? null : leadFormOf(input.bot);
+  const actions: OfferAction[] = person ? [personOffer(TEXTS.person)] : [];
+  if (person && agentOnline) return { offer: TEXTS.offerHuman, actions };
+  // The action shows the form now, whatever its usual moment: the words just told the visitor to use it.
+  if (lead) return { offer: TEXTS.offerLead, actions: [...actions, leadFormOffer(lead.title)] };
+  return { offer: person ? TEXTS.offerHumanLater : TEXTS.offerRephrase, actions };
+}
+
+/** The bot's lead form when a visitor can fill it in: enabled, with at least one field. */
+function leadFormOf(bot: BotRow): LeadFormConfig | null {
+  const form = LeadFormConfig.safeParse(bot.leadFormConfig);
+  return form.success && form.data.enabled && form.data.fields.length > 0 ? form.data : null;
 }
 
 /** The bot's own lines' language when the visitor's words do not tell one: the widget's, else the bot's setting. */
@@ -736,6 +723,7 @@ const languageSetting = (input: AnswerInput) => input.visitorLanguage ?? input.b
 
 /** The "Talk to a person" button under an answer, titled in the answer's language. */
 const personOffer = (title: string): OfferAction => ({ type: 'human', title });
+const leadFormOffer = (title: string): OfferAction => ({ type: 'lead_form', title });
 const offersPerson = (bot: BotRow) => bot.humanButton !== 'never';
 
 /** Sentences an extractive answer quotes at most, and pages it quotes them from. */

@@ -504,6 +504,7 @@ export class ChatService {
               question: question.message,
               history,
               welcomeShown: conversation.channel === 'bot',
+              messagingApp: conversation.channel !== 'bot',
               visitorLanguage: conversation.visitorLanguage,
               agentOnline: () => this.options.agentOnline(bot.tenantId),
               onChunk: (text) => hooks.onChunk?.(text),

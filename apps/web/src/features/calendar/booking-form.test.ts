@@ -1,6 +1,6 @@
 import { type CalendarBooking, CalendarBookingBody, MESSAGES } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { bookingDefaults, loadView, PROVIDER_OPTIONS } from './booking-form';
+import { bookingDefaults, loadView, PROVIDER_OPTIONS, providerMismatch } from './booking-form';
 
 const BOOKING: CalendarBooking = {
   bot_id: 3,
@@ -49,5 +49,38 @@ describe('bookingDefaults', () => {
 describe('PROVIDER_OPTIONS', () => {
   it('offers the four providers of the spec', () => {
     expect(PROVIDER_OPTIONS.map((o) => o.value)).toEqual(['google', 'calendly', 'cal', 'tidycal']);
+  });
+});
+
+describe('providerMismatch', () => {
+  it("is quiet when the link is on the chosen provider's pages, or not a link yet", () => {
+    expect(providerMismatch('calendly', 'https://calendly.com/acme/30min')).toBeNull();
+    expect(providerMismatch('google', 'https://calendar.app.google/AbC123')).toBeNull();
+    expect(
+      providerMismatch('google', 'https://calendar.google.com/calendar/appointments/schedules/x'),
+    ).toBeNull();
+    expect(providerMismatch('cal', 'https://app.cal.com/acme')).toBeNull();
+    expect(providerMismatch('tidycal', 'https://TidyCal.com/acme')).toBeNull();
+    expect(providerMismatch('calendly', 'calendly')).toBeNull();
+    expect(providerMismatch('calendly', '')).toBeNull();
+  });
+
+  it('names the provider the link belongs to when another is chosen', () => {
+    expect(providerMismatch('google', 'https://calendly.com/acme/30min')).toBe(
+      'This looks like a Calendly link, but Google Calendar is chosen as the provider.',
+    );
+    expect(providerMismatch('tidycal', 'https://cal.com/acme')).toBe(
+      'This looks like a Cal.com link, but TidyCal is chosen as the provider.',
+    );
+  });
+
+  it("warns of a host of none of them, without refusing it (Cal.com is hosted on one's own domains)", () => {
+    expect(providerMismatch('cal', 'https://meet.acme.example/demo')).toBe(
+      'This link is not on cal.com. Check that it is your Cal.com booking page.',
+    );
+    // A look-alike is not the provider's.
+    expect(providerMismatch('calendly', 'https://calendly.com.evil.example/acme')).toMatch(
+      /not on calendly\.com/,
+    );
   });
 });

@@ -21,7 +21,7 @@ import {
   useDeleteCalendarBookingMutation,
   useSaveCalendarBookingMutation,
 } from '../api';
-import { bookingDefaults, loadView, PROVIDER_OPTIONS } from '../booking-form';
+import { bookingDefaults, loadView, PROVIDER_OPTIONS, providerMismatch } from '../booking-form';
 
 /**
  * A bot's calendar booking: the link the bot offers visitors who want to book a meeting
@@ -38,6 +38,7 @@ export function CalendarBookingPanel({ botId }: { botId: number }) {
   const form = useZodForm(CalendarBookingBody, { defaultValues: bookingDefaults(null) });
   const view = loadView(load);
   const busy = saveState.isLoading || deleteState.isLoading;
+  const mismatch = providerMismatch(form.watch('provider'), form.watch('url') ?? '');
 
   // The form follows what the server holds: after a load, a save (trimmed values) or a delete.
   const { reset } = form;
@@ -113,6 +114,11 @@ export function CalendarBookingPanel({ botId }: { botId: number }) {
               placeholder="https://calendly.com/your-team/30min"
               {...fieldProps(form, 'url')}
             />
+            {mismatch ? (
+              <Alert severity="warning" role="status">
+                {mismatch}
+              </Alert>
+            ) : null}
             <TextInput
               label="Message"
               multiline

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
+import type { BookingAction } from '@parley/contracts';
 import { useChatTexts } from '../texts';
 
 export type Booking = { title: string; message: string; url: string };
@@ -30,5 +31,25 @@ export function BookingCard({ booking }: { booking: Booking }) {
         </Button>
       ) : null}
     </Paper>
+  );
+}
+
+/** An answer's booking action: a button to the booking page, under the bot's words. */
+export function BookingButton({ action }: { action: Pick<BookingAction, 'title' | 'url'> }) {
+  const t = useChatTexts();
+  const url = safeUrl(action.url);
+  if (!url || url.startsWith('mailto:')) return null;
+  return (
+    <Button
+      size="small"
+      variant="contained"
+      startIcon={<EventAvailable />}
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      sx={{ mt: 1 }}
+    >
+      {action.title || t.bookTime}
+    </Button>
   );
 }

@@ -9,6 +9,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { type ChatFrame, frameSeverity } from '../frames';
 import { useChatTexts } from '../texts';
 import { AnswerNote } from './AnswerNote';
+import { BookingButton } from './BookingCard';
 import { MarkdownText } from './MarkdownText';
 import { MessageSources } from './MessageSources';
 
@@ -162,6 +163,7 @@ function MessageItem({
   }
   const agent = message.message_type === 'helpdesk';
   const person = onRequestHuman ? message.actions.find((action) => action.type === 'human') : undefined;
+  const bookings = agent ? [] : message.actions.filter((action) => action.type === 'booking');
   return (
     <Bubble
       side="left"
@@ -178,6 +180,9 @@ function MessageItem({
       {explain === 'all' || (explain === 'held back' && message.unverified?.length) ? (
         <AnswerNote message={message} />
       ) : null}
+      {bookings.map((action) => (
+        <BookingButton key={action.url} action={action} />
+      ))}
       {agent || !answerFooter ? null : answerFooter(message)}
       {person ? (
         <Button size="small" variant="outlined" onClick={onRequestHuman} sx={{ mt: 1 }}>
