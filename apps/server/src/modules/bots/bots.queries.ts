@@ -37,6 +37,7 @@ import {
   botUsers,
   botWebSources,
   calendarBookings,
+  offeredBooking,
 } from './bots.schema.js';
 import { sourceLanguageCountsOf, widgetLanguageOf } from './visitor-language.js';
 
@@ -376,7 +377,7 @@ export async function publicView(
       provider: calendarBookings.provider,
     })
     .from(calendarBookings)
-    .where(eq(calendarBookings.botId, row.id));
+    .where(and(eq(calendarBookings.botId, row.id), offeredBooking));
   const language = widgetLanguageOf(row.visitorLanguage, sources, acceptLanguage);
   return {
     bot_id: row.id,

@@ -157,6 +157,11 @@ export const calendarBookings = pgTable('calendar_bookings', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+/**
+ * A booking a visitor may be offered: its link is http(s). A row saved before the check, or by
+ * hand, is never offered (a messaging app shows the link as it is).
+ */
+export const offeredBooking = sql`${calendarBookings.url} ~* '^https?://'`;
 
 /** A visitor's lead-form answers, kept per bot (and conversation when there is one). */
 export const leads = pgTable(

@@ -226,6 +226,9 @@ describe('the booking link a visitor is given', () => {
         .set({ url })
         .where(eq(calendarBookings.botId, bot.bot_id));
       expect(await bookingOfBot(server.database.db, bot.bot_id), url).toBeNull();
+      // Nor does the widget's view of the bot carry it.
+      const widget = await server.get<{ booking: unknown }>(`/api/auth/bot/uuid/${bot.uuid}`);
+      expect(widget.body.booking, url).toBeNull();
       const answer = await visitorAsks(bot, ASK_TO_BOOK);
       expect(JSON.stringify(answer), url).not.toContain(url.slice(0, 10));
       expect(answer.answer_mode).not.toBe('booking');

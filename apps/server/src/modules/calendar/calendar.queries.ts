@@ -1,7 +1,7 @@
 import type { PublicBot } from '@parley/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
-import { calendarBookings } from '../bots/bots.schema.js';
+import { calendarBookings, offeredBooking } from '../bots/bots.schema.js';
 
 export type CalendarBookingRow = typeof calendarBookings.$inferSelect;
 export type PublicBooking = NonNullable<PublicBot['booking']>;
@@ -9,8 +9,6 @@ export type PublicBooking = NonNullable<PublicBot['booking']>;
 /**
  * The booking a bot offers its visitors, or null when it has none. No tenant check: the caller has
  * already resolved the bot (the public bot endpoint, by uuid), and this returns only what a visitor sees.
- * A row whose link is not http(s) (saved before the check, or by hand) is never offered: a
- * messaging app shows the link as it is.
  */
 export async function bookingOfBot(db: DbOrTx, botId: number): Promise<PublicBooking | null> {
   const [row] = await db
@@ -21,7 +19,7 @@ export async function bookingOfBot(db: DbOrTx, botId: number): Promise<PublicBoo
       provider: calendarBookings.provider,
     })
     .from(calendarBookings)
-    .where(and(eq(calendarBookings.botId, botId), sql`${calendarBookings.url} ~* '^https?://'`));
+    .where(and(eq(calendarBookings.botId, botId), offeredBooking));
   return row ?? null;
 }
 

@@ -28,6 +28,13 @@ describe('checkLeadFields', () => {
     ).toEqual({ ok: true, values: { name: 'Ada', email: 'ada@example.com' } });
   });
 
+  it('keeps an email in lower case, so one address typed twice in other cases is one lead', () => {
+    expect(checkLeadFields(FORM, { name: 'Ada', email: ' Ada@Example.COM ' })).toEqual({
+      ok: true,
+      values: { name: 'Ada', email: 'ada@example.com' },
+    });
+  });
+
   it('names the field by its label when a required one is missing or blank', () => {
     expect(fail({ email: 'ada@example.com' })).toBe('Your name is required');
     expect(fail({ name: '   ', email: 'ada@example.com' })).toBe('Your name is required');

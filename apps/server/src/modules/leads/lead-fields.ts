@@ -26,7 +26,7 @@ const isTel = (value: string) => {
 /**
  * Checks a visitor's answers against the bot's lead form: no field the form lacks, every required
  * field filled, each value at most 500 characters, emails and phone numbers well formed. Values are
- * trimmed and empty optional ones dropped. Details name the field by its label, as the form shows it.
+ * trimmed (emails lower-cased) and empty optional ones dropped. Details name the field by its label, as the form shows it.
  */
 export function checkLeadFields(form: LeadFormConfig, fields: Record<string, string>): LeadFieldsResult {
   const known = new Set(form.fields.map((f) => f.name));
@@ -57,7 +57,8 @@ export function checkLeadFields(form: LeadFormConfig, fields: Record<string, str
     if (field.type === 'tel' && !isTel(value)) {
       return { ok: false, detail: `${field.label} must be a valid phone number` };
     }
-    values[field.name] = value;
+    // An address is one address in any case: "Ana@Mail.com" and "ana@mail.com" are one lead, one mail.
+    values[field.name] = field.type === 'email' ? value.toLowerCase() : value;
   }
   if (Object.keys(values).length === 0) return { ok: false, detail: 'Please fill in at least one field' };
   return { ok: true, values };
