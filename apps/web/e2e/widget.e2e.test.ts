@@ -450,7 +450,7 @@ describe('website widget', () => {
       const box = thread.getByRole('textbox', { name: 'Message' });
       await box.fill('Hello, I can help.');
       await box.press('Enter');
-      const launcher = page.getByRole('button', { name: 'Open chat (1)' });
+      const launcher = page.getByRole('button', { name: 'Open chat, unread messages: 1' });
       await launcher.getByTestId('unread').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
       await screenshot(page, 'widget-unread');
       await launcher.click();

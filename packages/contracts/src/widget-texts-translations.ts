@@ -11,6 +11,7 @@ import { WIDGET_TEXTS_ENGLISH, type WidgetTexts } from './widget-texts.js';
 const SPANISH: WidgetTexts = {
   lang: 'es',
   openChat: 'Abrir el chat',
+  openChatUnread: 'Abrir el chat, mensajes sin leer: {count}',
   closeChat: 'Cerrar el chat',
   close: 'Cerrar',
   chatWith: 'Chat con {name}',
@@ -71,6 +72,7 @@ const SPANISH: WidgetTexts = {
 const FRENCH: WidgetTexts = {
   lang: 'fr',
   openChat: 'Ouvrir la discussion',
+  openChatUnread: 'Ouvrir la discussion, messages non lus : {count}',
   closeChat: 'Fermer la discussion',
   close: 'Fermer',
   chatWith: 'Discussion avec {name}',
@@ -131,6 +133,7 @@ const FRENCH: WidgetTexts = {
 const GERMAN: WidgetTexts = {
   lang: 'de',
   openChat: 'Chat öffnen',
+  openChatUnread: 'Chat öffnen, ungelesene Nachrichten: {count}',
   closeChat: 'Chat schließen',
   close: 'Schließen',
   chatWith: 'Chat mit {name}',
@@ -192,6 +195,7 @@ const GERMAN: WidgetTexts = {
 const ITALIAN: WidgetTexts = {
   lang: 'it',
   openChat: 'Apri la chat',
+  openChatUnread: 'Apri la chat, messaggi non letti: {count}',
   closeChat: 'Chiudi la chat',
   close: 'Chiudi',
   chatWith: 'Chat con {name}',
@@ -251,6 +255,7 @@ const ITALIAN: WidgetTexts = {
 const PORTUGUESE: WidgetTexts = {
   lang: 'pt',
   openChat: 'Abrir o chat',
+  openChatUnread: 'Abrir o chat, mensagens não lidas: {count}',
   closeChat: 'Fechar o chat',
   close: 'Fechar',
   chatWith: 'Conversa com {name}',
@@ -310,6 +315,7 @@ const PORTUGUESE: WidgetTexts = {
 const DUTCH: WidgetTexts = {
   lang: 'nl',
   openChat: 'Chat openen',
+  openChatUnread: 'Chat openen, ongelezen berichten: {count}',
   closeChat: 'Chat sluiten',
   close: 'Sluiten',
   chatWith: 'Chat met {name}',
@@ -370,6 +376,7 @@ const DUTCH: WidgetTexts = {
 const RUSSIAN: WidgetTexts = {
   lang: 'ru',
   openChat: 'Открыть чат',
+  openChatUnread: 'Открыть чат, непрочитанных сообщений: {count}',
   closeChat: 'Закрыть чат',
   close: 'Закрыть',
   chatWith: 'Чат: {name}',
@@ -429,6 +436,7 @@ const RUSSIAN: WidgetTexts = {
 const HUNGARIAN: WidgetTexts = {
   lang: 'hu',
   openChat: 'Chat megnyitása',
+  openChatUnread: 'Chat megnyitása, olvasatlan üzenetek: {count}',
   closeChat: 'Chat bezárása',
   close: 'Bezárás',
   chatWith: 'Chat: {name}',
@@ -489,6 +497,7 @@ const HUNGARIAN: WidgetTexts = {
 const TURKISH: WidgetTexts = {
   lang: 'tr',
   openChat: 'Sohbeti aç',
+  openChatUnread: 'Sohbeti aç, okunmamış mesajlar: {count}',
   closeChat: 'Sohbeti kapat',
   close: 'Kapat',
   chatWith: '{name} ile sohbet',
@@ -548,6 +557,7 @@ const TURKISH: WidgetTexts = {
 const DANISH: WidgetTexts = {
   lang: 'da',
   openChat: 'Åbn chatten',
+  openChatUnread: 'Åbn chatten, ulæste beskeder: {count}',
   closeChat: 'Luk chatten',
   close: 'Luk',
   chatWith: 'Chat med {name}',
@@ -608,6 +618,7 @@ const DANISH: WidgetTexts = {
 const SWEDISH: WidgetTexts = {
   lang: 'sv',
   openChat: 'Öppna chatten',
+  openChatUnread: 'Öppna chatten, olästa meddelanden: {count}',
   closeChat: 'Stäng chatten',
   close: 'Stäng',
   chatWith: 'Chatt med {name}',
@@ -667,6 +678,7 @@ const SWEDISH: WidgetTexts = {
 const NORWEGIAN: WidgetTexts = {
   lang: 'nb',
   openChat: 'Åpne chatten',
+  openChatUnread: 'Åpne chatten, uleste meldinger: {count}',
   closeChat: 'Lukk chatten',
   close: 'Lukk',
   chatWith: 'Chat med {name}',
@@ -726,6 +738,7 @@ const NORWEGIAN: WidgetTexts = {
 const FINNISH: WidgetTexts = {
   lang: 'fi',
   openChat: 'Avaa chat',
+  openChatUnread: 'Avaa chat, lukemattomia viestejä: {count}',
   closeChat: 'Sulje chat',
   close: 'Sulje',
   chatWith: 'Chat: {name}',

@@ -36,6 +36,7 @@ describe('widget texts', () => {
     expect(WIDGET_TEXTS_ENGLISH).toMatchObject({
       lang: 'en',
       openChat: 'Open chat',
+      openChatUnread: 'Open chat, unread messages: {count}',
       closeChat: 'Close chat',
       online: 'Online',
       away: 'Our team is away',

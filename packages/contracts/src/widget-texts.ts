@@ -13,6 +13,8 @@ export type WidgetTexts = {
   /** The language's BCP 47 code, the widget's `lang`. */
   lang: string;
   openChat: string;
+  /** The launcher's name for screen readers while answers wait unread: `{count}` of them. */
+  openChatUnread: string;
   closeChat: string;
   close: string;
   /** The chat panel's name for screen readers: `{name}` is the bot's. */
@@ -95,6 +97,7 @@ export type WidgetTexts = {
 export const WIDGET_TEXTS_ENGLISH: WidgetTexts = {
   lang: 'en',
   openChat: 'Open chat',
+  openChatUnread: 'Open chat, unread messages: {count}',
   closeChat: 'Close chat',
   close: 'Close',
   chatWith: 'Chat with {name}',

@@ -1,5 +1,5 @@
 import type { MarkdownOptions } from '@parley/chat-client/markdown';
-import { BOT, type PublicBot } from '@parley/contracts';
+import { BOT, fillText, type PublicBot } from '@parley/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { palette } from '../colour';
 import { imageHosts, type WidgetConfig } from '../config';
@@ -125,7 +125,9 @@ export function App({ config, bot, controls }: Props) {
           ref={launcher}
           class={`launcher${open ? ' open' : ''}`}
           type="button"
-          aria-label={open ? t.closeChat : unread ? `${t.openChat} (${unread})` : t.openChat}
+          aria-label={
+            open ? t.closeChat : unread ? fillText(t.openChatUnread, { count: unread }) : t.openChat
+          }
           aria-expanded={open}
           aria-controls="parley-chat-panel"
           onClick={() => setOpen((was) => !was)}
