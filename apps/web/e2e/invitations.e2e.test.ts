@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Harness,
+  joinAsTeammate,
   type Person,
   person,
   screenshot,
@@ -71,6 +72,33 @@ describe('pending invitations on the users screen', () => {
     await page.getByText('No invitations are waiting for an answer.').waitFor();
 
     await visitor.goto(second!);
+    await visitor.getByText(MESSAGES.auth.invitationInvalid).waitFor();
+  });
+
+  it('withdraws the invitations of a teammate who is removed, and says so', async () => {
+    screenshotOnFailure(page, 'invitations-inviter-removed');
+    const manager = person('mona');
+    const { page: managerPage } = await joinAsTeammate(h, page, 'Admin', manager);
+    const friend = person('fred');
+    await managerPage.goto('/roles');
+    await sendInvitation(managerPage, friend.email, 'Agent');
+    const link = linkIn((await h.mail.waitFor(friend.email, INVITED)).text);
+
+    await page.goto('/roles');
+    const row = page.getByTestId(`invitation-row-${friend.email}`);
+    await row.getByText(`${manager.firstName} ${manager.lastName}`).filter({ visible: true }).waitFor();
+    await page.getByRole('button', { name: `Delete ${manager.email}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete user' });
+    await dialog.getByText(/invitations they sent that nobody has accepted are withdrawn/).waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    const said = `${MESSAGES.users.deleted}. ${MESSAGES.users.invitationsWithdrawn(1)}`;
+    await page.getByRole('alert').filter({ hasText: said }).first().waitFor();
+    await screenshot(page, 'invitations-inviter-removed');
+    await row.waitFor({ state: 'detached' });
+
+    // The friend's link no longer signs anyone up.
+    const { page: visitor } = await h.newPage();
+    await visitor.goto(link!);
     await visitor.getByText(MESSAGES.auth.invitationInvalid).waitFor();
   });
 });

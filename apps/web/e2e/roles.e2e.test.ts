@@ -5,6 +5,7 @@ import {
   createBotViaApi,
   fillSignup,
   type Harness,
+  joinAsTeammate,
   logIn,
   logOut,
   type Person,
@@ -121,6 +122,71 @@ describe('users, roles and the menu that follows them', () => {
     await expect.poll(() => dialog.getByLabel('Every bot, new ones included').isChecked()).toBe(false);
     await expect.poll(() => dialog.getByLabel('Back office').isChecked()).toBe(false);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('renames a role a teammate holds, refuses to delete it while they do, and deletes it once nobody does', async () => {
+    screenshotOnFailure(ownerPage, 'roles-rename-delete');
+    const shift = 'Night shift';
+    await ownerPage.goto('/roles?tab=roles');
+    await ownerPage.getByRole('button', { name: 'Create role' }).click();
+    await ownerPage.getByLabel('Role name').fill(shift);
+    await ownerPage.getByRole('dialog').getByRole('button', { name: 'Create role' }).click();
+    await ownerPage.getByRole('alert').filter({ hasText: MESSAGES.roles.created }).first().waitFor();
+    const teammate = person('nina');
+    await joinAsTeammate(h, ownerPage, shift, teammate);
+
+    // Renamed with a description: the teammate keeps it under its new name.
+    await ownerPage.goto('/roles?tab=roles');
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: shift }).click();
+    await ownerPage.getByRole('button', { name: 'Edit role' }).click();
+    const edit = ownerPage.getByRole('dialog', { name: 'Edit role' });
+    await edit.getByLabel('Role name').fill('Night desk');
+    await edit.getByLabel('Description').fill('Answers the inbox overnight');
+    await edit.getByRole('button', { name: 'Save role' }).click();
+    await ownerPage.getByRole('alert').filter({ hasText: MESSAGES.roles.updated }).first().waitFor();
+    await ownerPage.getByText('Answers the inbox overnight').waitFor();
+    await ownerPage.goto('/roles');
+    const row = ownerPage.getByTestId(`user-row-${teammate.email}`);
+    await row.getByText('Night desk').filter({ visible: true }).waitFor();
+
+    // Held by the teammate: refused, with what to do, in the dialog.
+    await ownerPage.goto('/roles?tab=roles');
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: 'Night desk' }).click();
+    await ownerPage.getByRole('button', { name: 'Delete role' }).click();
+    const remove = ownerPage.getByRole('dialog', { name: 'Delete role' });
+    await remove.getByRole('button', { name: 'Delete role' }).click();
+    await remove.getByText(MESSAGES.roles.inUse(1, 0)).waitFor();
+    await screenshot(ownerPage, 'roles-delete-in-use');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+
+    // The teammate moves to Member; then the role goes.
+    await ownerPage.goto('/roles');
+    await ownerPage.getByRole('button', { name: `Assign a role to ${teammate.email}` }).click();
+    const assign = ownerPage.getByRole('dialog', { name: 'Assign a role' });
+    await assign.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: 'Member', exact: true }).click();
+    await assign.getByRole('button', { name: 'Assign role' }).click();
+    await ownerPage.getByRole('alert').filter({ hasText: MESSAGES.roles.roleAssigned }).first().waitFor();
+    await ownerPage.goto('/roles?tab=roles');
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: 'Night desk' }).click();
+    await ownerPage.getByRole('button', { name: 'Delete role' }).click();
+    await ownerPage
+      .getByRole('dialog', { name: 'Delete role' })
+      .getByRole('button', { name: 'Delete role' })
+      .click();
+    await ownerPage.getByRole('alert').filter({ hasText: MESSAGES.roles.deleted }).first().waitFor();
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: 'Member', exact: true }).waitFor();
+    expect(await ownerPage.getByRole('option', { name: 'Night desk' }).count()).toBe(0);
+    await ownerPage.keyboard.press('Escape');
+    // The Owner role offers neither.
+    await ownerPage.getByRole('combobox', { name: 'Role' }).click();
+    await ownerPage.getByRole('option', { name: 'Owner (owner)' }).click();
+    expect(await ownerPage.getByRole('button', { name: 'Delete role' }).count()).toBe(0);
+    expect(await ownerPage.getByRole('button', { name: 'Edit role' }).count()).toBe(0);
   });
 
   it('creates, refuses to delete while assigned, and archives a feature', async () => {

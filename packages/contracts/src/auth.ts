@@ -126,9 +126,11 @@ export const PendingInvitation = z.object({
   invited_by: z.string().nullable(),
   sent_at: z.string(),
   expires_at: z.string(),
+  /** Past expires_at and never answered: its link no longer works; Resend gives it a new week. */
+  expired: z.boolean(),
   /**
-   * The invitation's sign-up link, for whoever may invite (create on Roles); null for others and for
-   * invitations made before links were kept (Resend gives them one).
+   * The invitation's sign-up link, for whoever may invite (create on Roles); null for others, for an
+   * expired invitation and for invitations made before links were kept (Resend gives them one).
    */
   link: z.string().nullable(),
 });

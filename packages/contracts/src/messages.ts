@@ -47,6 +47,21 @@ export const MESSAGES = {
     ownerLocked: 'The Owner role always holds every permission and cannot be edited',
     grantBeyondOwn: "You can't grant permissions you don't hold yourself",
     ownerOnlyByOwner: 'Only an owner can give or take the Owner role',
+    updated: 'Role updated successfully',
+    deleted: 'Role deleted successfully',
+    ownerNotDeletable: 'The Owner role cannot be deleted',
+    /** A role someone holds, or a pending invitation offers, stays until that changes. */
+    inUse: (holders: number, invitations: number) => {
+      const who = holders === 1 ? '1 teammate has it' : `${holders} teammates have it`;
+      const offers =
+        invitations === 1 ? '1 pending invitation offers it' : `${invitations} pending invitations offer it`;
+      const reasons = [holders > 0 ? who : '', invitations > 0 ? offers : ''].filter(Boolean).join(' and ');
+      const steps = [
+        holders > 0 ? `give ${holders === 1 ? 'them' : 'each'} another role` : '',
+        invitations > 0 ? `revoke ${invitations === 1 ? 'the invitation' : 'those invitations'}` : '',
+      ].filter(Boolean);
+      return `Can't delete this role: ${reasons}. First ${steps.join(' and ')}.`;
+    },
   },
   features: {
     deleteAssigned: "Can't delete this feature as it's assigned to different roles. Please archive instead",
@@ -72,6 +87,11 @@ export const MESSAGES = {
     /** Shown beside passwordChanged: the change ended every other session of the account. */
     otherDevicesSignedOut: 'Your other devices were signed out and need the new password to sign in again.',
     deleted: 'User deleted successfully',
+    /** Said after `deleted` when the removed person had sent invitations nobody had accepted. */
+    invitationsWithdrawn: (n: number) =>
+      n === 1
+        ? 'The invitation they sent that nobody had accepted was withdrawn: invite that person again if you still want them.'
+        : `The ${n} invitations they sent that nobody had accepted were withdrawn: invite those people again if you still want them.`,
   },
   bots: {
     addFailed: 'Failed to add bot',

@@ -135,6 +135,8 @@ const CORE_ROUTE_RULES = {
   'GET /role/roles/:tenantId': need('Roles', 'read'),
   'GET /role/features': need('Roles', 'read'),
   'POST /role/create': need('Roles', 'create'),
+  'PATCH /role/:id': need('Roles', 'write'),
+  'DELETE /role/:id': need('Roles', 'write'),
   'POST /role/feature-permissions': need('Roles', 'create'),
   'DELETE /role/feature/:id': need('Roles', 'write'),
   'PATCH /role/feature/:id/archive': need('Roles', 'write'),

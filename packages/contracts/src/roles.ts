@@ -43,6 +43,15 @@ const name = (label: string, max: number) =>
 export const CreateRoleBody = z.object({ name: name('Role name', 60) });
 export type CreateRoleBody = z.infer<typeof CreateRoleBody>;
 
+/** Renames a role and/or rewrites its one-line description (an empty description clears it). */
+export const UpdateRoleBody = z
+  .object({
+    name: name('Role name', 60).optional(),
+    description: inputText().trim().max(200, 'Description must be at most 200 characters').optional(),
+  })
+  .refine((v) => v.name !== undefined || v.description !== undefined, 'Nothing to update');
+export type UpdateRoleBody = z.infer<typeof UpdateRoleBody>;
+
 export const CreateFeatureBody = z.object({
   name: name('Feature name', 60),
   description: inputText().trim().max(500).optional(),

@@ -149,6 +149,15 @@ const CROSS_TENANT: Partial<Record<RouteKey, Array<(t: Ids, own: Ids) => Call>>>
   'DELETE /auth/invitations/:id': [
     (t) => ({ method: 'DELETE', path: `/api/auth/invitations/${t.invitationId}` }),
   ],
+  'PATCH /role/:id': [
+    (t) => ({ method: 'PATCH', path: `/api/role/${t.roleId}`, body: { name: 'Hijacked' } }),
+    // Their Owner role: 404, never the "Owner cannot be edited" 400.
+    (t) => ({ method: 'PATCH', path: `/api/role/${t.ownerRoleId}`, body: { name: 'Hijacked' } }),
+  ],
+  'DELETE /role/:id': [
+    (t) => ({ method: 'DELETE', path: `/api/role/${t.roleId}` }),
+    (t) => ({ method: 'DELETE', path: `/api/role/${t.ownerRoleId}` }),
+  ],
   'DELETE /role/feature/:id': [(t) => ({ method: 'DELETE', path: `/api/role/feature/${t.featureId}` })],
   'PATCH /role/feature/:id/archive': [
     (t) => ({
@@ -285,6 +294,12 @@ const VALID: Partial<Record<RouteKey, (own: Ids) => Call>> = {
     path: '/api/role/feature-permissions',
     body: { name: `Sneaky ${randomUUID().slice(0, 6)}` },
   }),
+  'PATCH /role/:id': (own) => ({
+    method: 'PATCH',
+    path: `/api/role/${own.roleId}`,
+    body: { name: `Renamed ${randomUUID().slice(0, 6)}` },
+  }),
+  'DELETE /role/:id': (own) => ({ method: 'DELETE', path: `/api/role/${own.roleId}` }),
   'DELETE /role/feature/:id': (own) => ({ method: 'DELETE', path: `/api/role/feature/${own.featureId}` }),
   'PATCH /role/feature/:id/archive': (own) => ({
     method: 'PATCH',
@@ -308,6 +323,7 @@ const BODY_FOR: Partial<Record<RouteKey, unknown>> = {
   'PUT /auth/user/profile/:id': { first_name: 'Valid' },
   'PUT /auth/user/password/:id': { current_password: PASSWORD, new_password: NEW_PASSWORD },
   'PATCH /role/feature/:id/archive': { is_archived: true },
+  'PATCH /role/:id': { name: 'Valid name' },
 };
 
 const rules = Object.entries(ROUTE_RULES) as Array<[RouteKey, RouteRule]>;

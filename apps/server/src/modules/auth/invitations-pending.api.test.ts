@@ -1,4 +1,5 @@
 import { type AuthResponse, MESSAGES, type PendingInvitation, type Role } from '@parley/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addTeammate, createRole, PASSWORD, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type SmtpCapture, startSmtpCapture } from '../../test/fakes/smtp.js';
@@ -166,4 +167,39 @@ it('resends only what the caller could give: a stronger role is refused (403) an
   expect(reply.status).toBe(403);
   expect(reply.body).toEqual({ detail: MESSAGES.roles.grantBeyondOwn });
   expect(await mailedTokens(email, 1)).toHaveLength(1);
+});
+
+it('keeps an expired invitation in the list, marked expired and without a link, until resent or revoked', async () => {
+  const [late, dropped] = [`late-${unique()}@example.com`, `dropped-${unique()}@example.com`];
+  await invite(late);
+  await invite(dropped);
+  const [stale] = await mailedTokens(late, 1);
+  await server.database.db.execute(
+    sql`UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE email IN (${late}, ${dropped})`,
+  );
+  const expired = (await pendingFor(late))!;
+  expect(expired).toMatchObject({ email: late, expired: true, link: null });
+  expect((await pendingFor(dropped))!.expired).toBe(true);
+  expect((await listPending()).filter((i) => !i.expired).every((i) => i.link !== null)).toBe(true);
+  expect((await server.get(`/api/auth/invited-user/${stale}`)).status).toBe(404);
+
+  // Resent: a new week and a link that works, the old one still dead.
+  const resent = await server.post<{ message: string; link: string }>(
+    `/api/auth/invitations/${expired.id}/resend`,
+    {},
+    as(owner),
+  );
+  expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+  expect(resent.body.message).toBe(MESSAGES.users.inviteResent);
+  const again = (await pendingFor(late))!;
+  expect(again).toMatchObject({ id: expired.id, expired: false });
+  expect(Date.parse(again.expires_at) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+  const [, fresh] = await mailedTokens(late, 2);
+  expect((await signupWith(late, stale!)).status).toBe(400);
+  expect((await signupWith(late, fresh!)).status).toBe(201);
+
+  // Revoked: it leaves the list.
+  const { id } = (await pendingFor(dropped))!;
+  expect((await server.delete(`/api/auth/invitations/${id}`, as(owner))).status).toBe(200);
+  expect(await pendingFor(dropped)).toBeUndefined();
 });

@@ -18,11 +18,13 @@ import { assertMayGiveRole } from '../roles/grants.js';
 import { loadRoles } from '../roles/roles.queries.js';
 import { findUserByEmail } from '../users/users.queries.js';
 
-const stillOpen = () =>
-  and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date()));
+/** Never answered: neither accepted nor revoked (possibly expired). */
+const unanswered = () => and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+const stillOpen = () => and(unanswered(), gt(invitations.expiresAt, new Date()));
 const pending = (tokenHash: string) => and(eq(invitations.tokenHash, tokenHash), stillOpen());
-const pendingInTenant = (tenantId: number, id: number) =>
-  and(eq(invitations.id, id), eq(invitations.tenantId, tenantId), stillOpen());
+/** The workspace's unanswered invitation: an expired one too, which may be resent or revoked. */
+const unansweredInTenant = (tenantId: number, id: number) =>
+  and(eq(invitations.id, id), eq(invitations.tenantId, tenantId), unanswered());
 const newExpiry = () => new Date(Date.now() + AUTH_LIMITS.invitationTtlDays * 86_400_000);
 
 /**
@@ -102,36 +104,44 @@ export class InvitationService {
   }
 
   /**
-   * The workspace's invitations still waiting for an answer, newest first; with their links for
-   * whoever may invite (the same rule as sending one).
+   * The workspace's invitations nobody answered, newest first: waiting ones, and expired ones (so the
+   * inviter sees that the person never joined, and can resend), until resent, revoked or replaced.
+   * Links of waiting ones for whoever may invite (the same rule as sending one).
    */
   async listPending(auth: AuthContext): Promise<PendingInvitation[]> {
     const mayInvite = auth.ability.can('create', 'Roles');
+    const now = Date.now();
     const rows = await this.db
       .select({ invitation: invitations, roleName: roles.name, inviter: users })
       .from(invitations)
       .innerJoin(roles, eq(roles.id, invitations.roleId))
       .leftJoin(users, eq(users.id, invitations.invitedBy))
-      .where(and(eq(invitations.tenantId, auth.tenantId), stillOpen()))
+      .where(and(eq(invitations.tenantId, auth.tenantId), unanswered()))
       .orderBy(desc(invitations.createdAt), desc(invitations.id));
-    return rows.map(({ invitation, roleName, inviter }) => ({
-      id: invitation.id,
-      email: invitation.email,
-      role_id: invitation.roleId,
-      role_name: roleName,
-      invited_by: inviter ? fullName(inviter) : null,
-      sent_at: invitation.createdAt.toISOString(),
-      expires_at: invitation.expiresAt.toISOString(),
-      link:
-        mayInvite && invitation.tokenSealed
-          ? this.linkOf(decryptSecret(this.linkKey, invitation.tokenSealed))
-          : null,
-    }));
+    return rows.map(({ invitation, roleName, inviter }) => {
+      const expired = invitation.expiresAt.getTime() <= now;
+      return {
+        id: invitation.id,
+        email: invitation.email,
+        role_id: invitation.roleId,
+        role_name: roleName,
+        invited_by: inviter ? fullName(inviter) : null,
+        sent_at: invitation.createdAt.toISOString(),
+        expires_at: invitation.expiresAt.toISOString(),
+        expired,
+        link:
+          mayInvite && !expired && invitation.tokenSealed
+            ? this.linkOf(decryptSecret(this.linkKey, invitation.tokenSealed))
+            : null,
+      };
+    });
   }
 
   /**
    * Mails the invitation again with a new token and a new week; the old link stops working. The
-   * caller must be able to give its role, as for a new invitation.
+   * caller must be able to give its role, as for a new invitation; an expired invitation takes a
+   * seat of the plan again, so it needs a free one. The caller becomes its inviter: the mail says
+   * they invited the person, and it stands on their word if the first inviter leaves.
    */
   async resend(auth: AuthContext, id: number): Promise<InviteResponse> {
     const token = randomToken();
@@ -140,14 +150,22 @@ export class InvitationService {
       const [row] = await tx
         .select()
         .from(invitations)
-        .where(pendingInTenant(auth.tenantId, id))
+        .where(unansweredInTenant(auth.tenantId, id))
         .for('update');
       if (!row) throw notFound(MESSAGES.users.invitationNotFound);
       const [role] = await loadRoles(tx, auth.tenantId, [row.roleId]);
       assertMayGiveRole(auth, role!);
+      if (row.expiresAt.getTime() <= Date.now()) {
+        await this.entitlements.requireTeamSlot(tx, auth.tenantId, row.email);
+      }
       await tx
         .update(invitations)
-        .set({ tokenHash: sha256(token), tokenSealed: encryptSecret(this.linkKey, token), expiresAt })
+        .set({
+          tokenHash: sha256(token),
+          tokenSealed: encryptSecret(this.linkKey, token),
+          expiresAt,
+          invitedBy: auth.userId,
+        })
         .where(eq(invitations.id, row.id));
       await this.mail.send(invitationMail(auth, row.email, role!.name, this.linkOf(token)), tx);
       return row.email;
@@ -155,12 +173,12 @@ export class InvitationService {
     return this.answer(MESSAGES.users.inviteResent, email, token, expiresAt);
   }
 
-  /** Withdraws a pending invitation: its link no longer signs anyone up. */
+  /** Withdraws an unanswered invitation (an expired one leaves the list): its link signs no one up. */
   async revoke(auth: AuthContext, id: number): Promise<void> {
     const revoked = await this.db
       .update(invitations)
       .set({ revokedAt: new Date() })
-      .where(pendingInTenant(auth.tenantId, id))
+      .where(unansweredInTenant(auth.tenantId, id))
       .returning({ id: invitations.id });
     if (revoked.length === 0) throw notFound(MESSAGES.users.invitationNotFound);
   }
@@ -204,6 +222,20 @@ export class InvitationService {
     if (claimed.length === 0) throw new AppError('bad_request', MESSAGES.auth.invitationInvalid);
     return row;
   }
+}
+
+/**
+ * Withdraws the unanswered invitations a person sent, in the transaction that removes them from the
+ * workspace: they were sent on that person's word, and someone let go must not be able to bring a
+ * friend in after they left. Returns how many were withdrawn, for the remover to be told.
+ */
+export async function revokeInvitationsSentBy(tx: DbOrTx, tenantId: number, userId: number): Promise<number> {
+  const revoked = await tx
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(invitations.tenantId, tenantId), eq(invitations.invitedBy, userId), unanswered()))
+    .returning({ id: invitations.id });
+  return revoked.length;
 }
 
 const fullName = (user: { firstName: string; lastName: string }) =>

@@ -396,6 +396,36 @@ describe('the bell', () => {
     expect((await server.get(countPath(owner))).status).toBe(401);
   });
 
+  it('pages back through every notification once, even one stored with an older time than a newer id', async () => {
+    const reader = await teammate({ Inbox: { read: true } });
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    // A longer transaction stamps its start: the row with the larger id can be the older one.
+    const times = [5, 4, 3, 1, 2, 0].map(at);
+    for (const [i, createdAt] of times.entries()) {
+      await server.database.db.insert(notifications).values({
+        tenantId: owner.user.tenant_id,
+        userId: reader.user.id,
+        kind: 'handoff_requested',
+        title: `Page ${i}`,
+        dedupeKey: `page:${i}`,
+        createdAt,
+      });
+    }
+    const titles: string[] = [];
+    let before: number | undefined;
+    for (let page = 0; page < 10; page++) {
+      const query = `?limit=2${before === undefined ? '' : `&before=${before}`}`;
+      const { notifications: rows } = await listOf(reader, query);
+      if (rows.length === 0) break;
+      titles.push(...rows.map((n) => n.title));
+      before = rows.at(-1)!.id;
+    }
+    expect(titles).toEqual(['Page 5', 'Page 3', 'Page 4', 'Page 2', 'Page 1', 'Page 0']);
+    // Someone else's id as the cursor gives nothing of theirs and nothing of one's own.
+    const [ownersNewest] = (await listOf(owner)).notifications;
+    expect((await listOf(reader, `?before=${ownersNewest!.id}`)).notifications).toEqual([]);
+  });
+
   it('a partner has nothing in it', async () => {
     expect(await countOf(partner)).toBe(0);
     expect((await listOf(partner)).notifications).toEqual([]);

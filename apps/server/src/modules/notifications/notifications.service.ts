@@ -6,7 +6,7 @@ import {
   type NotificationList,
   type Subject,
 } from '@parley/contracts';
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { queryRows } from '../../core/db/database.js';
 import { EVENTS_CHANNEL, type EventBus } from '../../core/events/bus.js';
@@ -139,7 +139,7 @@ export class NotificationsService {
         and(
           eq(notifications.userId, owner.userId),
           eq(notifications.tenantId, owner.tenantId),
-          options.before === undefined ? undefined : lt(notifications.id, options.before),
+          options.before === undefined ? undefined : olderThan(owner.userId, options.before),
           options.unreadOnly ? isNull(notifications.readAt) : undefined,
         ),
       )
@@ -197,6 +197,16 @@ export class NotificationsService {
       .set({ readAt: sql`now()`, seenAt: sql`coalesce(${notifications.seenAt}, now())` })
       .where(and(eq(notifications.userId, owner.userId), isNull(notifications.readAt)));
   }
+}
+
+/**
+ * The rows after `before` in the list's order (created_at, then id, both descending). Ids alone would
+ * skip rows: created_at is its transaction's start, so a notification stored by a longer transaction
+ * can have a larger id yet an older time. An id that is not the caller's pages from nothing.
+ */
+function olderThan(userId: number, before: number) {
+  return sql`(${notifications.createdAt}, ${notifications.id}) < (
+    SELECT n.created_at, n.id FROM notifications n WHERE n.id = ${before} AND n.user_id = ${userId})`;
 }
 
 function toNotification(row: typeof notifications.$inferSelect): Notification {

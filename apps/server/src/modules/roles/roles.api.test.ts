@@ -793,3 +793,141 @@ describe('no one grants what they do not hold', () => {
     expect(grantsOf(removal.body)).toEqual({ Inbox: '---', Roles: '-r-' });
   });
 });
+
+describe('renaming and deleting roles', () => {
+  const invite = (roleId: number, by: Account = owner) =>
+    server.post(
+      '/api/auth/invite-user',
+      { email: `${uniqueName('offer').replace(' ', '-')}@example.com`, role_id: roleId },
+      as(by),
+    );
+
+  it('renames a role in use: its holders see the new name on their next request, grants unchanged', async () => {
+    const role = await createRole(server, owner, { Inbox: { read: true, write: true } });
+    const holder = await addTeammate(server, owner, role, readToken);
+    await currentUser(holder); // their session is cached before the change
+    const name = uniqueName('Support agent');
+    const reply = await server.patch<Role>(
+      `/api/role/${role.id}`,
+      { name, description: 'Answers the inbox' },
+      as(owner),
+    );
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toMatchObject({ id: role.id, name, description: 'Answers the inbox' });
+    expect(grantsOf(reply.body)).toEqual(grantsOf(role));
+    expect((await currentUser(holder)).roles.map((r) => r.name)).toEqual([name]);
+    // An empty description clears it.
+    const cleared = await server.patch<Role>(`/api/role/${role.id}`, { description: '' }, as(owner));
+    expect(cleared.body).toMatchObject({ name, description: null });
+  });
+
+  it('refuses a rename to a taken name (409, any case), an empty one (400), and the Owner role (400)', async () => {
+    const role = await createRole(server, owner, {});
+    const cases = [
+      [role.id, { name: 'agent' }, 409, MESSAGES.roles.roleNameTaken],
+      [role.id, { name: '  ' }, 400, 'Role name is required'],
+      [role.id, {}, 400, 'Nothing to update'],
+      [(await roleNamed('Owner')).id, { name: 'Boss' }, 400, MESSAGES.roles.ownerLocked],
+    ] as const;
+    for (const [id, body, status, detail] of cases) {
+      const reply = await server.patch<{ detail: string }>(`/api/role/${id}`, body, as(owner));
+      expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+      expect(reply.body.detail).toContain(detail);
+    }
+    expect((await roleNamed(role.name)).id).toBe(role.id);
+    expect((await roleNamed('Owner')).is_owner).toBe(true);
+  });
+
+  it('deletes a role nobody holds: gone from the list, and its name is free again', async () => {
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const reply = await server.delete(`/api/role/${role.id}`, as(owner));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toEqual({ message: MESSAGES.roles.deleted });
+    expect((await listRoles()).map((r) => r.id)).not.toContain(role.id);
+    expect((await server.delete(`/api/role/${role.id}`, as(owner))).status).toBe(404);
+    expect((await server.post('/api/role/create', { name: role.name }, as(owner))).status).toBe(201);
+  });
+
+  it('refuses to delete a role teammates hold or a pending invitation offers (409, saying what to do)', async () => {
+    const role = await createRole(server, owner, { Inbox: { read: true } });
+    const holders = [
+      await addTeammate(server, owner, role, readToken),
+      await addTeammate(server, owner, role, readToken),
+    ];
+    expect((await invite(role.id)).status).toBe(201);
+    const refused = await server.delete(`/api/role/${role.id}`, as(owner));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ detail: MESSAGES.roles.inUse(2, 1) });
+    expect(MESSAGES.roles.inUse(2, 1)).toBe(
+      "Can't delete this role: 2 teammates have it and 1 pending invitation offers it. First give each another role and revoke the invitation.",
+    );
+    for (const holder of holders) {
+      expect((await currentUser(holder)).roles.map((r) => r.id)).toEqual([role.id]);
+    }
+    // Once nobody needs it (the holders moved, the invitation revoked), it goes.
+    const member = await roleNamed('Member');
+    for (const holder of holders) {
+      const moved = await server.post(
+        '/api/role/assign-role',
+        { user_id: holder.user.id, role_id: member.id },
+        as(owner),
+      );
+      expect(moved.status).toBe(200);
+    }
+    const only = await server.delete(`/api/role/${role.id}`, as(owner));
+    expect(only.body).toEqual({ detail: MESSAGES.roles.inUse(0, 1) });
+    const invitations = await server.get<Array<{ id: number; role_id: number }>>(
+      '/api/auth/invitations',
+      as(owner),
+    );
+    for (const invitation of invitations.body.filter((i) => i.role_id === role.id)) {
+      expect((await server.delete(`/api/auth/invitations/${invitation.id}`, as(owner))).status).toBe(200);
+    }
+    expect((await server.delete(`/api/role/${role.id}`, as(owner))).status).toBe(200);
+  });
+
+  it('never deletes the Owner role, and keeps other workspaces and stronger roles out of reach', async () => {
+    const ownerRole = await roleNamed('Owner');
+    const refused = await server.delete(`/api/role/${ownerRole.id}`, as(owner));
+    expect([refused.status, refused.body]).toEqual([400, { detail: MESSAGES.roles.ownerNotDeletable }]);
+
+    const stranger = await signupOwner(server);
+    const theirs = await createRole(server, stranger, {});
+    for (const reply of [
+      await server.delete(`/api/role/${theirs.id}`, as(owner)),
+      await server.patch(`/api/role/${theirs.id}`, { name: 'Mine now' }, as(owner)),
+    ]) {
+      expect([reply.status, reply.body]).toEqual([404, { detail: 'Role not found' }]);
+    }
+    expect((await listRoles(stranger)).find((r) => r.id === theirs.id)?.name).toBe(theirs.name);
+
+    // A manager of roles touches only roles they could give: not a stronger one, not the Owner role.
+    const managerRole = await createRole(server, owner, { Roles: { create: true, read: true, write: true } });
+    const manager = await addTeammate(server, owner, managerRole, readToken);
+    const stronger = await createRole(server, owner, { Subscriptions: { read: true, write: true } });
+    for (const reply of [
+      await server.delete(`/api/role/${stronger.id}`, as(manager)),
+      await server.patch(`/api/role/${stronger.id}`, { name: uniqueName('Harmless') }, as(manager)),
+    ]) {
+      expect([reply.status, reply.body]).toEqual([403, { detail: MESSAGES.roles.grantBeyondOwn }]);
+    }
+    const ownerAttempt = await server.delete(`/api/role/${ownerRole.id}`, as(manager));
+    expect([ownerAttempt.status, ownerAttempt.body]).toEqual([
+      403,
+      { detail: MESSAGES.roles.ownerOnlyByOwner },
+    ]);
+    expect((await roleNamed(stronger.name)).id).toBe(stronger.id);
+    const within = await createRole(server, owner, { Roles: { read: true } });
+    expect((await server.delete(`/api/role/${within.id}`, as(manager))).status).toBe(200);
+
+    // Without write on Roles: 403 before anything is looked at.
+    const reader = await addTeammate(
+      server,
+      owner,
+      await createRole(server, owner, { Roles: { read: true } }),
+      readToken,
+    );
+    const readerAttempt = await server.delete(`/api/role/${stronger.id}`, as(reader));
+    expect([readerAttempt.status, readerAttempt.body]).toEqual([403, { detail: MESSAGES.auth.forbidden }]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Feature, Role } from '@parley/contracts';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/database.js';
+import { type DbOrTx, queryRows } from '../../core/db/database.js';
 import { features, rolePermissions, roles, userRoles, users } from '../../core/db/schema.js';
 
 type FeatureRow = typeof features.$inferSelect;
@@ -94,6 +94,22 @@ export async function findRole(db: DbOrTx, tenantId: number, roleId: number) {
     .from(roles)
     .where(and(eq(roles.id, roleId), eq(roles.tenantId, tenantId)));
   return row;
+}
+
+/** Who still needs a role: the users holding it, and the invitations not yet answered or expired that offer it. */
+export async function roleUse(
+  db: DbOrTx,
+  tenantId: number,
+  roleId: number,
+): Promise<{ holders: number; invitations: number }> {
+  const [row] = await queryRows<{ holders: number; invitations: number }>(
+    db,
+    sql`SELECT
+      (SELECT count(*) FROM user_roles WHERE tenant_id = ${tenantId} AND role_id = ${roleId})::int AS holders,
+      (SELECT count(*) FROM invitations WHERE tenant_id = ${tenantId} AND role_id = ${roleId}
+         AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now())::int AS invitations`,
+  );
+  return { holders: Number(row?.holders ?? 0), invitations: Number(row?.invitations ?? 0) };
 }
 
 /** How many users hold an owner role in the tenant (a workspace must keep one). */

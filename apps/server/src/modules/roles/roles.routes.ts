@@ -6,9 +6,11 @@ import {
   CreateRoleBody,
   Feature,
   IdParams,
+  MESSAGES,
   MessageResponse,
   Role,
   TenantIdParams,
+  UpdateRoleBody,
   User,
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -50,6 +52,34 @@ export const rolesRoutes =
       { schema: { tags, summary: 'Create a role', body: CreateRoleBody, response: { 201: Role } } },
       async (request, reply) =>
         reply.status(201).send(await roles.createRole(requireAuth(request), request.body.name)),
+    );
+    app.patch(
+      '/role/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Rename a role or rewrite its description (not the Owner role)',
+          params: IdParams,
+          body: UpdateRoleBody,
+          response: { 200: Role },
+        },
+      },
+      async (request) => roles.updateRole(requireAuth(request), request.params.id, request.body),
+    );
+    app.delete(
+      '/role/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a role no one holds and no pending invitation offers (not the Owner role)',
+          params: IdParams,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        await roles.deleteRole(requireAuth(request), request.params.id);
+        return { message: MESSAGES.roles.deleted };
+      },
     );
     app.post(
       '/role/feature-permissions',

@@ -6,10 +6,11 @@ import {
   isReservedSubject,
   MESSAGES,
   type Role,
+  type UpdateRoleBody,
   type User,
 } from '@parley/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
 import { features, rolePermissions, roles, userRoles } from '../../core/db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
@@ -25,6 +26,7 @@ import {
   isOwner,
   listFeatures,
   loadRoles,
+  roleUse,
   syncOwnerGrants,
   toFeature,
 } from './roles.queries.js';
@@ -56,6 +58,57 @@ export class RolesService {
       if (isUniqueViolation(error)) throw conflict(MESSAGES.roles.roleNameTaken);
       throw error;
     }
+  }
+
+  /**
+   * Renames a role or rewrites its description; grants and holders stay. Not the Owner role, and only
+   * a role the caller could give (a stronger role's name is not theirs to make look harmless).
+   */
+  async updateRole(auth: AuthContext, roleId: number, body: UpdateRoleBody): Promise<Role> {
+    const role = await this.editableRole(this.db, auth, roleId);
+    if (role.is_owner) throw badRequest(MESSAGES.roles.ownerLocked);
+    try {
+      await this.db
+        .update(roles)
+        .set({
+          name: body.name,
+          description: body.description === undefined ? undefined : body.description || null,
+        })
+        .where(and(eq(roles.id, role.id), eq(roles.tenantId, auth.tenantId)));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.roles.roleNameTaken);
+      throw error;
+    }
+    // Sessions carry their roles' names (the signed-in user, the users list).
+    await this.sessions.changed(auth.tenantId);
+    const [updated] = await loadRoles(this.db, auth.tenantId, [role.id]);
+    return updated!;
+  }
+
+  /**
+   * Deletes a role nobody holds and no open invitation offers (409 naming them otherwise: deleting
+   * it would leave teammates without a role, or an invitation that signs up to nothing). Its grants,
+   * the bots' links to it and expired invitations with it go too. Never the Owner role.
+   */
+  async deleteRole(auth: AuthContext, roleId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      // The tenant's lock, which assignRole takes too: nobody is given the role between count and delete.
+      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
+      const role = await this.editableRole(tx, auth, roleId);
+      if (role.is_owner) throw badRequest(MESSAGES.roles.ownerNotDeletable);
+      const { holders, invitations } = await roleUse(tx, auth.tenantId, role.id);
+      if (holders > 0 || invitations > 0) throw conflict(MESSAGES.roles.inUse(holders, invitations));
+      await tx.delete(roles).where(and(eq(roles.id, role.id), eq(roles.tenantId, auth.tenantId)));
+    });
+    await this.sessions.changed(auth.tenantId);
+  }
+
+  /** A role of the caller's workspace that they could give (404 for another workspace's). */
+  private async editableRole(db: DbOrTx, auth: AuthContext, roleId: number): Promise<Role> {
+    const [role] = await loadRoles(db, auth.tenantId, [roleId]);
+    if (!role) throw notFound('Role not found');
+    assertMayGiveRole(auth, role);
+    return role;
   }
 
   /** A feature of the tenant's own; its Owner role receives it at once. Reserved names count as taken. */
@@ -152,12 +205,13 @@ export class RolesService {
    */
   async assignRole(auth: AuthContext, body: AssignRoleBody): Promise<User> {
     await this.db.transaction(async (tx) => {
+      // Serialise role changes of a tenant, so two demotions cannot both pass the last-owner check
+      // and a role being deleted (deleteRole) is either still there or answers 404 here.
+      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
       const user = await findUserRow(tx, auth.tenantId, body.user_id);
       const [role] = await loadRoles(tx, auth.tenantId, [body.role_id]);
       if (!user || !role) throw notFound(user ? 'Role not found' : 'User not found');
       assertMayGiveRole(auth, role);
-      // Serialise role changes of a tenant, so two demotions cannot both pass the last-owner check.
-      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${auth.tenantId} FOR UPDATE`);
       const losesOwnership = !role.is_owner && (await isOwner(tx, auth.tenantId, user.id));
       if (losesOwnership && !callerIsOwner(auth)) throw forbidden(MESSAGES.roles.ownerOnlyByOwner);
       if (losesOwnership && (await countOwners(tx, auth.tenantId)) <= 1) {

@@ -1,4 +1,11 @@
-import { type AuthResponse, MESSAGES, type Role, type Teammate, type User } from '@parley/contracts';
+import {
+  type AuthResponse,
+  MESSAGES,
+  type PendingInvitation,
+  type Role,
+  type Teammate,
+  type User,
+} from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeammate, createRole, PASSWORD, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
@@ -334,26 +341,62 @@ describe('removing users', () => {
     expect(again.body).toEqual({ detail: 'User not found' });
   });
 
-  it('removes a user who invited others (their invitations outlive them)', async () => {
+  it("withdraws the invitations a removed teammate sent that nobody accepted, and says so; others' stay", async () => {
     // Member reads Home and Profile: a manager may invite with it only holding those too.
     const managerRole = await createRole(server, owner, {
       Roles: { create: true, read: true },
       Profile: { read: true },
     });
     const manager = await addTeammate(server, owner, managerRole, readToken);
-    const invitee = await addTeammate(server, manager, member, readToken);
-    const pending = `pending-${unique()}@example.com`;
-    expect(
-      (await server.post('/api/auth/invite-user', { email: pending, role_id: member.id }, as(manager)))
-        .status,
-    ).toBe(201);
+    const joined = await addTeammate(server, manager, member, readToken);
+    const theirs = `pending-theirs-${unique()}@example.com`;
+    const alsoTheirs = `pending-also-${unique()}@example.com`;
+    const vouched = `pending-vouched-${unique()}@example.com`;
+    const ours = `pending-ours-${unique()}@example.com`;
+    for (const [email, by] of [
+      [theirs, manager],
+      [alsoTheirs, manager],
+      [vouched, manager],
+      [ours, owner],
+    ] as const) {
+      const invited = await server.post('/api/auth/invite-user', { email, role_id: member.id }, as(by));
+      expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    }
+    const theirToken = await readToken(theirs);
+    // The owner resends one of the manager's: from then on it is the owner's invitation.
+    const listed = await server.get<PendingInvitation[]>('/api/auth/invitations', as(owner));
+    const toVouch = listed.body.find((i) => i.email === vouched)!;
+    expect((await server.post(`/api/auth/invitations/${toVouch.id}/resend`, {}, as(owner))).status).toBe(200);
 
     const reply = await server.delete(`/api/auth/user/${manager.user.id}`, as(owner));
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect((await listUsers()).map((u) => u.id)).toContain(invitee.user.id);
-    const lookup = await server.get(`/api/auth/invited-user/${await readToken(pending)}`);
-    expect(lookup.status).toBe(200);
-    expect(lookup.body).toMatchObject({ email: pending, tenant_id: owner.user.tenant_id });
+    expect(reply.body).toEqual({
+      message: `${MESSAGES.users.deleted}. ${MESSAGES.users.invitationsWithdrawn(2)}`,
+    });
+    // Whoever they brought in earlier stays; their open links no longer sign anyone up.
+    expect((await listUsers()).map((u) => u.id)).toContain(joined.user.id);
+    const lookup = await server.get(`/api/auth/invited-user/${theirToken}`);
+    expect([lookup.status, lookup.body]).toEqual([404, { detail: MESSAGES.auth.invitationInvalid }]);
+    const signup = await server.post('/api/auth/signup', {
+      first_name: 'Late',
+      last_name: 'Friend',
+      email: theirs,
+      password: PASSWORD,
+      token: theirToken,
+    });
+    expect([signup.status, signup.body]).toEqual([400, { detail: MESSAGES.auth.invitationInvalid }]);
+    const pending = await server.get<PendingInvitation[]>('/api/auth/invitations', as(owner));
+    const emails = pending.body.map((i) => i.email);
+    expect(emails).toEqual(expect.arrayContaining([ours, vouched]));
+    expect(emails).not.toContain(theirs);
+    expect(emails).not.toContain(alsoTheirs);
+    expect(pending.body.find((i) => i.email === vouched)?.invited_by).toBe('Ada Lovelace');
+    expect((await server.get(`/api/auth/invited-user/${await readToken(ours)}`)).status).toBe(200);
+
+    // Someone who invited nobody leaves with the plain message.
+    const quiet = await addTeammate(server, owner, member, readToken);
+    const plain = await server.delete(`/api/auth/user/${quiet.user.id}`, as(owner));
+    expect(plain.body).toEqual({ message: MESSAGES.users.deleted });
   });
 
   it('needs write on Roles: a Member gets 403 and no one is removed', async () => {

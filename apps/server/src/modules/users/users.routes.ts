@@ -78,14 +78,18 @@ export const usersRoutes =
       {
         schema: {
           tags,
-          summary: 'Remove a user (never the last owner)',
+          summary:
+            'Remove a user (never the last owner); the invitations they sent that nobody accepted are withdrawn',
           params: IdParams,
           response: { 200: MessageResponse },
         },
       },
       async (request) => {
-        await users.remove(requireAuth(request), request.params.id);
-        return { message: MESSAGES.users.deleted };
+        const { invitationsWithdrawn } = await users.remove(requireAuth(request), request.params.id);
+        if (invitationsWithdrawn === 0) return { message: MESSAGES.users.deleted };
+        return {
+          message: `${MESSAGES.users.deleted}. ${MESSAGES.users.invitationsWithdrawn(invitationsWithdrawn)}`,
+        };
       },
     );
   };

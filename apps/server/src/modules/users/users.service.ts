@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../core/db/errors.js';
 import { users } from '../../core/db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
+import { revokeInvitationsSentBy } from '../auth/invitations.service.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SessionResolver } from '../auth/sessions.js';
 import type { IssuedRefresh, TokenService } from '../auth/tokens.js';
@@ -89,9 +90,12 @@ export class UsersService {
     return refresh;
   }
 
-  /** Removes a teammate (or oneself), never the workspace's last owner. */
-  async remove(auth: AuthContext, userId: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Removes a teammate (or oneself), never the workspace's last owner. The invitations they sent
+   * that nobody accepted go with them (see revokeInvitationsSentBy); returns how many.
+   */
+  async remove(auth: AuthContext, userId: number): Promise<{ invitationsWithdrawn: number }> {
+    const withdrawn = await this.db.transaction(async (tx) => {
       const target = await findUserRow(tx, auth.tenantId, userId);
       if (!target) throw notFound('User not found');
       await this.assertMayManage(auth, target.id, tx);
@@ -99,9 +103,12 @@ export class UsersService {
       if ((await isOwner(tx, auth.tenantId, target.id)) && (await countOwners(tx, auth.tenantId)) <= 1) {
         throw badRequest(MESSAGES.auth.lastOwner);
       }
+      const revoked = await revokeInvitationsSentBy(tx, auth.tenantId, target.id);
       await tx.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, auth.tenantId)));
+      return revoked;
     });
     await this.sessions.changed(auth.tenantId);
+    return { invitationsWithdrawn: withdrawn };
   }
 
   /** An owner is edited or removed by an owner (or themselves), never by a teammate with Roles write. */

@@ -1,10 +1,11 @@
-import type {
-  EmailLog,
-  EmailLogQuery,
-  NotificationCount,
-  NotificationList,
-  SendEmailBody,
-  SendEmailResponse,
+import {
+  type EmailLog,
+  type EmailLogQuery,
+  NOTIFICATION_LIMITS,
+  type NotificationCount,
+  type NotificationList,
+  type SendEmailBody,
+  type SendEmailResponse,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
@@ -30,8 +31,22 @@ export const notificationsApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       providesTags: ['NotificationCount'],
     }),
-    notifications: build.query<NotificationList, void>({
-      query: () => '/notification/list',
+    /**
+     * The list a page at a time, newest first: each page asks for what is older than the last one
+     * shown (`before`, 0 for the newest). A refetch (after marking read) reloads every page shown.
+     */
+    notifications: build.infiniteQuery<NotificationList, void, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 0,
+        getNextPageParam: (lastPage) =>
+          lastPage.notifications.length < NOTIFICATION_LIMITS.pageSize
+            ? undefined
+            : lastPage.notifications.at(-1)?.id,
+      },
+      query: ({ pageParam }) => ({
+        url: '/notification/list',
+        params: pageParam ? { before: pageParam } : undefined,
+      }),
       providesTags: ['Notifications'],
     }),
     markSeen: build.mutation<NotificationCount, void>({
@@ -73,7 +88,7 @@ export const notificationsApi = tagged.injectEndpoints({
 
 export const {
   useNotificationCountQuery,
-  useNotificationsQuery,
+  useNotificationsInfiniteQuery,
   useMarkSeenMutation,
   useMarkNotificationReadMutation,
   useMarkAllNotificationsReadMutation,

@@ -9,6 +9,7 @@ import type {
   MessageResponse,
   PendingInvitation,
   Role,
+  UpdateRoleBody,
   User,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
@@ -59,6 +60,15 @@ export const rolesApi = api.injectEndpoints({
       query: (body) => ({ url: '/role/create', method: 'POST', body }),
       invalidatesTags: ['Roles'],
     }),
+    updateRole: build.mutation<Role, { id: number; body: UpdateRoleBody }>({
+      query: ({ id, body }) => ({ url: `/role/${id}`, method: 'PATCH', body }),
+      // The users list and the signed-in user show role names.
+      invalidatesTags: ['Roles', 'Users', 'Me', 'Invitations'],
+    }),
+    deleteRole: build.mutation<MessageResponse, number>({
+      query: (id) => ({ url: `/role/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['Roles', 'Invitations'],
+    }),
     assignFeaturePermissions: build.mutation<Role, AssignFeaturePermissionsBody>({
       query: (body) => ({ url: '/role/assign-feature-permissions', method: 'POST', body }),
       invalidatesTags: ['Roles', 'Users', 'Me'],
@@ -93,6 +103,8 @@ export const {
   useAssignRoleMutation,
   useDeleteUserMutation,
   useCreateRoleMutation,
+  useUpdateRoleMutation,
+  useDeleteRoleMutation,
   useAssignFeaturePermissionsMutation,
   useCreateFeatureMutation,
   useDeleteFeatureMutation,

@@ -211,12 +211,13 @@ function EmailRow({ email, bot, sender }: { email: EmailLogEntry; bot: string; s
 
 /**
  * Who sent each mail, by name from the workspace's teammates (GET /auth/user/teammates, Inbox read).
- * A sender whose account was deleted is named by id.
+ * Every mail is sent by someone: no sender means their account was deleted since (sent_by is set
+ * null with it); one missing from the list (a partner) is named by id.
  */
 function useSenderNames(tenantId: number, userId: number): (id: number | null) => string {
   const users = useTeammatesQuery(tenantId);
   return (id) => {
-    if (id === null) return '—';
+    if (id === null) return 'Removed teammate';
     if (id === userId) return 'You';
     const user = users.data?.find((u) => u.id === id);
     return user ? `${user.first_name} ${user.last_name}`.trim() || user.email : `User #${id}`;

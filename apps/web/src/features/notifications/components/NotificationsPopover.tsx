@@ -14,19 +14,23 @@ import { useNavigate } from 'react-router';
 import {
   useMarkAllNotificationsReadMutation,
   useMarkNotificationReadMutation,
-  useNotificationsQuery,
+  useNotificationsInfiniteQuery,
 } from '../api';
 
 /**
- * The bell's list, under the bell: newest first, unread in bold with a dot; opening one marks it read and goes to
- * what it is about (a conversation, a bot's leads, a source, the subscription).
+ * The bell's list, under the bell: newest first, unread in bold with a dot, older ones a page at a
+ * time ("Show older"); opening one marks it read and goes to what it is about (a conversation, a
+ * bot's leads, a source, the subscription).
  */
 export function NotificationsPopover({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
-  const list = useNotificationsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const list = useNotificationsInfiniteQuery(undefined, { refetchOnMountOrArgChange: true });
   const [markRead] = useMarkNotificationReadMutation();
   const [markAll, marking] = useMarkAllNotificationsReadMutation();
   const navigate = useNavigate();
-  const items = list.data?.notifications ?? [];
+  const pages = list.data?.pages ?? [];
+  const items = pages.flatMap((page) => page.notifications);
+  // Counts of the newest page: they cover every notification, not only the page.
+  const unread = pages[0]?.unread ?? 0;
   const openOne = (notification: Notification) => {
     if (!notification.read) void markRead(notification.id);
     onClose();
@@ -59,11 +63,7 @@ export function NotificationsPopover({ anchor, onClose }: { anchor: HTMLElement;
             <Typography variant="subtitle1" sx={{ flexGrow: 1 }}>
               Notifications
             </Typography>
-            <Button
-              size="small"
-              onClick={() => void markAll()}
-              disabled={marking.isLoading || (list.data?.unread ?? 0) === 0}
-            >
+            <Button size="small" onClick={() => void markAll()} disabled={marking.isLoading || unread === 0}>
               Mark all read
             </Button>
           </Box>
@@ -103,6 +103,17 @@ export function NotificationsPopover({ anchor, onClose }: { anchor: HTMLElement;
                   />
                 </ListItemButton>
               ))}
+              {list.hasNextPage ? (
+                <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+                  <Button
+                    size="small"
+                    onClick={() => void list.fetchNextPage()}
+                    disabled={list.isFetchingNextPage}
+                  >
+                    {list.isFetchingNextPage ? 'Loading…' : 'Show older'}
+                  </Button>
+                </Box>
+              ) : null}
             </List>
           )}
         </Paper>

@@ -4,6 +4,7 @@ import ForwardToInboxOutlined from '@mui/icons-material/ForwardToInboxOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Table from '@mui/material/Table';
@@ -30,7 +31,7 @@ const hideOnPhones = { display: { xs: 'none', md: 'table-cell' } };
 /**
  * Invitations sent and not yet answered: who, with which role, by whom, when; their sign-up link to
  * copy (people who may invite see it: without SMTP it is how the invitation reaches anyone), resend
- * or revoke.
+ * or revoke. Expired ones stay, marked, so the inviter learns the person never joined.
  */
 export function PendingInvitationsPanel() {
   const { data: invitations = [], isLoading, isError } = usePendingInvitationsQuery();
@@ -42,6 +43,7 @@ export function PendingInvitationsPanel() {
       {showLinks && invitations.length > 0 ? (
         <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
           Each link signs up the person it was sent to, once, until it expires. Copy it to send it yourself.
+          An expired invitation stays here until you resend or revoke it.
         </Typography>
       ) : null}
       {isLoading ? <LinearProgress aria-label="Loading invitations" /> : null}
@@ -115,11 +117,23 @@ function InvitationRow({ invitation, showLink, onRevoke }: RowProps) {
     <TableRow data-testid={`invitation-row-${invitation.email}`}>
       <TableCell sx={{ maxWidth: { xs: 160, sm: 280 }, overflowWrap: 'anywhere' }}>
         {invitation.email}
+        {invitation.expired ? (
+          // Phones have no Expires column: the state goes under the address.
+          <Typography variant="caption" color="warning.main" sx={{ display: { xs: 'block', sm: 'none' } }}>
+            Expired
+          </Typography>
+        ) : null}
       </TableCell>
       <TableCell>{invitation.role_name}</TableCell>
       <TableCell sx={hideOnPhones}>{invitation.invited_by ?? '—'}</TableCell>
       <TableCell sx={hideOnPhones}>{day(invitation.sent_at)}</TableCell>
-      <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{day(invitation.expires_at)}</TableCell>
+      <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+        {invitation.expired ? (
+          <Chip size="small" color="warning" label={`Expired ${day(invitation.expires_at)}`} />
+        ) : (
+          day(invitation.expires_at)
+        )}
+      </TableCell>
       {showLink ? (
         <TableCell sx={{ ...hideOnPhones, maxWidth: 260 }}>
           {link ? (
@@ -133,7 +147,7 @@ function InvitationRow({ invitation, showLink, onRevoke }: RowProps) {
             </Typography>
           ) : (
             <Typography variant="body2" color="text.secondary">
-              Resend to get a link
+              {invitation.expired ? 'Expired: resend to get a new link' : 'Resend to get a link'}
             </Typography>
           )}
         </TableCell>
@@ -157,7 +171,9 @@ function InvitationRow({ invitation, showLink, onRevoke }: RowProps) {
           </Tooltip>
         ) : null}
         <Can I="create" a="Roles">
-          <Tooltip title="Resend invitation">
+          <Tooltip
+            title={invitation.expired ? 'Resend the invitation for another week' : 'Resend invitation'}
+          >
             <span>
               <IconButton
                 aria-label={`Resend the invitation to ${invitation.email}`}

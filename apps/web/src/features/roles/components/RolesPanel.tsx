@@ -1,4 +1,6 @@
 import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,14 +12,18 @@ import { type Feature, MESSAGES, type Role } from '@parley/contracts';
 import { useState } from 'react';
 import { Can } from '../../permissions/components/Can';
 import { CreateRoleDialog } from './CreateRoleDialog';
+import { DeleteRoleDialog } from './DeleteRoleDialog';
+import { EditRoleDialog } from './EditRoleDialog';
 import { PermissionMatrix } from './PermissionMatrix';
 
 type Props = { roles: Role[]; features: Feature[]; failed: boolean };
 
-/** Pick a role to see and edit its permissions; create new roles. */
+/** Pick a role to see and edit its permissions; create, rename and delete roles (never Owner). */
 export function RolesPanel({ roles, features, failed }: Props) {
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Role | null>(null);
+  const [deleting, setDeleting] = useState<Role | null>(null);
   const selected = roles.find((r) => r.id === selectedId) ?? roles.find((r) => !r.is_owner) ?? roles[0];
   return (
     <Card>
@@ -41,12 +47,27 @@ export function RolesPanel({ roles, features, failed }: Props) {
             </MenuItem>
           ))}
         </TextField>
+        {selected && !selected.is_owner ? (
+          <Can I="write" a="Roles">
+            <Button startIcon={<EditOutlined />} onClick={() => setEditing(selected)}>
+              Edit role
+            </Button>
+            <Button color="error" startIcon={<DeleteOutline />} onClick={() => setDeleting(selected)}>
+              Delete role
+            </Button>
+          </Can>
+        ) : null}
         <Can I="create" a="Roles">
           <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)}>
             Create role
           </Button>
         </Can>
       </Box>
+      {selected?.description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
+          {selected.description}
+        </Typography>
+      ) : null}
       {failed ? (
         <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
           {MESSAGES.roles.fetchFailed}
@@ -57,6 +78,13 @@ export function RolesPanel({ roles, features, failed }: Props) {
         open={creating}
         onClose={() => setCreating(false)}
         onCreated={(role) => setSelectedId(role.id)}
+      />
+      <EditRoleDialog key={`edit-${editing?.id ?? 0}`} role={editing} onClose={() => setEditing(null)} />
+      <DeleteRoleDialog
+        key={`delete-${deleting?.id ?? 0}`}
+        role={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => setSelectedId(null)}
       />
     </Card>
   );

@@ -174,7 +174,11 @@ function DeleteUserDialog({ user, onClose }: { user: User | null; onClose: () =>
     <ConfirmDialog
       open={Boolean(user)}
       title="Delete user"
-      text={user ? `Delete ${user.email}? They lose access to this workspace at once.` : ''}
+      text={
+        user
+          ? `Delete ${user.email}? They lose access to this workspace at once, and invitations they sent that nobody has accepted are withdrawn.`
+          : ''
+      }
       confirmLabel="Delete"
       busy={isLoading}
       onConfirm={confirm}
