@@ -1,5 +1,7 @@
-import { MESSAGES } from '@parley/contracts';
+import { FILE_MESSAGES, MESSAGES } from '@parley/contracts';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../../server/src/modules/files/test-files.fixture';
 import { type Harness, person, screenshot, screenshotOnFailure, signUp, startHarness } from './harness';
 
 /** About `bytes` of plain prose, so the bot has real sentences to index. */
@@ -102,4 +104,95 @@ describe('file groups', () => {
     await page.getByText('File group deleted successfully').first().waitFor();
     await group.waitFor({ state: 'detached' });
   });
+
+  it("keeps a small business's files right: flags what cannot be sent, replaces an updated price list, retries and moves a file", async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'files-business');
+    await signUp(page, person('bakery'));
+    await page.goto('/bot/knowledge/files');
+    const dialog = page.getByRole('dialog', { name: /^(Upload files|Add files to .*)$/ });
+    const chosen = (name: string) => dialog.getByRole('listitem').filter({ hasText: name });
+
+    // An empty file is flagged before anything is sent; removed, the rest goes.
+    await page.getByRole('button', { name: 'Upload files' }).click();
+    await dialog.getByLabel('Group name').fill('bakery');
+    await dialog.getByLabel('Files', { exact: true }).setInputFiles([
+      { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) },
+      { name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('item,price\nCroissant,2.80\n') },
+      {
+        name: 'song.mp3',
+        mimeType: 'audio/mpeg',
+        buffer: Buffer.from('ID3\u0003\u0000\u0000\u0000\u0000\u0000'),
+      },
+    ]);
+    await chosen('empty.txt').getByText(FILE_MESSAGES.empty('empty.txt')).waitFor();
+    await screenshot(page, 'files-chosen-empty');
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByRole('alert').getByText('Remove the file marked in red', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Remove empty.txt' }).click();
+    // The server refuses a type it cannot read, and the dialog marks which file that is.
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await chosen('song.mp3')
+      .getByText('song.mp3: this file type is not supported', { exact: false })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Remove song.mp3' }).click();
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('1 file uploaded successfully').first().waitFor();
+    const bakery = fileTable(page, 'bakery');
+    await bakery.getByRole('row', { name: /prices\.csv.*Trained/ }).waitFor({ timeout: 30_000 });
+
+    // A file that cannot be read says why, and can be tried again.
+    await page.getByRole('button', { name: 'Upload files' }).click();
+    await dialog.getByLabel('Group name').fill('drinks');
+    await dialog.getByLabel('Files', { exact: true }).setInputFiles([
+      { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf([''])) },
+      { name: 'hours.txt', mimeType: 'text/plain', buffer: Buffer.from('We open at eight every morning.') },
+    ]);
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    const drinks = fileTable(page, 'drinks');
+    const scan = drinks.getByRole('row', { name: /scan\.pdf/ });
+    await scan.getByText('Failed').waitFor({ timeout: 30_000 });
+    await scan
+      .getByTestId('file-error')
+      .getByText('No text could be read from this PDF', { exact: false })
+      .waitFor();
+    await drinks.getByRole('row', { name: /hours\.txt.*Trained/ }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'files-failed-retry');
+    await scan.getByRole('button', { name: 'Retry scan.pdf' }).click();
+    await page.getByText(FILE_MESSAGES.retraining('scan.pdf')).first().waitFor();
+    await scan.getByText('Failed').waitFor({ timeout: 30_000 });
+
+    // This month's price list, under the same name, replaces last month's once trained.
+    const group = page.getByRole('region', { name: 'File group bakery' });
+    await group.getByRole('button', { name: 'Add files' }).click();
+    await dialog
+      .getByLabel('Files', { exact: true })
+      .setInputFiles([
+        { name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('item,price\nCroissant,3.10\n') },
+      ]);
+    await chosen('prices.csv').getByText('Replaces the current prices.csv once trained').waitFor();
+    await screenshot(page, 'files-replaces');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('1 file uploaded successfully').first().waitFor();
+    await expect
+      .poll(() => bakery.getByRole('row', { name: /prices\.csv/ }).count(), { timeout: 30_000 })
+      .toBe(1);
+    await bakery.getByRole('row', { name: /prices\.csv.*Trained/ }).waitFor();
+
+    // A file put in the wrong group moves to the right one.
+    await drinks
+      .getByRole('row', { name: /hours\.txt/ })
+      .getByRole('button', { name: 'Move hours.txt' })
+      .click();
+    const move = page.getByRole('dialog', { name: 'Move hours.txt' });
+    await move.getByRole('combobox', { name: 'To the group' }).click();
+    await page.getByRole('option', { name: 'bakery' }).click();
+    await move.getByRole('button', { name: 'Move' }).click();
+    await page.getByText(FILE_MESSAGES.moved('hours.txt', 'bakery')).first().waitFor();
+    await bakery.getByRole('row', { name: /hours\.txt.*Trained/ }).waitFor({ timeout: 30_000 });
+    await drinks.getByRole('row', { name: /hours\.txt/ }).waitFor({ state: 'detached' });
+    await screenshot(page, 'files-moved');
+  });
 });
+
+const fileTable = (page: Page, group: string) => page.getByRole('table', { name: `Files of ${group}` });

@@ -14,6 +14,8 @@ export const FILE_ROUTE_RULES = {
   'PUT /file/update-file-group': need(BOTS_SUBJECT, 'write'),
   'DELETE /file/group/:groupId/user/:userId': need(BOTS_SUBJECT, 'write'),
   'PUT /file/file-groups/:groupId/user/:userId': need(BOTS_SUBJECT, 'write'),
+  'POST /file/file/:id/retrain': need(BOTS_SUBJECT, 'write'),
+  'PUT /file/file/:id/group': need(BOTS_SUBJECT, 'write'),
 } as const satisfies Record<string, RouteRule>;
 
 /**
@@ -122,6 +124,10 @@ export const EditFileGroupBody = z.object({
 });
 export type EditFileGroupBody = z.input<typeof EditFileGroupBody>;
 
+/** `PUT /file/file/{id}/group`: the group of the tenant the file moves to. */
+export const MoveFileBody = z.object({ group_id: BodyId('File group') });
+export type MoveFileBody = z.infer<typeof MoveFileBody>;
+
 /** A 409 when bots still use the group: the spec's text with their names, and the names as a list. */
 export const DeleteGroupConflict = z.object({ detail: z.string(), associated_bots: z.array(z.string()) });
 export type DeleteGroupConflict = z.infer<typeof DeleteGroupConflict>;
@@ -131,4 +137,14 @@ export const FILE_MESSAGES = {
   groupUpdated: 'File group updated successfully',
   groupDeleted: 'File group deleted successfully',
   fileDeleted: 'File deleted successfully',
+  /** A group keeps one file per name: a file added under a name the group holds replaces it once trained. */
+  sameNameTwice: (name: string) =>
+    `Two of the files are named ${name}: a group keeps one file per name, so rename one of them`,
+  empty: (name: string) => `${name} is empty: there is nothing in it to learn from`,
+  retraining: (name: string) => `Training ${name} again`,
+  stillTraining: (name: string) => `${name} is still being trained: try again once it is done`,
+  moved: (name: string, group: string) => `${name} moved to ${group}`,
+  alreadyInGroup: (name: string, group: string) => `${name} is already in ${group}`,
+  nameInGroup: (name: string, group: string) =>
+    `${group} already has a file named ${name}: delete or rename one of them first`,
 } as const;

@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type DeleteGroupConflict,
+  FILE_MESSAGES,
   type FileGroup,
   type FileGroupUploadResponse,
   MESSAGES,
@@ -10,12 +11,14 @@ import {
 } from '@parley/contracts';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askBot, createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { botFileGroups, bots } from '../bots/bots.schema.js';
 import { chunks, documents } from '../knowledge/knowledge.schema.js';
 import { PDF_NO_TEXT } from './extract.js';
+import { files } from './files.schema.js';
 import {
   CARTA_LINES,
   CSV_TEXT,
@@ -26,6 +29,7 @@ import {
   makeDocx,
   makePdf,
   makeScannedPdf,
+  makeTablePdf,
   PDF_PAGES,
   textImage,
 } from './test-files.fixture.js';
@@ -457,6 +461,171 @@ describe('editing and deleting', () => {
   });
 });
 
+describe('what a small business uploads', () => {
+  /** A bot answering from these groups, as the bot page attaches them. */
+  const botOn = (...groupIds: number[]) =>
+    createBotViaApi(server, owner, {
+      bot_name: `Cafe_${Math.random().toString(36).slice(2, 8)}`,
+      file_group_ids: JSON.stringify(groupIds),
+    });
+  const answer = async (botId: number, question: string) =>
+    (await askBot(server, owner, botId, question)).body.bot_message!.message;
+  const storageName = async (fileId: number) =>
+    (await server.database.db.select().from(files).where(eq(files.id, fileId)))[0]!.storageName;
+
+  it('says an empty file is empty, and refuses two files of one name in one upload, storing nothing', async () => {
+    const before = { files: storedFiles(owner), groups: (await groupsOf(owner)).length };
+    const empty = await upload<{ detail: string }>(
+      owner,
+      { group_name: uniqueName(), user_id: owner.user.id },
+      [textFile(), { name: 'menu.pdf', content: '' }],
+    );
+    expect([empty.status, empty.body.detail]).toEqual([400, FILE_MESSAGES.empty('menu.pdf')]);
+    const twice = await upload<{ detail: string }>(
+      owner,
+      { group_name: uniqueName(), user_id: owner.user.id },
+      [textFile('prices.csv', 'item,price\nBagel,3'), textFile('Prices.CSV', 'item,price\nBagel,4')],
+    );
+    expect([twice.status, twice.body.detail]).toEqual([400, FILE_MESSAGES.sameNameTwice('Prices.CSV')]);
+    expect(storedFiles(owner)).toEqual(before.files);
+    expect(await groupsOf(owner)).toHaveLength(before.groups);
+  });
+
+  it("replaces last month's menu with the new one of the same name: the bot quotes only the new price", async () => {
+    const created = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      { name: 'menu.pdf', content: await makeTablePdf([['Latte', '$4.50']], 'Drinks') },
+      textFile('hours.txt', 'We open at eight every morning.'),
+    ]);
+    const group = await settled(owner, created.body.id);
+    const old = group.files[0]!;
+    const oldOriginal = await storageName(old.id);
+    const bot = await botOn(group.id);
+    expect(await answer(bot.bot_id, 'How much is a latte?')).toContain('$4.50');
+
+    const added = await multipart<FileGroupUploadResponse>(
+      'PUT',
+      '/file/update-file-group',
+      owner,
+      { group_id: group.id },
+      [{ name: 'Menu.pdf', content: await makeTablePdf([['Latte', '$4.90']], 'Drinks') }],
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const after = await settled(owner, group.id);
+    expect(after.files.map((f) => [f.filename, f.status])).toEqual([
+      ['hours.txt', 'trained'],
+      ['Menu.pdf', 'trained'],
+    ]);
+    const latte = await answer(bot.bot_id, 'How much is a latte?');
+    expect(latte).toContain('$4.90');
+    expect(latte).not.toContain('$4.50');
+    expect(storedFiles(owner)).not.toContain(oldOriginal);
+    const docs = await server.database.db
+      .select({ sourceId: documents.sourceId })
+      .from(documents)
+      .where(and(eq(documents.sourceType, 'file'), eq(documents.collectionId, group.id)));
+    expect(docs.map((d) => d.sourceId).sort()).toEqual(after.files.map((f) => f.id).sort());
+  });
+
+  it('retries a file that failed, and the bot answers from it once it is read', async () => {
+    const created = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      textFile('prices.csv', 'item,price\nCroissant,2.80\nBagel,3.10\n'),
+      textFile('hours.txt', 'We open at eight every morning.'),
+    ]);
+    const group = await settled(owner, created.body.id);
+    const file = group.files[0]!;
+    const bot = await botOn(group.id);
+    expect(await answer(bot.bot_id, 'How much is a croissant?')).toContain('2.80');
+
+    // The original goes missing (a disk fault): reading it again fails, saying so, and teaches nothing.
+    const original = path.join(dataDir, 'uploads', String(owner.user.tenant_id), await storageName(file.id));
+    const bytes = readFileSync(original);
+    rmSync(original);
+    const retried = await server.post<FileGroupUploadResponse>(
+      `/api/file/file/${file.id}/retrain`,
+      undefined,
+      as(owner),
+    );
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.message).toBe(FILE_MESSAGES.retraining('prices.csv'));
+    expect(retried.body.files[0]).toMatchObject({ id: file.id, status: 'pending' });
+    expect(retried.body.files[1]).toMatchObject({ status: 'trained' });
+    // Being read: asked again, it is refused rather than read twice at once.
+    const busy = await server.post<{ detail: string }>(
+      `/api/file/file/${file.id}/retrain`,
+      undefined,
+      as(owner),
+    );
+    expect([busy.status, busy.body.detail]).toEqual([409, FILE_MESSAGES.stillTraining('prices.csv')]);
+    const failed = await settled(owner, group.id);
+    expect(failed.files[0]).toMatchObject({
+      status: 'failed',
+      trained: false,
+      error: 'The file could not be processed',
+    });
+    expect(await answer(bot.bot_id, 'How much is a croissant?')).not.toContain('2.80');
+
+    writeFileSync(original, bytes);
+    expect((await server.post(`/api/file/file/${file.id}/retrain`, undefined, as(owner))).status).toBe(200);
+    expect((await settled(owner, group.id)).files[0]).toMatchObject({
+      status: 'trained',
+      trained: true,
+      error: null,
+    });
+    expect(await answer(bot.bot_id, 'How much is a croissant?')).toContain('2.80');
+  }, 30_000);
+
+  it('moves a file to another group: its knowledge leaves the bots of the one and reaches those of the other', async () => {
+    const bakery = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      textFile('prices.csv', 'item,price\nSourdough loaf,6.20\n'),
+      textFile('notes.txt', 'The oven is lit at five.'),
+    ]);
+    const shop = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [
+      textFile('notes.txt', 'Gift cards are sold at the till.'),
+    ]);
+    const [from, to] = [await settled(owner, bakery.body.id), await settled(owner, shop.body.id)];
+    const [baker, seller] = [await botOn(from.id), await botOn(to.id)];
+    const [prices, notes] = from.files;
+    expect(await answer(baker.bot_id, 'How much is a sourdough loaf?')).toContain('6.20');
+    expect(await answer(seller.bot_id, 'How much is a sourdough loaf?')).not.toContain('6.20');
+
+    const move = (fileId: number, groupId: number) =>
+      server.put<FileGroupUploadResponse & { detail: string }>(
+        `/api/file/file/${fileId}/group`,
+        { group_id: groupId },
+        as(owner),
+      );
+    // What cannot move says why, and nothing changes.
+    const named = await move(notes!.id, to.id);
+    expect([named.status, named.body.detail]).toEqual([
+      409,
+      FILE_MESSAGES.nameInGroup('notes.txt', to.group_name),
+    ]);
+    const same = await move(prices!.id, from.id);
+    expect([same.status, same.body.detail]).toEqual([
+      400,
+      FILE_MESSAGES.alreadyInGroup('prices.csv', from.group_name),
+    ]);
+    expect((await move(prices!.id, 99_999_999)).status).toBe(404);
+    expect((await groupsOf(owner)).find((g) => g.id === from.id)).toEqual(from);
+
+    const moved = await move(prices!.id, to.id);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toMatchObject({
+      id: to.id,
+      message: FILE_MESSAGES.moved('prices.csv', to.group_name),
+    });
+    expect((await settled(owner, to.id)).files.map((f) => [f.filename, f.status])).toEqual([
+      ['prices.csv', 'trained'],
+      ['notes.txt', 'trained'],
+    ]);
+    expect((await groupsOf(owner)).find((g) => g.id === from.id)!.files.map((f) => f.filename)).toEqual([
+      'notes.txt',
+    ]);
+    expect(await answer(seller.bot_id, 'How much is a sourdough loaf?')).toContain('6.20');
+    expect(await answer(baker.bot_id, 'How much is a sourdough loaf?')).not.toContain('6.20');
+  });
+});
+
 describe('tenancy and permissions', () => {
   it("answers 404 for another tenant's groups, files and users, changing nothing", async () => {
     const created = await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [textFile()]);
@@ -471,6 +640,8 @@ describe('tenancy and permissions', () => {
       server.delete(`/api/file/file-groups/${g}/user/${theirs}`, as(other)),
       server.delete(`/api/file/group/${g}/user/${mine}`, as(other)),
       server.delete(`/api/file/file/${fileId}`, as(other)),
+      server.post(`/api/file/file/${fileId}/retrain`, undefined, as(other)),
+      server.put(`/api/file/file/${fileId}/group`, { group_id: g }, as(other)),
       server.put(
         `/api/file/file-groups/${g}/user/${mine}`,
         { description: 'x', deleted_files: [fileId] },
@@ -507,6 +678,40 @@ describe('tenancy and permissions', () => {
     expect(foreign.body).toEqual([]);
   });
 
+  it("shows a teammate the workspace's groups, and one restricted to some bots only theirs and their bots'", async () => {
+    const role = await createRole(server, owner, { 'Create Bot': { create: true, read: true, write: true } });
+    const mate = await addTeammate(server, owner, role, (email) =>
+      outboxText(server.database, email).then(tokenFromText),
+    );
+    const ownersOwn = (
+      await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [textFile()])
+    ).body;
+    const botsGroup = (
+      await upload(owner, { group_name: uniqueName(), user_id: owner.user.id }, [textFile()])
+    ).body;
+    const matesOwn = (await upload(mate, { group_name: uniqueName(), user_id: mate.user.id }, [textFile()]))
+      .body;
+    const seen = async () =>
+      (await server.get<FileGroup[]>(`/api/file/file-groups/user/${mate.user.id}`, as(mate))).body.map(
+        (g) => g.id,
+      );
+    // As the bots list: a teammate works with the workspace's files, the owner's menu included.
+    expect(await seen()).toEqual(expect.arrayContaining([ownersOwn.id, botsGroup.id, matesOwn.id]));
+    expect(await seen()).toEqual((await groupsOf(owner)).map((g) => g.id));
+
+    const bot = await createBotViaApi(server, owner, {
+      bot_name: `Assigned_${botsGroup.id}`,
+      file_group_ids: JSON.stringify([botsGroup.id]),
+    });
+    const restricted = await server.put(
+      `/api/auth/bots-assigned/${mate.user.id}`,
+      { bot_ids: [bot.bot_id] },
+      as(owner),
+    );
+    expect(restricted.status, JSON.stringify(restricted.body)).toBe(200);
+    expect((await seen()).sort()).toEqual([botsGroup.id, matesOwn.id].sort());
+  });
+
   it("refuses a member without 'Create Bot' (403)", async () => {
     const role = await createRole(server, owner, { Home: { read: true } });
     const member = await addTeammate(server, owner, role, (email) =>
@@ -516,6 +721,12 @@ describe('tenancy and permissions', () => {
     expect((await server.get(`/api/file/file-groups/user/${member.user.id}`, as(member))).status).toBe(403);
     const refused = await upload(member, { group_name: uniqueName(), user_id: member.user.id }, [textFile()]);
     expect(refused.status).toBe(403);
+    const [group] = await groupsOf(owner);
+    const fileId = group!.files[0]!.id;
+    expect((await server.post(`/api/file/file/${fileId}/retrain`, undefined, as(member))).status).toBe(403);
+    expect(
+      (await server.put(`/api/file/file/${fileId}/group`, { group_id: group!.id }, as(member))).status,
+    ).toBe(403);
     expect(storedFiles(owner)).toEqual(before);
   });
 });

@@ -1,17 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind } from '@parley/contracts';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../core/db/database.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import type { JobContext } from '../../core/jobs/queue.js';
 import type { Entitlements } from '../billing/entitlements.js';
 import type { Embedder } from '../knowledge/embeddings.js';
-import { trainDocument } from '../knowledge/ingest.js';
+import { removeDocument, trainDocument } from '../knowledge/ingest.js';
 import { notifyTraining } from '../notifications/notifications.service.js';
 import { ExtractionError, KIND_MIME } from './extract.js';
 import type { ExtractorPool } from './extract-pool.js';
-import { findFile, findGroup } from './files.queries.js';
+import { documentCollection, type FileRow, filesNamed, findFile, findGroup } from './files.queries.js';
 import { files } from './files.schema.js';
 import type { ExtractJobData } from './files.service.js';
 import { uploadDir } from './files.storage.js';
@@ -57,7 +57,15 @@ export function extractFilesJob(
           const kind = KIND_OF[file.mimeType];
           if (!kind) throw new ExtractionError('This file type is not supported');
           const prepared = await extractor.prepare(kind, content, file.filename);
-          await fitsPlan(limits, db, tenantId, file.fileGroupId, prepared.characterCount);
+          const replaced = await olderNamesakes(db, tenantId, file);
+          // Its own text counts once: already held by the group's bots when it is retrained in place.
+          const held =
+            (await documentCollection(db, tenantId, file.id)) === file.fileGroupId ? [file.id] : [];
+          await fitsPlan(limits, db, tenantId, file.fileGroupId, prepared.characterCount, [
+            ...held,
+            ...replaced.map((r) => r.id),
+          ]);
+          const removed: FileRow[] = [];
           await trainDocument(
             db,
             {
@@ -78,6 +86,10 @@ export function extractFilesJob(
               onLive: async (tx, result) => {
                 const current = await findFile(tx, tenantId, fileId);
                 if (!current || !(await findGroup(tx, tenantId, current.fileGroupId))) return false;
+                // Moved while this run read it: the run of its new group makes it live there.
+                if (current.fileGroupId !== file.fileGroupId) return false;
+                // The older file of the same name (last month's menu) leaves the bots as this one arrives.
+                removed.push(...(await replaceNamesakes(tx, tenantId, current)));
                 await tx
                   .update(files)
                   .set({
@@ -91,16 +103,21 @@ export function extractFilesJob(
               },
             },
           );
+          await removeOriginals(dataDir, tenantId, removed);
           outcome.trained += 1;
         } catch (error) {
           const final = error instanceof ExtractionError || job.attempt >= maxAttempts;
           if (!final) throw error;
           const message =
             error instanceof ExtractionError ? error.message : 'The file could not be processed';
-          await db
-            .update(files)
-            .set({ status: 'failed', trained: false, error: message })
-            .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
+          // A failed file teaches nothing: text of an earlier reading (before a move or a retry) goes too.
+          await db.transaction(async (tx) => {
+            await removeDocument(tx, tenantId, 'file', fileId);
+            await tx
+              .update(files)
+              .set({ status: 'failed', trained: false, error: message })
+              .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId)));
+          });
           outcome.failed.push(`${file.filename}: ${message}`);
         }
       }
@@ -120,6 +137,36 @@ function throttle(fn: () => Promise<void>, ms: number): () => Promise<void> {
   };
 }
 
+/** Files of the same group and name uploaded before this one: it replaces them once it is live. */
+async function olderNamesakes(db: DbOrTx, tenantId: number, file: FileRow): Promise<FileRow[]> {
+  return (await filesNamed(db, tenantId, file.fileGroupId, file.filename)).filter(
+    (other) => other.id < file.id,
+  );
+}
+
+/** Deletes the older namesakes' rows and indexed text, in the transaction that makes the new file live. */
+async function replaceNamesakes(tx: DbOrTx, tenantId: number, file: FileRow): Promise<FileRow[]> {
+  const older = await olderNamesakes(tx, tenantId, file);
+  if (older.length === 0) return [];
+  for (const row of older) await removeDocument(tx, tenantId, 'file', row.id);
+  await tx.delete(files).where(
+    and(
+      eq(files.tenantId, tenantId),
+      inArray(
+        files.id,
+        older.map((row) => row.id),
+      ),
+    ),
+  );
+  return older;
+}
+
+/** After the commit: the replaced files' originals leave the disk (a leftover is harmless). */
+async function removeOriginals(dataDir: string, tenantId: number, rows: FileRow[]): Promise<void> {
+  const dir = uploadDir(dataDir, tenantId);
+  await Promise.all(rows.map((row) => rm(path.join(dir, row.storageName), { force: true })));
+}
+
 /** A file too large for a bot answering from its group is failed with the plan's reason, unread. */
 async function fitsPlan(
   limits: Pick<Entitlements, 'requireRoomFor'> | undefined,
@@ -127,9 +174,16 @@ async function fitsPlan(
   tenantId: number,
   groupId: number,
   characters: number,
+  replacing: number[],
 ): Promise<void> {
   try {
-    await limits?.requireRoomFor(db, tenantId, { type: 'file', collectionId: groupId }, [], characters);
+    await limits?.requireRoomFor(
+      db,
+      tenantId,
+      { type: 'file', collectionId: groupId },
+      replacing,
+      characters,
+    );
   } catch (error) {
     if (error instanceof AppError) throw new ExtractionError(error.detail);
     throw error;

@@ -11,6 +11,7 @@ import {
   GroupUserParams,
   IdParams,
   MessageResponse,
+  MoveFileBody,
 } from '@parley/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -32,6 +33,7 @@ const service = (deps: ModuleDeps) =>
     dataDir: deps.config.DATA_DIR,
     maxFileBytes: deps.config.FILE_MAX_BYTES,
     maxFiles: deps.config.UPLOAD_MAX_FILES,
+    limits: entitlementsOf(deps),
   });
 
 /** Multipart parts with the configured limits (files beyond the count or size are refused, 413). */
@@ -188,6 +190,33 @@ const routes =
         await files.deleteFile(requireAuth(request), request.params.id);
         return { message: FILE_MESSAGES.fileDeleted };
       },
+    );
+    app.post(
+      '/file/file/:id/retrain',
+      {
+        schema: {
+          tags,
+          summary:
+            'Read and index a file again (one that failed); its current text stays until the new one is live. 409 while it is being trained',
+          params: IdParams,
+          response: { 200: FileGroupUploadResponse },
+        },
+      },
+      async (request) => files.retrainFile(requireAuth(request), request.params.id),
+    );
+    app.put(
+      '/file/file/:id/group',
+      {
+        schema: {
+          tags,
+          summary:
+            "Move a file to another group of the workspace; it is indexed again there (the answer is the new group). 409 while it is being trained or when the group has a file of that name; 402 past the plan's characters per bot",
+          params: IdParams,
+          body: MoveFileBody,
+          response: { 200: FileGroupUploadResponse },
+        },
+      },
+      async (request) => files.moveFile(requireAuth(request), request.params.id, request.body),
     );
   };
 

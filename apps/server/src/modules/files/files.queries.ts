@@ -1,8 +1,10 @@
 import type { FileGroup, FileItem } from '@parley/contracts';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { userRoles, users } from '../../core/db/schema.js';
+import { botsOfRestricted } from '../bots/bots.queries.js';
 import { botFileGroups, bots } from '../bots/bots.schema.js';
+import { documents } from '../knowledge/knowledge.schema.js';
 import { fileGroups, files } from './files.schema.js';
 
 export type FileRow = typeof files.$inferSelect;
@@ -40,12 +42,83 @@ export async function groupFiles(db: DbOrTx, tenantId: number, groupId: number):
     .orderBy(asc(files.id));
 }
 
+/** The files of a group with this name, as a person reads names (case-insensitive), oldest first. */
+export async function filesNamed(
+  db: DbOrTx,
+  tenantId: number,
+  groupId: number,
+  filename: string,
+): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(
+      and(
+        eq(files.tenantId, tenantId),
+        eq(files.fileGroupId, groupId),
+        sql`lower(${files.filename}) = lower(${filename})`,
+      ),
+    )
+    .orderBy(asc(files.id));
+}
+
+/** The group whose bots answer from the file's indexed text now (null: it has none). */
+export async function documentCollection(
+  db: DbOrTx,
+  tenantId: number,
+  fileId: number,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ collectionId: documents.collectionId })
+    .from(documents)
+    .where(
+      and(eq(documents.tenantId, tenantId), eq(documents.sourceType, 'file'), eq(documents.sourceId, fileId)),
+    );
+  return row?.collectionId ?? null;
+}
+
 export async function userInTenant(db: DbOrTx, tenantId: number, userId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
   return Boolean(row);
+}
+
+/**
+ * The groups a user of the tenant works with, by the rule of the bots list (GET /chat/bots/user/:id):
+ * an owner, or anyone not restricted to some bots, every group of the workspace (so a teammate sees
+ * the menu the owner uploaded, and updates it rather than uploading a second one); someone
+ * restricted, the groups they created and those their bots answer from. Null: no such user here.
+ */
+export async function groupIdsOfUser(db: DbOrTx, tenantId: number, userId: number): Promise<number[] | null> {
+  const [viewer] = await db
+    .select({
+      restricted: users.botsRestricted,
+      // Aliased by hand: Drizzle writes a one-table select's columns bare, which a subquery would misread.
+      owner: sql<boolean>`exists (select 1 from user_roles ur join roles r on r.id = ur.role_id
+        where ur.user_id = ${userId} and r.is_owner)`,
+    })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  if (!viewer) return null;
+  const botsGroups = db
+    .select({ id: botFileGroups.fileGroupId })
+    .from(botFileGroups)
+    .innerJoin(bots, eq(bots.id, botFileGroups.botId))
+    .where(and(eq(bots.tenantId, tenantId), botsOfRestricted(userId)));
+  const rows = await db
+    .select({ id: fileGroups.id })
+    .from(fileGroups)
+    .where(
+      and(
+        eq(fileGroups.tenantId, tenantId),
+        viewer.owner || !viewer.restricted
+          ? undefined
+          : or(eq(fileGroups.userId, userId), inArray(fileGroups.id, botsGroups)),
+      ),
+    );
+  return rows.map((row) => row.id);
 }
 
 /** Groups with their files, oldest first; `where` narrows the groups (always within the tenant). */

@@ -8,6 +8,7 @@ import {
   type FileGroup,
   type FileGroupUploadResponse,
   MESSAGES,
+  type MoveFileBody,
   UpdateGroupFields,
   UploadFields,
 } from '@parley/contracts';
@@ -18,14 +19,17 @@ import { isUniqueViolation } from '../../core/db/errors.js';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
+import type { Entitlements } from '../billing/entitlements.js';
 import { removeDocument } from '../knowledge/ingest.js';
 import { KIND_MIME } from './extract.js';
 import {
   botsUsingGroup,
   type FileRow,
+  filesNamed,
   findFile,
   findGroup,
   groupFiles,
+  groupIdsOfUser,
   groupNameTaken,
   loadGroups,
   userInTenant,
@@ -50,7 +54,11 @@ export class GroupInUseError extends Error {
   }
 }
 
-type Options = UploadLimits & { dataDir: string };
+type Options = UploadLimits & {
+  dataDir: string;
+  /** The plan's trained characters per bot, for a file moved into a group bots answer from. */
+  limits?: Pick<Entitlements, 'requireRoomFor'>;
+};
 
 /**
  * File groups of a tenant: uploads streamed to disk, one extraction job per upload, edits and
@@ -74,6 +82,7 @@ export class FilesService {
     try {
       const fields = parseFields(UploadFields, received.fields);
       if (received.files.length === 0) throw badRequest(MESSAGES.files.atLeastOneFile);
+      requireDistinctNames(received.files);
       if (!(await userInTenant(this.db, auth.tenantId, fields.user_id))) {
         throw notFound(MESSAGES.files.userMissing);
       }
@@ -90,7 +99,7 @@ export class FilesService {
         const jobId = await this.addFiles(tx, auth.tenantId, group!.id, received.files);
         return { groupId: group!.id, jobId };
       });
-      return this.uploaded(auth, groupId, received.files.length, jobId);
+      return this.uploaded(auth, groupId, FILE_MESSAGES.uploaded(received.files.length), jobId);
     } catch (error) {
       await removeStored(received.files);
       if (isUniqueViolation(error)) throw conflict(MESSAGES.files.groupNameTaken);
@@ -109,6 +118,7 @@ export class FilesService {
       if (received.files.length === 0 && fields.description === undefined) {
         throw badRequest(MESSAGES.files.atLeastOneFile);
       }
+      requireDistinctNames(received.files);
       const jobId = await this.db.transaction(async (tx) => {
         const group = await findGroup(tx, auth.tenantId, fields.group_id);
         if (!group) throw notFound('File group not found');
@@ -120,17 +130,22 @@ export class FilesService {
         }
         return received.files.length > 0 ? this.addFiles(tx, auth.tenantId, group.id, received.files) : '';
       });
-      return this.uploaded(auth, fields.group_id, received.files.length, jobId);
+      const message =
+        received.files.length > 0
+          ? FILE_MESSAGES.uploaded(received.files.length)
+          : FILE_MESSAGES.groupUpdated;
+      return this.uploaded(auth, fields.group_id, message, jobId);
     } catch (error) {
       await removeStored(received.files);
       throw error;
     }
   }
 
-  /** The groups a user of the tenant created. */
+  /** The groups a user of the tenant works with (see groupIdsOfUser). */
   async groupsOfUser(auth: AuthContext, userId: number): Promise<FileGroup[]> {
-    if (!(await userInTenant(this.db, auth.tenantId, userId))) throw notFound(MESSAGES.files.userMissing);
-    return loadGroups(this.db, auth.tenantId, { userIds: [userId] });
+    const groupIds = await groupIdsOfUser(this.db, auth.tenantId, userId);
+    if (groupIds === null) throw notFound(MESSAGES.files.userMissing);
+    return loadGroups(this.db, auth.tenantId, { groupIds });
   }
 
   /** The groups created by the tenant's users who hold the role. */
@@ -176,6 +191,65 @@ export class FilesService {
       return [file];
     });
     await this.removeOriginals(auth.tenantId, removed);
+  }
+
+  /**
+   * Reads and indexes a file again (one that failed: a plan since upgraded, a fault since passed).
+   * Its current text stays with its bots until the new one is live.
+   */
+  async retrainFile(auth: AuthContext, fileId: number): Promise<FileGroupUploadResponse> {
+    const { file, jobId } = await this.db.transaction(async (tx) => {
+      const file = await this.settledFile(tx, auth.tenantId, fileId);
+      return { file, jobId: await this.trainAgain(tx, auth.tenantId, file, file.fileGroupId) };
+    });
+    return this.uploaded(auth, file.fileGroupId, FILE_MESSAGES.retraining(file.filename), jobId);
+  }
+
+  /**
+   * Moves a file to another group of the tenant: its text is indexed again under that group, so the
+   * bots of the group it leaves answer from it until those of the new one do. A name the new group
+   * already holds, or more characters than its bots' plan allows, is refused, nothing changed.
+   */
+  async moveFile(auth: AuthContext, fileId: number, body: MoveFileBody): Promise<FileGroupUploadResponse> {
+    const { file, target, jobId } = await this.db.transaction(async (tx) => {
+      const file = await this.settledFile(tx, auth.tenantId, fileId);
+      const target = await findGroup(tx, auth.tenantId, body.group_id);
+      if (!target) throw notFound('File group not found');
+      if (target.id === file.fileGroupId)
+        throw badRequest(FILE_MESSAGES.alreadyInGroup(file.filename, target.groupName));
+      if ((await filesNamed(tx, auth.tenantId, target.id, file.filename)).length > 0)
+        throw conflict(FILE_MESSAGES.nameInGroup(file.filename, target.groupName));
+      await this.options.limits?.requireRoomFor(
+        tx,
+        auth.tenantId,
+        { type: 'file', collectionId: target.id },
+        [],
+        file.characterCount ?? 0,
+      );
+      return { file, target, jobId: await this.trainAgain(tx, auth.tenantId, file, target.id) };
+    });
+    return this.uploaded(auth, target.id, FILE_MESSAGES.moved(file.filename, target.groupName), jobId);
+  }
+
+  /** The file, unless an extraction of it is under way (its job would race the new one). */
+  private async settledFile(tx: DbOrTx, tenantId: number, fileId: number): Promise<FileRow> {
+    const file = await findFile(tx, tenantId, fileId);
+    if (!file) throw notFound('File not found');
+    if (file.status === 'pending') throw conflict(FILE_MESSAGES.stillTraining(file.filename));
+    return file;
+  }
+
+  /** Puts the file in the group, pending, and queues its extraction, in the caller's transaction. */
+  private async trainAgain(tx: DbOrTx, tenantId: number, file: FileRow, groupId: number): Promise<string> {
+    await tx
+      .update(files)
+      .set({ fileGroupId: groupId, status: 'pending', error: null })
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, file.id)));
+    return this.jobs.enqueue<ExtractJobData>(
+      EXTRACT_JOB,
+      { fileIds: [file.id] },
+      { tenantId, tx, maxAttempts: 3 },
+    );
   }
 
   /** The group, its files, originals and indexed text; refused while bots answer from it. */
@@ -249,12 +323,24 @@ export class FilesService {
   private async uploaded(
     auth: AuthContext,
     groupId: number,
-    count: number,
+    message: string,
     jobId: string,
   ): Promise<FileGroupUploadResponse> {
     const [group] = await loadGroups(this.db, auth.tenantId, { groupIds: [groupId] });
-    const message = count > 0 ? FILE_MESSAGES.uploaded(count) : FILE_MESSAGES.groupUpdated;
     return { ...group!, message, job_id: jobId };
+  }
+}
+
+/**
+ * A group keeps one file per name (a file added under a name it holds replaces that file once
+ * trained), so one upload may not bring two files of the same name: which would win is a guess.
+ */
+function requireDistinctNames(stored: StoredUpload[]): void {
+  const seen = new Set<string>();
+  for (const file of stored) {
+    const key = file.filename.toLowerCase();
+    if (seen.has(key)) throw badRequest(FILE_MESSAGES.sameNameTwice(file.filename));
+    seen.add(key);
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
-import type { FileKind } from '@parley/contracts';
+import { FILE_MESSAGES, type FileKind } from '@parley/contracts';
 import { AppError, badRequest } from '../../core/errors.js';
 import { uploadedFileName } from '../../core/http/multipart.js';
 import { detectKind, refusalReason } from './extract.js';
@@ -72,12 +72,14 @@ export async function removeStored(stored: Array<{ path: string }>): Promise<voi
 
 /** The file's kind, or a 415 naming it, with what to do when the owner can fix it (a password). */
 async function judge(file: StoredUpload): Promise<FileKind> {
+  // Said as it is: an empty file has no type to refuse, only nothing in it.
+  if (file.size === 0) throw badRequest(FILE_MESSAGES.empty(file.filename));
   const handle = await open(file.path, 'r');
   try {
     const length = Math.min(file.size, MAX_TEXT_CHECK);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, 0);
-    const kind = length > 0 ? await detectKind(file.filename, buffer) : null;
+    const kind = await detectKind(file.filename, buffer);
     if (kind) return kind;
     throw new AppError(
       'unsupported_media_type',

@@ -3,7 +3,9 @@ import type {
   CheckGroupNameResponse,
   EditFileGroupBody,
   FileGroup,
+  FileGroupUploadResponse,
   MessageResponse,
+  MoveFileBody,
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
@@ -31,6 +33,18 @@ export const filesApi = withTags.injectEndpoints({
       query: (id) => ({ url: `/file/file/${id}`, method: 'DELETE' }),
       invalidatesTags: ['FileGroups'],
     }),
+    /** Reads a file again (one that failed); silent: the page shows the server's message or detail. */
+    retrainFile: build.mutation<FileGroupUploadResponse, number>({
+      query: (id) => ({ url: `/file/file/${id}/retrain`, method: 'POST' }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['FileGroups'],
+    }),
+    /** Moves a file to another group; silent: the dialog shows why it cannot move. */
+    moveFile: build.mutation<FileGroupUploadResponse, { fileId: number; body: MoveFileBody }>({
+      query: ({ fileId, body }) => ({ url: `/file/file/${fileId}/group`, method: 'PUT', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: ['FileGroups'],
+    }),
     /** Silent: the page shows the spec's text with the bots that still use the group. */
     deleteFileGroup: build.mutation<MessageResponse, { groupId: number; userId: number }>({
       query: ({ groupId, userId }) => ({
@@ -49,6 +63,8 @@ export const {
   useEditFileGroupMutation,
   useDeleteFileMutation,
   useDeleteFileGroupMutation,
+  useRetrainFileMutation,
+  useMoveFileMutation,
 } = filesApi;
 
 export const invalidateFileGroups = () => filesApi.util.invalidateTags(['FileGroups']);

@@ -53,4 +53,26 @@ describe('a file group', () => {
     const trained = rows.find((row) => row.textContent?.includes('prices.pdf'))!;
     expect(within(trained).queryByTestId('file-error')).toBeNull();
   });
+
+  it('offers Retry on a failed file only, and Move on every settled file when there is a group to move to', () => {
+    const retried: string[] = [];
+    const none = () => undefined;
+    render(
+      <FileGroupCard
+        group={group}
+        onAddFiles={none}
+        onEdit={none}
+        onDelete={none}
+        onDeleteFile={none}
+        onRetry={(f) => retried.push(f.filename)}
+        onMove={none}
+      />,
+    );
+    expect(
+      screen.getAllByRole('button', { name: /^Retry / }).map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Retry locked.pdf']);
+    screen.getByRole('button', { name: 'Retry locked.pdf' }).click();
+    expect(retried).toEqual(['locked.pdf']);
+    expect(screen.getAllByRole('button', { name: /^Move / })).toHaveLength(2);
+  });
 });

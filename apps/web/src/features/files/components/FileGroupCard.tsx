@@ -12,6 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { FileGroup, FileItem } from '@parley/contracts';
 import { formatBytes } from '../format';
+import { replacing } from '../names';
 
 type Props = {
   group: FileGroup;
@@ -19,6 +20,10 @@ type Props = {
   onEdit: () => void;
   onDelete: () => void;
   onDeleteFile: (file: FileItem) => void;
+  /** Reads a failed file again. */
+  onRetry?: (file: FileItem) => void;
+  /** Moves a file to another group; absent when there is no other group. */
+  onMove?: (file: FileItem) => void;
 };
 
 function StatusChip({ file }: { file: FileItem }) {
@@ -27,8 +32,19 @@ function StatusChip({ file }: { file: FileItem }) {
   return <Chip size="small" color="warning" label="Training" />;
 }
 
+/** Under a file in training that takes the place of an older one of its name. */
+function ReplacesNote({ file, group }: { file: FileItem; group: FileGroup }) {
+  const older = replacing(file, group);
+  if (!older) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" component="p">
+      Replaces the {older.filename} above once trained
+    </Typography>
+  );
+}
+
 /** One group: its files with size, characters and trained state, and its actions. */
-export function FileGroupCard({ group, onAddFiles, onEdit, onDelete, onDeleteFile }: Props) {
+export function FileGroupCard({ group, onAddFiles, onEdit, onDelete, onDeleteFile, onRetry, onMove }: Props) {
   return (
     <Card variant="outlined" component="section" aria-label={`File group ${group.group_name}`}>
       <CardContent>
@@ -61,13 +77,24 @@ export function FileGroupCard({ group, onAddFiles, onEdit, onDelete, onDeleteFil
                       {file.error}
                     </Typography>
                   ) : null}
+                  <ReplacesNote file={file} group={group} />
                 </TableCell>
                 <TableCell align="right">{formatBytes(file.size)}</TableCell>
                 <TableCell align="right">{file.character_count?.toLocaleString() ?? '—'}</TableCell>
                 <TableCell>
                   <StatusChip file={file} />
                 </TableCell>
-                <TableCell align="right">
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {file.status === 'failed' && onRetry ? (
+                    <Button size="small" onClick={() => onRetry(file)} aria-label={`Retry ${file.filename}`}>
+                      Retry
+                    </Button>
+                  ) : null}
+                  {file.status !== 'pending' && onMove ? (
+                    <Button size="small" onClick={() => onMove(file)} aria-label={`Move ${file.filename}`}>
+                      Move
+                    </Button>
+                  ) : null}
                   <IconButton
                     size="small"
                     aria-label={`Delete ${file.filename}`}

@@ -3,16 +3,19 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { fileKey, formatBytes } from '../format';
+import type { ChosenNote } from '../names';
 
 type Props = {
   files: File[];
+  /** Said under each file: why it cannot be sent (red), or what it will do (a replaced file). */
+  notes?: ChosenNote[];
   /** Percent sent per file, and in total; null before the upload starts. */
   progress: { perFile: number[]; total: number } | null;
   onRemove?: (index: number) => void;
 };
 
 /** The chosen files, each with its progress bar while uploading, and the total. */
-export function FileProgressList({ files, progress, onRemove }: Props) {
+export function FileProgressList({ files, notes = [], progress, onRemove }: Props) {
   if (files.length === 0) return null;
   return (
     <Stack spacing={1} aria-label="Chosen files" role="list">
@@ -31,6 +34,15 @@ export function FileProgressList({ files, progress, onRemove }: Props) {
               </IconButton>
             ) : null}
           </Stack>
+          {notes[i] ? (
+            <Typography
+              variant="caption"
+              color={notes[i].problem ? 'error' : 'text.secondary'}
+              data-testid={notes[i].problem ? 'chosen-file-problem' : 'chosen-file-note'}
+            >
+              {notes[i].text}
+            </Typography>
+          ) : null}
           {progress ? (
             <LinearProgress
               variant="determinate"

@@ -12,6 +12,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { invalidateFileGroups, useCheckGroupNameMutation } from '../api';
 import { fileKey } from '../format';
+import { chosenNotes, fileNamedIn } from '../names';
 import { sendUpload, type UploadProgress } from '../upload';
 import { FileProgressList } from './FileProgressList';
 
@@ -37,7 +38,13 @@ export function UploadDialog({ open, group, onClose }: Props) {
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
+  /** The file a refusal of the server named, with its reason, shown under that file. */
+  const [refused, setRefused] = useState<{ file: File; text: string } | null>(null);
   const busy = progress !== null;
+  const notes = chosenNotes(files, group).map((note, i) =>
+    refused && refused.file === files[i] ? { text: refused.text, problem: true } : note,
+  );
+  const problem = notes.find((note) => note?.problem);
 
   const reset = () => {
     setGroupName('');
@@ -46,6 +53,7 @@ export function UploadDialog({ open, group, onClose }: Props) {
     setNameError(null);
     setError(null);
     setProgress(null);
+    setRefused(null);
   };
   const close = () => {
     if (busy) return;
@@ -67,6 +75,10 @@ export function UploadDialog({ open, group, onClose }: Props) {
     event.preventDefault();
     if (!me || busy) return;
     setError(null);
+    if (problem) {
+      setError(`${problem.text}. Remove the file marked in red to upload the others.`);
+      return;
+    }
     if (!group) {
       const parsed = GroupName.safeParse(groupName);
       if (!parsed.success) {
@@ -115,6 +127,9 @@ export function UploadDialog({ open, group, onClose }: Props) {
     }
     setProgress(null);
     const text = outcome.detail ?? MESSAGES.files.uploadFailed;
+    // A refusal about one file (too large, a type not read) marks it, so the owner sees which to remove.
+    const named = fileNamedIn(text, files);
+    setRefused(named >= 0 ? { file: files[named]!, text } : null);
     setError(text);
     notify.error(text);
   };
@@ -156,8 +171,12 @@ export function UploadDialog({ open, group, onClose }: Props) {
             </Button>
             <FileProgressList
               files={files}
+              notes={notes}
               progress={progress}
-              onRemove={(i) => setFiles((current) => current.filter((_, j) => j !== i))}
+              onRemove={(i) => {
+                setFiles((current) => current.filter((_, j) => j !== i));
+                setError(null);
+              }}
             />
           </Stack>
         </DialogContent>

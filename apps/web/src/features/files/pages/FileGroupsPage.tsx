@@ -6,13 +6,20 @@ import Typography from '@mui/material/Typography';
 import type { FileGroup, FileItem } from '@parley/contracts';
 import { useState } from 'react';
 import { useAppSelector } from '../../../app/store';
+import { errorText } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { KnowledgeTabs } from '../../knowledge/components/KnowledgeTabs';
-import { useDeleteFileGroupMutation, useDeleteFileMutation, useFileGroupsQuery } from '../api';
+import {
+  useDeleteFileGroupMutation,
+  useDeleteFileMutation,
+  useFileGroupsQuery,
+  useRetrainFileMutation,
+} from '../api';
 import { EditGroupDialog } from '../components/EditGroupDialog';
 import { FileGroupCard } from '../components/FileGroupCard';
+import { MoveFileDialog } from '../components/MoveFileDialog';
 import { UploadDialog } from '../components/UploadDialog';
 import { deleteGroupFailure } from '../failure';
 
@@ -34,8 +41,10 @@ export function FileGroupsPage() {
   const [editing, setEditing] = useState<FileGroup | null>(null);
   const [deleting, setDeleting] = useState<FileGroup | null>(null);
   const [deletingFile, setDeletingFile] = useState<FileItem | null>(null);
+  const [moving, setMoving] = useState<{ file: FileItem; from: FileGroup } | null>(null);
   const [deleteGroup, deleteGroupState] = useDeleteFileGroupMutation();
   const [deleteFile, deleteFileState] = useDeleteFileMutation();
+  const [retrainFile] = useRetrainFileMutation();
 
   const confirmDeleteGroup = async () => {
     if (!me || !deleting) return;
@@ -50,6 +59,13 @@ export function FileGroupsPage() {
     setDeletingFile(null);
     if ('data' in result && result.data) notify.success(result.data.message);
   };
+
+  const retry = async (file: FileItem) => {
+    const result = await retrainFile(file.id);
+    if ('error' in result) notify.error(errorText(result.error, `${file.filename} could not be read again`));
+    else notify.success(result.data.message);
+  };
+  const manyGroups = (groups.data?.length ?? 0) > 1;
 
   return (
     <>
@@ -76,6 +92,8 @@ export function FileGroupsPage() {
             onEdit={() => setEditing(group)}
             onDelete={() => setDeleting(group)}
             onDeleteFile={setDeletingFile}
+            onRetry={(file) => void retry(file)}
+            onMove={manyGroups ? (file) => setMoving({ file, from: group }) : undefined}
           />
         ))}
       </Stack>
@@ -93,6 +111,14 @@ export function FileGroupsPage() {
         />
       ) : null}
       {editing ? <EditGroupDialog group={editing} onClose={() => setEditing(null)} /> : null}
+      {moving ? (
+        <MoveFileDialog
+          file={moving.file}
+          from={moving.from}
+          groups={groups.data ?? []}
+          onClose={() => setMoving(null)}
+        />
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete file group"
