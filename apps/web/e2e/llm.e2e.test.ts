@@ -158,5 +158,29 @@ describe('LLM settings', () => {
     await expect.poll(() => wrongActive.isChecked()).toBe(false);
     await page.goto(`/bot/${bot.bot_id}/playground`);
     await page.getByText('Playground · Wrong key is switched off: built-in answers').waitFor();
+
+    // Deleting a model a bot answers with: the page names the bot first, and the bot is left
+    // answering from its knowledge, its model cleared (not a model "not available").
+    await page.goto('/bot/llm-settings');
+    await page.getByTestId(`llm-used-by-${wrongKey.id}`).getByText('Qwen bot').waitFor();
+    await page.getByRole('button', { name: 'Delete: Wrong key' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete model' });
+    await confirm
+      .getByText(
+        'Delete "Wrong key"? Qwen bot answers with it, and will answer from its knowledge alone until you choose another model.',
+      )
+      .waitFor();
+    await screenshot(page, 'llm-delete-used');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(LLM_MESSAGES.deleted).first().waitFor();
+    const after = await apiCall<{ llm_model: string | null }>(
+      h,
+      await tokenOf(page),
+      'GET',
+      `/chat/bots/${bot.bot_id}`,
+    );
+    expect(after.llm_model).toBeNull();
+    await page.goto(`/bot/${bot.bot_id}/playground`);
+    await page.getByText('Playground · built-in answers').waitFor();
   });
 });

@@ -50,6 +50,8 @@ export const LlmSetting = z.object({
   last_test: z
     .object({ ok: z.boolean(), detail: z.string(), latency_ms: z.number().int(), tested_at: z.string() })
     .nullable(),
+  /** The names of the bots that answer with it: deleting it, or switching it off, changes how they answer. */
+  used_by: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });

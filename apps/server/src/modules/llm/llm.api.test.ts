@@ -10,10 +10,12 @@ import {
 } from '@parley/contracts';
 import { generateText, streamText } from 'ai';
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertBot } from '../../test/bots.js';
+import { askBot, createBotViaApi, insertBot, updateBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { type OpenAiFake, startOpenAiFake } from '../../test/fakes/openai.js';
+import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, TEST_SECRET, type TestServer } from '../../test/server.js';
 import { bots } from '../bots/bots.schema.js';
@@ -224,16 +226,29 @@ describe('LLM settings', () => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${secret}`);
   });
 
-  it('deleting a model clears it from the bots that used it', async () => {
+  it('names the bots that answer with a model, and deleting it clears it from them', async () => {
     const setting = await addLocal();
-    const user = await insertBot(server, owner.user.tenant_id);
+    const user = await insertBot(server, owner.user.tenant_id, 'Zeta_shop');
+    const second = await insertBot(server, owner.user.tenant_id, 'Alpha_shop');
     const other = await insertBot(server, owner.user.tenant_id);
     await server.database.db
       .update(bots)
       .set({ llmModel: String(setting.id) })
       .where(eq(bots.id, user.id));
+    await server.database.db
+      .update(bots)
+      .set({ llmModel: String(setting.id) })
+      .where(eq(bots.id, second.id));
     await server.database.db.update(bots).set({ llmModel: '999999' }).where(eq(bots.id, other.id));
+    // What the delete will change is shown before it: the bots answering with it, by name.
+    const before = await server.get<LlmSetting>(`/api/settings/llm/${setting.id}`, as(owner));
+    expect(before.body.used_by).toEqual(['Alpha_shop', 'Zeta_shop']);
+    const listed = await server.get<LlmSetting[]>('/api/settings/llm/company', as(owner));
+    expect(listed.body.find((s) => s.id === setting.id)!.used_by).toEqual(['Alpha_shop', 'Zeta_shop']);
     expect((await server.delete(`/api/settings/llm/${setting.id}`, as(owner))).status).toBe(200);
+    expect(
+      (await server.get<LlmSetting[]>('/api/settings/llm/company', as(owner))).body.flatMap((s) => s.used_by),
+    ).not.toContain('Zeta_shop');
     const rows = await server.database.db.select().from(bots).where(eq(bots.tenantId, owner.user.tenant_id));
     expect(rows.find((b) => b.id === user.id)!.llmModel).toBeNull();
     expect(rows.find((b) => b.id === other.id)!.llmModel).toBe('999999');
@@ -433,6 +448,96 @@ describe('test connection', () => {
     } finally {
       await Promise.all([hop.close(), target.close()]);
     }
+  });
+});
+
+describe("a bot's model", () => {
+  it('answers the next question with the model chosen for the bot, and with a setting as edited', async () => {
+    const first = await addLocal(owner, { model: 'llama3.2' });
+    const second = await addLocal(owner, { model: 'qwen2.5' });
+    const bot = await createBotViaApi(server, owner, { bot_name: 'Switching', llm_model: String(first.id) });
+    await attachDocument(server, owner, bot.bot_id, {
+      title: 'Shipping',
+      url: 'https://shop.test/shipping',
+      text: 'Parcels to Canada arrive in five to seven working days.',
+    });
+    fake.reply('Parcels to Canada take five to seven working days.');
+    const modelAsked = async () => {
+      const reply = await askBot(server, owner, bot.bot_id, 'How long does shipping to Canada take?');
+      expect(reply.body.bot_message!.answer_mode).toBe('llm');
+      return fake.requests.at(-1)!.body.model;
+    };
+    expect(await modelAsked()).toBe('llama3.2');
+    expect((await updateBotViaApi(server, owner, bot.bot_id, { llm_model: String(second.id) })).status).toBe(
+      200,
+    );
+    expect(await modelAsked()).toBe('qwen2.5');
+    const edited = await server.put(
+      `/api/settings/llm/${second.id}`,
+      { name: second.name, provider: 'openai-compatible', base_url: fake.url, model: 'mistral-small' },
+      as(owner),
+    );
+    expect(edited.status).toBe(200);
+    expect(await modelAsked()).toBe('mistral-small');
+  });
+});
+
+describe('a key the provider quotes back', () => {
+  /** A server whose log lines are kept, and a provider that quotes the whole key when it refuses it. */
+  let logged: TestServer;
+  let quoting: OpenAiFake;
+  const lines: string[] = [];
+  const SECRET = 'sk-proj-QUOTED0123456789abcdefghij';
+  const refuse = () => quoting.failNext(401, `Incorrect API key provided: ${SECRET}. Find your key at x.`);
+  beforeAll(async () => {
+    [logged, quoting] = await Promise.all([
+      startTestServer({ env: { LOG_LEVEL: 'debug' } }),
+      startOpenAiFake(),
+    ]);
+    const logger = logged.parley.app.log as unknown as Record<symbol, { write: (line: string) => boolean }>;
+    logger[pino.symbols.streamSym]!.write = (line: string) => lines.push(line) > 0;
+  });
+  afterAll(async () => {
+    await Promise.all([logged?.close(), quoting?.close()]);
+  });
+
+  it('never writes it to a log, a stored reason or a response, when saving or when answering', async () => {
+    const boss = await signupOwner(logged);
+    const token = { token: boss.access_token };
+    const body = {
+      name: 'OpenAI',
+      provider: 'openai',
+      base_url: quoting.url,
+      model: 'gpt-4o-mini',
+      api_key: SECRET,
+    };
+    refuse();
+    const saved = await logged.post<LlmSettingResponse>('/api/settings/llm', body, token);
+    expect(saved.body).toMatchObject({
+      is_active: false,
+      message: LLM_MESSAGES.savedInactive(LLM_TEST_MESSAGES.keyRefused(401)),
+    });
+    expect(
+      (await logged.patch(`/api/settings/llm/${saved.body.id}/toggle/true`, undefined, token)).status,
+    ).toBe(200);
+
+    // A visitor's answer: the model refuses the key, the bot quotes its sources, the failure is logged.
+    const bot = await createBotViaApi(logged, boss, { bot_name: 'Shop', llm_model: String(saved.body.id) });
+    await attachDocument(logged, boss, bot.bot_id, {
+      title: 'Shipping',
+      url: 'https://shop.test/shipping',
+      text: 'Parcels to Canada arrive in five to seven working days.',
+    });
+    refuse();
+    const reply = await askBot(logged, boss, bot.bot_id, 'How long does shipping to Canada take?');
+    expect(reply.body.bot_message!.answer_mode).toBe('extractive');
+    await expect.poll(() => lines.some((line) => line.includes('Incorrect API key provided'))).toBe(true);
+
+    const setting = await logged.get<LlmSetting>(`/api/settings/llm/${saved.body.id}`, token);
+    expect(setting.body.last_test).toMatchObject({ ok: false, detail: LLM_TEST_MESSAGES.keyRefused(401) });
+    const everything = [...lines, JSON.stringify([saved.body, setting.body, reply.body])].join('\n');
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain('QUOTED0123456789');
   });
 });
 

@@ -24,12 +24,36 @@ export const withoutRedirects =
   (input, init) =>
     fetch(input, { ...init, redirect: 'manual' });
 
+/** A key this short could be an ordinary word of an error text: nothing is masked for it. */
+const MIN_SCRUBBED_KEY = 8;
+const KEY_MASK = '[API key removed]';
+
+/**
+ * A provider or proxy that refuses a key may quote it whole in its error ("Incorrect API key
+ * provided: sk-…"), and the AI SDK puts that text in the error it throws, which the answer path
+ * logs. The key is taken out of every error response before the SDK reads it, so it never reaches
+ * an error, a log line or a stored reason.
+ */
+export const withoutKeyInErrors =
+  (apiKey: string | null, fetch: typeof globalThis.fetch): typeof globalThis.fetch =>
+  async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.ok || !apiKey || apiKey.length < MIN_SCRUBBED_KEY || response.body === null) return response;
+    const text = await response.text();
+    const body = text.includes(apiKey) ? text.replaceAll(apiKey, KEY_MASK) : text;
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
 /**
  * The AI SDK model for a configured target. A key is always passed explicitly (empty when none is
  * stored), so a tenant's model never falls back to a key in the server's environment.
  */
 export function languageModelOf(target: ModelTarget, baseFetch?: typeof globalThis.fetch): LanguageModel {
-  const fetch = withoutRedirects(baseFetch);
+  const fetch = withoutKeyInErrors(target.apiKey, withoutRedirects(baseFetch));
   const apiKey = target.apiKey ?? '';
   const baseURL = target.baseUrl ?? undefined;
   switch (target.provider) {

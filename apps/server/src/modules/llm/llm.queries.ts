@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { bots } from '../bots/bots.schema.js';
 import { llmSettings } from './llm.schema.js';
@@ -65,6 +65,21 @@ export async function updateSetting(
 export async function deleteSetting(db: DbOrTx, tenantId: number, id: number): Promise<boolean> {
   const rows = await db.delete(llmSettings).where(mine(tenantId, id)).returning({ id: llmSettings.id });
   return rows.length > 0;
+}
+
+/** The names of the tenant's bots answering with each setting (bots.llm_model holds its id as text). */
+export async function botNamesBySetting(db: DbOrTx, tenantId: number): Promise<Map<number, string[]>> {
+  const rows = await db
+    .select({ llmModel: bots.llmModel, name: bots.botName })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), isNotNull(bots.llmModel)))
+    .orderBy(asc(bots.botName));
+  const names = new Map<number, string[]>();
+  for (const row of rows) {
+    const id = Number(row.llmModel);
+    names.set(id, [...(names.get(id) ?? []), row.name]);
+  }
+  return names;
 }
 
 /** Bots of the tenant answering with this setting (bots.llm_model holds its id as text) lose it. */

@@ -37,7 +37,7 @@ const hintOf = (key: string): string => (key.length >= 12 ? key.slice(-4) : '');
 const blankToNull = (value: string | null | undefined): string | null =>
   value === undefined || value === null || value.trim() === '' ? null : value.trim();
 
-function toSetting(row: q.LlmRow): LlmSetting {
+function toSetting(row: q.LlmRow, usedBy: string[]): LlmSetting {
   return {
     id: row.id,
     tenant_id: row.tenantId,
@@ -57,6 +57,7 @@ function toSetting(row: q.LlmRow): LlmSetting {
             latency_ms: row.lastTestLatencyMs ?? 0,
             tested_at: row.lastTestedAt.toISOString(),
           },
+    used_by: usedBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -148,11 +149,15 @@ export class LlmService {
 
   /** Every setting of the tenant, active or not (GET /settings/llm/company). */
   async list(tenantId: number): Promise<LlmSetting[]> {
-    return (await q.listSettings(this.db, tenantId)).map(toSetting);
+    const [rows, usedBy] = await Promise.all([
+      q.listSettings(this.db, tenantId),
+      q.botNamesBySetting(this.db, tenantId),
+    ]);
+    return rows.map((row) => toSetting(row, usedBy.get(row.id) ?? []));
   }
 
   async get(tenantId: number, id: number): Promise<LlmSetting> {
-    return toSetting(await this.row(tenantId, id));
+    return this.withBots(await this.row(tenantId, id));
   }
 
   /**
@@ -173,7 +178,7 @@ export class LlmService {
       isActive: false,
     });
     const result = await this.probe(row);
-    return toSetting(await this.record(tenantId, row.id, result, { isActive: result.ok }));
+    return this.withBots(await this.record(tenantId, row.id, result, { isActive: result.ok }));
   }
 
   /** Edits every field; an omitted or empty api_key keeps the stored one. */
@@ -198,7 +203,7 @@ export class LlmService {
     const result = await this.probe(row);
     const tested = await this.record(tenantId, id, result, { isActive: row.isActive && result.ok });
     await this.changed(tenantId);
-    return toSetting(tested);
+    return this.withBots(tested);
   }
 
   /** Switching a model on tests it first: one that fails its test stays off, and the 400 says why. */
@@ -211,12 +216,12 @@ export class LlmService {
       }
       const row = await this.record(tenantId, id, result, { isActive: true });
       await this.changed(tenantId);
-      return toSetting(row);
+      return this.withBots(row);
     }
     const row = await q.updateSetting(this.db, tenantId, id, { isActive: false });
     if (!row) throw notFound(NOT_FOUND);
     await this.changed(tenantId);
-    return toSetting(row);
+    return this.withBots(row);
   }
 
   /** Deletes the setting; bots that answered with it lose their model (and fall back to the embedded answerer). */
@@ -337,6 +342,12 @@ export class LlmService {
     if (built.size >= MAX_BUILT) built.delete(built.keys().next().value ?? '');
     built.set(version, resolved);
     return resolved;
+  }
+
+  /** The setting as the API shows it, with the bots that answer with it. */
+  private async withBots(row: q.LlmRow): Promise<LlmSetting> {
+    const usedBy = await q.botNamesBySetting(this.db, row.tenantId);
+    return toSetting(row, usedBy.get(row.id) ?? []);
   }
 
   private async row(tenantId: number, id: number): Promise<q.LlmRow> {

@@ -8,7 +8,8 @@ import type {
 } from '@parley/contracts';
 import { api } from '../../shared/api/base-api';
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['Llms'] });
+// Bots: deleting a model clears it from the bots that answered with it.
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Llms', 'Bots'] });
 
 /**
  * LLM settings (console.md section 7 LLM settings): the workspace's models, keys only ever masked.
@@ -43,7 +44,7 @@ export const llmApi = tagged.injectEndpoints({
     deleteLlm: build.mutation<MessageResponse, number>({
       query: (id) => ({ url: `/settings/llm/${id}`, method: 'DELETE' }),
       extraOptions: { silent: true },
-      invalidatesTags: ['Llms'],
+      invalidatesTags: ['Llms', 'Bots'],
     }),
     testLlm: build.mutation<LlmTestResult, number>({
       query: (id) => ({ url: `/settings/llm/${id}/test`, method: 'POST' }),

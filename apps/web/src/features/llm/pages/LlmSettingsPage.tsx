@@ -22,6 +22,7 @@ import {
   MESSAGES,
 } from '@parley/contracts';
 import { useState } from 'react';
+import { FRESH_ON_VISIT_S } from '../../../shared/api/base-api';
 import { serverDetail } from '../../../shared/api/errors';
 import { ConfirmDialog } from '../../../shared/components/ConfirmDialog';
 import { PageHeader } from '../../../shared/components/PageHeader';
@@ -55,13 +56,27 @@ function TestState({ setting }: { setting: LlmSetting }) {
 }
 type Editing = { setting: LlmSetting | null; key: number };
 
+/** "Shop", "Shop and Support", "Shop, Support and Sales". */
+const namesText = (names: string[]): string =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/** What deleting a model does to the bots that answer with it, by name. */
+function deleteText(setting: LlmSetting | null): string {
+  if (!setting) return '';
+  const bots = setting.used_by;
+  if (bots.length === 0) return `Delete "${setting.name}"? No bot answers with it.`;
+  const who = bots.length === 1 ? `${bots[0]} answers` : `${namesText(bots)} answer`;
+  return `Delete "${setting.name}"? ${who} with it, and will answer from ${bots.length === 1 ? 'its' : 'their'} knowledge alone until you choose another model.`;
+}
+
 /** /bot/llm-settings: the workspace's models, their masked keys, activation and a connection test. */
 export function LlmSettingsPage() {
   const ability = useAbility();
   const canCreate = ability.can('create', BOTS_SUBJECT);
   const canWrite = ability.can('write', BOTS_SUBJECT);
   const notify = useNotify();
-  const llms = useCompanyLlmsQuery();
+  // Fresh on every visit: which bots use each model changes on the bots' pages.
+  const llms = useCompanyLlmsQuery(undefined, { refetchOnMountOrArgChange: FRESH_ON_VISIT_S });
   const [toggle] = useToggleLlmMutation();
   const [remove, removing] = useDeleteLlmMutation();
   const [runTest] = useTestLlmMutation();
@@ -154,6 +169,7 @@ export function LlmSettingsPage() {
                 <TableCell>Name</TableCell>
                 <TableCell>Provider</TableCell>
                 <TableCell>Model</TableCell>
+                <TableCell>Used by</TableCell>
                 <TableCell>API key</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell>Active</TableCell>
@@ -175,6 +191,9 @@ export function LlmSettingsPage() {
                   </TableCell>
                   <TableCell>{LLM_PROVIDER_LABELS[setting.provider].split(' (')[0]}</TableCell>
                   <TableCell>{setting.model}</TableCell>
+                  <TableCell data-testid={`llm-used-by-${setting.id}`}>
+                    {setting.used_by.length > 0 ? setting.used_by.join(', ') : 'No bot'}
+                  </TableCell>
                   <TableCell sx={{ fontFamily: 'monospace' }}>{setting.api_key_masked ?? '—'}</TableCell>
                   <TableCell sx={{ maxWidth: 280 }}>
                     <TestState setting={setting} />
@@ -230,7 +249,7 @@ export function LlmSettingsPage() {
       <ConfirmDialog
         open={deleting !== null}
         title="Delete model"
-        text={`Delete "${deleting?.name ?? ''}"? Bots that answer with it will answer from their knowledge alone until you choose another model.`}
+        text={deleteText(deleting)}
         confirmLabel="Delete"
         busy={removing.isLoading}
         onConfirm={() => void confirmDelete()}
