@@ -151,6 +151,14 @@ describe('home', () => {
     await recent.getByText('Are you open on Sunday?').waitFor();
     expect(await recent.getByText('When do you open?').count()).toBe(0);
     await screenshot(page, 'home-all-set');
+    // A conversation on Home opens that conversation in the inbox, not the inbox alone.
+    await recent.getByText('Are you open on Sunday?').click();
+    await page.waitForURL('**/inbox');
+    await page
+      .getByTestId('inbox-thread')
+      .getByTestId('user-message')
+      .filter({ hasText: 'Are you open on Sunday?' })
+      .waitFor();
   });
 
   it('shows a Member without Manage Bots or Inbox every bot until the owner restricts them, no prompt to create one, no conversations', async () => {

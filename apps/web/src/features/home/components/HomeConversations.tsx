@@ -26,7 +26,12 @@ export function HomeConversations({ conversations }: { conversations: HomeConver
   return (
     <List dense aria-label="Recent conversations">
       {conversations.map((conversation) => (
-        <ListItemButton key={conversation.conversation_id} component={Link} to="/inbox">
+        <ListItemButton
+          key={conversation.conversation_id}
+          component={Link}
+          // Opens this conversation in the inbox, as a notification's link does.
+          to={`/inbox?conversation=${conversation.conversation_id}&bot=${conversation.bot_id}`}
+        >
           <ListItemText
             primary={conversation.name}
             secondary={`${conversation.bot_name} · ${new Date(conversation.last_message_at).toLocaleString()}`}

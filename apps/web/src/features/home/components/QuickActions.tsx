@@ -1,5 +1,6 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutline';
 import GroupAddOutlined from '@mui/icons-material/GroupAddOutlined';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Card from '@mui/material/Card';
@@ -19,6 +20,8 @@ type QuickAction = {
   icon: ReactNode;
   action: Action;
   subject: Subject;
+  /** Left out for those who may do this instead (the shortcut that does more is shown). */
+  unless?: Action;
 };
 
 const ACTIONS: QuickAction[] = [
@@ -27,8 +30,18 @@ const ACTIONS: QuickAction[] = [
     title: 'Create a bot',
     text: 'Train a bot on your files, website and Q&A.',
     icon: <AddCircleOutline color="primary" />,
+    action: 'create',
+    subject: 'Create Bot',
+  },
+  {
+    // Someone who may read bots but not create them is not offered to create one.
+    to: '/bot',
+    title: 'See your bots',
+    text: 'Their knowledge, settings and playground.',
+    icon: <SmartToyOutlined color="primary" />,
     action: 'read',
     subject: 'Create Bot',
+    unless: 'create',
   },
   {
     to: '/inbox',
@@ -59,7 +72,9 @@ const ACTIONS: QuickAction[] = [
 /** Shortcuts to what the user may do next; each shows only when their role allows it. */
 export function QuickActions() {
   const ability = useAbility();
-  const allowed = ACTIONS.filter((a) => ability.can(a.action, a.subject));
+  const allowed = ACTIONS.filter(
+    (a) => ability.can(a.action, a.subject) && !(a.unless && ability.can(a.unless, a.subject)),
+  );
   return (
     <Grid
       container
@@ -69,7 +84,7 @@ export function QuickActions() {
       aria-label="Quick actions"
     >
       {allowed.map((a) => (
-        <Grid key={a.to} size={{ xs: 12, sm: 6, lg: 3 }} component="li">
+        <Grid key={a.title} size={{ xs: 12, sm: 6, lg: 3 }} component="li">
           <Card sx={{ height: '100%' }}>
             <CardActionArea component={Link} to={a.to} sx={{ height: '100%' }}>
               <CardContent>
