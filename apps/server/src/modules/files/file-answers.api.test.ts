@@ -151,6 +151,20 @@ describe('answers from uploaded price lists, without a model', () => {
   });
 });
 
+describe("a bakery's first price list, its only source", () => {
+  it('answers "how much is a croissant?" with its line, though a list of names tells no language', async () => {
+    // Letter trigrams read "Croissant … Bagel … Sourdough" as French: the English question is still read in English.
+    const botId = await botOf([
+      { name: 'prices.txt', content: 'Croissant: 2.80\nBagel: 3.10\nSourdough loaf: 6.50\n' },
+    ]);
+    const croissant = await answer(botId, 'How much is a croissant?');
+    expect(croissant.answer_mode).toBe('extractive');
+    expect(croissant.message).toBe('Croissant: 2.80.');
+    expect((await answer(botId, 'how much is a bagel')).message).toBe('Bagel: 3.10.');
+    expect((await answer(botId, 'price of sourdough?')).message).toBe('Sourdough loaf: 6.50.');
+  });
+});
+
 describe('files the owner must fix', () => {
   it('fails a password-protected PDF and one with no text, saying which and why', async () => {
     const reply = await upload([

@@ -124,6 +124,11 @@ describe('evidence', () => {
     // empty cell keeps the values after it under their days.
     const timetable = unitsOf(hit(10, 'Timetable', 'Mon | Tue | Wed\n9:00 | Yoga |  | Pilates'), 0);
     expect(timetable.map((u) => u.text)).toContain('9:00: Mon Yoga, Wed Pilates');
+    // Lines of a label and its figure, as a plain text file has them, are one line each; wrapped prose is joined.
+    const prices = unitsOf(hit(11, 'prices.txt', 'Croissant: 2.80\nBagel: 3.10\nSourdough loaf: 6.50'), 0);
+    expect(prices.map((u) => u.text)).toEqual(['Croissant: 2.80', 'Bagel: 3.10', 'Sourdough loaf: 6.50']);
+    const wrapped = unitsOf(hit(12, 'About', 'We bake every morning from\nfour, and deliver by nine.'), 0);
+    expect(wrapped.map((u) => u.text)).toEqual(['We bake every morning from four, and deliver by nine.']);
   });
 
   it('answers "how many" with a line that holds a number, its heading naming the subject', () => {

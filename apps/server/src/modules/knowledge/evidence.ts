@@ -1087,6 +1087,9 @@ export function withoutCode(content: string): string {
 
 type Block = { text: string; line: string; item: boolean };
 
+/** A short line of a label and its figure: "Croissant: 2.80", "Sunday: 9 am – 1 pm", "Deposit: €600". */
+const LABEL_VALUE = /^\s*[^:\n]{1,60}:\s*\p{Sc}?\s?\d[^\n]{0,60}$/u;
+
 /** A paragraph's blocks: its lines joined, except where a line ends a sentence or the next starts a block. */
 function unwrap(paragraph: string): Block[] {
   const blocks: Block[] = [];
@@ -1094,8 +1097,11 @@ function unwrap(paragraph: string): Block[] {
     if (!line.trim()) continue;
     const previous = blocks.at(-1);
     const starts = BLOCK_START.test(line) || TABLE_ROW.test(line);
+    // "Croissant: 2.80" over "Bagel: 3.10": a list of labels and values, one line each, not wrapped prose.
+    const pairs = previous !== undefined && LABEL_VALUE.test(previous.line) && LABEL_VALUE.test(line);
     if (
       previous &&
+      !pairs &&
       !previous.item &&
       !TABLE_ROW.test(previous.text) &&
       !/[.!?:;]\s*$/.test(previous.text) &&

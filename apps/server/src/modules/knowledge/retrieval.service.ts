@@ -6,7 +6,7 @@ import { botCollections } from '../bots/visitor-language.js';
 import { type Embedder, vectorLiteral } from './embeddings.js';
 import { type CorpusStats, contentWords, STOP_WORDS, SYNONYM_WORDS } from './evidence.js';
 import { LIVE_JOIN } from './knowledge.schema.js';
-import { isLanguage, type Language, lexiconOf } from './languages.js';
+import { isLanguage, type Language, lexiconOf, questionLanguage } from './languages.js';
 import {
   bm25Top,
   type Candidate,
@@ -50,7 +50,8 @@ type Vocabulary = { alike: Alike; filler: ReadonlySet<string> };
 /** Collection ids per source type a bot's search covers (for Q&A: the bot itself). */
 type Scope = { sourceType: SearchHit['source_type']; ids: number[] }[];
 /**
- * A bot's scope, its collections' content versions, the languages its sources are written in, and
+ * A bot's scope, its collections' content versions, the languages its sources are written in (and
+ * the question's own, when its words tell it), and
  * the question's lexemes as PostgreSQL stems it in each of them.
  */
 type ScopeInfo = {
@@ -193,8 +194,9 @@ export class RetrievalService {
       collectionId: r.collection_id,
       version: Number(r.version),
     }));
-    const languages = await this.languages.of(collections);
-    this.languages.remember(tenantId, botId, languages);
+    const corpus = await this.languages.of(collections);
+    this.languages.remember(tenantId, botId, corpus);
+    const languages = withQuestionLanguage(corpus, query);
     const missing = languages.filter((language) => !guessed.includes(language));
     const stems = {
       ...rows[0]?.stems,
@@ -438,6 +440,16 @@ const arrayLiteral = (words: string[]) => `{${words.map((w) => `"${w.replace(/["
 /** A tsquery that matches any of the question's stems (plainto_tsquery would AND them); NULL for none. */
 const orQuery = (lexemes: string[]) =>
   sql`(SELECT string_agg(quote_literal(l), ' | ')::tsquery FROM unnest(${arrayLiteral(lexemes)}::text[]) l)`;
+
+/**
+ * The languages a question is read in: its sources', and its own when its words clearly tell it. A
+ * price list of names ("Croissant: 2.80") tells no language, and letter trigrams may call it French:
+ * "How much is a croissant?" must still lose "how", "much" and "is" as English's function words.
+ */
+function withQuestionLanguage(corpus: Language[], question: string): Language[] {
+  const asked = questionLanguage(question);
+  return asked && !corpus.includes(asked) ? [...corpus, asked] : corpus;
+}
 
 /** The text's stems in each of the languages, as a JSON object by language. */
 const stemsOf = (text: string, languages: Language[]) =>
