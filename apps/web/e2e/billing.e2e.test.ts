@@ -31,7 +31,9 @@ async function createBotInWizard(page: Page, name: string): Promise<void> {
  * Plans as a paying customer meets them, with plan limits on: the free plan's one bot, the 402 of
  * a second with its Upgrade link, Starter chosen monthly and paid on Razorpay's checkout page (the
  * fake's, whose webhooks reach the server), the second bot, usage and the invoice PDF on
- * Subscriptions, and a cancellation that keeps the plan until the end of the period.
+ * Subscriptions, a partial refund shown on the invoice, two extra chatbots bought, a cancellation
+ * that keeps the plan until the end of the period and says the add-ons go on, and Pro chosen to
+ * follow Starter, told before checkout that the add-ons carry over.
  */
 describe('Plans and subscriptions', () => {
   let h: Harness;
@@ -125,15 +127,71 @@ describe('Plans and subscriptions', () => {
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
     await screenshot(page, 'billing-subscriptions');
 
-    // Cancel: the dialog says the plan stays until the end of the period; then "Cancels on ...".
+    // Razorpay refunds part of that charge: the invoice says how much came back, and stays downloadable.
+    const starterRz = [...razorpay.subscriptions.values()].find((s) => s.status === 'active')!.id;
+    const firstCharge = razorpay.invoices.find((i) => i.subscription_id === starterRz)!;
+    await razorpay.refund(firstCharge.payment_id, { amount: 500 });
+    await page.reload();
+    await row.getByText('Partially refunded').waitFor({ timeout: 30_000 });
+    await row.getByText('Refunded $5.00 of $19.00').waitFor();
+    await row.getByRole('button', { name: /^Download invoice PAR-/ }).waitFor();
+    await screenshot(page, 'billing-partial-refund');
+
+    // Two extra chatbots, bought on top of Starter through checkout.
+    await page.goto('/upgrade');
+    const extra = page.getByRole('article', { name: 'Extra chatbot' });
+    await extra.getByLabel('Quantity of Extra chatbot').fill('2');
+    await extra.getByRole('button', { name: 'Add Extra chatbot' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${razorpay.url}/checkout/`));
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${h.baseUrl}/upgrade`));
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Extra chatbot is active: +2 chatbots.' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const addonFigures = 'Extra chatbot × 2 (+2 chatbots, $18.00 a month)';
+
+    // Cancel: the dialog says the plan stays until the end of the period, and that the add-ons,
+    // billed apart, keep renewing; then "Cancels on ...".
+    await page.goto('/subscriptions');
     await plan.getByRole('button', { name: 'Cancel subscription' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel your Starter subscription?' });
     await dialog.getByText(/stays yours until the end of the period/).waitFor();
+    await dialog.getByText(`keeps renewing: ${addonFigures}`, { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await plan.getByText(/^Cancels on /).waitFor();
     await plan.getByText('Starter', { exact: true }).waitFor();
     expect(await plan.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);
     await screenshot(page, 'billing-cancelled');
+
+    // Pro chosen to follow Starter: before checkout, when it starts, what it costs, and that the
+    // add-ons carry over with their figures.
+    await page.goto('/upgrade');
+    const pro = page.getByRole('article', { name: 'Pro' });
+    await pro.getByRole('button', { name: 'Choose Pro' }).click();
+    const schedule = page.getByRole('dialog', { name: /^Switch to Pro on \d{1,2} \w+ \d{4}\?$/ });
+    await schedule.getByText(/Starter stays yours until .* Pro \(\$49\.00 a month\) starts then/).waitFor();
+    await schedule.getByText(`Your add-ons carry over to Pro as they are`, { exact: false }).waitFor();
+    await schedule.getByText(addonFigures, { exact: false }).waitFor();
+    await screenshot(page, 'billing-schedule-confirm');
+    await schedule.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${razorpay.url}/checkout/`));
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${h.baseUrl}/upgrade`));
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Pro starts on .*, when your Starter plan ends\.$/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.goto('/subscriptions');
+    await plan
+      .getByRole('status')
+      .filter({
+        hasText: `Your add-ons carry over to Pro as they are, renewing on their own dates: ${addonFigures}.`,
+      })
+      .waitFor();
+    await screenshot(page, 'billing-scheduled');
   });
 });

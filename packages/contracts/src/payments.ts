@@ -87,7 +87,8 @@ export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
 export const AddonCheckoutResponse = z.object({ subscription_addon: SubscriptionAddon, checkout: Checkout });
 export type AddonCheckoutResponse = z.infer<typeof AddonCheckoutResponse>;
 
-export const INVOICE_STATUSES = ['paid', 'failed', 'refunded'] as const;
+/** A paid charge reads partially_refunded once some of it is back, refunded once all of it is. */
+export const INVOICE_STATUSES = ['paid', 'partially_refunded', 'failed', 'refunded'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const InvoiceLine = z.object({
@@ -100,7 +101,8 @@ export type InvoiceLine = z.infer<typeof InvoiceLine>;
 
 /**
  * One charge. `number` is Parley's invoice number (PAR-YYYY-NNNNNN) for a paid charge and
- * Razorpay's payment id for a failed one, which has no invoice (`pdf_url` null).
+ * Razorpay's payment id for a failed one, which has no invoice (`pdf_url` null). A refunded
+ * charge keeps its invoice, and the PDF shows what was given back.
  */
 export const Invoice = z.object({
   id: z.number().int(),
@@ -114,6 +116,8 @@ export const Invoice = z.object({
   tax: z.number().int(),
   currency: z.string(),
   status: z.enum(INVOICE_STATUSES),
+  /** What refunds have given back so far, in minor units (0 when nothing). */
+  amount_refunded: z.number().int(),
   pdf_url: z.string().nullable(),
 });
 export type Invoice = z.infer<typeof Invoice>;

@@ -1,4 +1,11 @@
-import type { AddonKind, BillingCycle, PlanFeature, PlanLimits, SubscriptionStatus } from '@parley/contracts';
+import type {
+  AddonKind,
+  BillingCycle,
+  InvoiceStatus,
+  PlanFeature,
+  PlanLimits,
+  SubscriptionStatus,
+} from '@parley/contracts';
 import {
   boolean,
   index,
@@ -147,7 +154,9 @@ export const invoices = pgTable(
     amount: integer('amount').notNull(),
     tax: integer('tax').notNull().default(0),
     currency: text('currency').notNull(),
-    status: text('status').$type<'paid' | 'failed' | 'refunded'>().notNull(),
+    status: text('status').$type<InvoiceStatus>().notNull(),
+    /** What refunds have given back so far, in minor units: 0 up to `amount` (then status refunded). */
+    amountRefunded: integer('amount_refunded').notNull().default(0),
     /** What was bought: the plan and add-ons with their quantities and amounts. */
     lines: jsonb('lines').$type<{ description: string; quantity: number; amount: number }[]>().notNull(),
     periodStart: timestamp('period_start', { withTimezone: true }),
@@ -170,6 +179,24 @@ export const billingEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * Refunds Razorpay reported, by its refund id, whether or not the charge they refund is known yet:
+ * Razorpay does not order its webhooks, and a charge whose event was retried can arrive after its
+ * refund. The charge's invoice applies what is here when it is written, so the order does not matter.
+ * `payment_refunded` is the payment's own total refunded as that event saw it.
+ */
+export const billingRefunds = pgTable(
+  'billing_refunds',
+  {
+    refundId: text('refund_id').primaryKey(),
+    paymentId: text('payment_id').notNull(),
+    amount: integer('amount').notNull(),
+    paymentRefunded: integer('payment_refunded').notNull().default(0),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('billing_refunds_payment_idx').on(t.paymentId)],
 );
 
 /**

@@ -1,8 +1,16 @@
-import { PLAN_FEATURES, type Plan, type PlanConsumption, type Subscription } from '@parley/contracts';
+import {
+  PLAN_FEATURES,
+  type Plan,
+  type PlanConsumption,
+  type Subscription,
+  type SubscriptionAddon,
+} from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import { memoryStore, STORAGE_KEYS } from '../../shared/lib/storage';
 import {
   addonAdds,
+  addonsCarryText,
+  addonsContinueText,
   beyondPlan,
   boughtAddons,
   canCancel,
@@ -26,6 +34,7 @@ import {
   planAction,
   planToInput,
   readStoredChoice,
+  refundText,
   renewalText,
   retentionText,
   returnUrlFor,
@@ -369,6 +378,69 @@ describe('subscriptions', () => {
       '1 March 2026 – 31 March 2026',
     );
     expect(formatPeriod(null, null)).toBe('');
+  });
+
+  it('says how much of an invoice was refunded, in part or in full', () => {
+    const invoice = { amount: 11_800, currency: 'INR' };
+    expect(refundText({ ...invoice, amount_refunded: 0 })).toBe('');
+    expect(refundText({ ...invoice, amount_refunded: 3000 })).toBe('Refunded ₹30.00 of ₹118.00');
+    expect(refundText({ ...invoice, amount_refunded: 11_800 })).toBe('Refunded in full (₹118.00)');
+  });
+});
+
+describe('add-ons when the plan changes or ends', () => {
+  const link = (overrides: Partial<SubscriptionAddon> = {}): SubscriptionAddon => ({
+    id: 4,
+    tenant_id: 1,
+    addon_id: 1,
+    quantity: 2,
+    start_date: '2026-03-01T00:00:00.000Z',
+    end_date: '2026-04-01T00:00:00.000Z',
+    is_active: true,
+    status: 'active',
+    auto_renew: true,
+    razorpay_subscription_id: 'sub_addon',
+    addon: {
+      id: 1,
+      name: 'Messages',
+      description: '',
+      kind: 'messages',
+      units: 1000,
+      currency: 'USD',
+      price_monthly: 1050,
+      is_active: true,
+    },
+    ...overrides,
+  });
+  const seats = link({
+    id: 5,
+    quantity: 1,
+    addon: { ...link().addon, id: 2, name: 'Seat', kind: 'team_members', units: 1, price_monthly: 500 },
+  });
+
+  it('says, with the figures, that the add-ons carry over to a plan that follows', () => {
+    expect(addonsCarryText([link(), seats], 'Small', '2026-03-31T00:00:00.000Z', 'UTC')).toBe(
+      'Your add-ons carry over to Small as they are, renewing on their own dates: Seat (+1 team member, $5.00 a month); Messages × 2 (+2,000 messages a month, $21.00 a month). Cancel any you no longer need under Add-ons on the Subscriptions page.',
+    );
+    // One cancelled at the end of its period carries over until then, and only if it lasts that long.
+    const ending = link({ auto_renew: false });
+    expect(addonsCarryText([ending], 'Small', '2026-03-31T00:00:00.000Z', 'UTC')).toContain(
+      'Messages × 2 (+2,000 messages a month, until 1 April 2026)',
+    );
+    expect(addonsCarryText([ending], 'Small', '2026-04-02T00:00:00.000Z', 'UTC')).toBe('');
+    // Unpaid or ended ones are not the customer's add-ons.
+    expect(addonsCarryText([link({ status: 'created' }), link({ status: 'cancelled' })], 'Small', null)).toBe(
+      '',
+    );
+  });
+
+  it('warns that add-ons keep renewing when the plan is cancelled', () => {
+    expect(addonsContinueText([link()], 'UTC')).toBe(
+      'Your add-on is billed apart from the plan and keeps renewing: Messages × 2 (+2,000 messages a month, $21.00 a month). Cancel it under Add-ons if you no longer need it.',
+    );
+    expect(addonsContinueText([link(), seats])).toMatch(/^Your add-ons are billed apart .* Cancel them/);
+    expect(addonsContinueText([link({ auto_renew: false })])).toBe('');
+    expect(addonsContinueText([])).toBe('');
   });
 });
 

@@ -475,9 +475,26 @@ export function invoiceDescription(invoice: Pick<Invoice, 'lines'>): string {
 
 export const INVOICE_STATUS_COLORS: Record<Invoice['status'], ChipColor> = {
   paid: 'success',
+  partially_refunded: 'info',
   failed: 'error',
   refunded: 'default',
 };
+
+export const INVOICE_STATUS_LABELS: Record<Invoice['status'], string> = {
+  paid: 'Paid',
+  partially_refunded: 'Partially refunded',
+  failed: 'Failed',
+  refunded: 'Refunded',
+};
+
+/** "Refunded ₹30.00 of ₹118.00" under an invoice's amount, or '' when nothing came back. */
+export function refundText(invoice: Pick<Invoice, 'amount' | 'amount_refunded' | 'currency'>): string {
+  if (invoice.amount_refunded <= 0) return '';
+  const back = formatMoney(invoice.amount_refunded, invoice.currency);
+  return invoice.amount_refunded >= invoice.amount
+    ? `Refunded in full (${back})`
+    : `Refunded ${back} of ${formatMoney(invoice.amount, invoice.currency)}`;
+}
 
 // --- add-ons ------------------------------------------------------------------------------------
 
@@ -499,6 +516,59 @@ export function addonAdds(addon: Pick<Addon, 'kind' | 'units'>, quantity: number
   const total = addon.units * quantity;
   const words = ADDON_KIND_LABELS[addon.kind];
   return `+${formatCount(total)} ${total === 1 ? words.one : words.many}`;
+}
+
+/**
+ * An add-on bought, with its figures: "Messages × 2 (+10 messages a month, ₹20.00 a month)", or
+ * for one cancelled at the end of its period "(+10 messages a month, until 12 February 2027)".
+ */
+export function addonFigures(link: SubscriptionAddon, timeZone?: string): string {
+  const name = link.quantity > 1 ? `${link.addon.name} × ${link.quantity}` : link.addon.name;
+  const adds = addonAdds(link.addon, link.quantity);
+  if (!link.auto_renew) {
+    const end = formatDate(link.end_date, timeZone);
+    return end ? `${name} (${adds}, until ${end})` : `${name} (${adds}, until the end of its period)`;
+  }
+  const price = formatMoney(link.addon.price_monthly * link.quantity, link.addon.currency);
+  return `${name} (${adds}, ${price} a month)`;
+}
+
+/** The add-ons bought that still renew: they go on, and are billed, whatever happens to the plan. */
+export function renewingAddons(addons: readonly SubscriptionAddon[]): SubscriptionAddon[] {
+  return boughtAddons(addons).filter((link) => link.auto_renew);
+}
+
+/**
+ * What happens to the add-ons when a plan follows the current one on `startsAt`: they are
+ * subscriptions of their own, so the ones still running then carry over to it, at their price and
+ * on their own renewal dates. '' when there are none.
+ */
+export function addonsCarryText(
+  addons: readonly SubscriptionAddon[],
+  nextPlan: string,
+  startsAt: string | null,
+  timeZone?: string,
+): string {
+  const start = startsAt ? new Date(startsAt).getTime() : 0;
+  const carried = boughtAddons(addons).filter(
+    (link) => link.auto_renew || (link.end_date !== null && new Date(link.end_date).getTime() > start),
+  );
+  if (carried.length === 0) return '';
+  const list = carried.map((link) => addonFigures(link, timeZone)).join('; ');
+  return `Your add-ons carry over to ${nextPlan} as they are, renewing on their own dates: ${list}. Cancel any you no longer need under Add-ons on the Subscriptions page.`;
+}
+
+/**
+ * Said before a plan is cancelled or a change undone: add-ons are billed apart from the plan, so
+ * they keep renewing on the free plan. '' when none renews.
+ */
+export function addonsContinueText(addons: readonly SubscriptionAddon[], timeZone?: string): string {
+  const renewing = renewingAddons(addons);
+  if (renewing.length === 0) return '';
+  const list = renewing.map((link) => addonFigures(link, timeZone)).join('; ');
+  return renewing.length === 1
+    ? `Your add-on is billed apart from the plan and keeps renewing: ${list}. Cancel it under Add-ons if you no longer need it.`
+    : `Your add-ons are billed apart from the plan and keep renewing: ${list}. Cancel them under Add-ons if you no longer need them.`;
 }
 
 export const ADDON_QUANTITY = { min: 1, max: 1000 } as const;

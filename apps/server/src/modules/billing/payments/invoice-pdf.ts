@@ -9,6 +9,8 @@ export type InvoicePdfInput = {
   lines: { description: string; quantity: number; amount: number }[];
   amount: number;
   tax: number;
+  /** What refunds have given back so far (0: nothing). */
+  refunded: number;
   currency: string;
   paymentId: string;
 };
@@ -18,8 +20,8 @@ const LEFT = 50;
 const RIGHT = 545;
 
 /**
- * Parley's invoice for one paid charge, an A4 page drawn with pdfkit's built-in Helvetica. pdfkit is
- * imported on the first invoice, not at the server's start.
+ * Parley's invoice for one charge (paid, or refunded in part or whole), an A4 page drawn with
+ * pdfkit's built-in Helvetica. pdfkit is imported on the first invoice, not at the server's start.
  */
 export async function renderInvoicePdf(invoice: InvoicePdfInput): Promise<Buffer> {
   const { default: PDFDocument } = await import('pdfkit');
@@ -93,6 +95,12 @@ function totals(doc: PDFKit.PDFDocument, invoice: InvoicePdfInput): void {
     ['Tax', invoice.tax, 'Helvetica'],
     ['Total paid', invoice.amount, 'Helvetica-Bold'],
   ];
+  // A refund does not rewrite the invoice (its number and lines stand); it is shown beneath it.
+  if (invoice.refunded > 0)
+    rows.push(
+      [invoice.refunded >= invoice.amount ? 'Refunded' : 'Partly refunded', -invoice.refunded, 'Helvetica'],
+      ['Net paid', invoice.amount - invoice.refunded, 'Helvetica-Bold'],
+    );
   for (const [label, value, font] of rows) {
     const y = doc.y;
     doc.font(font).text(label, 300, y, { width: 100 });

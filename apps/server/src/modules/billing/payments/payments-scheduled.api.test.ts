@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  AddonCheckoutResponse,
   CheckoutResponse,
   InvoiceHistory,
   Subscription,
@@ -17,7 +18,7 @@ import {
   startRazorpayFake,
 } from '../../../test/fakes/razorpay.js';
 import { type Account, startTestServer, type TestServer } from '../../../test/server.js';
-import { plans, subscriptions } from '../billing.schema.js';
+import { addons, plans, subscriptionAddons, subscriptions } from '../billing.schema.js';
 
 /**
  * A plan chosen while the one in force is cancelled at the end of its period starts when that
@@ -32,7 +33,7 @@ const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
 const clockAt = (seconds: number) => {
   offsetMs = seconds * 1000 - Date.now();
 };
-const ids = { small: 0, big: 0 };
+const ids = { small: 0, big: 0, messages: 0 };
 const as = (account: Account) => ({ token: account.access_token });
 const suffix = randomBytes(3).toString('hex');
 
@@ -61,7 +62,11 @@ beforeAll(async () => {
     .insert(plans)
     .values([plan('Small', 2000, 1), plan('Big', 5000, 3)])
     .returning();
-  Object.assign(ids, { small: small!.id, big: big!.id });
+  const [messages] = await server.database.db
+    .insert(addons)
+    .values({ name: `Messages ${suffix}`, kind: 'messages', units: 5, currency: 'INR', priceMonthly: 1000 })
+    .returning();
+  Object.assign(ids, { small: small!.id, big: big!.id, messages: messages!.id });
 });
 afterAll(async () => {
   await server?.close();
@@ -183,6 +188,46 @@ describe('a plan chosen while the current one is cancelled at the end of its per
       [2000, iso(end)],
       [5000, expect.any(String)],
     ]);
+  });
+
+  it('carries the add-ons bought on Big over to Small: still counted, listed on Small, billed as before', async () => {
+    const { account, bigId, bigRz, end } = await cancelledBig();
+    const bought = await server.post<AddonCheckoutResponse>(
+      '/api/payment/add-addon',
+      { addon_id: ids.messages, quantity: 2 },
+      as(account),
+    );
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    const addonRz = bought.body.checkout.subscription_id;
+    allOk(await fake.pay(addonRz).then(() => fake.deliveries.slice(-3)));
+    const linkId = bought.body.subscription_addon.id;
+    const { smallId, smallRz } = await scheduledSmall(account, end);
+    const onBig = await workspace(account);
+    expect(onBig.current.limits.messages_credits_per_month).toBe(100 + 10);
+    expect(onBig.subscriptions.find((s) => s.id === bigId)!.subscription_addons.map((a) => a.id)).toEqual([
+      linkId,
+    ]);
+
+    clockAt(end);
+    allOk(await fake.charge(bigRz).then(() => fake.deliveries.slice(-1)));
+    allOk(await fake.charge(smallRz).then(() => fake.deliveries.slice(-2)));
+    const onSmall = await workspace(account);
+    expect(onSmall.current).toMatchObject({
+      subscription_id: smallId,
+      limits: { max_chatbots: 1, messages_credits_per_month: 100 + 10 },
+    });
+    const small = onSmall.subscriptions.find((s) => s.id === smallId)!;
+    expect(small.subscription_addons).toMatchObject([
+      { id: linkId, quantity: 2, status: 'active', auto_renew: true, is_active: true },
+    ]);
+    expect(onSmall.subscriptions.find((s) => s.id === bigId)!.subscription_addons).toEqual([]);
+    // Nothing about the add-on changed at Razorpay: it renews on its own date, at its own price.
+    expect(fake.subscriptions.get(addonRz)).toMatchObject({ status: 'active', cancelAtCycleEnd: false });
+    const [stored] = await server.database.db
+      .select()
+      .from(subscriptionAddons)
+      .where(eq(subscriptionAddons.id, linkId));
+    expect(stored).toMatchObject({ subscriptionId: smallId, status: 'active' });
   });
 
   it("takes over at the end when Small's webhooks arrive before Big's cancellation", async () => {

@@ -5,7 +5,7 @@ import type {
   SubscriptionAddon,
   SubscriptionStatus,
 } from '@parley/contracts';
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../core/db/database.js';
 import { tenants } from '../../../core/db/schema.js';
 import { addons, invoices, plans, subscriptionAddons, subscriptions } from '../billing.schema.js';
@@ -96,6 +96,35 @@ export async function scheduledSubscription(db: DbOrTx, tenantId: number, now: D
   return found;
 }
 
+/**
+ * Add-ons are subscriptions of their own, billed monthly whatever the plan, so they go on when the
+ * plan changes: the ones still live move to the plan now starting, from the plan it replaces (one
+ * that ended or will not renew) or from none (bought on the free plan). Their price and renewal date
+ * stay as they are.
+ */
+export async function carryAddons(db: DbOrTx, tenantId: number, subscriptionId: number): Promise<void> {
+  const replaced = db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        ne(subscriptions.id, subscriptionId),
+        or(eq(subscriptions.autoRenew, false), inArray(subscriptions.status, [...FINAL])),
+      ),
+    );
+  await db
+    .update(subscriptionAddons)
+    .set({ subscriptionId })
+    .where(
+      and(
+        eq(subscriptionAddons.tenantId, tenantId),
+        notInArray(subscriptionAddons.status, [...FINAL]),
+        or(isNull(subscriptionAddons.subscriptionId), inArray(subscriptionAddons.subscriptionId, replaced)),
+      ),
+    );
+}
+
 /** The Razorpay customer this tenant already has, kept on its subscriptions. */
 export async function knownCustomer(db: DbOrTx, tenantId: number): Promise<string | undefined> {
   const [row] = await db
@@ -144,7 +173,9 @@ export function invoiceView(row: InvoiceRow): Invoice {
     tax: row.tax,
     currency: row.currency,
     status: row.status,
-    pdf_url: row.status === 'paid' ? `/api/payment/invoices/${row.id}/pdf` : null,
+    amount_refunded: row.amountRefunded,
+    // A failed payment has no invoice; a refunded charge keeps its own, with the refund on it.
+    pdf_url: row.status === 'failed' ? null : `/api/payment/invoices/${row.id}/pdf`,
   };
 }
 

@@ -10,7 +10,7 @@ import {
   type SubscriptionAddon,
   type SubscriptionStatus,
 } from '@parley/contracts';
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { badRequest, conflict, notFound } from '../../../core/errors.js';
 import type { AuthContext } from '../../../core/http/request-context.js';
 import { sameTenant } from '../../../core/http/tenant.js';
@@ -291,7 +291,7 @@ export class PaymentsService {
     const [row] = await this.deps.db
       .select()
       .from(invoices)
-      .where(and(eq(invoices.id, id), eq(invoices.tenantId, auth.tenantId), eq(invoices.status, 'paid')));
+      .where(and(eq(invoices.id, id), eq(invoices.tenantId, auth.tenantId), ne(invoices.status, 'failed')));
     if (!row) throw notFound(PAYMENT_TEXTS.invoiceNotFound);
     const pdf = await renderInvoicePdf({
       number: row.number,
@@ -302,6 +302,7 @@ export class PaymentsService {
       lines: row.lines,
       amount: row.amount,
       tax: row.tax,
+      refunded: row.amountRefunded,
       currency: row.currency,
       paymentId: row.providerPaymentId,
     });

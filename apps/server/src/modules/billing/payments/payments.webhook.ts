@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@parley/contracts';
-import { and, eq, like, lte, sql } from 'drizzle-orm';
+import { and, eq, like, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { safeEqual } from '../../../core/crypto.js';
 import type { Tx } from '../../../core/db/database.js';
@@ -10,6 +10,7 @@ import { notify } from '../../notifications/notifications.service.js';
 import {
   addons,
   billingEvents,
+  billingRefunds,
   invoices,
   plans,
   subscriptionAddons,
@@ -18,6 +19,7 @@ import {
 import { formatMinor } from './money.js';
 import {
   type AddonLinkRow,
+  carryAddons,
   FINAL,
   GRANTING,
   ownerEmails,
@@ -180,6 +182,9 @@ export class RazorpayWebhook {
       .update(subscriptions)
       .set({ ...values, ...plan })
       .where(eq(subscriptions.id, row.id));
+    // A plan starting (at checkout, or when the one it follows ends) takes the workspace's add-ons over.
+    if (entity.status === 'active' && (row.status === 'created' || row.status === 'authenticated'))
+      await carryAddons(tx, row.tenantId, row.id);
   }
 
   private async recordCharge(
@@ -189,6 +194,7 @@ export class RazorpayWebhook {
     payment: Payment,
     tax: number,
   ): Promise<void> {
+    await lockPayment(tx, payment.id);
     const [known] = await tx
       .select({ id: invoices.id })
       .from(invoices)
@@ -221,6 +227,8 @@ export class RazorpayWebhook {
       currency: payment.currency,
       chargedAt,
     });
+    // A refund of this payment that arrived before its charge is applied now.
+    await applyRefunds(tx, payment.id);
     if (renewal) await this.mailRenewal(tx, target, payment, number, toDate(entity.current_end));
   }
 
@@ -234,7 +242,7 @@ export class RazorpayWebhook {
       .select({ start: invoices.periodStart })
       .from(invoices)
       .where(
-        and(eq(column, target.row.id), eq(invoices.status, 'paid'), lte(invoices.periodStart, periodStart)),
+        and(eq(column, target.row.id), ne(invoices.status, 'failed'), lte(invoices.periodStart, periodStart)),
       );
     const same = paid.some((row) => row.start?.getTime() === periodStart.getTime());
     return paid.length > 0 && !same;
@@ -379,27 +387,73 @@ const link = (target: Target) =>
   target.kind === 'subscription' ? { subscriptionId: target.row.id } : { subscriptionAddonId: target.row.id };
 
 /**
- * A refunded charge: its invoice reads refunded once the whole amount is back, and the affiliate
- * commission it earned gives back the refunded share (all of it for a whole refund). Keyed by
- * Razorpay's payment id, so either event, or both, is one effect.
+ * A refund Razorpay reports: remembered by its refund id first, whether or not the charge it
+ * refunds has been recorded (Razorpay does not order its webhooks; a charge retried after a failure
+ * arrives late), then applied to the charge's invoice if there is one. Either event, or both, or a
+ * redelivery, is one refund.
  */
 async function refunded(tx: Tx, event: RazorpayEvent): Promise<void> {
   const refund = event.payload.refund?.entity;
-  const paymentId = refund?.payment_id ?? event.payload.payment?.entity.id;
+  const payment = event.payload.payment?.entity;
+  const paymentId = refund?.payment_id ?? payment?.id;
   if (!paymentId) return;
-  const at = toDate(refund?.created_at) ?? new Date(event.created_at * 1000);
+  await lockPayment(tx, paymentId);
+  // amount_refunded is the payment's total so far; a refund entity alone says only its own amount.
+  const paymentRefunded = Number(payment?.amount_refunded ?? 0);
+  const values = {
+    refundId: refund?.id ?? `${paymentId}:${paymentRefunded}`,
+    paymentId,
+    amount: refund?.amount ?? 0,
+    paymentRefunded: Number.isSafeInteger(paymentRefunded) ? paymentRefunded : 0,
+    refundedAt: toDate(refund?.created_at) ?? new Date(event.created_at * 1000),
+  };
+  await tx
+    .insert(billingRefunds)
+    .values(values)
+    .onConflictDoUpdate({
+      target: billingRefunds.refundId,
+      set: { paymentRefunded: sql`greatest(${billingRefunds.paymentRefunded}, excluded.payment_refunded)` },
+    });
+  await applyRefunds(tx, paymentId);
+}
+
+/**
+ * Brings a charge's invoice up to the refunds known for its payment: the amount given back, the
+ * status (partially refunded, or refunded once all of it is back), and the affiliate commission's
+ * share taken back. Called by the refund and by the charge, whichever comes second finds the other.
+ */
+async function applyRefunds(tx: Tx, paymentId: string): Promise<void> {
+  const [known] = await tx
+    .select({
+      // Razorpay's running total when an event carried it, else the refunds seen added up.
+      total: sql<string>`greatest(coalesce(sum(${billingRefunds.amount}), 0), coalesce(max(${billingRefunds.paymentRefunded}), 0))`,
+      at: sql<Date | string | null>`max(${billingRefunds.refundedAt})`,
+    })
+    .from(billingRefunds)
+    .where(eq(billingRefunds.paymentId, paymentId));
+  const total = Number(known?.total ?? 0);
+  if (total <= 0) return;
   const [invoice] = await tx
     .select({ id: invoices.id, amount: invoices.amount })
     .from(invoices)
-    .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.status, 'paid')));
-  const payment = event.payload.payment?.entity;
-  // amount_refunded is the payment's total so far; a refund entity alone says only its own amount.
-  const back = Math.max(refund?.amount ?? 0, Number(payment?.amount_refunded ?? 0));
-  if (invoice && back >= invoice.amount)
-    await tx.update(invoices).set({ status: 'refunded' }).where(eq(invoices.id, invoice.id));
-  const paid = invoice?.amount ?? (payment?.amount === undefined ? null : Number(payment.amount));
-  await reverseCommission(tx, { paymentId, refunded: back, paid, at });
+    .where(and(eq(invoices.providerPaymentId, paymentId), ne(invoices.status, 'failed')));
+  // The charge is not recorded yet: its invoice applies the refund when it is.
+  if (!invoice) return;
+  const back = Math.min(total, invoice.amount);
+  await tx
+    .update(invoices)
+    .set({ amountRefunded: back, status: back >= invoice.amount ? 'refunded' : 'partially_refunded' })
+    .where(eq(invoices.id, invoice.id));
+  const at = known?.at ? new Date(known.at) : new Date();
+  await reverseCommission(tx, { paymentId, refunded: back, paid: invoice.amount, at });
 }
+
+/**
+ * One payment's charge and refunds are applied one at a time: without it, a charge and its refund
+ * handled at the same moment would each miss the other, and the refund would be lost.
+ */
+const lockPayment = (tx: Tx, paymentId: string) =>
+  tx.execute(sql`SELECT pg_advisory_xact_lock(${0x0b12}, hashtext(${paymentId}))`);
 
 /** PAR-YYYY-NNNNNN: the next of the year, under NUMBER_LOCK (six digits keep text order numeric). */
 async function nextNumber(tx: Tx, year: number): Promise<string> {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { PLAN_FEATURES, type Plan, type Subscription } from '@parley/contracts';
+import { PLAN_FEATURES, type Plan, type Subscription, type SubscriptionAddon } from '@parley/contracts';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
@@ -61,14 +61,42 @@ const small: Subscription = {
   razorpay_subscription_id: 'sub_small',
 };
 
-function renderCard(next: Subscription | null, canManage = true) {
+const messages: SubscriptionAddon = {
+  id: 4,
+  tenant_id: 1,
+  addon_id: 1,
+  quantity: 2,
+  start_date: '2026-12-20T00:00:00.000Z',
+  end_date: '2027-01-20T00:00:00.000Z',
+  is_active: true,
+  status: 'active',
+  auto_renew: true,
+  razorpay_subscription_id: 'sub_addon',
+  addon: {
+    id: 1,
+    name: 'Messages',
+    description: '',
+    kind: 'messages',
+    units: 500,
+    currency: 'INR',
+    price_monthly: 50000,
+    is_active: true,
+  },
+};
+
+function renderCard(
+  next: Subscription | null,
+  canManage = true,
+  { subscription = big, addons = [] as SubscriptionAddon[] } = {},
+) {
   return render(
     <Provider store={makeStore()}>
       <MemoryRouter>
         <CurrentPlanCard
           plan={big.plan}
-          subscription={big}
+          subscription={subscription}
           next={next}
+          addons={addons}
           renewsAt={null}
           complimentary={false}
           endsAt={null}
@@ -119,6 +147,29 @@ describe('the current plan card with a plan scheduled to follow it', () => {
       body: { at_period_end: false },
     });
   }, 20_000);
+
+  it('says before anything changes that the add-ons carry over to Small, with their figures', async () => {
+    renderCard(small, true, { addons: [messages] });
+    expect(screen.getByRole('status').textContent).toMatch(
+      /^Small starts on 1[23] January 2027, when your Big plan ends\. Your add-ons carry over to Small as they are, renewing on their own dates: Messages × 2 \(\+1,000 messages a month, ₹1,000\.00 a month\)\. Cancel any you no longer need under Add-ons on the Subscriptions page\.$/,
+    );
+    // Undoing the change leaves them renewing on the free plan: said before confirming.
+    fireEvent.click(screen.getByRole('button', { name: 'Undo change' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Undo the change to Small?' });
+    expect(dialog.textContent).toContain(
+      'Your add-on is billed apart from the plan and keeps renewing: Messages × 2 (+1,000 messages a month, ₹1,000.00 a month).',
+    );
+  });
+
+  it('does not promise that nothing more is charged when add-ons keep renewing after a cancellation', async () => {
+    renderCard(null, true, { subscription: { ...big, auto_renew: true }, addons: [messages] });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel your Big subscription?' });
+    expect(dialog.textContent).toContain('Nothing more will be charged for Big.');
+    expect(dialog.textContent).toContain(
+      'Your add-on is billed apart from the plan and keeps renewing: Messages × 2 (+1,000 messages a month, ₹1,000.00 a month). Cancel it under Add-ons if you no longer need it.',
+    );
+  });
 
   it('says nothing of a change when none is scheduled, and offers no undo to a reader', () => {
     const { unmount } = renderCard(null);

@@ -7,12 +7,14 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { BILLING_TEXTS, type Plan, type Subscription } from '@parley/contracts';
+import { BILLING_TEXTS, type Plan, type Subscription, type SubscriptionAddon } from '@parley/contracts';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { useCancelSubscriptionMutation } from '../api';
 import {
+  addonsCarryText,
+  addonsContinueText,
   CYCLE_UNIT,
   canCancel,
   formatDate,
@@ -30,6 +32,8 @@ type Props = {
   subscription: Subscription | null;
   /** The plan paid to start when this one ends, if any: said here, and undone from here. */
   next: Subscription | null;
+  /** The add-ons bought: what becomes of them is said before the plan changes or ends. */
+  addons?: readonly SubscriptionAddon[];
   renewsAt: string | null;
   /** Given by a platform admin, not paid; `endsAt` is when it ends (null: it does not). */
   complimentary: boolean;
@@ -45,6 +49,7 @@ export function CurrentPlanCard({
   plan,
   subscription,
   next,
+  addons = [],
   renewsAt,
   complimentary,
   endsAt,
@@ -91,6 +96,9 @@ export function CurrentPlanCard({
   const afterUndo = endDate
     ? `${plan.name} stays yours until ${endDate}; then the workspace moves to the free plan.`
     : `${plan.name} stays yours until the end of its period; then the workspace moves to the free plan.`;
+  // Add-ons are billed apart from the plan: they go on to the next plan, or on the free plan.
+  const addonsGoOn = addonsContinueText(addons);
+  const addonsCarried = next ? addonsCarryText(addons, next.plan.name, next.start_date) : '';
 
   return (
     <Section
@@ -155,6 +163,7 @@ export function CurrentPlanCard({
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', mt: 1 }}>
           <Typography variant="body2" color="info.main" role="status">
             {scheduledText(next, plan)}
+            {addonsCarried ? ` ${addonsCarried}` : ''}
           </Typography>
           {paymentsEnabled && canManage ? (
             <Button size="small" onClick={() => setUndoing(true)}>
@@ -174,8 +183,9 @@ export function CurrentPlanCard({
         <DialogContent>
           <DialogContentText id="cancel-subscription-text">
             {endDate
-              ? `Nothing more will be charged. ${plan.name} stays yours until the end of the period you paid for, on ${endDate}; then the workspace moves to the free plan.`
-              : `Nothing more will be charged. ${plan.name} stays yours until the end of the period you paid for; then the workspace moves to the free plan.`}
+              ? `Nothing more will be charged for ${plan.name}. It stays yours until the end of the period you paid for, on ${endDate}; then the workspace moves to the free plan.`
+              : `Nothing more will be charged for ${plan.name}. It stays yours until the end of the period you paid for; then the workspace moves to the free plan.`}
+            {addonsGoOn ? ` ${addonsGoOn}` : ''}
           </DialogContentText>
         </DialogContent>
         <DialogActions>
@@ -195,6 +205,7 @@ export function CurrentPlanCard({
         <DialogContent>
           <DialogContentText id="undo-change-text">
             {`${next?.plan.name} will not start and nothing is charged for it. ${afterUndo}`}
+            {addonsGoOn ? ` ${addonsGoOn}` : ''}
           </DialogContentText>
         </DialogContent>
         <DialogActions>

@@ -19,10 +19,21 @@ import { serverDetail } from '../../../shared/api/errors';
 import { useNotify } from '../../../shared/hooks/useNotify';
 import { downloadWithSession, saveBlob } from '../../leads/download';
 import { useInvoiceHistoryQuery } from '../api';
-import { formatDate, formatMoney, formatPeriod, INVOICE_STATUS_COLORS, invoiceDescription } from '../model';
+import {
+  formatDate,
+  formatMoney,
+  formatPeriod,
+  INVOICE_STATUS_COLORS,
+  INVOICE_STATUS_LABELS,
+  invoiceDescription,
+  refundText,
+} from '../model';
 import { Section } from './Section';
 
-/** Every charge: number, date, period, what it was for, amount and tax, status, and its PDF. */
+/**
+ * Every charge: number, date, period, what it was for, amount (and what refunds gave back), tax,
+ * status, and its PDF.
+ */
 export function InvoiceTable({ tenantId }: { tenantId: number }) {
   const invoices = useInvoiceHistoryQuery(tenantId, { refetchOnMountOrArgChange: FRESH_ON_VISIT_S });
   const notify = useNotify();
@@ -82,12 +93,19 @@ export function InvoiceTable({ tenantId }: { tenantId: number }) {
                   <TableCell>{formatDate(invoice.charged_at)}</TableCell>
                   <TableCell>{formatPeriod(invoice.period_start, invoice.period_end)}</TableCell>
                   <TableCell>{invoiceDescription(invoice)}</TableCell>
-                  <TableCell align="right">{formatMoney(invoice.amount, invoice.currency)}</TableCell>
+                  <TableCell align="right">
+                    {formatMoney(invoice.amount, invoice.currency)}
+                    {invoice.amount_refunded > 0 ? (
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        {refundText(invoice)}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
                   <TableCell align="right">{formatMoney(invoice.tax, invoice.currency)}</TableCell>
                   <TableCell>
                     <Chip
                       size="small"
-                      label={invoice.status[0]!.toUpperCase() + invoice.status.slice(1)}
+                      label={INVOICE_STATUS_LABELS[invoice.status]}
                       color={INVOICE_STATUS_COLORS[invoice.status]}
                     />
                   </TableCell>

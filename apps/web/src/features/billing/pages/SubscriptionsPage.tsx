@@ -81,6 +81,7 @@ export function SubscriptionsPage() {
           plan={data.current.plan}
           subscription={current}
           next={next}
+          addons={boughtAddons(data.addons)}
           renewsAt={data.current.renews_at}
           complimentary={data.current.complimentary}
           endsAt={data.current.ends_at}

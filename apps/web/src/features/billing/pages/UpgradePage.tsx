@@ -31,9 +31,12 @@ import { PlanComparison } from '../components/PlanComparison';
 import { useCheckout } from '../hooks/useCheckout';
 import {
   addonAdds,
+  addonsCarryText,
   bestYearlySaving,
   beyondPlan,
+  boughtAddons,
   CYCLE_LABEL,
+  CYCLE_UNIT,
   clearStoredAddon,
   clearStoredPlan,
   currentSubscription,
@@ -83,6 +86,8 @@ export function UpgradePage() {
   const [awaiting, setAwaiting] = useState<Awaiting | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [changing, setChanging] = useState<{ plan: Plan; subscriptionId: number } | null>(null);
+  /** A plan chosen to start when the current one ends: confirmed before checkout. */
+  const [scheduling, setScheduling] = useState<Plan | null>(null);
   const [busy, setBusy] = useState(false);
 
   const plans = usePlansQuery();
@@ -202,6 +207,11 @@ export function UpgradePage() {
     const action = planAction(plan, cycle, { planId: currentPlanId, subscription: current });
     if (action.kind === 'change') return setChanging({ plan, subscriptionId: action.subscriptionId });
     if (action.kind !== 'subscribe') return;
+    if (startsOn) return setScheduling(plan);
+    await subscribe(plan);
+  };
+
+  const subscribe = async (plan: Plan) => {
     setBusy(true);
     setOutcome(null);
     try {
@@ -248,6 +258,20 @@ export function UpgradePage() {
     return over.length
       ? ` You have ${over.join(' and ')}: they all stay and keep working, but no more can be added until you are within the plan.`
       : '';
+  };
+
+  /** Before a plan that starts later: when, what it costs, the limits, and what becomes of the add-ons. */
+  const scheduleText = (plan: Plan): string => {
+    if (!startsOn || !data) return '';
+    const day = formatDate(startsOn);
+    const price = `${formatMoney(priceOf(plan, cycle), plan.currency)} a ${CYCLE_UNIT[cycle]}`;
+    const addons = addonsCarryText(boughtAddons(data.addons), plan.name, startsOn);
+    return [
+      `${data.current.plan.name} stays yours until ${day}. ${plan.name} (${price}) starts then: Razorpay only authorises your card now and charges the first ${CYCLE_UNIT[cycle]} on ${day}.${beyond(plan)}`,
+      addons,
+    ]
+      .filter(Boolean)
+      .join(' ');
   };
 
   const saving = bestYearlySaving(sorted);
@@ -375,6 +399,21 @@ export function UpgradePage() {
         busy={upgradeState.isLoading}
         onConfirm={() => void confirmChange()}
         onClose={() => setChanging(null)}
+      />
+      <ConfirmDialog
+        open={scheduling !== null}
+        title={
+          scheduling && startsOn ? `Switch to ${scheduling.name} on ${formatDate(startsOn)}?` : 'Switch plan?'
+        }
+        text={scheduling ? scheduleText(scheduling) : ''}
+        confirmLabel="Continue to payment"
+        busy={busy}
+        onConfirm={() => {
+          const plan = scheduling;
+          setScheduling(null);
+          if (plan) void subscribe(plan);
+        }}
+        onClose={() => setScheduling(null)}
       />
     </>
   );
