@@ -6,8 +6,11 @@ import type { ChatHub } from '../chat/chat.hub.js';
 import type { ConversationRow } from '../chat/chat.queries.js';
 import { messages } from '../chat/chat.schema.js';
 
-/** A channel message's delivery as its send job left it: how far it got, and the channel's id. */
-export type DeliveryState = Delivery & { parts_sent?: number; wamid?: string };
+/**
+ * A channel message's delivery as its send job left it: how far it got, the channel's id, and
+ * whether the channel refused the person button (the rest then goes as plain text, channel-actions.ts).
+ */
+export type DeliveryState = Delivery & { parts_sent?: number; wamid?: string; plain?: boolean };
 
 /**
  * Records a message's delivery on the message (`metadata.delivery`). Given the conversation (a

@@ -1,4 +1,4 @@
-import { type Attachment, type Delivery, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
+import { type Attachment, SOCIAL_TEXTS, type SocialChannel } from '@parley/contracts';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, queryPrepared } from '../../core/db/database.js';
 import { roles, userRoles, users } from '../../core/db/schema.js';
@@ -13,9 +13,10 @@ import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import { forgetQuestion } from '../unanswered/unanswered.service.js';
 import type { AccountRow, AccountsService } from './accounts.service.js';
-import { partsFor } from './channel-text.js';
-import { recordDelivery, settleSendFailure } from './delivery.js';
+import { buttonRefused, type OutgoingPart, outgoingParts, PERSON_PAYLOAD } from './channel-actions.js';
+import { type DeliveryState, recordDelivery, settleSendFailure } from './delivery.js';
 import { GraphError, type GraphProfile, type MetaClient, type SendBody } from './meta.client.js';
+import { requestPersonOnTap, type StoredTap } from './person-tap.js';
 import { type Revision, reviseMessage, revisionOf } from './revisions.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 import type { InboundEvent, MessagingItem } from './webhook.js';
@@ -188,14 +189,15 @@ export class MessagingService {
 
   /**
    * A message sent to the user by the channel's send job (`message`): split at the channel's limit,
-   * typed as a reply or, past 24 hours, an agent's message with the HUMAN_AGENT tag. Transient
-   * Graph errors are retried by the queue; a dead token or a closed window fails at once.
+   * the "Talk to a person" quick reply on its last part, typed as a reply or, past 24 hours, an
+   * agent's message with the HUMAN_AGENT tag. Transient Graph errors are retried by the queue; a
+   * dead token or a closed window fails at once; a refused quick reply goes again as plain text.
    */
   async handleSend(job: JobContext<SendJob>, maxAttempts: number): Promise<void> {
     const loaded = await this.loadOutgoing(job.data.messageId);
     if (!loaded) return;
     const { message, conversation, account } = loaded;
-    const delivery = (message.metadata as { delivery?: Delivery & { parts_sent?: number } } | null)?.delivery;
+    const delivery = (message.metadata as { delivery?: DeliveryState } | null)?.delivery;
     if (delivery?.status === 'sent') return;
     try {
       if (!account?.isActive)
@@ -203,21 +205,42 @@ export class MessagingService {
       const window = await replyWindowOf(this.db, conversation, new Date());
       if (window?.state === 'closed' || (window?.state === 'tagged' && message.messageType !== 'helpdesk'))
         throw new PermanentJobError(SOCIAL_TEXTS.windowClosed);
-      const parts = partsFor(conversation.channel as SocialChannel, message);
+      const channel = conversation.channel as SocialChannel;
       const token = this.accounts.tokenOf(account);
-      for (let part = delivery?.parts_sent ?? 0; part < parts.length; part++) {
-        await this.meta.send(
-          account.pageId,
-          token,
-          sendBodyOf(conversation.visitorId!, parts[part]!, window?.state),
-        );
+      let plain = delivery?.plain === true;
+      let parts = outgoingParts(channel, message, plain);
+      let sent = delivery?.parts_sent ?? 0;
+      while (sent < parts.length) {
+        const part = parts[sent]!;
+        try {
+          await this.meta.send(
+            account.pageId,
+            token,
+            sendBodyOf(conversation.visitorId!, part, window?.state),
+          );
+        } catch (error) {
+          if (!buttonRefused(part, error)) throw error;
+          this.deps.log.warn(
+            { err: error, accountId: account.id },
+            'social: quick reply refused; sent as text',
+          );
+          plain = true;
+          parts = outgoingParts(channel, message, plain);
+          continue;
+        }
+        sent += 1;
         await recordDelivery(this.db, this.hub, message.id, {
           status: 'queued',
           error: null,
-          parts_sent: part + 1,
+          parts_sent: sent,
+          ...(plain ? { plain } : {}),
         });
       }
-      await recordDelivery(this.db, this.hub, message.id, { status: 'sent', error: null });
+      await recordDelivery(this.db, this.hub, message.id, {
+        status: 'sent',
+        error: null,
+        ...(plain ? { plain } : {}),
+      });
     } catch (error) {
       await settleSendFailure(this.db, this.hub, {
         messageId: message.id,
@@ -242,16 +265,19 @@ export class MessagingService {
       return;
     }
     const agentsOnly = account.botId === null || !account.isActive;
+    // A tap on "Talk to a person" is no question for the bot: stored, then the hand-off answers it.
+    const tapped = tappedPerson(item);
     const profile = existing?.userProfile ?? (await this.profileOf(account, userId));
     const origin: ChannelOrigin = {
       channel: account.channel,
       accountId: account.externalId,
       profile,
-      metadata: metadataOf(account, item),
-      agentsOnly,
+      metadata: { ...metadataOf(account, item), ...(tapped ? { for_agents: true } : {}) },
+      agentsOnly: agentsOnly || tapped,
     };
-    if (!agentsOnly && !existing?.isHelpdeskInControl) this.typing(account, userId);
-    await this.chat.send(
+    if (!agentsOnly && !tapped && !existing?.isHelpdeskInControl) this.typing(account, userId);
+    let stored: StoredTap | undefined;
+    const exchange = await this.chat.send(
       { kind: 'visitor', tenantId: account.tenantId, visitorId: userId, botId, origin },
       {
         botId,
@@ -262,7 +288,9 @@ export class MessagingService {
         clientId: item.message?.mid ?? item.postback?.mid,
         answerIfLeft: true,
       },
+      { onConversation: (conversation, message) => (stored = { conversation, seq: message.seq }) },
     );
+    if (tapped && !agentsOnly) await requestPersonOnTap(this.handoff, stored, exchange.replayed === true);
   }
 
   /**
@@ -418,11 +446,22 @@ export class MessagingService {
   }
 }
 
-function sendBodyOf(recipient: string, text: string, window: string | undefined): SendBody {
+function sendBodyOf(recipient: string, part: OutgoingPart, window: string | undefined): SendBody {
+  const { text, button } = part;
+  const message = button
+    ? {
+        text,
+        quick_replies: [{ content_type: 'text' as const, title: button.title, payload: button.payload }],
+      }
+    : { text };
   return window === 'tagged'
-    ? { recipient: { id: recipient }, messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT', message: { text } }
-    : { recipient: { id: recipient }, messaging_type: 'RESPONSE', message: { text } };
+    ? { recipient: { id: recipient }, messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT', message }
+    : { recipient: { id: recipient }, messaging_type: 'RESPONSE', message };
 }
+
+/** Whether the user tapped the "Talk to a person" quick reply (or a postback that carries its payload). */
+const tappedPerson = (item: MessagingItem) =>
+  (item.message?.quick_reply?.payload ?? item.postback?.payload) === PERSON_PAYLOAD;
 
 /** What the user wrote: the text, a quick reply's or a postback's title, or what they attached. */
 function textOf(item: MessagingItem): string {

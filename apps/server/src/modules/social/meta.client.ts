@@ -23,9 +23,12 @@ export type SendBody =
       recipient: { id: string };
       messaging_type: 'RESPONSE' | 'UPDATE' | 'MESSAGE_TAG';
       tag?: 'HUMAN_AGENT';
-      message: { text: string };
+      message: { text: string; quick_replies?: QuickReply[] };
     }
   | { recipient: { id: string }; sender_action: 'typing_on' | 'typing_off' | 'mark_seen' };
+
+/** A quick reply under a text (at most 13; the title is cut at 20 characters, the payload at 1,000). */
+export type QuickReply = { content_type: 'text'; title: string; payload: string };
 
 /** What a failed call means for whoever retries it. */
 export type GraphFailure = 'transient' | 'token' | 'window' | 'permanent';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type ConversationWithMessages,
   type ExchangeTokenResult,
+  HANDOFF_TEXTS,
   type HelpdeskControlStatus,
   SOCIAL_TEXTS,
   type SocialAccount,
@@ -20,13 +21,17 @@ import {
   messengerEdit,
   messengerPostback,
   messengerText,
+  quickReplyTap,
   startMetaGraphFake,
 } from '../../test/fakes/meta-graph.js';
 import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
 import { appendMessage } from '../chat/chat.queries.js';
-import { conversations, messages } from '../chat/chat.schema.js';
+import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
+import { replyTexts } from '../chat/reply-texts.js';
+import { VISITOR_NOTICES } from '../handoff/visitor-notices.js';
+import { PERSON_PAYLOAD } from './channel-actions.js';
 import { SOCIAL_INBOUND_JOB } from './messaging.service.js';
 import { socialAccounts, socialDeliveries } from './social.schema.js';
 
@@ -919,6 +924,241 @@ describe('agents on the channel', () => {
     const shown = await server.get<SocialAccount>(`/api/social/messenger/accounts/${row!.id}`, as(owner));
     expect(shown.body).toMatchObject({ is_active: false, inactive_reason: SOCIAL_TEXTS.tokenExpired });
     expect(await outboxText(server.database, owner.user.email)).toContain(SOCIAL_TEXTS.tokenExpired);
+  });
+});
+
+describe('the person button', () => {
+  const UNKNOWN = 'Do you sell gift vouchers?';
+  const sentTo = (user: string) =>
+    fake.sent
+      .map(
+        (s) => s.body as { recipient: { id: string }; message?: { text: string; quick_replies?: unknown } },
+      )
+      .filter((body) => body.recipient.id === user && body.message);
+
+  async function handoffEvents(conversationId: number) {
+    return server.database.db
+      .select()
+      .from(conversationEvents)
+      .where(
+        and(
+          eq(conversationEvents.conversationId, conversationId),
+          eq(conversationEvents.toState, 'human_requested'),
+        ),
+      );
+  }
+
+  it('offers "Talk to a person" as a quick reply under an answer it could not give; a tap hands over once', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    const tap = (mid?: string) =>
+      fake.postWebhook(
+        webhook('messenger'),
+        quickReplyTap({
+          channel: 'messenger',
+          accountId: page.id,
+          senderId: user,
+          title: 'Talk to a person',
+          payload: PERSON_PAYLOAD,
+          mid,
+        }),
+      );
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'How long do parcels to Canada take?' }),
+    );
+    await settled();
+    expect(sentTo(user)).toHaveLength(1);
+    expect(sentTo(user)[0]!.message!.quick_replies).toBeUndefined(); // an answer with its sources offers nothing
+
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: UNKNOWN }),
+    );
+    await settled();
+    const conversation = (await conversationOf(user))!;
+    const answer = (await messagesOf(conversation.id)).at(-1)!;
+    expect((answer.metadata as { actions: unknown }).actions).toEqual([
+      { type: 'human', title: 'Talk to a person' },
+    ]);
+    expect(
+      fake.sent.filter((s) => (s.body as { recipient: { id: string } }).recipient.id === user).at(-1)!.body,
+    ).toEqual({
+      recipient: { id: user },
+      messaging_type: 'RESPONSE',
+      // The answer's words as they are, one message, with the button under them.
+      message: {
+        text: answer.message,
+        quick_replies: [{ content_type: 'text', title: 'Talk to a person', payload: PERSON_PAYLOAD }],
+      },
+    });
+
+    const mid = `m_${unique()}`;
+    await tap(mid);
+    await tap(mid); // Meta delivers it again
+    await settled();
+    expect((await conversationOf(user))!.handoffState).toBe('human_requested');
+    expect(fake.texts(user).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
+    let stored = await messagesOf(conversation.id);
+    const tapped = stored.filter((m) => m.messageType === 'user' && m.message === 'Talk to a person');
+    expect(tapped).toHaveLength(1);
+    expect((tapped[0]!.metadata as { message_metadata: object }).message_metadata).toMatchObject({
+      quick_reply: { payload: PERSON_PAYLOAD },
+      for_agents: true,
+    });
+    // The hand-off answered the tap; the bot did not.
+    expect(stored.filter((m) => m.seq > tapped[0]!.seq).map((m) => m.messageType)).toEqual(['system']);
+
+    // Tapped again: told they are already waiting, not queued twice.
+    await tap();
+    await settled();
+    expect(fake.texts(user).at(-1)).toBe(HANDOFF_TEXTS.alreadyWaiting);
+    expect(await handoffEvents(conversation.id)).toHaveLength(1);
+    stored = await messagesOf(conversation.id);
+    const forUser = stored.filter(
+      (m) =>
+        m.messageType === 'system' ||
+        (m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome),
+    );
+    // Every message for the user went out exactly once.
+    expect(fake.texts(user)).toHaveLength(forUser.length);
+    expect(fake.texts(user).slice(-2)).toEqual(forUser.slice(-2).map((m) => m.message));
+  });
+
+  it('says the button in the visitor’s language within 20 characters on Instagram; its tap hands over whatever its words', async () => {
+    const ig = { id: `ig-${unique()}`, username: `shop${unique()}` };
+    const connected = await connect(
+      owner,
+      'instagram',
+      [{ id: `page-${unique()}`, name: 'IG page', instagram: ig }],
+      { bot_id: botId },
+    );
+    expect(connected.status).toBe(200);
+    const user = `igsid-${unique()}`;
+    await fake.postWebhook(
+      webhook('instagram'),
+      instagramText({ igId: ig.id, senderId: user, text: 'Vendete buoni regalo per un negozio di Roma?' }),
+    );
+    await settled();
+    const [sent] = fake.quickReplies(user);
+    expect(sent!.text).toMatch(new RegExp(`^${replyTexts('', [], 'italian').notFound}`));
+    // "Parla con una persona" is 21 characters: said shorter, not cut.
+    expect(sent!.quick_replies).toEqual([
+      { content_type: 'text', title: 'Parla con qualcuno', payload: PERSON_PAYLOAD },
+    ]);
+
+    // These words alone would not reach a person if typed; the tap's payload does.
+    await fake.postWebhook(
+      webhook('instagram'),
+      quickReplyTap({
+        channel: 'instagram',
+        accountId: ig.id,
+        senderId: user,
+        title: 'Parla con qualcuno',
+        payload: PERSON_PAYLOAD,
+      }),
+    );
+    await settled();
+    expect((await conversationOf(user))!.handoffState).toBe('human_requested');
+    expect(fake.texts(user).at(-1)).toBe(VISITOR_NOTICES.italian.nobodyOnlineNoForm);
+    const stored = await messagesOf((await conversationOf(user))!.id);
+    expect(stored.at(-2)).toMatchObject({ messageType: 'user', message: 'Parla con qualcuno' });
+    expect(stored.at(-1)!.messageType).toBe('system'); // no answer from the bot to the tap
+  });
+
+  it('asks for the person once when a tap’s job runs again, whether its first run died before asking or not', async () => {
+    const { page } = await connectPage(owner, botId);
+    const user = `user-${unique()}`;
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: UNKNOWN }),
+    );
+    await settled();
+    const conversation = (await conversationOf(user))!;
+    const [account] = await server.database.db
+      .select()
+      .from(socialAccounts)
+      .where(eq(socialAccounts.externalId, page.id));
+    const mid = `m_${unique()}${unique()}`;
+    const tap = quickReplyTap({
+      channel: 'messenger',
+      accountId: page.id,
+      senderId: user,
+      title: 'Talk to a person',
+      payload: PERSON_PAYLOAD,
+      mid,
+    });
+    const rerun = async () => {
+      await server.parley.jobs.enqueue(
+        SOCIAL_INBOUND_JOB,
+        { accountId: account!.id, channel: 'messenger', item: tap.entry[0]!.messaging[0]! },
+        { tenantId: account!.tenantId },
+      );
+      await settled();
+    };
+    // A run that stored the tap and died before asking: the next run asks, once.
+    await appendMessage(server.database.db, conversation.id, {
+      messageType: 'user',
+      messageSource: 'messenger',
+      message: 'Talk to a person',
+      senderId: user,
+      recipientId: page.id,
+      metadata: { client_id: mid, message_metadata: { for_agents: true } },
+    });
+    await rerun();
+    await rerun();
+    expect((await conversationOf(user))!.handoffState).toBe('human_requested');
+    expect(await handoffEvents(conversation.id)).toHaveLength(1);
+    const stored = await messagesOf(conversation.id);
+    expect(stored.filter((m) => m.message === 'Talk to a person')).toHaveLength(1);
+    expect(stored.at(-1)!.message).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
+    expect(fake.texts(user).filter((t) => t === HANDOFF_TEXTS.nobodyOnlineNoForm)).toHaveLength(1);
+    expect(fake.texts(user)).not.toContain(HANDOFF_TEXTS.alreadyWaiting);
+  });
+
+  it('retries a throttled quick reply as it was; a refused one goes once as text, the answer whole', async () => {
+    const { page } = await connectPage(owner, botId);
+    const throttled = `user-${unique()}`;
+    fake.failNextSends(1, { code: 613, message: 'Calls to this api have exceeded the rate limit.' });
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: throttled, text: UNKNOWN }),
+    );
+    await settled();
+    expect(sentTo(throttled)).toHaveLength(1);
+    expect(fake.quickReplies(throttled)).toHaveLength(1);
+
+    const user = `user-${unique()}`;
+    fake.refuseQuickReplies({ code: 100, message: '(#100) Invalid parameter' });
+    try {
+      await fake.postWebhook(
+        webhook('messenger'),
+        messengerText({ pageId: page.id, senderId: user, text: UNKNOWN }),
+      );
+      await settled();
+    } finally {
+      fake.refuseQuickReplies(null);
+    }
+    const conversation = (await conversationOf(user))!;
+    const answer = (await messagesOf(conversation.id)).at(-1)!;
+    // One message, the answer's words, which already say how to ask for a person; no button.
+    expect(sentTo(user)).toEqual([
+      { recipient: { id: user }, messaging_type: 'RESPONSE', message: { text: answer.message } },
+    ]);
+    expect(answer.message).toMatch(/talk to a person/);
+    expect(answer.metadata).toMatchObject({ delivery: { status: 'sent', error: null, plain: true } });
+    const [job] = await server.database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.name, 'channel.send'), sql`${jobs.data}->>'messageId' = ${String(answer.id)}`));
+    expect([job!.status, job!.attempts]).toEqual(['completed', 1]);
+    // Typed, the request still works.
+    await fake.postWebhook(
+      webhook('messenger'),
+      messengerText({ pageId: page.id, senderId: user, text: 'I want to talk to a person' }),
+    );
+    await settled();
+    expect((await conversationOf(user))!.handoffState).toBe('human_requested');
   });
 });
 

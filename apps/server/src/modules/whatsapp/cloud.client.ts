@@ -23,8 +23,15 @@ export type CloudTemplate = {
   components?: Record<string, unknown>[];
 };
 
+/** A reply button (at most 3 on a message; title at most 20 characters, id at most 256). */
+export type CloudReplyButton = { type: 'reply'; reply: { id: string; title: string } };
+
 export type CloudMessage =
   | { type: 'text'; text: { body: string; preview_url?: boolean } }
+  | {
+      type: 'interactive';
+      interactive: { type: 'button'; body: { text: string }; action: { buttons: CloudReplyButton[] } };
+    }
   | {
       type: 'template';
       template: { name: string; language: { code: string }; components?: Record<string, unknown>[] };

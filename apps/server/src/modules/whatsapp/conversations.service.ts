@@ -1,7 +1,6 @@
 import {
   type Attachment,
   type ConversationTemplateBody,
-  type Delivery,
   OPT_IN_WORDS,
   OPT_OUT_WORDS,
   WHATSAPP_TEXTS,
@@ -23,9 +22,15 @@ import { replyTexts } from '../chat/reply-texts.js';
 import type { HandoffService } from '../handoff/handoff.service.js';
 import { replyWindowOf } from '../handoff/reply-window.js';
 import type { Language } from '../knowledge/languages.js';
-import { partsFor } from '../social/channel-text.js';
-import { recordDelivery, settleSendFailure } from '../social/delivery.js';
+import {
+  buttonRefused,
+  type OutgoingPart,
+  outgoingParts,
+  PERSON_PAYLOAD,
+} from '../social/channel-actions.js';
+import { type DeliveryState, recordDelivery, settleSendFailure } from '../social/delivery.js';
 import { GraphError } from '../social/meta.client.js';
+import { requestPersonOnTap, type StoredTap } from '../social/person-tap.js';
 import type { WhatsAppAccountRow, WhatsAppAccountsService } from './accounts.service.js';
 import { type CloudClient, type CloudMessage, MediaTooLarge } from './cloud.client.js';
 import { failureReason, knownFailure } from './failure-reasons.js';
@@ -76,7 +81,7 @@ export class WhatsAppConversations {
     private readonly accounts: WhatsAppAccountsService,
     private readonly templates: TemplatesService,
     private readonly chat: ChatService,
-    readonly _handoff: HandoffService,
+    private readonly handoff: HandoffService,
     private readonly hub: ChatHub,
   ) {}
 
@@ -262,12 +267,10 @@ export class WhatsAppConversations {
       );
       return;
     }
-    const agentsOnly =
-      account.botId === null ||
-      !account.isActive ||
-      consent !== null ||
-      wordless ||
-      !isConversational(message);
+    const unlinked = account.botId === null || !account.isActive;
+    // A tap on "Talk to a person" is no question for the bot: stored, then the hand-off answers it.
+    const tapped = message.interactive?.button_reply?.id === PERSON_PAYLOAD;
+    const agentsOnly = unlinked || consent !== null || wordless || !isConversational(message) || tapped;
     const botAnswers = !agentsOnly && !existing?.isHelpdeskInControl;
     if (account.isActive) this.markRead(account, message.id, botAnswers);
     const origin: ChannelOrigin = {
@@ -278,6 +281,7 @@ export class WhatsAppConversations {
       metadata: { ...metadataOf(account, message, profileName), ...(agentsOnly ? { for_agents: true } : {}) },
       agentsOnly,
     };
+    let stored: StoredTap | undefined;
     const exchange = await this.chat.send(
       { kind: 'visitor', tenantId: account.tenantId, visitorId: message.from, botId, origin },
       {
@@ -289,7 +293,9 @@ export class WhatsAppConversations {
         clientId: message.id,
         answerIfLeft: true,
       },
+      { onConversation: (conversation, question) => (stored = { conversation, seq: question.seq }) },
     );
+    if (tapped && !unlinked) return requestPersonOnTap(this.handoff, stored, exchange.replayed === true);
     // A job run again after its first run stored the message: that run said it already.
     if (exchange.replayed) return;
     if (consent)
@@ -369,13 +375,15 @@ export class WhatsAppConversations {
 
   /**
    * A message for the customer (the outbox's job): text split at 4,096 characters with the sources
-   * as links, or a template. Free-form text only within 24 hours of the customer's last message.
+   * as links, the "Talk to a person" reply button on its last part, or a template. Free-form
+   * messages (buttons too) only within 24 hours of the customer's last message. A refused button
+   * goes again as plain text that says how to ask for a person.
    */
   async handleSend(job: JobContext<SendJob>, maxAttempts: number): Promise<void> {
     const loaded = await this.loadOutgoing(job.data.messageId);
     if (!loaded) return;
     const { message, conversation, account } = loaded;
-    const delivery = (message.metadata as { delivery?: Delivery & { parts_sent?: number } } | null)?.delivery;
+    const delivery = (message.metadata as { delivery?: DeliveryState } | null)?.delivery;
     if (delivery && delivery.status !== 'queued' && delivery.status !== 'failed') return;
     try {
       if (!account?.isActive)
@@ -383,22 +391,36 @@ export class WhatsAppConversations {
       const template = (message.metadata as { template?: CloudMessage } | null)?.template;
       const window = await replyWindowOf(this.db, conversation, new Date());
       if (!template && window?.state === 'closed') throw new PermanentJobError(WHATSAPP_TEXTS.windowClosed);
-      const bodies: CloudMessage[] = template
-        ? [template]
-        : partsFor('whatsapp', message).map((body) => ({ type: 'text', text: { body, preview_url: true } }));
       const token = this.accounts.tokenOf(account);
-      for (let part = delivery?.parts_sent ?? 0; part < bodies.length; part++) {
-        const wamid = await this.cloud.send(
-          account.phoneNumberId,
-          token,
-          conversation.visitorId!,
-          bodies[part]!,
-        );
+      const plan = (plain: boolean): Array<{ body: CloudMessage; part?: OutgoingPart }> =>
+        template
+          ? [{ body: template }]
+          : outgoingParts('whatsapp', message, plain).map((part) => ({ body: cloudMessageOf(part), part }));
+      let plain = delivery?.plain === true;
+      let bodies = plan(plain);
+      let sent = delivery?.parts_sent ?? 0;
+      while (sent < bodies.length) {
+        const { body, part } = bodies[sent]!;
+        let wamid: string;
+        try {
+          wamid = await this.cloud.send(account.phoneNumberId, token, conversation.visitorId!, body);
+        } catch (error) {
+          if (!part || !buttonRefused(part, error)) throw error;
+          this.deps.log.warn(
+            { err: error, accountId: account.id },
+            'whatsapp: reply button refused; sent as text',
+          );
+          plain = true;
+          bodies = plan(plain);
+          continue;
+        }
+        sent += 1;
         await recordDelivery(this.db, this.hub, message.id, {
-          status: part + 1 === bodies.length ? 'sent' : 'queued',
+          status: sent === bodies.length ? 'sent' : 'queued',
           error: null,
-          parts_sent: part + 1,
+          parts_sent: sent,
           wamid,
+          ...(plain ? { plain } : {}),
         });
       }
     } catch (error) {
@@ -614,6 +636,19 @@ function attachmentsOf(message: CloudInbound): Attachment[] {
 }
 
 const extensionOf = (url: string) => url.slice(url.lastIndexOf('.'));
+
+/** A part of an answer on the wire: text with link previews, or with its button an interactive message. */
+function cloudMessageOf({ text, button }: OutgoingPart): CloudMessage {
+  if (!button) return { type: 'text', text: { body: text, preview_url: true } };
+  return {
+    type: 'interactive',
+    interactive: {
+      type: 'button',
+      body: { text },
+      action: { buttons: [{ type: 'reply', reply: { id: button.payload, title: button.title } }] },
+    },
+  };
+}
 
 function reasonOf(error: unknown): string {
   if (error instanceof GraphError) {

@@ -22,6 +22,7 @@ import { jobs } from '../../core/db/schema.js';
 import { createBotViaApi } from '../../test/bots.js';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import {
+  buttonReply,
   type FakeNumber,
   inboundDelivery,
   startWhatsAppCloudFake,
@@ -32,9 +33,10 @@ import {
 import { attachDocument } from '../../test/knowledge.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
-import { conversations, messages } from '../chat/chat.schema.js';
+import { conversationEvents, conversations, messages } from '../chat/chat.schema.js';
 import { replyTexts } from '../chat/reply-texts.js';
 import { SMALL_TALK_REPLIES } from '../chat/small-talk.js';
+import { PERSON_PAYLOAD } from '../social/channel-actions.js';
 import { viewOf } from './contacts.service.js';
 import { WHATSAPP_INBOUND_JOB } from './conversations.service.js';
 import {
@@ -144,6 +146,31 @@ async function conversationOf(waId: string) {
     .where(eq(conversations.visitorId, waId));
   return row;
 }
+
+async function messagesOf(conversationId: number) {
+  return server.database.db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(messages.seq);
+}
+
+/** How many times the conversation was put in line for a person. */
+async function handoffRequests(conversationId: number) {
+  const rows = await server.database.db
+    .select()
+    .from(conversationEvents)
+    .where(
+      and(
+        eq(conversationEvents.conversationId, conversationId),
+        eq(conversationEvents.toState, 'human_requested'),
+      ),
+    );
+  return rows.length;
+}
+
+const personAction = (message: { metadata: unknown }) =>
+  ((message.metadata as { actions?: Array<{ type: string }> }).actions ?? []).some((a) => a.type === 'human');
 
 async function approvedTemplate(accountId: number, body = 'Hello {{1}}, your order {{2}} has shipped.') {
   const name = `order_${unique()}`;
@@ -592,7 +619,7 @@ describe('conversations', () => {
     await expect.poll(() => fake.texts(from).at(-1)).toBe(SMALL_TALK_REPLIES.greeting);
   });
 
-  it('takes a typed "yes" to the offered person as the request, since WhatsApp shows no button', async () => {
+  it('takes a typed "yes" to the offered person as the request, as well as the button', async () => {
     const { number } = await connected();
     const from = `1415${digits(7)}`;
     const say = customerOf(number, from);
@@ -601,6 +628,149 @@ describe('conversations', () => {
     await say('yes');
     await expect.poll(async () => (await conversationOf(from))?.handoffState).toBe('human_requested');
     await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
+  });
+
+  it('shows "Talk to a person" as a reply button under an answer it could not give; its tap hands over once', async () => {
+    const { number } = await connected();
+    const from = `1415${digits(7)}`;
+    await customerOf(number, from)('How do I return unused items for a refund?');
+    expect(fake.interactives(from)).toEqual([]); // an answer with its sources offers nothing
+    await customerOf(number, from)('Do you sell gift vouchers?');
+    const conversation = (await conversationOf(from))!;
+    const answer = (await messagesOf(conversation.id)).at(-1)!;
+    const sent = fake.sent.filter((s) => s.body.to === from && s.body.type === 'interactive');
+    expect(sent.map((s) => s.body)).toEqual([
+      {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: from,
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          // The answer's words as they are, one message, with the button under them.
+          body: { text: answer.message },
+          action: { buttons: [{ type: 'reply', reply: { id: PERSON_PAYLOAD, title: 'Talk to a person' } }] },
+        },
+      },
+    ]);
+    const wamid = (answer.metadata as { delivery: { wamid: string } }).delivery.wamid;
+    expect(wamid).toMatch(/^wamid\./);
+
+    const tap = inboundDelivery({
+      number,
+      from,
+      id: `wamid.${unique()}`,
+      message: buttonReply(PERSON_PAYLOAD, 'Talk to a person', wamid),
+    });
+    await fake.postWebhook(tap);
+    await fake.postWebhook(tap); // Meta delivers it again
+    await settled();
+    expect((await conversationOf(from))!.handoffState).toBe('human_requested');
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
+    let stored = await messagesOf(conversation.id);
+    const tapped = stored.filter((m) => m.messageType === 'user' && m.message === 'Talk to a person');
+    expect(tapped).toHaveLength(1);
+    expect((tapped[0]!.metadata as { message_metadata: object }).message_metadata).toMatchObject({
+      for_agents: true,
+      message_data: { interactive: { button_reply: { id: PERSON_PAYLOAD } } },
+    });
+    // The hand-off answered the tap; the bot did not, and showed no "typing…" for it.
+    expect(stored.filter((m) => m.seq > tapped[0]!.seq).map((m) => m.messageType)).toEqual(['system']);
+    const read = fake.sent.find(
+      (s) =>
+        s.body.status === 'read' && s.body.message_id === tap.entry[0]!.changes[0]!.value.messages[0]!.id,
+    );
+    expect(read?.body.typing_indicator).toBeUndefined();
+
+    // Tapped again later (WhatsApp keeps the button): told they are already waiting, not queued twice.
+    await fake.postWebhook(
+      inboundDelivery({ number, from, message: buttonReply(PERSON_PAYLOAD, 'Talk to a person', wamid) }),
+    );
+    await settled();
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.alreadyWaiting);
+    expect(await handoffRequests(conversation.id)).toBe(1);
+    stored = await messagesOf(conversation.id);
+    const forCustomer = stored.filter(
+      (m) =>
+        m.messageType === 'system' ||
+        (m.messageType === 'bot' && !(m.metadata as { welcome?: boolean } | null)?.welcome),
+    );
+    // Every message for the customer went out exactly once.
+    expect(fake.texts(from)).toHaveLength(forCustomer.length);
+  });
+
+  it('hands over once when the tap’s job runs again after a crash', async () => {
+    const { account, number } = await connected();
+    const from = `1415${digits(7)}`;
+    await customerOf(number, from)('Do you sell gift vouchers?');
+    const message = inboundDelivery({
+      number,
+      from,
+      message: buttonReply(PERSON_PAYLOAD, 'Talk to a person'),
+    }).entry[0]!.changes[0]!.value.messages[0]!;
+    for (let run = 0; run < 2; run += 1) {
+      await server.parley.jobs.enqueue(
+        WHATSAPP_INBOUND_JOB,
+        { accountId: account.id, profileName: 'Customer', message },
+        { tenantId: owner.user.tenant_id },
+      );
+      await settled();
+    }
+    const conversation = (await conversationOf(from))!;
+    expect(conversation.handoffState).toBe('human_requested');
+    expect(await handoffRequests(conversation.id)).toBe(1);
+    await expect.poll(() => fake.texts(from).at(-1)).toBe(HANDOFF_TEXTS.nobodyOnlineNoForm);
+    expect(fake.texts(from).filter((t) => t === HANDOFF_TEXTS.alreadyWaiting)).toEqual([]);
+  });
+
+  it('fits the button in 20 characters; a refused button goes once as text, the answer whole; none past the window', async () => {
+    const { number } = await connected();
+    const spanish = `3460${digits(7)}`;
+    await customerOf(number, spanish)('¿Vendéis cheques regalo para una tienda de Madrid?');
+    // "Hablar con una persona" is 22 characters: WhatsApp would refuse it, so it is said shorter.
+    expect(fake.interactives(spanish).map((i) => i.action?.buttons)).toEqual([
+      [{ type: 'reply', reply: { id: PERSON_PAYLOAD, title: 'Hablar con alguien' } }],
+    ]);
+
+    const from = `1415${digits(7)}`;
+    fake.refuseInteractive({ code: 131051, message: '(#131051) Unsupported message type' });
+    try {
+      await customerOf(number, from)('Do you sell gift vouchers?');
+    } finally {
+      fake.refuseInteractive(null);
+    }
+    const conversation = (await conversationOf(from))!;
+    const answer = (await messagesOf(conversation.id)).at(-1)!;
+    // One text, the answer's words, which already say how to ask for a person.
+    expect(fake.interactives(from)).toEqual([]);
+    expect(fake.texts(from)).toEqual([answer.message]);
+    expect(answer.message).toMatch(/talk to a person/);
+    expect(answer.metadata).toMatchObject({
+      delivery: { status: expect.stringMatching(/^(sent|delivered)$/), error: null, plain: true },
+    });
+    const [job] = await server.database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.name, 'whatsapp.send'), sql`${jobs.data}->>'messageId' = ${String(answer.id)}`));
+    expect([job!.status, job!.attempts]).toEqual(['completed', 1]);
+
+    // Past the 24-hour window a button is no more allowed than text: nothing goes, the reason shows.
+    const late = `1415${digits(7)}`;
+    await fake.postWebhook(
+      inboundDelivery({
+        number,
+        from: late,
+        timestamp: Date.now() - 25 * 3_600_000,
+        message: textMessage('Do you sell gift vouchers?'),
+      }),
+    );
+    await settled();
+    const lateAnswer = (await messagesOf((await conversationOf(late))!.id)).at(-1)!;
+    expect(personAction(lateAnswer)).toBe(true);
+    expect(fake.sent.filter((s) => s.body.to === late && s.body.type)).toEqual([]);
+    expect(lateAnswer.metadata).toMatchObject({
+      delivery: { status: 'failed', error: WHATSAPP_TEXTS.windowClosed },
+    });
   });
 
   it('speaks to a customer in the language their words tell, hand-off included', async () => {

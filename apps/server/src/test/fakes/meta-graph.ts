@@ -12,6 +12,7 @@ export type FakeProfile = {
   profile_pic?: string;
 };
 export type GraphErrorSpec = { code: number; subcode?: number; status?: number; message?: string };
+export type SentQuickReply = { content_type: string; title?: string; payload?: string };
 export type SentRequest = { pageId: string; token: string; body: Record<string, unknown>; at: number };
 
 export type MetaGraphFake = {
@@ -32,6 +33,10 @@ export type MetaGraphFake = {
   addUser(profile: FakeProfile): void;
   /** The next `count` message sends fail with this Graph error. */
   failNextSends(count: number, error: GraphErrorSpec): void;
+  /** While set, a message with quick replies is refused with this error (null: accepted again). */
+  refuseQuickReplies(error: GraphErrorSpec | null): void;
+  /** The quick replies sent with each message that had some, to one recipient (or to all), in order. */
+  quickReplies(recipientId?: string): Array<{ text: string; quick_replies: SentQuickReply[] }>;
   expireToken(token: string): void;
   /** The texts sent, in order, to one recipient (or to all). */
   texts(recipientId?: string): string[];
@@ -61,6 +66,7 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   const users = new Map<string, FakeProfile>();
   const expired = new Set<string>();
   const failures: GraphErrorSpec[] = [];
+  let quickRepliesRefused: GraphErrorSpec | null = null;
   let delayMs = 0;
   let granting: FakePage[] = [];
 
@@ -90,6 +96,14 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     failNextSends: (count, error) => {
       for (let i = 0; i < count; i++) failures.push(error);
     },
+    refuseQuickReplies: (error) => {
+      quickRepliesRefused = error;
+    },
+    quickReplies: (recipientId) =>
+      fake.sent
+        .map((s) => s.body as { recipient?: { id?: string }; message?: SentMessage })
+        .filter((b) => b.message?.quick_replies && (!recipientId || b.recipient?.id === recipientId))
+        .map((b) => ({ text: b.message!.text ?? '', quick_replies: b.message!.quick_replies! })),
     expireToken: (value) => {
       expired.add(value);
     },
@@ -223,12 +237,17 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
     }
     const failure = failures.shift();
     if (failure) return graphError(res, failure);
-    const text = (body.message as { text?: string } | undefined)?.text;
+    const message = body.message as SentMessage | undefined;
+    const text = message?.text;
     if (text !== undefined && text.length > 2000)
       return graphError(res, {
         code: 100,
         message: '(#100) Length of param message[text] must be less than or equal to 2000',
       });
+    if (message?.quick_replies) {
+      const refused = quickRepliesRefused ?? quickRepliesError(message);
+      if (refused) return graphError(res, refused);
+    }
     fake.sent.push({ pageId: owner, token: access, body, at: performance.now() });
     return json(res, 200, { recipient_id: recipient, message_id: mid() });
   }
@@ -262,6 +281,32 @@ export async function startMetaGraphFake(app: { appId: string; appSecret: string
   fake.dialogUrl = `http://127.0.0.1:${port}/dialog/oauth`;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));
   return fake;
+}
+
+type SentMessage = { text?: string; quick_replies?: SentQuickReply[] };
+
+/**
+ * The Send API's checks on quick replies: at most 13, on a message with text or an attachment; a
+ * `text` one needs a title and a payload of at most 1,000 characters. (A title past 20 characters is
+ * not refused: the app cuts it, so tests check the titles the fake received.)
+ */
+function quickRepliesError(message: SentMessage): GraphErrorSpec | null {
+  const replies = message.quick_replies!;
+  const invalid = (what: string) => ({ code: 100, message: `(#100) ${what}` });
+  if (!Array.isArray(replies) || replies.length === 0 || replies.length > 13)
+    return invalid('param message[quick_replies] must have between 1 and 13 elements');
+  if (!message.text) return invalid('message[text] or message[attachment] must be set with quick replies');
+  for (const [n, reply] of replies.entries()) {
+    if (!['text', 'user_phone_number', 'user_email'].includes(reply.content_type))
+      return invalid(
+        `param message[quick_replies][${n}][content_type] must be one of {text, user_phone_number, user_email}`,
+      );
+    if (reply.content_type !== 'text') continue;
+    if (!reply.title) return invalid(`param message[quick_replies][${n}][title] must be non-empty`);
+    if (!reply.payload || String(reply.payload).length > 1000)
+      return invalid(`param message[quick_replies][${n}][payload] must be between 1 and 1000 characters`);
+  }
+  return null;
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {
@@ -385,4 +430,22 @@ export function instagramText(input: {
     ...(input.storyUrl ? { reply_to: { story: { url: input.storyUrl, id: 'story-1' } } } : {}),
   };
   return delivery('instagram', input.igId, { sender: input.senderId, recipient: input.igId }, { message });
+}
+
+/** A tap on a quick reply: a message whose text is the button's title, with its payload. */
+export function quickReplyTap(input: {
+  channel: 'messenger' | 'instagram';
+  accountId: string;
+  senderId: string;
+  title: string;
+  payload: string;
+  mid?: string;
+}) {
+  const message = { mid: input.mid ?? mid(), text: input.title, quick_reply: { payload: input.payload } };
+  return delivery(
+    input.channel === 'messenger' ? 'page' : 'instagram',
+    input.accountId,
+    { sender: input.senderId, recipient: input.accountId },
+    { message },
+  );
 }

@@ -9,6 +9,11 @@ export type FakeNumber = {
   qualityRating?: string;
 };
 export type CloudErrorSpec = { code: number; status?: number; message?: string };
+export type CloudInteractive = {
+  type: string;
+  body?: { text?: string };
+  action?: { buttons?: Array<{ type?: string; reply?: { id?: string; title?: string } }> };
+};
 export type CloudSent = { phoneNumberId: string; token: string; body: Record<string, unknown>; at: number };
 type FakeTemplate = {
   id: string;
@@ -44,11 +49,15 @@ export type WhatsAppCloudFake = {
   /** What the next visit to the dialog grants (its code is returned). */
   signupNext(number: FakeNumber): string;
   failNextSends(count: number, error: CloudErrorSpec): void;
+  /** While set, interactive messages are refused with this error (null: accepted again). */
+  refuseInteractive(error: CloudErrorSpec | null): void;
+  /** Interactive messages sent to one customer, in order. */
+  interactives(to?: string): CloudInteractive[];
   /** Sends are answered only after this many milliseconds. */
   delay(ms: number): void;
   /** Whether each accepted message gets its sent and delivered status webhooks. */
   autoStatus(on: boolean): void;
-  /** Texts sent to one customer (wa id without +), in order. */
+  /** What one customer (wa id without +) reads, in order: text bodies and interactive bodies. */
   texts(to?: string): string[];
   /** Template sends, as (to, template name) pairs. */
   templateSends(to?: string): Array<{ to: string; name: string; callback: string | null }>;
@@ -64,8 +73,8 @@ const wamid = () => `wamid.${randomBytes(16).toString('base64url')}`;
 
 /**
  * The WhatsApp Cloud API on loopback, in its wire format: embedded signup's code exchange, the
- * business account's numbers, registration, webhook subscription, messages (text, template, read
- * marks) with their status webhooks, message templates with review webhooks, resumable uploads,
+ * business account's numbers, registration, webhook subscription, messages (text, reply buttons
+ * checked against the Cloud API's limits, template, read marks) with their status webhooks, message templates with review webhooks, resumable uploads,
  * Graph's error JSON (rate limit 130429, window 131047...), and signed webhook deliveries.
  */
 export async function startWhatsAppCloudFake(app: {
@@ -75,6 +84,7 @@ export async function startWhatsAppCloudFake(app: {
   const codes = new Map<string, FakeNumber>();
   const tokens = new Map<string, FakeNumber>();
   const failures: CloudErrorSpec[] = [];
+  let interactiveRefused: CloudErrorSpec | null = null;
   let delayMs = 0;
   let statuses = true;
   let granting: { code: string; number: FakeNumber } | null = null;
@@ -117,11 +127,27 @@ export async function startWhatsAppCloudFake(app: {
     autoStatus: (on) => {
       statuses = on;
     },
+    refuseInteractive: (error) => {
+      interactiveRefused = error;
+    },
+    interactives: (to) =>
+      fake.sent
+        .map((s) => s.body as { to?: string; type?: string; interactive?: CloudInteractive })
+        .filter((b) => b.type === 'interactive' && (!to || b.to === to))
+        .map((b) => b.interactive!),
     texts: (to) =>
       fake.sent
-        .map((s) => s.body as { to?: string; type?: string; text?: { body?: string } })
-        .filter((b) => b.type === 'text' && (!to || b.to === to))
-        .map((b) => b.text?.body ?? ''),
+        .map(
+          (s) =>
+            s.body as {
+              to?: string;
+              type?: string;
+              text?: { body?: string };
+              interactive?: CloudInteractive;
+            },
+        )
+        .filter((b) => (b.type === 'text' || b.type === 'interactive') && (!to || b.to === to))
+        .map((b) => (b.type === 'text' ? (b.text?.body ?? '') : (b.interactive?.body?.text ?? ''))),
     templateSends: (to) =>
       fake.sent
         .map(
@@ -355,6 +381,8 @@ export async function startWhatsAppCloudFake(app: {
     }
     const failure = failures.shift();
     if (failure) return graphError(res, failure);
+    const invalid = messageError(body, interactiveRefused);
+    if (invalid) return graphError(res, invalid);
     if (body.type === 'template') {
       const name = (body.template as { name?: string })?.name;
       const approved = [...fake.templates.values()].some((t) => t.name === name && t.status === 'APPROVED');
@@ -392,6 +420,48 @@ export async function startWhatsAppCloudFake(app: {
   fake.dialogUrl = `http://127.0.0.1:${port}/dialog/oauth`;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));
   return fake;
+}
+
+/**
+ * The Cloud API's checks on what a message carries: a text body of 1 to 4,096 characters; an
+ * interactive reply-buttons message with a body of 1 to 1,024 characters and 1 to 3 `reply`
+ * buttons, each with a unique id of at most 256 characters (no spaces around it) and a unique title
+ * of 1 to 20 characters (longer is refused, not cut).
+ */
+function messageError(body: Record<string, unknown>, refused: CloudErrorSpec | null): CloudErrorSpec | null {
+  const invalid = (details: string) => ({
+    code: 131009,
+    message: `(#131009) Parameter value is not valid: ${details}`,
+  });
+  if (body.type === 'text') {
+    const text = (body.text as { body?: string } | undefined)?.body ?? '';
+    if (!text || text.length > 4096)
+      return { code: 100, message: "(#100) Param text['body'] must be between 1 and 4096 characters" };
+  }
+  if (body.type !== 'interactive') return null;
+  if (refused) return refused;
+  const interactive = body.interactive as CloudInteractive | undefined;
+  if (interactive?.type !== 'button') return invalid('interactive type must be button for this fake');
+  const text = interactive.body?.text ?? '';
+  if (!text || text.length > 1024)
+    return invalid('Body text length invalid. Min length: 1, Max length: 1024');
+  const buttons = interactive.action?.buttons ?? [];
+  if (buttons.length < 1 || buttons.length > 3) return invalid('Number of buttons must be between 1 and 3');
+  const ids = new Set<string>();
+  const titles = new Set<string>();
+  for (const button of buttons) {
+    const id = button.reply?.id ?? '';
+    const title = button.reply?.title ?? '';
+    if (button.type !== 'reply') return invalid('Button type must be reply');
+    if (!id || id.length > 256 || id !== id.trim())
+      return invalid('Button id length invalid. Min length: 1, Max length: 256');
+    if (!title || title.length > 20)
+      return invalid('Button title length invalid. Min length: 1, Max length: 20');
+    if (ids.has(id) || titles.has(title)) return invalid('Button ids and titles must be unique');
+    ids.add(id);
+    titles.add(title);
+  }
+  return null;
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {
@@ -495,3 +565,10 @@ export function inboundDelivery(input: {
 }
 
 export const textMessage = (body: string) => ({ type: 'text', text: { body } });
+
+/** A tap on a reply button of an interactive message (`context.id`: the message it was under). */
+export const buttonReply = (id: string, title: string, under?: string) => ({
+  type: 'interactive',
+  interactive: { type: 'button_reply', button_reply: { id, title } },
+  ...(under ? { context: { from: 'business', id: under } } : {}),
+});
