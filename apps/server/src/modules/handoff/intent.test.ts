@@ -1,7 +1,17 @@
+import { VISITOR_LANGUAGES, WIDGET_TEXTS } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import { asksForHuman } from './intent.js';
 
 describe('asksForHuman', () => {
+  it('reads the "Talk to a person" button\'s own words, typed, as asking for a person, in every language', () => {
+    for (const language of VISITOR_LANGUAGES) {
+      const title = WIDGET_TEXTS[language].person;
+      expect(asksForHuman(title), `${language}: ${title}`).toBe(true);
+    }
+    // "tal" alone is no Danish request: Spanish "qué tal", a number.
+    expect(asksForHuman('¿Qué tal la habitación para una persona?')).toBe(false);
+  });
+
   it('recognises a request for a person in everyday words', () => {
     for (const text of [
       'Can I talk to a human?',

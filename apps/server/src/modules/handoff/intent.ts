@@ -14,9 +14,10 @@ const WANT =
 
 /** Words of talking, and of a person to talk to, in the other languages (either order: German and Dutch put the verb last). */
 const TALK =
-  '(?:hablar|hable|habla|chatear|comunicarme|parler|discuter|sprechen|reden|chatten|parlare|parlo|falar|conversar|praten|spreken|' +
-  // Danish, Swedish, Norwegian; Finnish, Russian, Hungarian and Turkish verbs carry endings.
-  'tale|snakke|chatte|prata|tala|snacka|chatta|prate|puhu\\p{L}*|jutel\\p{L}*|keskustel\\p{L}*|' +
+  '(?:hablar|hable|habla|chatear|comunicarme|parler|discuter|sprechen|reden|chatten|parlare|parlo|parla|parli|falar|fale|conversar|praten|spreken|' +
+  // Danish, Swedish, Norwegian (imperatives too: "Snakk med en person"; Danish "Tal med" is DANISH_TALK's);
+  // Finnish, Russian, Hungarian and Turkish verbs carry endings.
+  'tale|snakke|snakk|snak|chatte|prata|tala|snacka|chatta|prate|puhu\\p{L}*|jutel\\p{L}*|keskustel\\p{L}*|' +
   'поговорить|говорить|связаться|пообщаться|соедини\\p{L}*|переключи\\p{L}*|besz[ée]l\\p{L}*|konu[şs]\\p{L}*|g[öo]r[üu][şs]\\p{L}*)';
 const SOMEONE =
   "(?:persona|humano|humana|agente|operador[a]?|asesor[a]?|empleado|alguien|personne|humain|humaine|conseill[eè]re?|opérat(?:eur|rice)|quelqu['’]un|mensch(?:en)?|mitarbeiter(?:in)?|berater(?:in)?|jemande?m?|person|umano|operatore|qualcuno|addett[oa]|pessoa|atendente|algu[ée]m|medewerker|iemand|mens|persoon|" +
@@ -30,9 +31,14 @@ const FOREIGN_ASKING = new RegExp(
 const FOREIGN_ALONE =
   /^\s*(?:una?\s+|ein(?:en)?\s+|een\s+|en\s+|et\s+|живой\s+)?(?:persona|humano|operador|operatore|humain|mensch|mitarbeiter|medewerker|atendente|pessoa|menneske|m[äa]nniska|medarbetare|ihminen|asiakaspalvelija|человек|оператор|сотрудник|[üu]gyint[ée]z[őo]|oper[áa]tor|temsilci|m[üu][şs]teri temsilcisi|operat[öo]r)(?:,?\s+(?:por favor|s[’']il vous pla[iî]t|bitte|per favore|alstublieft|tak|tack|takk|kiitos|пожалуйста|k[ée]rem|l[üu]tfen))?\s*[.!?]*\s*$/iu;
 
+/** Danish "Tal med en person" (the button's words), said whole: "tal" alone is Spanish "qué tal", or a number. */
+const DANISH_TALK =
+  /^\s*tal\s+med\s+(?:en\s+)?(?:person|medarbejder\p{L}*|nogen|menneske\p{L}*)\s*[.!]*\s*$/iu;
+
 export function asksForHuman(text: string): boolean {
   return (
     ALONE.test(text) ||
+    DANISH_TALK.test(text) ||
     ASKING.test(text) ||
     WANT.test(text) ||
     FOREIGN_ASKING.test(text) ||
