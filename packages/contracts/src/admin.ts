@@ -165,7 +165,7 @@ export const JobIdParams = z.object({ id: z.uuid('must be a job id') });
 
 // --------------------------------------------------- mail ---------------------------------------------------
 
-export const ADMIN_MAIL_STATES = ['queued', 'sent', 'kept', 'failed'] as const;
+export const ADMIN_MAIL_STATES = ['queued', 'sent', 'kept', 'failed', 'dropped'] as const;
 export const AdminMailQuery = z.object({
   ...paging,
   status: z.enum(ADMIN_MAIL_STATES).optional(),
@@ -178,7 +178,10 @@ export const AdminMail = z.object({
   tenant_name: z.string().nullable(),
   to: z.string(),
   subject: z.string(),
-  /** kept: no SMTP server configured, the mail stays in the outbox; failed: its delivery gave up. */
+  /**
+   * kept: no SMTP server configured, the mail stays in the outbox; failed: its delivery gave up;
+   * dropped: not sent on purpose, `error` says why (its teammate was removed before delivery).
+   */
   status: z.enum(ADMIN_MAIL_STATES),
   error: z.string().nullable(),
   attempts: z.number().int(),

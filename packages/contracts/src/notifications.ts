@@ -139,7 +139,8 @@ export const EmailLogEntry = z.object({
   sent_by: z.number().int().nullable(),
   to: z.string(),
   subject: z.string(),
-  status: z.enum(['queued', 'sent', 'kept', 'failed']),
+  /** dropped: not sent, because the teammate was removed from the workspace before delivery. */
+  status: z.enum(['queued', 'sent', 'kept', 'failed', 'dropped']),
   created_at: z.string(),
   sent_at: z.string().nullable(),
 });

@@ -203,7 +203,13 @@ export const mailOutbox = pgTable('mail_outbox', {
   htmlBody: text('html_body'),
   /** Where a reply goes (a lead's own address, so the owner answers them by replying); cleared with the body. */
   replyTo: text('reply_to'),
-  status: text('status', { enum: ['queued', 'sent', 'kept', 'failed'] })
+  /**
+   * Queued to a user of the tenant, as a teammate (a lead, a conversation link, a billing notice):
+   * delivery drops it (status 'dropped') once that address is no longer a user of the tenant.
+   */
+  toTeammate: boolean('to_teammate').notNull().default(false),
+  /** dropped: not sent on purpose, the reason in `error` (a teammate removed before delivery). */
+  status: text('status', { enum: ['queued', 'sent', 'kept', 'failed', 'dropped'] })
     .notNull()
     .default('queued'),
   error: text('error'),

@@ -3,8 +3,12 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { mailOutbox } from '../../core/db/schema.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
+import { isUserOfTenant } from './mail.queries.js';
 
 export const MAIL_JOB = 'mail.send';
+/** Why a mail was not sent, as the mail logs show it (`error` of a 'dropped' mail). */
+export const DROPPED_TEAMMATE_REMOVED =
+  'Not sent: the recipient was removed from the workspace before the mail could be delivered';
 
 export type Mail = {
   to: string;
@@ -17,12 +21,20 @@ export type Mail = {
 };
 type Logger = { info(obj: object, msg: string): void };
 type MailJob = { outboxId: number };
+type OutboxRow = typeof mailOutbox.$inferSelect;
 
 /**
  * The one way Parley sends mail. Every message is written to the outbox and delivered by a job
  * (retried with back-off when the SMTP server is down). Without SMTP_URL the message stays in the
  * outbox and its links are logged, so a local user can still accept an invitation or reset a
  * password. Delivered bodies are cleared, so codes and links do not linger in the database.
+ *
+ * A workspace's mail to one of its users (its tenant set, its address a user of that tenant when
+ * queued) is mail to a teammate: a lead's details, a conversation link, a billing notice. Delivery
+ * can come long after (SMTP down, retries), so it is sent only if the address still belongs to a
+ * user of that tenant; otherwise it is dropped, its body cleared and the reason kept, because a
+ * removed person must not receive the workspace's mail. Mail to anyone else (an invitation to a
+ * new person, a visitor, the contact address) is never dropped.
  */
 export class MailService {
   private transport: Transporter | undefined;
@@ -40,6 +52,8 @@ export class MailService {
 
   /** Queues a mail; pass the caller's transaction so the mail exists only if its cause does. */
   async send(mail: Mail, tx: DbOrTx = this.db): Promise<number> {
+    const tenantId = mail.tenantId ?? null;
+    const toTeammate = tenantId !== null && (await isUserOfTenant(tx, tenantId, mail.to));
     const [row] = await tx
       .insert(mailOutbox)
       .values({
@@ -49,6 +63,7 @@ export class MailService {
         textBody: mail.text,
         htmlBody: mail.html,
         replyTo: mail.replyTo ?? null,
+        toTeammate,
       })
       .returning({ id: mailOutbox.id });
     if (!row) throw new Error('outbox insert returned nothing');
@@ -66,7 +81,8 @@ export class MailService {
 
   private async deliver(outboxId: number): Promise<void> {
     const [mail] = await this.db.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId));
-    if (!mail || mail.status === 'sent' || mail.status === 'kept') return;
+    if (!mail || mail.status === 'sent' || mail.status === 'kept' || mail.status === 'dropped') return;
+    if (await this.teammateRemoved(mail)) return this.drop(mail, DROPPED_TEAMMATE_REMOVED);
     if (!this.options.smtpUrl) {
       this.options.logger.info(
         { mailId: mail.id, to: mail.toAddress, subject: mail.subject, links: linksIn(mail.textBody ?? '') },
@@ -88,6 +104,21 @@ export class MailService {
       .update(mailOutbox)
       .set({ status: 'sent', sentAt: new Date(), textBody: null, htmlBody: null, replyTo: null, error: null })
       .where(eq(mailOutbox.id, outboxId));
+  }
+
+  /** Checked at every attempt, so a removal during an SMTP outage stops the retries' mail too. */
+  private async teammateRemoved(mail: OutboxRow): Promise<boolean> {
+    if (!mail.toTeammate || mail.tenantId === null) return false;
+    return !(await isUserOfTenant(this.db, mail.tenantId, mail.toAddress));
+  }
+
+  /** Not sent, and its body (a lead's details, links) cleared: the logs show the reason instead. */
+  private async drop(mail: OutboxRow, reason: string): Promise<void> {
+    this.options.logger.info({ mailId: mail.id, subject: mail.subject, reason }, 'mail dropped');
+    await this.db
+      .update(mailOutbox)
+      .set({ status: 'dropped', error: reason, textBody: null, htmlBody: null, replyTo: null })
+      .where(eq(mailOutbox.id, mail.id));
   }
 
   close(): void {

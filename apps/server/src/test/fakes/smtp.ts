@@ -11,7 +11,8 @@ export type SmtpCapture = {
   close(): Promise<void>;
 };
 
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+/** `port`: listen on this one (a server brought back after an outage); any free port by default. */
+export async function startSmtpCapture(port = 0): Promise<SmtpCapture> {
   const mails: CapturedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -33,10 +34,10 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as { port: number }).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
     async waitFor(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

@@ -21,7 +21,13 @@ import { useAdminMailQuery, useResendMailMutation } from '../api';
 import { formatDate } from '../format';
 
 type State = (typeof ADMIN_MAIL_STATES)[number];
-const STATE_COLOR = { queued: 'info', sent: 'success', kept: 'default', failed: 'error' } as const;
+const STATE_COLOR = {
+  queued: 'info',
+  sent: 'success',
+  kept: 'default',
+  failed: 'error',
+  dropped: 'warning',
+} as const;
 
 /** The mail outbox, newest first: what was sent, what waits, and a resend for what failed. */
 export function MailPanel({ canWrite }: { canWrite: boolean }) {

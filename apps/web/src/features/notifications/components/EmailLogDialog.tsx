@@ -26,12 +26,19 @@ import { useEmailLogQuery } from '../api';
 /** The server answers the newest 500 at most and does not page: this screen pages what it got. */
 const SERVER_CAP = 500;
 const PAGE_SIZES = [10, 25, 50] as const;
-const STATUS_COLOR = { queued: 'info', sent: 'success', kept: 'default', failed: 'error' } as const;
+const STATUS_COLOR = {
+  queued: 'info',
+  sent: 'success',
+  kept: 'default',
+  failed: 'error',
+  dropped: 'warning',
+} as const;
 const STATUS_HINT = {
   queued: 'Waiting in the outbox',
   sent: 'Delivered to the mail server',
   kept: 'No SMTP server is configured: kept in the outbox',
   failed: 'Delivery failed',
+  dropped: 'Not sent: the recipient was removed from the workspace before it could be delivered',
 } as const;
 
 type Named = { bot_id: number; bot_name: string };
