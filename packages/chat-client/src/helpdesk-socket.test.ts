@@ -211,6 +211,18 @@ describe('HelpdeskSocket', () => {
     expect(events.at(-1)).toEqual({ type: 'notification' });
   });
 
+  it('turns the session frame into an event carrying the new version, and ignores one without it', async () => {
+    const { client, last, events } = setup();
+    client.connect();
+    await settle();
+    last().open();
+    last().receive({ type: 'session', version: 'v2' });
+    expect(events.at(-1)).toEqual({ type: 'session', version: 'v2' });
+    const before = events.length;
+    last().receive({ type: 'session' });
+    expect(events.slice(before).some((e) => e.type === 'session')).toBe(false);
+  });
+
   it('after a reconnect resumes only the followed conversations from their last seq, and says so', async () => {
     const { client, last, events, seqs } = setup();
     client.connect();

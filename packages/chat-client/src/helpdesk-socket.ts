@@ -24,7 +24,9 @@ export type HelpdeskSocketEvent =
   /** The channel opened again after a drop: lists may have missed changes and should be reloaded. */
   | { type: 'reconnected' }
   /** A notification was stored for this user: the bell's count should be fetched again. */
-  | { type: 'notification' };
+  | { type: 'notification' }
+  /** This user changed (roles, grants): the signed-in user should be read again. */
+  | { type: 'session'; version: string };
 
 export type HelpdeskSocketOptions = {
   location: Pick<Location, 'protocol' | 'host'>;
@@ -183,6 +185,10 @@ export class HelpdeskSocket {
         return true;
       case 'notification':
         this.options.onEvent({ type: 'notification' });
+        return true;
+      case 'session':
+        if (typeof frame.version !== 'string') return false;
+        this.options.onEvent({ type: 'session', version: frame.version });
         return true;
       default:
         return false;

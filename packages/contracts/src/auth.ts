@@ -26,6 +26,13 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/**
+ * A response header of every signed-in request: a digest of the caller as GET /auth/user answers
+ * (roles and grants included). When it changes, the console reads the user again, so a permission
+ * granted meanwhile shows in the menu without a reload (the help-desk socket says the same at once).
+ */
+export const SESSION_VERSION_HEADER = 'x-parley-session';
+
 /** A user as listed to teammates: same shape, so the web needs one type. */
 export const UserList = z.array(User);
 

@@ -206,6 +206,8 @@ export type HelpdeskFrame =
   | { type: 'pong' }
   /** A notification was stored for this user: fetch the bell's count (notifications.ts). */
   | { type: 'notification'; user_id: number; tenant_id: number }
+  /** This agent's user changed (roles, grants, profile): read GET /auth/user again (SESSION_VERSION_HEADER). */
+  | { type: 'session'; version: string }
   | { error: string };
 
 /** The presence frame visitors' chat sockets get (the widget shows whether a human is available). */

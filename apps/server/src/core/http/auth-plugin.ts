@@ -1,5 +1,5 @@
-import { ROUTE_RULES, type RouteRule } from '@parley/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROUTE_RULES, type RouteRule, SESSION_VERSION_HEADER } from '@parley/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../errors.js';
 import type { AuthContext } from './request-context.js';
 
@@ -40,7 +40,8 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
       if (method === 'HEAD' || method === 'OPTIONS') continue;
       const rule = ruleFor(method, route.url);
       if (!rule) throw new Error(`Route ${method} ${route.url} has no entry in ROUTE_RULES`);
-      const guard = (request: FastifyRequest) => enforce(rule, request, authenticate);
+      const guard = (request: FastifyRequest, reply: FastifyReply) =>
+        enforce(rule, request, authenticate).then(() => announceVersion(request, reply));
       // onRequest: an unauthenticated caller is refused before its body is even read.
       route.onRequest = [guard, ...toArray(route.onRequest)];
     }
@@ -59,6 +60,11 @@ async function enforce(rule: RouteRule, request: FastifyRequest, authenticate: A
   if (!auth) throw unauthorized();
   request.auth = auth;
   if ('subject' in rule && !auth.ability.can(rule.action, rule.subject)) throw forbidden();
+}
+
+/** Every answer to a signed-in caller says which version of them the server holds. */
+function announceVersion(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.auth?.version) reply.header(SESSION_VERSION_HEADER, request.auth.version);
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

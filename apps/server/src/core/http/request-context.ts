@@ -6,6 +6,8 @@ export type AuthContext = {
   tenantId: number;
   user: User;
   ability: AppAbility;
+  /** Digest of `user`, sent as SESSION_VERSION_HEADER: the console reloads the user when it changes. */
+  version?: string;
 };
 
 declare module 'fastify' {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { defineAbilityFor, type User } from '@parley/contracts';
 import type { Db } from '../../core/db/database.js';
 import type { EventBus } from '../../core/events/bus.js';
@@ -84,5 +85,16 @@ export function toContext(user: User): AuthContext {
     tenantId: user.tenant_id,
     user: deepFreeze(user),
     ability: defineAbilityFor(user),
+    version: sessionVersionOf(user),
   };
+}
+
+/**
+ * A short digest of the user as the console holds them (roles and grants included). A change of
+ * users, roles or grants empties the cache (`changed`), the next request loads the user again and
+ * carries the new digest (SESSION_VERSION_HEADER, the help-desk socket's `session` frame), and the
+ * console reads GET /auth/user again: a permission gained shows without a reload.
+ */
+export function sessionVersionOf(user: User): string {
+  return createHash('sha256').update(JSON.stringify(user)).digest('base64url').slice(0, 16);
 }

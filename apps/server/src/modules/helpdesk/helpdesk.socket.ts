@@ -56,9 +56,12 @@ export function helpdeskSocketHandler(deps: HelpdeskSocketDeps) {
       const scoped = scopedInbox(deps, result, send);
       inbox = scoped;
       // Re-resolved when the workspace's permissions change (bots assigned or taken away too).
+      const session = sessionWatch(result, send);
       deps.guard.trackUser(socket, result, query.token!, (fresh) => {
         scoped.reader(fresh);
-        return mayReadInbox(fresh);
+        if (!mayReadInbox(fresh)) return false;
+        session.seen(fresh);
+        return true;
       });
       // Listen before announcing presence, so this agent sees its own presence frame too.
       stopInbox = deps.hub.listenInbox(result.tenantId, scoped.send);
@@ -179,6 +182,21 @@ function scopedInbox(deps: HelpdeskSocketDeps, auth: AuthContext, send: (frame: 
 }
 
 type ScopedInbox = ReturnType<typeof scopedInbox>;
+
+/**
+ * Tells the agent's console when their own user changed (a role given more or fewer grants, another
+ * role): it reads GET /auth/user again, so a menu entry gained shows at once, without a reload.
+ */
+function sessionWatch(auth: AuthContext, send: (frame: HelpdeskFrame) => void) {
+  let version = auth.version;
+  return {
+    seen(fresh: AuthContext) {
+      if (!fresh.version || fresh.version === version) return;
+      version = fresh.version;
+      send({ type: 'session', version });
+    },
+  };
+}
 
 /** The channel's rule, checked at open and again whenever the workspace's permissions change. */
 const mayReadInbox = (auth: AuthContext) => auth.ability.can('read', 'Inbox');

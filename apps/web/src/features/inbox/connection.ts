@@ -4,8 +4,10 @@ import toast from 'react-hot-toast';
 import type { AppStore } from '../../app/store';
 import { agentOnlineSet, notificationsAdded } from '../../app/ui-slice';
 import { clearAuth, readAccessToken } from '../../shared/lib/session-storage';
+import { authApi } from '../auth/api';
 import { refreshSession } from '../auth/refresh';
 import { sessionEnded } from '../auth/session-slice';
+import { sessionVersionChanged } from '../auth/session-version';
 import { notificationStored } from '../notifications/api';
 import { inboxApi } from './api';
 import {
@@ -211,6 +213,10 @@ export function startInboxConnection(
       case 'notification':
         // Section 7: the admin event makes the bell fetch its count (and an open list) again.
         dispatch(notificationStored());
+        break;
+      case 'session':
+        // Roles or grants of this agent changed: the menu follows without a reload.
+        if (sessionVersionChanged(event.version)) dispatch(authApi.util.invalidateTags(['Me']));
         break;
       case 'timeout':
         console.warn(MESSAGES.realtime.timeout);

@@ -1,4 +1,4 @@
-import { MESSAGES, UI_TIMING } from '@parley/contracts';
+import { MESSAGES, SESSION_VERSION_HEADER, UI_TIMING } from '@parley/contracts';
 import {
   type BaseQueryFn,
   createApi,
@@ -11,6 +11,7 @@ import { takeEarlySessionCheck } from '../../app/early-session';
 import { isLoginOrSignupPath } from '../../app/startup-rules';
 import { refreshSession } from '../../features/auth/refresh';
 import { sessionEnded } from '../../features/auth/session-slice';
+import { sessionVersionChanged } from '../../features/auth/session-version';
 import { clearAuth, readAccessToken } from '../lib/session-storage';
 import { requestText, serverDetail } from './errors';
 import { rememberPlanLimit } from './plan-limit';
@@ -36,6 +37,9 @@ const rawBaseQuery = fetchBaseQuery({
     return headers;
   },
 });
+
+/** GET of the signed-in user (features/auth/api getMe). */
+const ME_URL = '/auth/user';
 
 /** Calls that answer 401 for a wrong password, not an expired session. */
 const SESSION_LESS = ['/auth/login', '/auth/signup', '/auth/oauth/login', '/auth/refresh', '/auth/logout'];
@@ -65,6 +69,10 @@ export const baseQuery: BaseQueryFn<
     const outcome = await refreshSession(api.dispatch);
     if (outcome === 'renewed') result = await rawBaseQuery(args, api, extraOptions ?? {});
   }
+  // The signed-in user changed on the server (a role granted more): read it again, so the menu
+  // gains the entry without a reload. Not after the read of the user itself, which is that read.
+  const version = result.meta?.response?.headers.get(SESSION_VERSION_HEADER);
+  if (version && sessionVersionChanged(version) && url !== ME_URL) api.dispatch(reloadSignedInUser());
   const error = result.error;
   if (!error) return result;
   if (error.status === 401 && sessionCall) {
