@@ -1,12 +1,15 @@
-import type { HomeSummary } from '@parley/contracts';
+import path from 'node:path';
+import { type HomeSummary, LEAD_TEXTS, MESSAGES } from '@parley/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ARTIFACTS,
   addTrainedQna,
   apiCall,
   createBotViaApi,
   type Harness,
   joinAsTeammate,
+  openChatPage,
   person,
   screenshot,
   screenshotOnFailure,
@@ -190,5 +193,59 @@ describe('home', () => {
     expect(await page.getByRole('heading', { name: 'Recent conversations' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'This month' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
+    // A Member does not read Leads: no card for them.
+    expect(await page.getByRole('region', { name: 'New leads' }).count()).toBe(0);
+  });
+
+  it('shows new leads: what a lead is until a visitor leaves one, then the lead, which opens in Leads', async () => {
+    const { page } = await h.newPage();
+    screenshotOnFailure(page, 'home-leads');
+    await signUp(page, person('lena'));
+    const bot = await createBotViaApi(h, page, { bot_name: 'Lead_catcher' });
+    await page.goto('/home');
+
+    // No lead yet, and no form on: the card says what a lead is and leads to the bot's form.
+    const card = page.getByRole('region', { name: 'New leads' });
+    await card.getByText('No leads yet').waitFor();
+    await card.getByText(/A lead is a visitor who left their name or email/).waitFor();
+    await card.screenshot({ path: path.join(ARTIFACTS, 'home-leads-empty.png') });
+    await card.getByRole('link', { name: 'Turn on the lead form' }).click();
+    await page.waitForURL(`**/bot/${bot.bot_id}?tab=appearance`);
+    await page.getByLabel('Ask visitors for their details').check();
+    await page.getByRole('combobox', { name: 'Show the form' }).click();
+    await page.getByRole('option', { name: 'Before the first message' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: MESSAGES.bots.updated }).first().waitFor();
+
+    // A visitor on the bot's chat page leaves their details before asking anything.
+    const visitor = await openChatPage(h, bot.uuid, 'home-leads-visitor');
+    const form = visitor.getByRole('form', { name: 'Leave your details' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('Lia Visitor');
+    await form.getByRole('textbox', { name: 'Email' }).fill('lia@example.com');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText(LEAD_TEXTS.received).waitFor();
+
+    await page.goto('/home');
+    await card.getByTestId('home-leads-count').filter({ hasText: /^1$/ }).waitFor();
+    await card.getByText('lead in the last 7 days').waitFor();
+    // The week's bars: drawn once the chart has loaded, and read out as numbers.
+    const bars = card.getByRole('img', { name: /^Leads per day/ });
+    expect(await bars.getAttribute('aria-label')).toContain('Last 24 hours: 1');
+    await bars.locator('svg').first().waitFor();
+    const newest = card.getByRole('list', { name: 'Newest leads' });
+    const lead = newest.getByRole('link').filter({ hasText: 'Lia Visitor' });
+    await lead.getByText('Lead_catcher · just now').waitFor();
+    expect(await card.getByRole('link', { name: 'See all leads' }).getAttribute('href')).toBe('/leads');
+    await card.screenshot({ path: path.join(ARTIFACTS, 'home-leads.png') });
+    await screenshot(page, 'home-leads-page');
+
+    // The lead opens its bot's leads, where it is listed.
+    await lead.click();
+    await page.waitForURL(`**/leads?bot=${bot.bot_id}`);
+    const row = page
+      .getByRole('table', { name: 'Leads' })
+      .getByRole('row')
+      .filter({ hasText: 'Lia Visitor' });
+    await row.getByText('lia@example.com').waitFor();
   });
 });

@@ -13,7 +13,10 @@ export const HOME_ROUTE_RULES = {
 } as const satisfies Record<string, RouteRule>;
 
 /** How much of each list Home shows; `bot_count` says how many bots there are in all. */
-export const HOME_LIMITS = { bots: 6, conversations: 5, questions: 3 } as const;
+export const HOME_LIMITS = { bots: 6, conversations: 5, questions: 3, leads: 3 } as const;
+
+/** How many days Home counts new leads over, one bar each. */
+export const HOME_LEAD_DAYS = 7;
 
 /** The getting-started steps of a new workspace, in the order Home lists them. */
 export const CHECKLIST_STEPS = [
@@ -56,6 +59,34 @@ export const HomeQuestion = z.object({
 });
 export type HomeQuestion = z.infer<typeof HomeQuestion>;
 
+/** A visitor who left their details: what the leads page lists, enough to recognise them. */
+export const HomeLead = z.object({
+  id: z.number().int(),
+  bot_id: z.number().int(),
+  bot_name: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  created_at: z.string(),
+});
+export type HomeLead = z.infer<typeof HomeLead>;
+
+/**
+ * New leads of the bots whose leads the caller reads (as GET /chat/bots/:id/leads), the console's
+ * test chats left out. Days are spans of 24 hours back from now, so they need no time zone and add
+ * up to the count.
+ */
+export const HomeLeads = z.object({
+  /** Leads in the last HOME_LEAD_DAYS days. */
+  last_7_days: z.number().int(),
+  /** The same leads per day, oldest first: the last entry is the last 24 hours. */
+  per_day: z.array(z.number().int()).length(HOME_LEAD_DAYS),
+  /** The newest leads, however old, newest first. */
+  items: z.array(HomeLead),
+  /** Whether one of those bots has its lead form on (what the card says while there are none). */
+  form_enabled: z.boolean(),
+});
+export type HomeLeads = z.infer<typeof HomeLeads>;
+
 /** `allowed`: whether the caller may do the step themselves (Home links only those). */
 export const ChecklistItem = z.object({
   step: z.enum(CHECKLIST_STEPS),
@@ -85,5 +116,7 @@ export const HomeSummary = z.object({
    * how many wait in all; null without read on Manage Bots (as GET /unanswered/bot/:botId).
    */
   questions: z.object({ items: z.array(HomeQuestion), total: z.number().int() }).nullable(),
+  /** New leads; null without read on Leads (as GET /chat/bots/:id/leads). */
+  leads: HomeLeads.nullable(),
 });
 export type HomeSummary = z.infer<typeof HomeSummary>;

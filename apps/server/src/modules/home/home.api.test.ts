@@ -3,17 +3,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type {
   Bot,
+  ChatExchange,
   ChecklistStep,
   FileGroupUploadResponse,
   HomeSummary,
+  LeadFormConfig,
+  LeadList,
   Role,
   VisitorIdentity,
 } from '@parley/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { addTeammate, createRole, signupOwner, tokenFromText } from '../../test/factories.js';
 import { outboxText } from '../../test/outbox.js';
 import { type Account, startTestServer, type TestServer } from '../../test/server.js';
+import { leads } from '../bots/bots.schema.js';
+import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { recordQuestion } from '../unanswered/unanswered.service.js';
 
@@ -72,16 +78,22 @@ async function memberRole(owner: Account): Promise<Role> {
   return roles.body.find((role) => role.name === 'Member')!;
 }
 
-/** A visitor of the bot's widget: an identity, then one message over the chat socket. */
-async function visitorAsks(bot: Bot, message: string) {
+/** A widget's visitor identity for the bot (what the widget holds in the browser). */
+async function visitorOf(bot: Bot): Promise<VisitorIdentity> {
   const identity = await server.post<VisitorIdentity>(
     '/api/chat/visitor',
     { bot_uuid: bot.uuid },
     { headers: { origin: 'https://shop.example.com' } },
   );
   expect(identity.status).toBe(200);
+  return identity.body;
+}
+
+/** A visitor of the bot's widget: an identity (a new one unless given), then one message over the chat socket. */
+async function visitorAsks(bot: Bot, message: string, identity?: VisitorIdentity) {
+  const visitor = identity ?? (await visitorOf(bot));
   const socket = new WebSocket(
-    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${identity.body.visitor_token}`,
+    `${server.url.replace('http', 'ws')}/api/chat/stream?visitor_token=${visitor.visitor_token}`,
   );
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
@@ -112,7 +124,8 @@ async function uploadTrainedFile(account: Account) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'parley-home-'));
-  server = await startTestServer({ env: { DATA_DIR: dataDir } });
+  // Behind a proxy, so each visitor leaving a lead has an address (and per-IP limit) of its own.
+  server = await startTestServer({ env: { DATA_DIR: dataDir, TRUST_PROXY: 'true' } });
 });
 afterAll(async () => {
   await server?.close();
@@ -136,6 +149,7 @@ describe('GET /api/home/summary', () => {
       conversations: [],
       usage: { used: 0, limit: 10_000, remaining: 10_000 },
       questions: { items: [], total: 0 },
+      leads: { last_7_days: 0, per_day: [0, 0, 0, 0, 0, 0, 0], items: [], form_enabled: false },
     });
     expect(summary.checklist).toEqual(
       Object.keys(NOTHING_DONE).map((step) => ({ step, done: false, allowed: true })),
@@ -261,6 +275,7 @@ describe('permissions', () => {
       checklist: null,
       analytics: null,
       questions: null,
+      leads: null,
     });
     // The same as the routes behind each part answer this Member on their own.
     const tenantId = owner.user.tenant_id;
@@ -454,5 +469,231 @@ describe('tenancy', () => {
     );
     expect(reply.status).toBe(200);
     expect(reply.body.bots).toEqual([]);
+  });
+});
+
+const LEAD_FORM: LeadFormConfig = {
+  enabled: true,
+  title: 'Leave your details',
+  show_when: 'before_chat',
+  after_messages: 3,
+  fields: [
+    { name: 'name', label: 'Name', type: 'text', required: false },
+    { name: 'email', label: 'Email', type: 'email', required: true },
+  ],
+};
+
+/** Multipart, as the bot's Appearance tab saves it. */
+async function updateBot(account: Account, bot: Bot, fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const response = await fetch(`${server.url}/api/chat/bots/${bot.bot_id}`, {
+    method: 'PUT',
+    body: form,
+    headers: { authorization: `Bearer ${account.access_token}` },
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function botWithForm(account: Account, name: string): Promise<Bot> {
+  const bot = await createBot(account, name);
+  await updateBot(account, bot, { lead_form_config: JSON.stringify(LEAD_FORM) });
+  return bot;
+}
+
+let visitorIp = 0;
+/** A visitor's answers through the public lead endpoint, as the widget sends them: the lead's id. */
+async function leaveLead(bot: Bot, fields: Record<string, string>, extra: Record<string, unknown> = {}) {
+  const reply = await server.post<{ id: number }>(
+    `/api/auth/bot/uuid/${bot.uuid}/lead`,
+    { fields, ...extra },
+    { headers: { 'x-forwarded-for': `203.0.113.${++visitorIp}` } },
+  );
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.id;
+}
+
+const DAY_MS = 86_400_000;
+/** Moves a lead back in time (a visitor cannot send one dated in the past). */
+const backdate = (leadId: number, ms: number) =>
+  server.database.db
+    .update(leads)
+    .set({ createdAt: new Date(Date.now() - ms) })
+    .where(eq(leads.id, leadId));
+
+const leadsOf = async (account: Account) => {
+  const summary = await summaryOf(account);
+  expect(summary.leads).not.toBeNull();
+  return summary.leads!;
+};
+
+/** What the leads page (GET /chat/bots/:id/leads) lists of the bot for this person: its lead ids, or the status. */
+async function leadPageIds(account: Account, botId: number): Promise<number[] | number> {
+  const reply = await server.get<LeadList>(`/api/chat/bots/${botId}/leads`, as(account));
+  return reply.status === 200 ? reply.body.items.map((lead) => lead.id) : reply.status;
+}
+
+describe('new leads', () => {
+  it("counts the last 7 days' leads by day and lists the three newest, whatever their age", async () => {
+    const owner = await signupOwner(server);
+    const shop = await botWithForm(owner, 'Shop_leads');
+    const older = await leaveLead(shop, { name: 'Old Olga', email: 'olga@example.com' });
+    await backdate(older, 8 * DAY_MS); // outside the week: listed while newer ones are few, not counted
+    const midweek = await leaveLead(shop, { email: 'mid@example.com' });
+    await backdate(midweek, 3 * DAY_MS + 3_600_000);
+    expect(await leadsOf(owner)).toEqual({
+      last_7_days: 1,
+      per_day: [0, 0, 0, 1, 0, 0, 0],
+      items: [
+        expect.objectContaining({ id: midweek, name: null, email: 'mid@example.com' }),
+        expect.objectContaining({ id: older, name: 'Old Olga' }),
+      ],
+      form_enabled: true,
+    });
+
+    const ada = await leaveLead(shop, { name: 'Ada Visitor', email: 'ada@example.com' });
+    const bea = await leaveLead(shop, { name: 'Bea Visitor', email: 'bea@example.com' });
+    const card = await leadsOf(owner);
+    expect(card.last_7_days).toBe(3);
+    expect(card.per_day).toEqual([0, 0, 0, 1, 0, 0, 2]);
+    expect(card.items).toEqual([
+      {
+        id: bea,
+        bot_id: shop.bot_id,
+        bot_name: 'Shop_leads',
+        name: 'Bea Visitor',
+        email: 'bea@example.com',
+        created_at: expect.any(String),
+      },
+      expect.objectContaining({ id: ada, name: 'Ada Visitor' }),
+      expect.objectContaining({ id: midweek }),
+    ]);
+    expect(Date.now() - Date.parse(card.items[0]!.created_at)).toBeLessThan(60_000);
+    // The same leads the leads page lists first.
+    expect(await leadPageIds(owner, shop.bot_id)).toEqual([bea, ada, midweek, older]);
+  });
+
+  it("leaves out leads from the console's test chats, and counts a visitor's linked to their conversation", async () => {
+    const owner = await signupOwner(server);
+    const bot = await botWithForm(owner, 'Tested_bot');
+    // The owner tries the form in the playground: the lead is linked to the test chat.
+    const chat = await server.post<ChatExchange>(
+      '/api/chat/chats',
+      { bot_id: bot.bot_id, message: 'Testing the form' },
+      as(owner),
+    );
+    expect(chat.status).toBe(200);
+    const test = await server.post<{ id: number }>(
+      `/api/auth/bot/uuid/${bot.uuid}/lead`,
+      {
+        fields: { name: 'Owner Testing', email: 'me@example.com' },
+        conversation_id: chat.body.conversation_id,
+      },
+      { token: owner.access_token, headers: { 'x-forwarded-for': `203.0.113.${++visitorIp}` } },
+    );
+    expect(test.status).toBe(201);
+    const [stored] = await server.database.db.select().from(leads).where(eq(leads.id, test.body.id));
+    expect(stored!.conversationId).toBe(chat.body.conversation_id);
+    expect(await leadsOf(owner)).toMatchObject({ last_7_days: 0, items: [] });
+
+    // A visitor of the website, with the identity the widget holds and their own conversation.
+    const visitor = await visitorOf(bot);
+    const socket = await visitorAsks(bot, 'I would like a quote', visitor);
+    const conversationOfVisitor = () =>
+      server.database.db
+        .select({ id: conversations.id, isTest: conversations.isTest })
+        .from(conversations)
+        .where(eq(conversations.visitorId, visitor.visitor_id));
+    try {
+      await expect.poll(async () => (await conversationOfVisitor()).length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      socket.close();
+    }
+    const [conversation] = await conversationOfVisitor();
+    expect(conversation!.isTest).toBe(false);
+    const visitorLead = await leaveLead(
+      bot,
+      { name: 'Real Visitor', email: 'real@example.com' },
+      { conversation_id: conversation!.id, visitor_token: visitor.visitor_token },
+    );
+    const [linked] = await server.database.db.select().from(leads).where(eq(leads.id, visitorLead));
+    expect(linked!.conversationId).toBe(conversation!.id);
+    const card = await leadsOf(owner);
+    expect(card.last_7_days).toBe(1);
+    expect(card.items.map((item) => item.id)).toEqual([visitorLead]);
+  });
+
+  it('is null for someone who may not read Leads, and shown to a role that may (without managing bots)', async () => {
+    const owner = await signupOwner(server);
+    const bot = await botWithForm(owner, 'Perm_bot');
+    const lead = await leaveLead(bot, { name: 'Pat Lead', email: 'pat@example.com' });
+    const member = await addTeammate(server, owner, await memberRole(owner), readToken);
+    expect((await summaryOf(member)).leads).toBeNull();
+    expect((await server.get(`/api/chat/bots/${bot.bot_id}/leads`, as(member))).status).toBe(403);
+
+    const role = await createRole(server, owner, { Leads: { read: true } });
+    const reader = await addTeammate(server, owner, role, readToken);
+    expect(await leadsOf(reader)).toMatchObject({
+      last_7_days: 1,
+      items: [{ id: lead, bot_name: 'Perm_bot' }],
+      form_enabled: true,
+    });
+  });
+
+  it('shows a teammate restricted to some bots only the leads the leads page opens for them', async () => {
+    const owner = await signupOwner(server);
+    const theirs = await botWithForm(owner, 'Assigned_bot');
+    const other = await botWithForm(owner, 'Other_bot');
+    const viaRole = await botWithForm(owner, 'Role_bot');
+    const role = await createRole(server, owner, { Leads: { read: true }, Inbox: { read: true } });
+    // The teammate's role is on Role_bot: the inbox counts that, the leads page does not.
+    await updateBot(owner, viaRole, { role_ids: JSON.stringify([role.id]) });
+    const mine = await leaveLead(theirs, { name: 'Mine', email: 'mine@example.com' });
+    await leaveLead(other, { name: 'Not mine', email: 'other@example.com' });
+    await leaveLead(viaRole, { name: 'Role lead', email: 'role@example.com' });
+    const agent = await addTeammate(server, owner, role, readToken);
+    expect((await leadsOf(agent)).last_7_days).toBe(3);
+
+    const put = await server.put(
+      `/api/auth/bots-assigned/${agent.user.id}`,
+      { bot_ids: [theirs.bot_id], all_bots: false },
+      as(owner),
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const card = await leadsOf(agent);
+    expect(card.last_7_days).toBe(1);
+    expect(card.per_day).toEqual([0, 0, 0, 0, 0, 0, 1]);
+    expect(card.items.map((item) => item.id)).toEqual([mine]);
+    // Each lead Home shows opens on the leads page; the bots it leaves out answer 404 there.
+    expect(await leadPageIds(agent, theirs.bot_id)).toEqual([mine]);
+    expect(await leadPageIds(agent, other.bot_id)).toBe(404);
+    expect(await leadPageIds(agent, viaRole.bot_id)).toBe(404);
+    // The owner still sees all three.
+    expect((await leadsOf(owner)).last_7_days).toBe(3);
+  });
+
+  it("says whether a lead form is on among the reader's bots", async () => {
+    const owner = await signupOwner(server);
+    const bot = await createBot(owner, 'Formless');
+    expect(await leadsOf(owner)).toMatchObject({ last_7_days: 0, items: [], form_enabled: false });
+    await updateBot(owner, bot, { lead_form_config: JSON.stringify({ ...LEAD_FORM, enabled: false }) });
+    expect((await leadsOf(owner)).form_enabled).toBe(false);
+    await updateBot(owner, bot, { lead_form_config: JSON.stringify(LEAD_FORM) });
+    expect((await leadsOf(owner)).form_enabled).toBe(true);
+  });
+
+  it("never shows another workspace's leads, nor counts them", async () => {
+    const mine = await signupOwner(server);
+    await botWithForm(mine, 'My_quiet_bot');
+    const theirs = await signupOwner(server);
+    const theirBot = await botWithForm(theirs, 'Their_busy_bot');
+    const lead = await leaveLead(theirBot, { name: 'Their Customer', email: 'theirs@example.com' });
+    expect(await leadsOf(mine)).toEqual({
+      last_7_days: 0,
+      per_day: [0, 0, 0, 0, 0, 0, 0],
+      items: [],
+      form_enabled: true,
+    });
+    expect((await leadsOf(theirs)).items.map((item) => item.id)).toEqual([lead]);
   });
 });

@@ -21,7 +21,7 @@ const routes =
         schema: {
           tags: ['Home'],
           summary:
-            "Home in one call: the caller's bots, recent conversations (Inbox), this month's usage (Manage Bots), the getting-started checklist and the last 30 days' analytics (Analytics)",
+            "Home in one call: the caller's bots, recent conversations (Inbox), this month's usage (Manage Bots), the getting-started checklist, the last 30 days' analytics (Analytics) and new leads (Leads)",
           response: { 200: HomeSummary },
         },
       },

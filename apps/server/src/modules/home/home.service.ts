@@ -4,7 +4,9 @@ import {
   CHECKLIST_STEPS,
   type ChecklistItem,
   type ChecklistStep,
+  HOME_LEAD_DAYS,
   type HomeAnalytics,
+  type HomeLeads,
   type HomeSummary,
   type MessageLimit,
   type Subject,
@@ -15,7 +17,10 @@ import { botMessagesThisMonth } from '../chat/chat.queries.js';
 import {
   assignedBots,
   checklistState,
+  leadFormEnabled,
+  leadsPerDay,
   managedBots,
+  newestLeads,
   recentConversations,
   waitingQuestions,
 } from './home.queries.js';
@@ -36,7 +41,7 @@ const isOwner = (auth: AuthContext) => auth.user.roles.some((role) => role.is_ow
  * the summary never shows more than those routes would: bots (managers see what GET
  * /chat/bots/user/:id gives them, others their assigned bots), conversations (Inbox), this month's
  * usage (Manage Bots, as GET /chat/message-limit), the questions waiting in those bots' unanswered
- * queues (Manage Bots) and the getting-started checklist.
+ * queues (Manage Bots), new leads (Leads) and the getting-started checklist.
  */
 export class HomeService {
   constructor(
@@ -49,7 +54,7 @@ export class HomeService {
   async summary(auth: AuthContext): Promise<HomeSummary> {
     const managesBots = auth.ability.can('read', BOTS_SUBJECT);
     const everyBot = isOwner(auth) || auth.user.all_bots !== false;
-    const [botList, conversations, usage, checklist, analytics, questions] = await Promise.all([
+    const [botList, conversations, usage, checklist, analytics, questions, leads] = await Promise.all([
       managesBots
         ? managedBots(this.db, auth.tenantId, auth.userId, everyBot)
         : assignedBots(this.db, auth.tenantId, auth.userId, auth.user.all_bots !== false),
@@ -59,6 +64,7 @@ export class HomeService {
       // As GET /analytics/overview: read on Analytics.
       auth.ability.can('read', 'Analytics') ? this.analytics(auth) : null,
       managesBots ? waitingQuestions(this.db, auth.tenantId, auth.userId, everyBot) : null,
+      auth.ability.can('read', 'Leads') ? this.leads(auth) : null,
     ]);
     return {
       bots_scope: managesBots ? 'workspace' : 'assigned',
@@ -69,6 +75,27 @@ export class HomeService {
       checklist,
       analytics,
       questions,
+      leads,
+    };
+  }
+
+  /** New leads (as GET /chat/bots/:id/leads lets the caller read them): the week's count by day, the newest. */
+  private async leads(auth: AuthContext): Promise<HomeLeads> {
+    const [days, items, formEnabled] = await Promise.all([
+      leadsPerDay(this.db, auth),
+      newestLeads(this.db, auth),
+      leadFormEnabled(this.db, auth),
+    ]);
+    const perDay = new Array<number>(HOME_LEAD_DAYS).fill(0);
+    for (const { days_ago, count } of days) {
+      // Oldest first; a clock a moment behind the row's (days_ago -1) is still the last 24 hours.
+      perDay[HOME_LEAD_DAYS - 1 - Math.max(0, days_ago)]! += count;
+    }
+    return {
+      last_7_days: perDay.reduce((sum, count) => sum + count, 0),
+      per_day: perDay,
+      items,
+      form_enabled: formEnabled,
     };
   }
 

@@ -19,14 +19,16 @@ import { HomeAnalyticsSummary } from '../components/HomeAnalyticsSummary';
 import { HomeBots } from '../components/HomeBots';
 import { HomeChecklist } from '../components/HomeChecklist';
 import { HomeConversations } from '../components/HomeConversations';
+import { HomeLeads } from '../components/HomeLeads';
 import { HomeQuestions } from '../components/HomeQuestions';
 import { HomeUsage } from '../components/HomeUsage';
 import { QuickActions } from '../components/QuickActions';
 import { greeting } from '../greeting';
 
+/** A card of Home, a region named by its title (so each can be found, by assistive tools too). */
 function Panel({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Card sx={{ height: '100%' }}>
+    <Card component="section" aria-label={title} sx={{ height: '100%' }}>
       <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
       <CardContent>{children}</CardContent>
     </Card>
@@ -52,8 +54,15 @@ function Panels({ summary }: { summary: HomeSummary }) {
             </Panel>
           </Grid>
         )}
+        {summary.leads && (
+          <Grid size={{ xs: 12, md: summary.questions ? 6 : 12 }}>
+            <Panel title="New leads">
+              <HomeLeads leads={summary.leads} botId={firstBot} />
+            </Panel>
+          </Grid>
+        )}
         {summary.questions && (
-          <Grid size={{ xs: 12 }}>
+          <Grid size={{ xs: 12, md: summary.leads ? 6 : 12 }}>
             <Panel title="Questions to answer">
               <HomeQuestions questions={summary.questions} />
             </Panel>
