@@ -54,8 +54,10 @@ export async function requireBot(db: DbOrTx, tenantId: number, botId: number) {
 }
 
 /**
- * The tenant's bot as one teammate works with it: a teammate the owner restricted to their assigned
- * bots (all_bots false) gets a 404 for the others, like for a bot that does not exist. Owners see all.
+ * The tenant's bot as one teammate works with it: a teammate the owner restricted to some bots
+ * (all_bots false) gets a 404 for any bot outside botsOfRestricted (theirs, assigned to them, or
+ * carrying one of their roles: the bots their list shows), like for a bot that does not exist.
+ * Owners see all.
  */
 export async function requireWorkingBot(
   db: DbOrTx,
@@ -68,10 +70,7 @@ export async function requireWorkingBot(
 ) {
   const bot = await requireBot(db, auth.tenantId, botId);
   const restricted = auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
-  if (
-    restricted &&
-    (await db.$count(botUsers, and(eq(botUsers.botId, botId), eq(botUsers.userId, auth.userId)))) === 0
-  )
+  if (restricted && (await db.$count(bots, and(eq(bots.id, botId), botsOfRestricted(auth.userId)))) === 0)
     throw notFound('Bot not found');
   return bot;
 }

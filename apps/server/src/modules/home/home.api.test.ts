@@ -640,17 +640,17 @@ describe('new leads', () => {
     });
   });
 
-  it('shows a teammate restricted to some bots only the leads the leads page opens for them', async () => {
+  it('shows a teammate restricted to some bots the leads of the bots they work with, each one the leads page opens', async () => {
     const owner = await signupOwner(server);
     const theirs = await botWithForm(owner, 'Assigned_bot');
     const other = await botWithForm(owner, 'Other_bot');
     const viaRole = await botWithForm(owner, 'Role_bot');
     const role = await createRole(server, owner, { Leads: { read: true }, Inbox: { read: true } });
-    // The teammate's role is on Role_bot: the inbox counts that, the leads page does not.
+    // The teammate's role is on Role_bot: they work with it, as their bots list and the inbox say.
     await updateBot(owner, viaRole, { role_ids: JSON.stringify([role.id]) });
     const mine = await leaveLead(theirs, { name: 'Mine', email: 'mine@example.com' });
     await leaveLead(other, { name: 'Not mine', email: 'other@example.com' });
-    await leaveLead(viaRole, { name: 'Role lead', email: 'role@example.com' });
+    const byRole = await leaveLead(viaRole, { name: 'Role lead', email: 'role@example.com' });
     const agent = await addTeammate(server, owner, role, readToken);
     expect((await leadsOf(agent)).last_7_days).toBe(3);
 
@@ -661,13 +661,13 @@ describe('new leads', () => {
     );
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const card = await leadsOf(agent);
-    expect(card.last_7_days).toBe(1);
-    expect(card.per_day).toEqual([0, 0, 0, 0, 0, 0, 1]);
-    expect(card.items.map((item) => item.id)).toEqual([mine]);
-    // Each lead Home shows opens on the leads page; the bots it leaves out answer 404 there.
+    expect(card.last_7_days).toBe(2);
+    expect(card.per_day).toEqual([0, 0, 0, 0, 0, 0, 2]);
+    expect(card.items.map((item) => item.id).sort()).toEqual([mine, byRole].sort());
+    // Each lead Home shows opens on the leads page; the bot it leaves out answers 404 there.
     expect(await leadPageIds(agent, theirs.bot_id)).toEqual([mine]);
+    expect(await leadPageIds(agent, viaRole.bot_id)).toEqual([byRole]);
     expect(await leadPageIds(agent, other.bot_id)).toBe(404);
-    expect(await leadPageIds(agent, viaRole.bot_id)).toBe(404);
     // The owner still sees all three.
     expect((await leadsOf(owner)).last_7_days).toBe(3);
   });

@@ -157,16 +157,12 @@ export async function recentConversations(db: DbOrTx, reader: InboxReader): Prom
 
 /**
  * The bots whose leads the reader may open, by the rule of GET /chat/bots/:id/leads
- * (requireWorkingBot): every bot of the workspace, or for a teammate restricted to some bots the ones
- * assigned to them. Not botsOfRestricted's wider set: the leads page answers 404 for the rest.
+ * (requireWorkingBot): every bot of the workspace, or for a teammate restricted to some bots
+ * botsOfRestricted's (theirs, assigned to them, or carrying one of their roles).
  */
 function leadBots(reader: InboxReader): SQL {
   const tenant = eq(bots.tenantId, reader.tenantId);
-  if (!isRestricted(reader)) return tenant;
-  return and(
-    tenant,
-    sql`${bots.id} in (select ${botUsers.botId} from ${botUsers} where ${botUsers.userId} = ${reader.userId})`,
-  )!;
+  return isRestricted(reader) ? and(tenant, botsOfRestricted(reader.userId))! : tenant;
 }
 
 /**
