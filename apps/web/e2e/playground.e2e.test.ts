@@ -104,6 +104,20 @@ describe('bot playground and full-page chat', () => {
     await screenshot(page, 'playground-why');
     await page.keyboard.press('Escape');
 
+    // What to add is one click away: a Q&A pair for that very question (test chats never reach the
+    // unanswered queue, so the playground offers it at once).
+    expect(await answers.nth(0).getByRole('button', { name: 'Answer it with a Q&A pair' }).count()).toBe(0);
+    await answers.nth(1).getByRole('button', { name: 'Answer it with a Q&A pair' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Q&A' });
+    expect(await add.getByLabel('Question', { exact: true }).inputValue()).toBe(
+      'What is the capital of Peru?',
+    );
+    await add.getByLabel('Answer', { exact: true }).fill('Lima, though we only ship parcels there.');
+    await screenshot(page, 'playground-answer-with-pair');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await add.waitFor({ state: 'hidden' });
+    await page.getByText('Q&A added').first().waitFor();
+
     // A reload shows the same conversation.
     await page.reload();
     await shipping.waitFor();
@@ -119,6 +133,28 @@ describe('bot playground and full-page chat', () => {
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => answers.count()).toBe(0);
     await page.getByRole('group', { name: 'Suggested questions' }).waitFor();
+    // The pair trains within seconds of being added: asked again, the bot answers with it.
+    await expect
+      .poll(
+        async () => {
+          const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+          const pairs = await apiCall<Array<{ trained: boolean }>>(
+            h,
+            token,
+            'GET',
+            `/qna/?bot_id=${bot.bot_id}`,
+          );
+          return pairs.length === 2 && pairs.every((pair) => pair.trained);
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    await box.fill('what is the capital of peru');
+    await box.press('Enter');
+    const peru = answers.filter({ hasText: 'Lima, though we only ship parcels there.' });
+    await peru.waitFor({ timeout: 30_000 });
+    await peru.getByText('Q&A', { exact: true }).waitFor();
+    await screenshot(page, 'playground-answered-with-pair');
 
     // The public full-page chat, as a visitor without login, over the WebSocket.
     const { page: visitor } = await h.newPage({ width: 420, height: 720 });

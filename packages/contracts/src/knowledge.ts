@@ -168,6 +168,8 @@ export const UNANSWERED_ROUTE_RULES = {
   'POST /unanswered/:id/answer': need(BOTS_SUBJECT, 'create'),
   'POST /unanswered/:id/link': need(BOTS_SUBJECT, 'write'),
   'DELETE /unanswered/:id': need(BOTS_SUBJECT, 'write'),
+  'POST /unanswered/dismiss': need(BOTS_SUBJECT, 'write'),
+  'POST /unanswered/restore': need(BOTS_SUBJECT, 'write'),
 } as const satisfies Record<string, RouteRule>;
 
 export const UnansweredGroup = z.object({
@@ -175,6 +177,7 @@ export const UnansweredGroup = z.object({
   bot_id: z.number().int(),
   /** The first wording asked; `examples` holds the latest others. */
   question: z.string(),
+  /** How many conversations asked it: a visitor rewording it in one conversation asked it once. */
   asked_count: z.number().int(),
   first_asked_at: z.string(),
   last_asked_at: z.string(),
@@ -214,6 +217,8 @@ export const UnansweredGroup = z.object({
   unverified: z.array(z.string()).nullable(),
   /** How many visitors rated such a not-sure answer up: the quote helped them. */
   rated_helpful: z.number().int(),
+  /** The latest conversation it was asked in, to read in the inbox; null when none is known. */
+  conversation_id: z.number().int().nullable(),
 });
 export type UnansweredGroup = z.infer<typeof UnansweredGroup>;
 
@@ -223,6 +228,15 @@ export const AnswerUnansweredBody = z.object({
   answer: text(MESSAGES.qna.answerRequired, 20_000),
 });
 export type AnswerUnansweredBody = z.infer<typeof AnswerUnansweredBody>;
+
+/** Groups of the queue dismissed at once, or brought back ("Undo"). */
+export const UnansweredIdsBody = z.object({
+  ids: z
+    .array(BodyId('Question'))
+    .min(1, 'Name at least one question')
+    .max(200, 'At most 200 questions at once'),
+});
+export type UnansweredIdsBody = z.infer<typeof UnansweredIdsBody>;
 
 /** "Same as an existing answer": the group's wordings become other wordings of this pair. */
 export const LinkUnansweredBody = z.object({ qna_id: BodyId('Q&A') });

@@ -5,7 +5,7 @@ import {
   type QnA,
   type UpdateQnABody,
 } from '@parley/contracts';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
@@ -72,6 +72,15 @@ async function requireNewQuestion(tx: Tx, tenantId: number, botId: number, quest
       pair.id !== self && [pair.question, ...pair.wordings].some((text) => sameQuestion(text) === wanted),
   );
   if (taken) throw conflict(`This bot already has a Q&A pair for that question: "${taken.question}"`);
+}
+
+/** The questions and other wordings of the bot's pairs but one, as `sameQuestion` keys them. */
+async function otherPairsWordings(tx: Tx, tenantId: number, botId: number, except: number) {
+  const pairs = await tx
+    .select({ question: qna.question, wordings: qna.alternateQuestions })
+    .from(qna)
+    .where(and(eq(qna.tenantId, tenantId), eq(qna.botId, botId), ne(qna.id, except)));
+  return new Set(pairs.flatMap((pair) => [pair.question, ...pair.wordings].map(sameQuestion)));
 }
 
 /** The workspace's pair, read and locked for the rest of the transaction; undefined when there is none. */
@@ -271,7 +280,10 @@ export class QnaService {
   ): Promise<QnA> {
     const pair = await this.lockPair(tx, auth.tenantId, id);
     if (pair.botId !== botId) throw badRequest(MESSAGES.qna.otherBot);
-    const merged = otherWordings(pair.question, [...pair.alternateQuestions, ...wordings]);
+    // A wording another pair already has would tie the two, so neither would answer it: it stays theirs.
+    const taken = await otherPairsWordings(tx, auth.tenantId, botId, id);
+    const fresh = wordings.filter((wording) => !taken.has(sameQuestion(wording)));
+    const merged = otherWordings(pair.question, [...pair.alternateQuestions, ...fresh]);
     const [row] = await tx
       .update(qna)
       .set({ alternateQuestions: merged.slice(-MAX_ALTERNATE_QUESTIONS), updatedAt: new Date() })

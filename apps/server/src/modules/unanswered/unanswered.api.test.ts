@@ -287,12 +287,16 @@ describe('the queue of unanswered questions', () => {
       (await server.post(`/api/unanswered/${paypal!.id}/answer`, { answer: 'No' }, as(other))).status,
     ).toBe(404);
     expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(other))).status).toBe(404);
+    for (const path of ['/api/unanswered/dismiss', '/api/unanswered/restore'])
+      expect((await server.post(path, { ids: [paypal!.id] }, as(other))).status, path).toBe(404);
     const role = await createRole(server, owner, { Home: { read: true } });
     const member = await addTeammate(server, owner, role, (email) =>
       outboxText(server.database, email).then(tokenFromText),
     );
     expect((await server.get(`/api/unanswered/bot/${bot.bot_id}`, as(member))).status).toBe(403);
     expect((await server.delete(`/api/unanswered/${paypal!.id}`, as(member))).status).toBe(403);
+    for (const path of ['/api/unanswered/dismiss', '/api/unanswered/restore'])
+      expect((await server.post(path, { ids: [paypal!.id] }, as(member))).status, path).toBe(403);
     const [pair] = (await server.get<QnA[]>(`/api/qna/?bot_id=${bot.bot_id}`, as(owner))).body;
     expect(
       (await server.post(`/api/unanswered/${paypal!.id}/answer`, { answer: 'No' }, as(member))).status,

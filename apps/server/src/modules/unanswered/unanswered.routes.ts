@@ -5,6 +5,7 @@ import {
   MessageResponse,
   QnA,
   UnansweredGroup,
+  UnansweredIdsBody,
 } from '@parley/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,12 +22,16 @@ export const unansweredRoutes =
       {
         schema: {
           tags,
-          summary: 'The questions a bot could not answer, grouped by meaning, most asked first',
+          summary:
+            'The questions a bot could not answer, grouped by meaning, the 200 most asked first; X-Total-Count: how many are open',
           params: z.object({ botId: IdParams.shape.id }),
           response: { 200: z.array(UnansweredGroup) },
         },
       },
-      async (request) => service.list(requireAuth(request), request.params.botId),
+      async (request, reply) => {
+        const { groups, total } = await service.list(requireAuth(request), request.params.botId);
+        return reply.header('x-total-count', String(total)).send(groups);
+      },
     );
     app.post(
       '/unanswered/:id/answer',
@@ -70,6 +75,36 @@ export const unansweredRoutes =
       async (request) => {
         await service.dismiss(requireAuth(request), request.params.id);
         return { message: 'Question dismissed' };
+      },
+    );
+    app.post(
+      '/unanswered/dismiss',
+      {
+        schema: {
+          tags,
+          summary: 'Dismiss several groups at once; those that already left the queue are left as they are',
+          body: UnansweredIdsBody,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        const count = await service.dismissMany(requireAuth(request), request.body.ids);
+        return { message: count === 1 ? '1 question dismissed' : `${count} questions dismissed` };
+      },
+    );
+    app.post(
+      '/unanswered/restore',
+      {
+        schema: {
+          tags,
+          summary: 'Undo a dismissal: the groups come back to the queue as they were',
+          body: UnansweredIdsBody,
+          response: { 200: MessageResponse },
+        },
+      },
+      async (request) => {
+        const count = await service.restore(requireAuth(request), request.body.ids);
+        return { message: count === 1 ? 'Question restored' : `${count} questions restored` };
       },
     );
   };

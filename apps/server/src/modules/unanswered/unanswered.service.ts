@@ -1,49 +1,31 @@
 import type { AnswerUnansweredBody, LinkUnansweredBody, QnA, UnansweredGroup } from '@parley/contracts';
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { type Db, type DbOrTx, queryRows, sql } from '../../core/db/database.js';
+import { and, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { type Db, type DbOrTx, queryRows, sql, type Tx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { clip } from '../../core/text.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { botsOfRestricted, requireBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
-import { sourceLanguagesOf } from '../bots/visitor-language.js';
-import { notify } from '../notifications/notifications.service.js';
 import type { QnaService } from '../qna/qna.service.js';
+import { sameQuestion } from './same-question.js';
+import { recordQuestion, type UnansweredInput, type UnansweredReason } from './unanswered.record.js';
 import { unansweredGroups as groups, unansweredQuestions as questions } from './unanswered.schema.js';
 
-export type UnansweredReason = (typeof questions.$inferInsert)['reason'];
-
-export type UnansweredInput = {
-  tenantId: number;
-  botId: number;
-  question: string;
-  conversationId?: number | null;
-  reason: UnansweredReason;
-  /** Reason `unsure`: the sentences the bot quoted; reason `unverified`: the model's answer not given. */
-  botAnswer?: string | null;
-  /** Reason `unverified`: the figures of the model's answer that the sources do not back. */
-  unverified?: string[] | null;
-};
+export { overlap, SAME_QUESTION } from './same-question.js';
+export {
+  forgetQuestion,
+  markHelpful,
+  REPEATS_NOTIFIED,
+  recordQuestion,
+  type UnansweredInput,
+  type UnansweredReason,
+  withdrawQuestion,
+} from './unanswered.record.js';
 
 type BotAnswer = { botAnswer: string; reason: UnansweredReason; unverified: string[] | null };
 
-/** Two wordings ask the same thing when their stemmed words overlap this much (Dice coefficient). */
-export const SAME_QUESTION = 0.6;
-/** The open groups, most recently asked first, a new question is compared with. */
-const GROUPS_COMPARED = 500;
+/** The open groups a bot's queue lists, most asked first. */
+export const LISTED = 200;
 const EXAMPLES = 3;
-/** The owners are told once when a question the bot could not answer has been asked this many times. */
-export const REPEATS_NOTIFIED = 3;
-/** First key of the advisory lock that makes grouping one question at a time per bot. */
-const GROUPING_LOCK_CLASS = 0x0a5c;
-
-/** Dice coefficient of two sets of stemmed words: 1 for the same words, 0 for none shared. */
-export function overlap(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  const set = new Set(a);
-  const shared = new Set(b.filter((term) => set.has(term))).size;
-  return (2 * shared) / (set.size + new Set(b).size);
-}
 
 /**
  * The questions a bot could not answer (issue 15 item 4): recorded by the chat when the bot found
@@ -63,17 +45,24 @@ export class UnansweredService {
     return recordQuestion(this.db, input);
   }
 
-  /** A bot's open groups, most asked first, each with its latest other wordings. */
-  async list(auth: AuthContext, botId: number): Promise<UnansweredGroup[]> {
-    await requireBot(this.db, auth.tenantId, botId);
-    const rows = await this.db
-      .select()
-      .from(groups)
-      .where(and(eq(groups.tenantId, auth.tenantId), eq(groups.botId, botId), eq(groups.status, 'open')))
-      .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt))
-      .limit(200);
+  /**
+   * A bot's open groups, the LISTED most asked first, each with its latest other wordings, and how
+   * many are open in all.
+   */
+  async list(auth: AuthContext, botId: number): Promise<{ groups: UnansweredGroup[]; total: number }> {
+    await requireQueueBot(this.db, auth, botId);
+    const open = and(eq(groups.tenantId, auth.tenantId), eq(groups.botId, botId), eq(groups.status, 'open'));
+    const [rows, total] = await Promise.all([
+      this.db
+        .select()
+        .from(groups)
+        .where(open)
+        .orderBy(desc(groups.askedCount), desc(groups.lastAskedAt), desc(groups.id))
+        .limit(LISTED),
+      this.db.$count(groups, open),
+    ]);
     const ids = rows.map((row) => row.id);
-    const [examples, suggestions, disliked, quotes, helpful, likely] = await Promise.all([
+    const [examples, suggestions, disliked, quotes, helpful, likely, conversations] = await Promise.all([
       this.examplesOf(ids),
       this.suggestionsFor(ids),
       this.dislikedIn(ids),
@@ -81,8 +70,9 @@ export class UnansweredService {
       this.helpfulIn(ids),
       // The bot's pairs are stemmed only when there is a group to offer one for.
       rows.length > 0 ? this.qna.nearestPairOf(auth.tenantId, botId) : () => null,
+      this.latestConversationsOf(ids),
     ]);
-    return rows.map((row) => ({
+    const listed = rows.map((row) => ({
       id: row.id,
       bot_id: row.botId,
       question: row.question,
@@ -99,7 +89,23 @@ export class UnansweredService {
       bot_answer: quotes.get(row.id)?.botAnswer ?? null,
       unverified: quotes.get(row.id)?.unverified ?? null,
       rated_helpful: helpful.get(row.id) ?? 0,
+      conversation_id: conversations.get(row.id) ?? null,
     }));
+    return { groups: listed, total };
+  }
+
+  /** Per group, the latest conversation one of its questions was asked in. */
+  private async latestConversationsOf(groupIds: number[]): Promise<Map<number, number>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectDistinctOn([questions.groupId], {
+        groupId: questions.groupId,
+        conversationId: questions.conversationId,
+      })
+      .from(questions)
+      .where(and(inArray(questions.groupId, groupIds), isNotNull(questions.conversationId)))
+      .orderBy(questions.groupId, desc(questions.askedAt), desc(questions.id));
+    return new Map(rows.map((row) => [row.groupId, row.conversationId!]));
   }
 
   /** Per group, how many of its answers said not sure a visitor rated up. */
@@ -212,38 +218,48 @@ export class UnansweredService {
     return byGroup;
   }
 
-  /** Answers a group once: it becomes a Q&A pair of its bot, queued for training, and leaves the queue. */
+  /**
+   * Answers a group once: it becomes a Q&A pair of its bot, queued for training, and leaves the
+   * queue with the open groups asking the same thing (`sameGroupsIn`). Every wording visitors used
+   * becomes another wording of the pair, so the next visitor who types one (typo and all) gets it.
+   */
   async answer(auth: AuthContext, id: number, body: AnswerUnansweredBody): Promise<QnA> {
     return this.db.transaction(async (tx) => {
       const group = await this.lockOpen(tx, auth, id);
+      const answered = await sameGroupsIn(tx, group);
       const pair = await this.qna.createIn(tx, auth, {
         bot_id: group.botId,
         question: body.question ?? group.question,
         answer: body.answer,
       });
-      await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(eq(groups.id, id));
-      return pair;
+      return this.close(tx, auth, answered, pair.id);
     });
   }
 
   /**
-   * "Same as an existing answer": the group's wordings become other wordings of one of the bot's
-   * pairs, which then answers them (no training: retrieval reads them at once), and the group
-   * leaves the queue.
+   * "Same as an existing answer": the wordings of the group (and of the open groups asking the same
+   * thing) become other wordings of one of the bot's pairs, which then answers them (no training:
+   * retrieval reads them at once), and they leave the queue.
    */
   async link(auth: AuthContext, id: number, body: LinkUnansweredBody): Promise<QnA> {
     return this.db.transaction(async (tx) => {
       const group = await this.lockOpen(tx, auth, id);
-      const asked = await tx
-        .select({ question: questions.question })
-        .from(questions)
-        .where(eq(questions.groupId, id))
-        .orderBy(questions.askedAt);
-      const wordings = [group.question, ...asked.map((row) => row.question)];
-      const pair = await this.qna.addWordingsIn(tx, auth, body.qna_id, group.botId, wordings);
-      await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(eq(groups.id, id));
-      return pair;
+      return this.close(tx, auth, await sameGroupsIn(tx, group), body.qna_id);
     });
+  }
+
+  /** Closes these groups of one bot as answered by the pair, their wordings added to it. */
+  private async close(tx: Tx, auth: AuthContext, answered: GroupRow[], qnaId: number): Promise<QnA> {
+    const ids = answered.map((group) => group.id);
+    const asked = await tx
+      .select({ question: questions.question })
+      .from(questions)
+      .where(inArray(questions.groupId, ids))
+      .orderBy(questions.askedAt, questions.id);
+    const wordings = [...answered.map((group) => group.question), ...asked.map((row) => row.question)];
+    const pair = await this.qna.addWordingsIn(tx, auth, qnaId, answered[0]!.botId, wordings);
+    await tx.update(groups).set({ status: 'answered', qnaId: pair.id }).where(inArray(groups.id, ids));
+    return pair;
   }
 
   /** Takes a group out of the queue without answering it (spam, out of scope). */
@@ -254,230 +270,105 @@ export class UnansweredService {
     });
   }
 
-  private async lockOpen(tx: DbOrTx, auth: AuthContext, id: number) {
-    const [group] = await tx
+  /**
+   * Dismisses several groups at once (the queue's "Dismiss selected"). Every id must be a group the
+   * caller may see, or nothing changes (404); those that left the queue meanwhile are left as they
+   * are. The number dismissed.
+   */
+  async dismissMany(auth: AuthContext, ids: number[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const found = await this.lockAll(tx, auth, ids);
+      const open = found.filter((group) => group.status === 'open').map((group) => group.id);
+      if (open.length > 0)
+        await tx.update(groups).set({ status: 'dismissed' }).where(inArray(groups.id, open));
+      return open.length;
+    });
+  }
+
+  /**
+   * Brings dismissed groups back to the queue ("Undo"): as they were, counts and wordings kept.
+   * A group answered meanwhile is refused (400), as is an id the caller may not see (404).
+   */
+  async restore(auth: AuthContext, ids: number[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const found = await this.lockAll(tx, auth, ids);
+      if (found.some((group) => group.status === 'answered'))
+        throw badRequest('This question was answered meanwhile: its answer is in the Q&A pairs');
+      const dismissed = found.filter((group) => group.status === 'dismissed').map((group) => group.id);
+      if (dismissed.length > 0)
+        await tx.update(groups).set({ status: 'open' }).where(inArray(groups.id, dismissed));
+      return dismissed.length;
+    });
+  }
+
+  /** The caller's open group, locked; 404 for another workspace's or a bot the caller does not work with. */
+  private async lockOpen(tx: DbOrTx, auth: AuthContext, id: number): Promise<GroupRow> {
+    const [group] = await this.lockAll(tx, auth, [id]);
+    if (group!.status !== 'open') throw badRequest('This question has already left the queue');
+    return group!;
+  }
+
+  /** The caller's groups with these ids, locked; 404 when one is not (nothing is changed then). */
+  private async lockAll(tx: DbOrTx, auth: AuthContext, ids: number[]): Promise<GroupRow[]> {
+    const wanted = [...new Set(ids)];
+    const found = await tx
       .select()
       .from(groups)
-      .where(and(eq(groups.id, id), eq(groups.tenantId, auth.tenantId)))
+      .where(and(inArray(groups.id, wanted), eq(groups.tenantId, auth.tenantId)))
+      .orderBy(groups.id)
       .for('update');
-    if (!group) throw notFound('Question not found');
-    if (group.status !== 'open') throw badRequest('This question has already left the queue');
-    return group;
+    const bots = [...new Set(found.map((group) => group.botId))];
+    const seen = await workedBotsOf(tx, auth, bots);
+    if (found.length !== wanted.length || bots.some((bot) => !seen.has(bot)))
+      throw notFound(wanted.length === 1 ? 'Question not found' : 'Some of these questions were not found');
+    return found;
   }
 }
 
-/**
- * Adds a visitor's question to its bot's open group asking the same thing, or to a new one. Needs
- * the database alone, so whatever notices such a question (the chat, a thumbs down) can queue it.
- */
-export async function recordQuestion(db: Db, input: UnansweredInput): Promise<number | null> {
-  const question = queuedText(input.question);
-  const terms = question ? await stemmedTerms(db, input.tenantId, input.botId, question) : [];
-  if (terms.length === 0) return null; // nothing but stop words: nothing to learn from
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
-    const already = await queuedBefore(tx, input, question);
-    if (already !== null) return already;
-    const open = await tx
-      .select({ id: groups.id, terms: groups.terms })
-      .from(groups)
-      .where(
-        and(eq(groups.tenantId, input.tenantId), eq(groups.botId, input.botId), eq(groups.status, 'open')),
-      )
-      .orderBy(desc(groups.lastAskedAt))
-      .limit(GROUPS_COMPARED);
-    const best = open
-      .map((group) => ({ id: group.id, score: overlap(terms, group.terms) }))
-      .reduce<{ id: number; score: number } | null>((a, b) => (!a || b.score > a.score ? b : a), null);
-    let groupId: number;
-    if (best && best.score >= SAME_QUESTION) {
-      groupId = best.id;
-      const [grown] = await tx
-        .update(groups)
-        .set({ askedCount: sql`${groups.askedCount} + 1`, lastAskedAt: new Date() })
-        .where(eq(groups.id, groupId))
-        .returning({ question: groups.question, askedCount: groups.askedCount });
-      if (grown!.askedCount === REPEATS_NOTIFIED) await notifyRepeated(tx, input, groupId, grown!.question);
-    } else {
-      const [created] = await tx
-        .insert(groups)
-        .values({ tenantId: input.tenantId, botId: input.botId, question, terms })
-        .returning({ id: groups.id });
-      groupId = created!.id;
-    }
-    await tx.insert(questions).values({
-      tenantId: input.tenantId,
-      groupId,
-      question,
-      conversationId: input.conversationId ?? null,
-      reason: input.reason,
-      botAnswer: input.botAnswer ?? null,
-      unverified: input.unverified ?? null,
-    });
-    return groupId;
-  });
-}
+type GroupRow = typeof groups.$inferSelect;
 
-/**
- * The bell, once per group: visitors keep asking something the bot cannot answer (is not sure of, or
- * answered to a thumbs down), and one answer in the Q&A screen ends it. Stored with the question, so it exists only if that does.
- */
-async function notifyRepeated(tx: DbOrTx, input: UnansweredInput, groupId: number, question: string) {
-  const [bot] = await tx
-    .select({ name: bots.botName })
+/** A teammate the owner restricted to some bots (owners always see every bot). */
+const isRestricted = (auth: AuthContext) =>
+  auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
+
+/** Of these bots of the caller's workspace, those they work with (all of them unless restricted). */
+async function workedBotsOf(db: DbOrTx, auth: AuthContext, botIds: number[]): Promise<Set<number>> {
+  if (!isRestricted(auth) || botIds.length === 0) return new Set(botIds);
+  const rows = await db
+    .select({ id: bots.id })
     .from(bots)
-    .where(and(eq(bots.id, input.botId), eq(bots.tenantId, input.tenantId)));
-  await notify(tx, {
-    tenantId: input.tenantId,
-    kind: 'question_repeated',
-    title: `Asked ${REPEATS_NOTIFIED} times: “${clip(question, 80)}”`,
-    body: `${bot?.name ?? 'Your bot'} did not know, was not sure, or its answer was rated down. Answer it once in Q&A and the bot will from then on.`,
-    link: `/bot/knowledge/qna?bot=${input.botId}`,
-    dedupeKey: `unanswered:${groupId}`,
-  });
-}
-
-/** A question as the queue keeps it: spaces folded, at most 2,000 characters. */
-const queuedText = (question: string) => question.replace(/\s+/g, ' ').trim().slice(0, 2000);
-
-/**
- * Takes back what `recordQuestion` queued for this conversation's question with this reason (a
- * thumbs down taken back): the group counts it no more, and goes when nothing else is in it.
- */
-export async function withdrawQuestion(db: Db, input: UnansweredInput): Promise<void> {
-  if (!input.conversationId) return;
-  const question = queuedText(input.question);
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
-    const row = await queuedRow(tx, input, question, input.reason);
-    if (!row) return;
-    await tx.delete(questions).where(eq(questions.id, row.id));
-    const [left] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(questions)
-      .where(eq(questions.groupId, row.groupId));
-    if (left!.n === 0) await tx.delete(groups).where(eq(groups.id, row.groupId));
-    else
-      await tx
-        .update(groups)
-        .set({ askedCount: sql`greatest(${groups.askedCount} - 1, 1)` })
-        .where(eq(groups.id, row.groupId));
-  });
+    .where(and(inArray(bots.id, botIds), eq(bots.tenantId, auth.tenantId), botsOfRestricted(auth.userId)));
+  return new Set(rows.map((row) => row.id));
 }
 
 /**
- * Forgets a question its asker unsent (Instagram): every row of it from that conversation, in any
- * group, open or not. A group left empty goes; one that showed these words shows its latest other
- * wording instead, its terms stemmed from that.
+ * The bot whose queue is read: one of the caller's workspace that they work with. A teammate
+ * restricted to some bots gets 404 for the others' queues, as the inbox and home page do.
  */
-export async function forgetQuestion(
-  db: Db,
-  input: { tenantId: number; botId: number; conversationId: number; question: string },
-): Promise<void> {
-  const question = queuedText(input.question);
-  if (!question) return;
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${GROUPING_LOCK_CLASS}, ${input.botId})`);
-    const removed = await tx
-      .delete(questions)
-      .where(
-        and(
-          eq(questions.tenantId, input.tenantId),
-          eq(questions.conversationId, input.conversationId),
-          eq(questions.question, question),
-        ),
-      )
-      .returning({ groupId: questions.groupId });
-    for (const groupId of new Set(removed.map((row) => row.groupId))) {
-      const gone = removed.filter((row) => row.groupId === groupId).length;
-      await settleGroup(tx, input, groupId, question, gone);
-    }
-  });
-}
-
-/** A group after `gone` of its rows with these words left it: deleted when empty, else counted down and reworded. */
-async function settleGroup(
-  tx: DbOrTx,
-  input: { tenantId: number; botId: number },
-  groupId: number,
-  question: string,
-  gone: number,
-): Promise<void> {
-  const [latest] = await tx
-    .select({ question: questions.question })
-    .from(questions)
-    .where(eq(questions.groupId, groupId))
-    .orderBy(desc(questions.askedAt))
-    .limit(1);
-  if (!latest) {
-    await tx.delete(groups).where(eq(groups.id, groupId));
-    return;
-  }
-  const [group] = await tx
-    .update(groups)
-    .set({ askedCount: sql`greatest(${groups.askedCount} - ${gone}, 1)` })
-    .where(eq(groups.id, groupId))
-    .returning({ question: groups.question });
-  if (group?.question !== question) return;
-  const terms = await stemmedTerms(tx, input.tenantId, input.botId, latest.question);
-  await tx.update(groups).set({ question: latest.question, terms }).where(eq(groups.id, groupId));
+async function requireQueueBot(db: DbOrTx, auth: AuthContext, botId: number) {
+  const bot = await requireBot(db, auth.tenantId, botId);
+  if (!(await workedBotsOf(db, auth, [botId])).has(botId)) throw notFound('Bot not found');
+  return bot;
 }
 
 /**
- * A visitor's thumbs up on an answer said not sure marks its queued question: the quote helped
- * them, which the owner reads as a hint to keep it as the answer. The question stays queued, as one
- * visitor's word is not the owner's; a thumbs taken back unmarks it.
+ * The group and the bot's other open groups that ask the same thing by the queue's own rule (their
+ * questions' words overlap), locked: grouped apart before typos counted, or when a later question
+ * matched another group better. Answering one answers them all.
  */
-export async function markHelpful(db: Db, input: UnansweredInput, helpful: boolean): Promise<void> {
-  const question = queuedText(input.question);
-  const row = await queuedRow(db, input, question, 'unsure');
-  if (row) await db.update(questions).set({ ratedHelpful: helpful }).where(eq(questions.id, row.id));
-}
-
-/**
- * The open group already holding this question from this conversation: the bot's "I don't know"
- * queues it, and the visitor then asking for a person would queue the same message again, so one
- * question asked once would read "asked 2 times".
- */
-async function queuedBefore(tx: DbOrTx, input: UnansweredInput, question: string): Promise<number | null> {
-  return (await queuedRow(tx, input, question))?.groupId ?? null;
-}
-
-/** This conversation's row of the question in one of the bot's open groups (with this reason, if given). */
-async function queuedRow(
-  tx: DbOrTx,
-  input: UnansweredInput,
-  question: string,
-  reason?: UnansweredReason,
-): Promise<{ id: number; groupId: number } | undefined> {
-  if (!input.conversationId) return undefined;
-  const [row] = await tx
-    .select({ id: questions.id, groupId: questions.groupId })
-    .from(questions)
-    .innerJoin(groups, eq(groups.id, questions.groupId))
+async function sameGroupsIn(tx: DbOrTx, group: GroupRow): Promise<GroupRow[]> {
+  const others = await tx
+    .select()
+    .from(groups)
     .where(
       and(
-        eq(questions.conversationId, input.conversationId),
-        eq(questions.question, question),
-        reason ? eq(questions.reason, reason) : undefined,
-        eq(groups.botId, input.botId),
+        eq(groups.tenantId, group.tenantId),
+        eq(groups.botId, group.botId),
         eq(groups.status, 'open'),
+        ne(groups.id, group.id),
       ),
     )
-    .limit(1);
-  return row;
-}
-
-/**
- * The question's words as PostgreSQL stems them in the languages of the bot's sources (as its pairs
- * are stemmed, so a group finds its likely pair), stop words left out.
- */
-async function stemmedTerms(db: DbOrTx, tenantId: number, botId: number, text: string): Promise<string[]> {
-  const languages = await sourceLanguagesOf(db, tenantId, botId);
-  const [row] = await queryRows<{ terms: string[] }>(
-    db,
-    sql`SELECT array(SELECT DISTINCT t FROM unnest(${`{${(languages.length > 0 ? languages : ['english']).join(',')}}`}::regconfig[]) l,
-        unnest(tsvector_to_array(to_tsvector(l, ${text}))) t) AS terms`,
-  );
-  return row?.terms ?? [];
+    .orderBy(groups.id)
+    .for('update');
+  return [group, ...others.filter((other) => sameQuestion(group.terms, other.terms))];
 }

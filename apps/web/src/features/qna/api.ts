@@ -7,11 +7,16 @@ import type {
   TaskResponse,
   TrainingProgress,
   UnansweredGroup,
+  UnansweredIdsBody,
   UpdateQnABody,
 } from '@parley/contracts';
+import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { api } from '../../shared/api/base-api';
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['QnA', 'Unanswered'] });
+
+/** A bot's queue as listed (the most asked first, at most 200) and how many questions are open in all. */
+export type UnansweredQueue = { groups: UnansweredGroup[]; total: number };
 
 /**
  * Q&A pairs of a bot and their training (console.md section 7 Q&A). Every call is silent: the page
@@ -49,9 +54,16 @@ export const qnaApi = tagged.injectEndpoints({
       query: (botId) => ({ url: `/training/train/qna/${botId}`, method: 'POST' }),
       extraOptions: { silent: true },
     }),
-    /** The bot's questions it could not answer, grouped (issue 15 item 4). */
-    unanswered: build.query<UnansweredGroup[], number>({
+    /** The bot's questions it could not answer, grouped (issue 15 item 4); the header counts them all. */
+    unanswered: build.query<UnansweredQueue, number>({
       query: (botId) => `/unanswered/bot/${botId}`,
+      transformResponse: (groups: UnansweredGroup[], meta) => ({
+        groups,
+        // The shared base query passes fetchBaseQuery's meta (request and response) through.
+        total:
+          Number((meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('x-total-count')) ||
+          groups.length,
+      }),
       extraOptions: { silent: true },
       providesTags: (_result, _error, botId) => [{ type: 'Unanswered', id: botId }],
     }),
@@ -77,6 +89,18 @@ export const qnaApi = tagged.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: (_result, _error, { botId }) => [{ type: 'Unanswered', id: botId }],
     }),
+    /** Several groups dismissed at once ("Dismiss selected"). */
+    dismissManyUnanswered: build.mutation<MessageResponse, { botId: number; body: UnansweredIdsBody }>({
+      query: ({ body }) => ({ url: '/unanswered/dismiss', method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'Unanswered', id: botId }],
+    }),
+    /** "Undo": dismissed groups back in the queue as they were. */
+    restoreUnanswered: build.mutation<MessageResponse, { botId: number; body: UnansweredIdsBody }>({
+      query: ({ body }) => ({ url: '/unanswered/restore', method: 'POST', body }),
+      extraOptions: { silent: true },
+      invalidatesTags: (_result, _error, { botId }) => [{ type: 'Unanswered', id: botId }],
+    }),
     trainingProgress: build.query<TrainingProgress, string>({
       query: (taskId) => `/training/train/progress/${taskId}`,
       extraOptions: { silent: true },
@@ -96,6 +120,8 @@ export const {
   useUnansweredQuery,
   useAnswerUnansweredMutation,
   useDismissUnansweredMutation,
+  useDismissManyUnansweredMutation,
+  useRestoreUnansweredMutation,
   useLinkUnansweredMutation,
 } = qnaApi;
 

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { askedBefore, explainable } from './asked';
+import { askedBefore, explainable, missedAnswer } from './asked';
 
 const message = (
   id: number,
@@ -38,5 +38,16 @@ describe('what an answer in the playground replied to', () => {
     expect(explainable(message(6, 'bot', 'Hi!', 'small_talk'))).toBe(false);
     expect(explainable(message(7, 'bot', 'Your order…', 'order'))).toBe(false);
     expect(explainable(conversation[3]!)).toBe(false);
+  });
+});
+
+describe('answers the owner should answer with a Q&A pair', () => {
+  it('are those that found nothing or were not sure, not the sure ones nor small talk', () => {
+    expect(missedAnswer(message(1, 'bot', "Sorry, I don't know", 'not_found'))).toBe(true);
+    expect(missedAnswer(message(2, 'bot', "I'm not sure this answers", 'unsure'))).toBe(true);
+    expect(missedAnswer(message(3, 'bot', 'Sunday: closed', 'extractive'))).toBe(false);
+    expect(missedAnswer(message(4, 'bot', 'Yes.', 'qna'))).toBe(false);
+    expect(missedAnswer(message(5, 'bot', 'Hello!', 'small_talk'))).toBe(false);
+    expect(missedAnswer(message(6, 'user', 'Do you deliver?', 'not_found'))).toBe(false);
   });
 });

@@ -8,6 +8,14 @@ export const explainable = (message: ChatMessage): boolean =>
   message.message_type === 'bot' && FROM_SOURCES.has(message.answer_mode);
 
 /**
+ * The answers a visitor would have been left without (nothing found, or quoted not sure): the
+ * question a Q&A pair of the owner's should answer. A visitor's such question joins the unanswered
+ * queue; the owner's own test does not, so the playground offers the pair at once.
+ */
+export const missedAnswer = (message: ChatMessage): boolean =>
+  message.message_type === 'bot' && (message.answer_mode === 'not_found' || message.answer_mode === 'unsure');
+
+/**
  * The question a bot answer replied to, the visitor's question before it and the bot's reply to
  * that one: what the bot read a follow-up with ("and on Sunday?" after the Saturday question).
  * Null when the answer is not in the conversation or no question came before it.

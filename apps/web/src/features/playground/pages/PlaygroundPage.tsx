@@ -10,7 +10,7 @@ import Drawer from '@mui/material/Drawer';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BOT, type Bot, type ChatMessage, welcomeOf } from '@parley/contracts';
+import { BOT, BOTS_SUBJECT, type Bot, type ChatMessage, welcomeOf } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../../app/store';
@@ -30,7 +30,9 @@ import { SuggestedQuestions } from '../../chat/components/SuggestedQuestions';
 import { useStreamingChat } from '../../chat/hooks/useStreamingChat';
 import { type AskedInChat, RetrievalPreview } from '../../knowledge/components/RetrievalPreview';
 import { useCompanyLlmsQuery } from '../../llm/api';
-import { askedBefore, explainable } from '../lib/asked';
+import { useAbility } from '../../permissions/hooks/useAbility';
+import { QnaDialog } from '../../qna/components/QnaDialog';
+import { askedBefore, explainable, missedAnswer } from '../lib/asked';
 import { playgroundCaption } from '../lib/caption';
 
 function parseId(raw: string | undefined): number | null {
@@ -71,6 +73,12 @@ function Playground({ bot }: { bot: Bot }) {
     setAsked(askedBefore(chat.messages, answer));
     setPreviewOpen(true);
   };
+  // A question the bot could not answer here is answered with a pair at once: the owner's test
+  // chats never reach the unanswered queue.
+  const mayAddPairs = useAbility().can('create', BOTS_SUBJECT);
+  const [answering, setAnswering] = useState<string | null>(null);
+  const answerWithPair = (answer: ChatMessage) =>
+    setAnswering(askedBefore(chat.messages, answer)?.query ?? '');
 
   const intro = (
     <Stack spacing={1.5}>
@@ -177,6 +185,11 @@ function Playground({ bot }: { bot: Bot }) {
                   Why this answer?
                 </Button>
               ) : null}
+              {mayAddPairs && missedAnswer(message) ? (
+                <Button size="small" onClick={() => answerWithPair(message)}>
+                  Answer it with a Q&A pair
+                </Button>
+              ) : null}
             </Stack>
           )}
           onSend={chat.send}
@@ -188,6 +201,9 @@ function Playground({ bot }: { bot: Bot }) {
       <Drawer anchor="right" open={previewOpen} onClose={() => setPreviewOpen(false)}>
         <RetrievalPreview botId={bot.bot_id} asked={asked} />
       </Drawer>
+      {answering !== null ? (
+        <QnaDialog botId={bot.bot_id} question={answering} onClose={() => setAnswering(null)} />
+      ) : null}
     </Box>
   );
 }

@@ -4,6 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { CreateQnABody, MESSAGES, type QnA, type UnansweredGroup } from '@parley/contracts';
 import { useState } from 'react';
 import { serverDetail } from '../../../shared/api/errors';
@@ -22,18 +23,20 @@ type Props = {
   pair?: QnA;
   /** A visitor's question the bot could not answer: answering it adds the pair and empties its group. */
   unanswered?: UnansweredGroup;
+  /** A question to start a new pair from (one the bot could not answer in the playground). */
+  question?: string;
   onClose: () => void;
 };
 
 /** Adds a Q&A pair to the bot, edits one, or answers a visitor's question; the pair trains on save. */
-export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
+export function QnaDialog({ botId, pair, unanswered, question, onClose }: Props) {
   const notify = useNotify();
   const [create, createState] = useCreateQnaMutation();
   const [update, updateState] = useUpdateQnaMutation();
   const [answer, answerState] = useAnswerUnansweredMutation();
   const form = useZodForm(QnaFields, {
     defaultValues: {
-      question: pair?.question ?? unanswered?.question ?? '',
+      question: pair?.question ?? unanswered?.question ?? question ?? '',
       answer: pair?.answer ?? unanswered?.suggestion?.answer ?? '',
     },
   });
@@ -70,6 +73,12 @@ export function QnaDialog({ botId, pair, unanswered, onClose }: Props) {
         <DialogContent sx={{ pt: 1 }}>
           <Stack spacing={2.5} sx={{ pt: 1 }}>
             <TextInput label="Question" autoFocus autoComplete="off" {...fieldProps(form, 'question')} />
+            {unanswered && unanswered.examples.length > 0 ? (
+              <Typography variant="body2" color="text.secondary" data-testid="answered-wordings">
+                Visitors also asked it as: {unanswered.examples.map((text) => `“${text}”`).join(', ')}. The
+                bot will answer their wordings with this answer too.
+              </Typography>
+            ) : null}
             <TextInput label="Answer" multiline minRows={4} {...fieldProps(form, 'answer')} />
             {quote ? (
               <Button
