@@ -59,20 +59,34 @@ export async function requireBot(db: DbOrTx, tenantId: number, botId: number) {
  * carrying one of their roles: the bots their list shows), like for a bot that does not exist.
  * Owners see all.
  */
-export async function requireWorkingBot(
-  db: DbOrTx,
-  auth: {
-    tenantId: number;
-    userId: number;
-    user: { all_bots?: boolean; roles: Array<{ is_owner: boolean }> };
-  },
-  botId: number,
-) {
+export async function requireWorkingBot(db: DbOrTx, auth: BotWorker, botId: number) {
   const bot = await requireBot(db, auth.tenantId, botId);
-  const restricted = auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
-  if (restricted && (await db.$count(bots, and(eq(bots.id, botId), botsOfRestricted(auth.userId)))) === 0)
+  if (
+    restrictedToSomeBots(auth) &&
+    (await db.$count(bots, and(eq(bots.id, botId), botsOfRestricted(auth.userId)))) === 0
+  )
     throw notFound('Bot not found');
   return bot;
+}
+
+type BotWorker = {
+  tenantId: number;
+  userId: number;
+  user: { all_bots?: boolean; roles: Array<{ is_owner: boolean }> };
+};
+
+const restrictedToSomeBots = (auth: BotWorker) =>
+  auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
+
+/**
+ * For rows that each belong to one bot (`botColumn`), the condition that keeps those of bots the
+ * teammate works with by requireWorkingBot's rule; undefined (no condition) when they see every bot.
+ * The caller still filters by tenant.
+ */
+export function ofWorkingBots(auth: BotWorker, botColumn: AnyColumn): SQL | undefined {
+  if (!restrictedToSomeBots(auth)) return undefined;
+  return sql`${botColumn} in (select ${bots.id} from ${bots}
+    where ${bots.tenantId} = ${auth.tenantId} and ${botsOfRestricted(auth.userId)})`;
 }
 
 /** The names of the tenant's bots among `ids` (for lists that show which bot each row is linked to). */

@@ -24,7 +24,14 @@ import { llmSettings } from '../llm/llm.schema.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import type { BotCache } from './bot-cache.js';
 import { imageTooLarge, readBotImage, removeBotImage, storeBotImage } from './bots.images.js';
-import { type BotRow, botListOf, botUsage, publicView, requireBot, withLinks } from './bots.queries.js';
+import {
+  type BotRow,
+  botListOf,
+  botUsage,
+  publicView,
+  requireWorkingBot,
+  withLinks,
+} from './bots.queries.js';
 import {
   botFileGroups,
   botNotionWorkspaces,
@@ -101,7 +108,7 @@ export class BotsService {
 
   /** Only the fields sent change; list fields sent replace the bot's whole list. */
   async update(auth: AuthContext, botId: number, parts: AsyncIterableIterator<Multipart>): Promise<Bot> {
-    const existing = await requireBot(this.db, auth.tenantId, botId);
+    const existing = await requireWorkingBot(this.db, auth, botId);
     const received = await receive(parts);
     const raw = parseBotFields(received.fields);
     const parsed = validate(BotInput.partial(), raw);
@@ -133,7 +140,7 @@ export class BotsService {
   }
 
   async get(auth: AuthContext, botId: number): Promise<Bot> {
-    return this.one(await requireBot(this.db, auth.tenantId, botId));
+    return this.one(await requireWorkingBot(this.db, auth, botId));
   }
 
   /**
@@ -168,7 +175,7 @@ export class BotsService {
 
   /** Refused while conversations or assigned users remain; otherwise its Q&A index and image go too. */
   async remove(auth: AuthContext, botId: number): Promise<void> {
-    const bot = await requireBot(this.db, auth.tenantId, botId);
+    const bot = await requireWorkingBot(this.db, auth, botId);
     await this.db.transaction(async (tx) => {
       // Lock the bot so a conversation cannot start between the check and the delete.
       await tx.execute(sql`select id from ${bots} where ${bots.id} = ${botId} for update`);

@@ -3,7 +3,7 @@ import type { Db } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { BotCache } from '../bots/bot-cache.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { requireWorkingBot } from '../bots/bots.queries.js';
 import { type CalendarBookingRow, deleteBooking, findBooking, upsertBooking } from './calendar.queries.js';
 
 export const BOOKING_NOT_FOUND = 'No calendar booking is configured for this bot';
@@ -29,14 +29,14 @@ export class CalendarService {
   ) {}
 
   async get(auth: AuthContext, botId: number): Promise<CalendarBooking> {
-    await requireBot(this.db, auth.tenantId, botId);
+    await requireWorkingBot(this.db, auth, botId);
     const row = await findBooking(this.db, auth.tenantId, botId);
     if (!row) throw notFound(BOOKING_NOT_FOUND);
     return toBooking(row);
   }
 
   async save(auth: AuthContext, botId: number, body: CalendarBookingBody): Promise<CalendarBooking> {
-    await requireBot(this.db, auth.tenantId, botId);
+    await requireWorkingBot(this.db, auth, botId);
     const row = await upsertBooking(this.db, auth.tenantId, botId, body);
     if (!row) throw notFound('Bot not found');
     await this.bots.changed(botId);
@@ -44,7 +44,7 @@ export class CalendarService {
   }
 
   async remove(auth: AuthContext, botId: number): Promise<void> {
-    await requireBot(this.db, auth.tenantId, botId);
+    await requireWorkingBot(this.db, auth, botId);
     if (!(await deleteBooking(this.db, auth.tenantId, botId))) throw notFound(BOOKING_NOT_FOUND);
     await this.bots.changed(botId);
   }

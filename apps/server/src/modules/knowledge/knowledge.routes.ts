@@ -5,7 +5,7 @@ import type { Db } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
 import { requireAuth } from '../../core/http/request-context.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { requireWorkingBot } from '../bots/bots.queries.js';
 import { isActiveModel } from '../llm/llm.queries.js';
 import { ANSWER_PASSAGES, decide, judgedByModel, relevantHits } from './evidence.js';
 import { readWithoutModel } from './follow-up.js';
@@ -46,7 +46,7 @@ export const knowledgeRoutes =
       },
       async (request) => {
         const auth = requireAuth(request);
-        const bot = await requireBot(db, auth.tenantId, request.params.botId);
+        const bot = await requireWorkingBot(db, auth, request.params.botId);
         const { query, limit } = request.body;
         // Searched as an answer searches, so the decision shown is the one the bot makes: a
         // follow-up with the question before it, as the chat reads one without a model.

@@ -5,14 +5,14 @@ import {
   type QnA,
   type UpdateQnABody,
 } from '@parley/contracts';
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../core/db/database.js';
 import { jobs as jobRows } from '../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobContext, JobQueue } from '../../core/jobs/queue.js';
 import type { Entitlements } from '../billing/entitlements.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { ofWorkingBots, requireWorkingBot } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import { messages } from '../chat/chat.schema.js';
 import type { Embedder } from '../knowledge/embeddings.js';
@@ -83,12 +83,15 @@ async function otherPairsWordings(tx: Tx, tenantId: number, botId: number, excep
   return new Set(pairs.flatMap((pair) => [pair.question, ...pair.wordings].map(sameQuestion)));
 }
 
-/** The workspace's pair, read and locked for the rest of the transaction; undefined when there is none. */
-async function lockedPair(tx: Tx, tenantId: number, id: number): Promise<Row | undefined> {
+/**
+ * The workspace's pair, read and locked for the rest of the transaction; undefined when there is
+ * none (or it is not within `scope`).
+ */
+async function lockedPair(tx: Tx, tenantId: number, id: number, scope?: SQL): Promise<Row | undefined> {
   const [row] = await tx
     .select()
     .from(qna)
-    .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId)))
+    .where(and(eq(qna.id, id), eq(qna.tenantId, tenantId), scope))
     .for('update');
   return row;
 }
@@ -128,7 +131,7 @@ export class QnaService {
 
   /** Adds a pair and queues its training in the caller's transaction (the unanswered queue's answer). */
   async createIn(tx: Tx, auth: AuthContext, body: CreateQnABody): Promise<QnA> {
-    await requireBot(tx, auth.tenantId, body.bot_id);
+    await requireWorkingBot(tx, auth, body.bot_id);
     if (body.chat_id !== undefined)
       await this.requireChatMessage(tx, auth.tenantId, body.bot_id, body.chat_id);
     await this.limits?.requireRoomFor(
@@ -181,11 +184,16 @@ export class QnaService {
   }
 
   async list(auth: AuthContext, botId?: number): Promise<QnA[]> {
-    if (botId !== undefined) await requireBot(this.db, auth.tenantId, botId);
+    if (botId !== undefined) await requireWorkingBot(this.db, auth, botId);
     const rows = await this.db
       .select()
       .from(qna)
-      .where(and(eq(qna.tenantId, auth.tenantId), botId === undefined ? undefined : eq(qna.botId, botId)))
+      .where(
+        and(
+          eq(qna.tenantId, auth.tenantId),
+          botId === undefined ? ofWorkingBots(auth, qna.botId) : eq(qna.botId, botId),
+        ),
+      )
       .orderBy(asc(qna.id));
     const training = await this.pairsInTraining(this.db, auth.tenantId, rows);
     return rows.map((row) => toQnA(row, training.has(row.id)));
@@ -215,7 +223,7 @@ export class QnaService {
    */
   async update(auth: AuthContext, id: number, body: UpdateQnABody): Promise<QnA> {
     return this.db.transaction(async (tx) => {
-      const current = await this.lockPair(tx, auth.tenantId, id);
+      const current = await this.lockPair(tx, auth, id);
       // The console's dialog sends both texts with every save: only a changed one is trained again
       // (or a pair not trained, whose save is the owner's retry).
       const retrain =
@@ -278,7 +286,7 @@ export class QnaService {
     botId: number,
     wordings: string[],
   ): Promise<QnA> {
-    const pair = await this.lockPair(tx, auth.tenantId, id);
+    const pair = await this.lockPair(tx, auth, id);
     if (pair.botId !== botId) throw badRequest(MESSAGES.qna.otherBot);
     // A wording another pair already has would tie the two, so neither would answer it: it stays theirs.
     const taken = await otherPairsWordings(tx, auth.tenantId, botId, id);
@@ -311,8 +319,9 @@ export class QnaService {
     };
   }
 
-  private async lockPair(tx: Tx, tenantId: number, id: number): Promise<Row> {
-    const row = await lockedPair(tx, tenantId, id);
+  /** A pair of a bot the caller does not work with (requireWorkingBot) is one that does not exist. */
+  private async lockPair(tx: Tx, auth: AuthContext, id: number): Promise<Row> {
+    const row = await lockedPair(tx, auth.tenantId, id, ofWorkingBots(auth, qna.botId));
     if (!row) throw notFound('Q&A not found');
     return row;
   }
@@ -321,20 +330,28 @@ export class QnaService {
     await this.db.transaction(async (tx) => {
       const deleted = await tx
         .delete(qna)
-        .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId)))
+        .where(and(eq(qna.id, id), eq(qna.tenantId, auth.tenantId), ofWorkingBots(auth, qna.botId)))
         .returning({ id: qna.id });
       if (deleted.length === 0) throw notFound('Q&A not found');
       await removeDocument(tx, auth.tenantId, 'qna', id);
     });
   }
 
-  /** Deletes every pair of the bot, or of the workspace when no bot is named. */
+  /**
+   * Deletes every pair of the bot, or of the workspace when no bot is named (for a teammate
+   * restricted to some bots, of the bots they work with).
+   */
   async removeAll(auth: AuthContext, botId?: number): Promise<number> {
-    if (botId !== undefined) await requireBot(this.db, auth.tenantId, botId);
+    if (botId !== undefined) await requireWorkingBot(this.db, auth, botId);
     return this.db.transaction(async (tx) => {
       const deleted = await tx
         .delete(qna)
-        .where(and(eq(qna.tenantId, auth.tenantId), botId === undefined ? undefined : eq(qna.botId, botId)))
+        .where(
+          and(
+            eq(qna.tenantId, auth.tenantId),
+            botId === undefined ? ofWorkingBots(auth, qna.botId) : eq(qna.botId, botId),
+          ),
+        )
         .returning({ id: qna.id });
       for (const { id } of deleted) await removeDocument(tx, auth.tenantId, 'qna', id);
       return deleted.length;
@@ -343,7 +360,7 @@ export class QnaService {
 
   /** Queues training of the bot's pairs; progress at GET /training/train/progress/{task_id}. */
   async startTraining(auth: AuthContext, botId: number): Promise<string> {
-    await requireBot(this.db, auth.tenantId, botId);
+    await requireWorkingBot(this.db, auth, botId);
     return this.jobs.enqueue<TrainQnaJob>(
       TRAIN_QNA_JOB,
       { botId },
