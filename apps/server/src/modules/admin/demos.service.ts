@@ -63,8 +63,7 @@ export class DemosService {
     const row = (await this.rows(this.deps.db)).find((r) => r.kind === kind);
     if (!row || (await this.progress(kind, row)).failed === 0) return;
     if (kind === 'store') return this.trainCatalogue(row.tenant_id);
-    const actor = { tenantId: row.tenant_id, userId: 0 } as AuthContext;
-    await new QnaService(this.deps.db, this.deps.jobs).startTraining(actor, row.bot_id);
+    await new QnaService(this.deps.db, this.deps.jobs).startTraining(demoActor(row.tenant_id), row.bot_id);
   }
 
   private rows(db: DbOrTx): Promise<DemoRow[]> {
@@ -106,10 +105,9 @@ export class DemosService {
   }
 
   private async seedContent(tx: Tx, kind: DemoKind, tenantId: number, botId: number): Promise<void> {
-    // The demo workspace has no members; the Q&A service reads only the tenant of its caller.
-    const actor = { tenantId, userId: 0 } as AuthContext;
     const qna = new QnaService(this.deps.db, this.deps.jobs);
-    for (const pair of DEMOS[kind].qna) await qna.createIn(tx, actor, { bot_id: botId, ...pair });
+    for (const pair of DEMOS[kind].qna)
+      await qna.createIn(tx, demoActor(tenantId), { bot_id: botId, ...pair });
     if (kind === 'booking') await upsertBooking(tx, tenantId, botId, DEMO_BOOKING);
     if (kind === 'store') {
       const { core } = storeServices(this.deps);
@@ -181,3 +179,10 @@ function toDemo(demo: DemoDefinition, row: DemoRow | undefined, progress: Progre
     try_asking: demo.tryAsking,
   };
 }
+
+/**
+ * Who seeds a demo: the demo workspace has no members, so the services are called as a system
+ * caller of that workspace who works with every bot (the Q&A service reads the tenant and the bot rule).
+ */
+const demoActor = (tenantId: number) =>
+  ({ tenantId, userId: 0, user: { all_bots: true, roles: [] } }) as unknown as AuthContext;
