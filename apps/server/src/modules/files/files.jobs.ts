@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind } from '@parley/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import type { JobContext } from '../../core/jobs/queue.js';
@@ -11,7 +11,14 @@ import { removeDocument, trainDocument } from '../knowledge/ingest.js';
 import { notifyTraining } from '../notifications/notifications.service.js';
 import { ExtractionError, KIND_MIME } from './extract.js';
 import type { ExtractorPool } from './extract-pool.js';
-import { documentCollection, type FileRow, filesNamed, findFile, findGroup } from './files.queries.js';
+import {
+  deleteFiles,
+  documentCollection,
+  type FileRow,
+  filesNamed,
+  findFile,
+  findGroup,
+} from './files.queries.js';
 import { files } from './files.schema.js';
 import type { ExtractJobData } from './files.service.js';
 import { uploadDir } from './files.storage.js';
@@ -147,17 +154,7 @@ async function olderNamesakes(db: DbOrTx, tenantId: number, file: FileRow): Prom
 /** Deletes the older namesakes' rows and indexed text, in the transaction that makes the new file live. */
 async function replaceNamesakes(tx: DbOrTx, tenantId: number, file: FileRow): Promise<FileRow[]> {
   const older = await olderNamesakes(tx, tenantId, file);
-  if (older.length === 0) return [];
-  for (const row of older) await removeDocument(tx, tenantId, 'file', row.id);
-  await tx.delete(files).where(
-    and(
-      eq(files.tenantId, tenantId),
-      inArray(
-        files.id,
-        older.map((row) => row.id),
-      ),
-    ),
-  );
+  await deleteFiles(tx, tenantId, older);
   return older;
 }
 

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../core/db/database.js';
 import { userRoles, users } from '../../core/db/schema.js';
 import { botsOfRestricted } from '../bots/bots.queries.js';
 import { botFileGroups, bots } from '../bots/bots.schema.js';
+import { removeDocument } from '../knowledge/ingest.js';
 import { documents } from '../knowledge/knowledge.schema.js';
 import { fileGroups, files } from './files.schema.js';
 
@@ -191,4 +192,19 @@ export async function botsUsingGroup(db: DbOrTx, tenantId: number, groupId: numb
     .where(and(eq(botFileGroups.tenantId, tenantId), eq(botFileGroups.fileGroupId, groupId)))
     .orderBy(asc(bots.botName));
   return rows.map((r) => r.name);
+}
+
+/** Deletes files' rows with their indexed text, in the caller's transaction (the originals stay on disk). */
+export async function deleteFiles(tx: DbOrTx, tenantId: number, rows: FileRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  for (const row of rows) await removeDocument(tx, tenantId, 'file', row.id);
+  await tx.delete(files).where(
+    and(
+      eq(files.tenantId, tenantId),
+      inArray(
+        files.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+  );
 }

@@ -12,7 +12,7 @@ import {
   UpdateGroupFields,
   UploadFields,
 } from '@parley/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/errors.js';
@@ -20,10 +20,10 @@ import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
 import type { Entitlements } from '../billing/entitlements.js';
-import { removeDocument } from '../knowledge/ingest.js';
 import { KIND_MIME } from './extract.js';
 import {
   botsUsingGroup,
+  deleteFiles,
   type FileRow,
   filesNamed,
   findFile,
@@ -175,7 +175,7 @@ export class FilesService {
       if (ids.length === 0) return [];
       const rows = (await groupFiles(tx, auth.tenantId, group.id)).filter((f) => ids.includes(f.id));
       if (rows.length !== ids.length) throw notFound('File not found');
-      await this.deleteFileRows(tx, auth.tenantId, rows);
+      await deleteFiles(tx, auth.tenantId, rows);
       return rows;
     });
     await this.removeOriginals(auth.tenantId, removed);
@@ -187,7 +187,7 @@ export class FilesService {
     const removed = await this.db.transaction(async (tx) => {
       const file = await findFile(tx, auth.tenantId, fileId);
       if (!file) throw notFound('File not found');
-      await this.deleteFileRows(tx, auth.tenantId, [file]);
+      await deleteFiles(tx, auth.tenantId, [file]);
       return [file];
     });
     await this.removeOriginals(auth.tenantId, removed);
@@ -261,7 +261,7 @@ export class FilesService {
       const bots = await botsUsingGroup(tx, auth.tenantId, group.id);
       if (bots.length > 0) throw new GroupInUseError(bots);
       const rows = await groupFiles(tx, auth.tenantId, group.id);
-      await this.deleteFileRows(tx, auth.tenantId, rows);
+      await deleteFiles(tx, auth.tenantId, rows);
       await tx
         .delete(fileGroups)
         .where(and(eq(fileGroups.tenantId, auth.tenantId), eq(fileGroups.id, group.id)));
@@ -297,20 +297,6 @@ export class FilesService {
       EXTRACT_JOB,
       { fileIds: rows.map((r) => r.id) },
       { tenantId, tx, maxAttempts: 3 },
-    );
-  }
-
-  private async deleteFileRows(tx: DbOrTx, tenantId: number, rows: FileRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    for (const row of rows) await removeDocument(tx, tenantId, 'file', row.id);
-    await tx.delete(files).where(
-      and(
-        eq(files.tenantId, tenantId),
-        inArray(
-          files.id,
-          rows.map((r) => r.id),
-        ),
-      ),
     );
   }
 
