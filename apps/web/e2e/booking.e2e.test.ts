@@ -1,6 +1,7 @@
 import { MESSAGES } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiCall,
   createBotViaApi,
   type Harness,
   openChatPage,
@@ -83,6 +84,26 @@ describe('calendar booking', () => {
     expect(await button.getAttribute('target')).toBe('_blank');
     expect(await button.getAttribute('rel')).toContain('noopener');
     await screenshot(visitor, 'booking-answer');
+    // Opening it counts as a booking click in the bot's analytics, as from the website widget.
+    await visitor.context().route('https://calendly.com/**', (route) => route.fulfill({ body: 'Calendly' }));
+    const opened = visitor.context().waitForEvent('page');
+    await button.click();
+    await (await opened).close();
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiCall<{ booking_clicks: number }>(
+              h,
+              token,
+              'GET',
+              `/analytics/overview?bot_id=${bot.bot_id}`,
+            )
+          ).booking_clicks,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
 
     // Deleted after confirming: the toast, and the empty form again.
     await form.getByRole('button', { name: 'Delete' }).click();

@@ -2,6 +2,7 @@ import type {
   AnalyticsInsights,
   AnalyticsOverview,
   AnalyticsRevenue,
+  BookingClickRequest,
   RatingRequest,
   RatingResponse,
 } from '@parley/contracts';
@@ -32,6 +33,11 @@ export const analyticsApi = api.injectEndpoints({
     rateAnswer: build.mutation<RatingResponse, RatingRequest>({
       query: (body) => ({ url: '/analytics/ratings', method: 'POST', body }),
     }),
+    /** The full-page chat's visitor opened the booking page (the widget reports it the same way). */
+    reportBookingClick: build.mutation<void, BookingClickRequest>({
+      query: (body) => ({ url: '/analytics/booking-clicks', method: 'POST', body }),
+      extraOptions: { silent: true },
+    }),
   }),
 });
 
@@ -40,4 +46,5 @@ export const {
   useAnalyticsInsightsQuery,
   useAnalyticsRevenueQuery,
   useRateAnswerMutation,
+  useReportBookingClickMutation,
 } = analyticsApi;

@@ -4,13 +4,21 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { safeUrl } from '@parley/chat-client';
 import type { BookingAction } from '@parley/contracts';
+import { createContext, useContext } from 'react';
 import { useChatTexts } from '../texts';
+
+/**
+ * What a click on a booking button also does: the full-page chat reports it for the bot's analytics
+ * (as the widget does); the playground provides nothing, as the owner's tests are no visitors.
+ */
+export const BookingClickContext = createContext<(() => void) | undefined>(undefined);
 
 export type Booking = { title: string; message: string; url: string };
 
 /** The bot's calendar booking: its title, message and a button to the booking page. */
 export function BookingCard({ booking }: { booking: Booking }) {
   const t = useChatTexts();
+  const onClick = useContext(BookingClickContext);
   const url = safeUrl(booking.url);
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }} role="region" aria-label={t.bookMeeting}>
@@ -26,6 +34,7 @@ export function BookingCard({ booking }: { booking: Booking }) {
           href={url}
           target="_blank"
           rel="noopener noreferrer nofollow"
+          onClick={onClick}
         >
           {t.bookTime}
         </Button>
@@ -37,6 +46,7 @@ export function BookingCard({ booking }: { booking: Booking }) {
 /** An answer's booking action: a button to the booking page, under the bot's words. */
 export function BookingButton({ action }: { action: Pick<BookingAction, 'title' | 'url'> }) {
   const t = useChatTexts();
+  const onClick = useContext(BookingClickContext);
   const url = safeUrl(action.url);
   if (!url || url.startsWith('mailto:')) return null;
   return (
@@ -47,6 +57,7 @@ export function BookingButton({ action }: { action: Pick<BookingAction, 'title' 
       href={url}
       target="_blank"
       rel="noopener noreferrer nofollow"
+      onClick={onClick}
       sx={{ mt: 1 }}
     >
       {action.title || t.bookTime}

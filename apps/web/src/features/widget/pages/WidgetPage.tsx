@@ -10,10 +10,11 @@ import { mayAskForPerson, readableOn } from '@parley/chat-client';
 import { BOT, type PublicBot, type WidgetTexts, welcomeOf } from '@parley/contracts';
 import { type ReactNode, useEffect } from 'react';
 import { useParams } from 'react-router';
+import { useReportBookingClickMutation } from '../../analytics/api';
 import { RateAnswer } from '../../analytics/components/RateAnswer';
 import { BotAvatar } from '../../bots/components/BotAvatar';
 import { usePublicBotQuery } from '../../chat/api';
-import { BookingCard } from '../../chat/components/BookingCard';
+import { BookingCard, BookingClickContext } from '../../chat/components/BookingCard';
 import { ChatPanel } from '../../chat/components/ChatPanel';
 import { ContactSection } from '../../chat/components/ContactSection';
 import { LeadSection } from '../../chat/components/LeadSection';
@@ -120,6 +121,13 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
   const connected = chat.status === 'open';
   // Kept by the chat once it has asked for an identity: read per render, as it arrives after the first.
   const visitorToken = visitorTokenOf(bot.uuid);
+  const [reportBookingClick] = useReportBookingClickMutation();
+  // A visitor opening the booking page counts in the bot's analytics, as from the website widget.
+  const bookingClicked = () => {
+    if (!visitorToken) return;
+    const conversation = chat.conversationId ? { conversation_id: chat.conversationId } : {};
+    void reportBookingClick({ visitor_token: visitorToken, ...conversation });
+  };
 
   const intro = (
     <Stack spacing={1.5}>
@@ -138,73 +146,82 @@ function WidgetChat({ bot }: { bot: PublicBot }) {
   );
 
   return (
-    <Frame>
-      <Stack
-        component="header"
-        direction="row"
-        spacing={1.5}
-        alignItems="center"
-        sx={{ px: 2, py: 1.25, bgcolor: brandColor, color: onBrand, borderBottom: 1, borderColor: 'divider' }}
-      >
-        <BotAvatar name={bot.bot_name} image={bot.profile_image} color={brandColor} size={36} />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="subtitle1" component="h1" fontWeight={600} noWrap>
-            {bot.bot_name}
-          </Typography>
-          <Typography
-            variant="caption"
-            sx={{ opacity: 0.8 }}
-            data-testid="connection-status"
-            data-status={chat.status}
-          >
-            {statusLine(t, chat.status, chat.agentsOnline)}
-          </Typography>
-        </Box>
-        <Tooltip title={t.newChat}>
-          <IconButton aria-label={t.newChat} onClick={chat.newChat} sx={{ color: onBrand }}>
-            <AddComment />
-          </IconButton>
-        </Tooltip>
-      </Stack>
-      <ChatPanel
-        messages={chat.messages}
-        welcome={welcome}
-        brandColor={brandColor}
-        draft={chat.draft}
-        thinking={chat.thinking}
-        pending={chat.pending}
-        frames={chat.frames}
-        intro={intro}
-        outro={
-          <ContactSection
-            conversationId={chat.conversationId}
-            messages={chat.messages}
-            visitorToken={visitorToken}
-            onSent={chat.received}
-          />
-        }
-        onSend={chat.send}
-        placeholder={t.placeholder}
-        sendDisabled={!canSend}
-        humanButton={bot.human_button}
-        onRequestHuman={canSend && connected ? chat.requestHuman : undefined}
-        footer={<ConnectionLine status={chat.status} />}
-        answerFooter={(message) => (
-          <RateAnswer
-            message={message}
-            visitorToken={visitorToken}
-            // Rated down, an answer offers a person, unless it offers one already or none may be asked for.
-            onRequestHuman={
-              canSend &&
-              connected &&
-              mayAskForPerson(bot.human_button, chat.messages) &&
-              !message.actions.some((action) => action.type === 'human')
-                ? chat.requestHuman
-                : undefined
-            }
-          />
-        )}
-      />
-    </Frame>
+    <BookingClickContext.Provider value={bookingClicked}>
+      <Frame>
+        <Stack
+          component="header"
+          direction="row"
+          spacing={1.5}
+          alignItems="center"
+          sx={{
+            px: 2,
+            py: 1.25,
+            bgcolor: brandColor,
+            color: onBrand,
+            borderBottom: 1,
+            borderColor: 'divider',
+          }}
+        >
+          <BotAvatar name={bot.bot_name} image={bot.profile_image} color={brandColor} size={36} />
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="subtitle1" component="h1" fontWeight={600} noWrap>
+              {bot.bot_name}
+            </Typography>
+            <Typography
+              variant="caption"
+              sx={{ opacity: 0.8 }}
+              data-testid="connection-status"
+              data-status={chat.status}
+            >
+              {statusLine(t, chat.status, chat.agentsOnline)}
+            </Typography>
+          </Box>
+          <Tooltip title={t.newChat}>
+            <IconButton aria-label={t.newChat} onClick={chat.newChat} sx={{ color: onBrand }}>
+              <AddComment />
+            </IconButton>
+          </Tooltip>
+        </Stack>
+        <ChatPanel
+          messages={chat.messages}
+          welcome={welcome}
+          brandColor={brandColor}
+          draft={chat.draft}
+          thinking={chat.thinking}
+          pending={chat.pending}
+          frames={chat.frames}
+          intro={intro}
+          outro={
+            <ContactSection
+              conversationId={chat.conversationId}
+              messages={chat.messages}
+              visitorToken={visitorToken}
+              onSent={chat.received}
+            />
+          }
+          onSend={chat.send}
+          placeholder={t.placeholder}
+          sendDisabled={!canSend}
+          humanButton={bot.human_button}
+          onRequestHuman={canSend && connected ? chat.requestHuman : undefined}
+          footer={<ConnectionLine status={chat.status} />}
+          answerFooter={(message) => (
+            <RateAnswer
+              message={message}
+              visitorToken={visitorToken}
+              // Rated down, an answer offers a person, unless it offers one already or none may be asked for.
+              onRequestHuman={
+                canSend &&
+                connected &&
+                mayAskForPerson(bot.human_button, chat.messages) &&
+                !message.actions.some((action) => action.type === 'human')
+                  ? chat.requestHuman
+                  : undefined
+              }
+            />
+          )}
+        />
+      </Frame>
+    </BookingClickContext.Provider>
   );
 }
