@@ -86,49 +86,63 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   for (const file of [SERVER_ENTRY, WEB_INDEX]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
-  const [port, smtpPort] = await Promise.all([freePort(), freePort()]);
+  const smtpPort = await freePort();
   const mail = new MailCapture();
   await mail.listen(smtpPort);
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? freshDataDir();
-  const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
-  const server = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT_PER_IP: '1000',
-      AUTH_SIGNUP_LIMIT_PER_IP: '1000',
-      JOB_POLL_MS: '200',
-      // Plans limit nothing unless a test turns them on (the billing test does).
-      PLAN_LIMITS: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  server.stdout?.on('data', collect);
-  server.stderr?.on('data', collect);
-  await waitForHealth(baseUrl, server, () => output);
+  let server: ChildProcess | undefined;
+  let baseUrl = '';
+  // A port found free can be taken by another test's process before the server listens on it:
+  // then it starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    output = '';
+    server = spawn(process.execPath, [SERVER_ENTRY], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PUBLIC_URL: baseUrl,
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT_PER_IP: '1000',
+        AUTH_SIGNUP_LIMIT_PER_IP: '1000',
+        JOB_POLL_MS: '200',
+        // Plans limit nothing unless a test turns them on (the billing test does).
+        PLAN_LIMITS: 'off',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    server.stdout?.on('data', collect);
+    server.stderr?.on('data', collect);
+    try {
+      await waitForHealth(baseUrl, server, () => output);
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !output.includes('EADDRINUSE')) throw error;
+    }
+  }
+  const child = server as ChildProcess;
   const logs = () => output;
   runningServerLogs.add(logs);
   return {
     baseUrl,
     mail,
     stop: async () => {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r));
-        server.kill('SIGTERM');
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-        if (server.exitCode === null) server.kill('SIGKILL');
+        if (child.exitCode === null) child.kill('SIGKILL');
       }
       runningServerLogs.delete(logs);
       await mail.close();
