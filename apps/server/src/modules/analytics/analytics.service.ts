@@ -21,11 +21,11 @@ import { notFound, paymentRequired } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
 import type { Entitlements } from '../billing/entitlements.js';
 import type { BotCache } from '../bots/bot-cache.js';
-import { requireBot } from '../bots/bots.queries.js';
+import { requireBot, workedBots } from '../bots/bots.queries.js';
 import { conversations, messages } from '../chat/chat.schema.js';
 import type { VisitorTokens } from '../chat/visitor.js';
 import { requireOrigin } from '../chat/widget-origins.js';
-import { isRestricted, workedBots, worksWithBot } from '../handoff/inbox-scope.js';
+import { isRestricted, worksWithBot } from '../handoff/inbox-scope.js';
 import { markHelpful, recordQuestion, withdrawQuestion } from '../unanswered/unanswered.service.js';
 import {
   type BotIds,

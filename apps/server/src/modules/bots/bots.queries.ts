@@ -69,24 +69,29 @@ export async function requireWorkingBot(db: DbOrTx, auth: BotWorker, botId: numb
   return bot;
 }
 
-type BotWorker = {
+/** Who works with bots: enough of AuthContext to know which ones (the inbox's reader too). */
+export type BotWorker = {
   tenantId: number;
   userId: number;
   user: { all_bots?: boolean; roles: Array<{ is_owner: boolean }> };
 };
 
-const restrictedToSomeBots = (auth: BotWorker) =>
+/** A teammate the owner restricted to some bots (owners always see every bot). */
+export const restrictedToSomeBots = (auth: BotWorker) =>
   auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
+
+/** The bots a restricted teammate works with (botsOfRestricted), as a subquery of bot ids. */
+export const workedBots = (tenantId: number, userId: number): SQL =>
+  sql`(select ${bots.id} from ${bots} where ${bots.tenantId} = ${tenantId} and ${botsOfRestricted(userId)})`;
 
 /**
  * For rows that each belong to one bot (`botColumn`), the condition that keeps those of bots the
  * teammate works with by requireWorkingBot's rule; undefined (no condition) when they see every bot.
  * The caller still filters by tenant.
  */
-export function ofWorkingBots(auth: BotWorker, botColumn: AnyColumn): SQL | undefined {
+export function ofWorkingBots(auth: BotWorker, botColumn: SQL | AnyColumn): SQL | undefined {
   if (!restrictedToSomeBots(auth)) return undefined;
-  return sql`${botColumn} in (select ${bots.id} from ${bots}
-    where ${bots.tenantId} = ${auth.tenantId} and ${botsOfRestricted(auth.userId)})`;
+  return sql`${botColumn} in ${workedBots(auth.tenantId, auth.userId)}`;
 }
 
 /** The names of the tenant's bots among `ids` (for lists that show which bot each row is linked to). */

@@ -1,36 +1,25 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { notFound } from '../../core/errors.js';
-import { botsOfRestricted } from '../bots/bots.queries.js';
+import {
+  type BotWorker,
+  botsOfRestricted,
+  ofWorkingBots,
+  restrictedToSomeBots,
+} from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import { type ConversationRow, requireConversation } from '../chat/chat.queries.js';
 
-/** Who reads the inbox: enough of AuthContext to know which bots they work with. */
-export type InboxReader = {
-  tenantId: number;
-  userId: number;
-  user: { all_bots?: boolean; roles: Array<{ is_owner: boolean }> };
-};
-
-/** A teammate the owner restricted to some bots (owners always see every bot). */
-export const isRestricted = (auth: InboxReader) =>
-  auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
-
-/**
- * The bots a restricted agent works with, as a subquery of bot ids (the same set as their bots list
- * and home page: botsOfRestricted).
- */
-export const workedBots = (tenantId: number, userId: number): SQL =>
-  sql`(select ${bots.id} from ${bots} where ${bots.tenantId} = ${tenantId} and ${botsOfRestricted(userId)})`;
+/** Who reads the inbox, and which bots they work with: the bots module's one rule. */
+export type InboxReader = BotWorker;
+export const isRestricted = restrictedToSomeBots;
 
 /**
  * The condition on a conversation's bot column for this reader: none for an agent who sees every
  * bot; otherwise only their bots' conversations (list, search, counts, unread alike).
  */
-export function botScope(auth: InboxReader, botColumn: SQL): SQL | undefined {
-  if (!isRestricted(auth)) return undefined;
-  return sql`${botColumn} in ${workedBots(auth.tenantId, auth.userId)}`;
-}
+export const botScope = (auth: InboxReader, botColumn: SQL): SQL | undefined =>
+  ofWorkingBots(auth, botColumn);
 
 /** Whether the reader works with this bot of their tenant. */
 export async function worksWithBot(db: DbOrTx, auth: InboxReader, botId: number): Promise<boolean> {

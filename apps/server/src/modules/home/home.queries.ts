@@ -11,12 +11,12 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/database.js';
 import { invitations, tenants, users } from '../../core/db/schema.js';
 import { IMAGE_URL_PREFIX } from '../bots/bots.images.js';
-import { botsOfRestricted } from '../bots/bots.queries.js';
+import { botsOfRestricted, ofWorkingBots } from '../bots/bots.queries.js';
 import { bots, botUsers, leads } from '../bots/bots.schema.js';
 import { conversations } from '../chat/chat.schema.js';
 import { webSources } from '../crawler/crawler.schema.js';
 import { files } from '../files/files.schema.js';
-import { botScope, type InboxReader, isRestricted } from '../handoff/inbox-scope.js';
+import { botScope, type InboxReader } from '../handoff/inbox-scope.js';
 import { notionWorkspaces } from '../notion/notion.schema.js';
 import { qna } from '../qna/qna.schema.js';
 import { unansweredGroups } from '../unanswered/unanswered.schema.js';
@@ -161,8 +161,7 @@ export async function recentConversations(db: DbOrTx, reader: InboxReader): Prom
  * botsOfRestricted's (theirs, assigned to them, or carrying one of their roles).
  */
 function leadBots(reader: InboxReader): SQL {
-  const tenant = eq(bots.tenantId, reader.tenantId);
-  return isRestricted(reader) ? and(tenant, botsOfRestricted(reader.userId))! : tenant;
+  return and(eq(bots.tenantId, reader.tenantId), ofWorkingBots(reader, bots.id))!;
 }
 
 /**

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, sql, type Tx } from '../../core/db/database.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { AuthContext } from '../../core/http/request-context.js';
-import { botsOfRestricted, requireBot } from '../bots/bots.queries.js';
+import { botsOfRestricted, requireWorkingBot, restrictedToSomeBots } from '../bots/bots.queries.js';
 import { bots } from '../bots/bots.schema.js';
 import type { QnaService } from '../qna/qna.service.js';
 import { sameQuestion } from './same-question.js';
@@ -50,7 +50,7 @@ export class UnansweredService {
    * many are open in all.
    */
   async list(auth: AuthContext, botId: number): Promise<{ groups: UnansweredGroup[]; total: number }> {
-    await requireQueueBot(this.db, auth, botId);
+    await requireWorkingBot(this.db, auth, botId);
     const open = and(eq(groups.tenantId, auth.tenantId), eq(groups.botId, botId), eq(groups.status, 'open'));
     const [rows, total] = await Promise.all([
       this.db
@@ -327,28 +327,14 @@ export class UnansweredService {
 
 type GroupRow = typeof groups.$inferSelect;
 
-/** A teammate the owner restricted to some bots (owners always see every bot). */
-const isRestricted = (auth: AuthContext) =>
-  auth.user.all_bots === false && !auth.user.roles.some((role) => role.is_owner);
-
 /** Of these bots of the caller's workspace, those they work with (all of them unless restricted). */
 async function workedBotsOf(db: DbOrTx, auth: AuthContext, botIds: number[]): Promise<Set<number>> {
-  if (!isRestricted(auth) || botIds.length === 0) return new Set(botIds);
+  if (!restrictedToSomeBots(auth) || botIds.length === 0) return new Set(botIds);
   const rows = await db
     .select({ id: bots.id })
     .from(bots)
     .where(and(inArray(bots.id, botIds), eq(bots.tenantId, auth.tenantId), botsOfRestricted(auth.userId)));
   return new Set(rows.map((row) => row.id));
-}
-
-/**
- * The bot whose queue is read: one of the caller's workspace that they work with. A teammate
- * restricted to some bots gets 404 for the others' queues, as the inbox and home page do.
- */
-async function requireQueueBot(db: DbOrTx, auth: AuthContext, botId: number) {
-  const bot = await requireBot(db, auth.tenantId, botId);
-  if (!(await workedBotsOf(db, auth, [botId])).has(botId)) throw notFound('Bot not found');
-  return bot;
 }
 
 /**
